@@ -1,0 +1,245 @@
+/* core/commands.c: --list, --describe, --dry-run and the run itself: load the
+ * experiment, expand it, run it, write the results whole (to a temporary file
+ * renamed into place) and choose the exit status. */
+#include "config.h"
+
+#include "commands.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "experiment.h"
+#include "metadata.h"
+#include "names.h"
+#include "report.h"
+#include "results.h"
+#include "runner.h"
+#include "sweep.h"
+#include "units.h"
+#include "util.h"
+
+int command_list(const rb_registry *reg)
+{
+    printf("Plugin search path:\n");
+    for (size_t k = 0; k < reg->n_dirs; k++)
+        printf("  %s\n", reg->dirs[k]);
+    printf("\nPlugins (%zu):\n", reg->n_plugins);
+    if (reg->n_plugins)
+        printf("  %-18s %-8s %-8s %-28s %-22s %s\n", "NAME", "PACK", "BACKEND", "OPS", "DTYPES",
+               "PATH");
+    for (size_t k = 0; k < reg->n_plugins; k++) {
+        const rb_loaded_plugin *p = &reg->plugins[k];
+        char *ops = op_mask_text(p->desc->ops), *dtypes = dtype_mask_text(p->desc->dtypes);
+        printf("  %-18s %-8s %-8s %-28s %-22s %s\n", p->desc->name, p->pack, p->desc->backend,
+               ops, dtypes, p->path);
+        free(ops);
+        free(dtypes);
+    }
+    printf("\nBackends:\n  %-18s %-8s %s\n", "cpu", "cpu", "(built in)");
+    for (size_t k = 0; k < reg->n_backends; k++)
+        printf("  %-18s %-8s %s\n", reg->backends[k].desc->name, reg->backends[k].pack,
+               reg->backends[k].path);
+    printf("\nRejected (%zu):\n", reg->n_rejected);
+    for (size_t k = 0; k < reg->n_rejected; k++)
+        printf("  %s\n      %s\n", reg->rejected[k].path, reg->rejected[k].reason);
+    return 0;
+}
+
+static void print_param(const rb_param_spec *s)
+{
+    char range[320];
+    switch (s->type) {
+    case RB_PARAM_INT:
+        snprintf(range, sizeof range, "%lld..%lld%s%s", (long long)s->min, (long long)s->max,
+                 (s->flags & RB_PARAM_POW2) ? ", power of two" : "",
+                 (s->flags & RB_PARAM_AUTO) ? ", or auto" : "");
+        break;
+    case RB_PARAM_BOOL:
+        snprintf(range, sizeof range, "true|false");
+        break;
+    default: {
+        size_t n = 0;
+        while (s->choices[n])
+            n++;
+        char *words = join_words((const char *const *)s->choices, n, "|");
+        snprintf(range, sizeof range, "%s", words);
+        free(words);
+    }
+    }
+    const char *type = s->type == RB_PARAM_INT ? "int" : s->type == RB_PARAM_BOOL ? "bool"
+                                                                                   : "choice";
+    printf("  %-18s %-7s %-10s %s\n", s->name, type, s->default_value, range);
+    if (s->help)
+        printf("  %-18s %s\n", "", s->help);
+}
+
+int command_describe(const rb_registry *reg, const char *name)
+{
+    const rb_loaded_plugin *p = registry_find(reg, name);
+    if (!p) {
+        char *names = registry_plugin_names(reg);
+        diag_error("unknown plugin '%s'; available: %s", name, names);
+        free(names);
+        return 2;
+    }
+    const rb_plugin *d = p->desc;
+    char *ops = op_mask_text(d->ops), *dtypes = dtype_mask_text(d->dtypes);
+    printf("%s %s: %s\n", d->name, d->version ? d->version : "", d->summary ? d->summary : "");
+    printf("  pack:     %s\n  backend:  %s\n  path:     %s\n  ABI:      %u.%u\n", p->pack,
+           d->backend, p->path, d->abi_major, d->abi_minor);
+    printf("  ops:      %s\n  dtypes:   %s\n", ops, dtypes);
+    free(ops);
+    free(dtypes);
+    printf("\nParameters (%u):\n", d->n_params);
+    if (d->n_params)
+        printf("  %-18s %-7s %-10s %s\n", "NAME", "TYPE", "DEFAULT", "VALID");
+    for (uint32_t k = 0; k < d->n_params; k++)
+        print_param(&d->params[k]);
+    return 0;
+}
+
+static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
+{
+    printf("%s: %zu configuration%s\n", exp->path, sweep->n_configs,
+           sweep->n_configs == 1 ? "" : "s");
+    for (size_t k = 0; k < sweep->n_configs; k++) {
+        const rb_configuration *c = &sweep->configs[k];
+        char n[32];
+        format_size(c->n, n, sizeof n);
+        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s %-11s %s%s%s\n", k + 1, c->run->name,
+               c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
+               dtype_name(c->dtype), n, distribution_name(c->distribution), c->params_text,
+               c->skip_reason ? "  (skipped: " : "", c->skip_reason ? c->skip_reason : "");
+        if (c->skip_reason)
+            putchar(')');
+        putchar('\n');
+    }
+}
+
+static const char *format_from_extension(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (!dot)
+        return NULL;
+    if (strcmp(dot, ".json") == 0) return "json";
+    if (strcmp(dot, ".csv") == 0) return "csv";
+    if (strcmp(dot, ".md") == 0) return "md";
+    return NULL;
+}
+
+/* Writes the report to `path` through a temporary file renamed into place,
+ * so that a reader never sees half a file. */
+static int write_file(const char *path, rb_reporter reporter, const rb_results *res)
+{
+    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        diag_error("cannot write %s: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    int failed = reporter(f, res) != 0;
+    failed |= fflush(f) != 0 || ferror(f);
+    failed |= fsync(fileno(f)) != 0 && errno != EINVAL;
+    failed |= fclose(f) != 0;
+    if (failed || rename(tmp, path) != 0) {
+        diag_error("cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+static void on_signal(int sig)
+{
+    if (runner_stop_requested) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    runner_stop_requested = sig;
+    static const char msg[] = "\nredbench: stopping after the current configuration "
+                              "(again to stop at once)\n";
+    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)ignored;
+}
+
+static int exit_status(const rb_results *res)
+{
+    size_t counts[RB_ROW_COUNT_] = {0};
+    results_count(res, counts);
+    if (runner_stop_requested)
+        return 130;
+    return counts[RB_ROW_WRONG] || counts[RB_ROW_FAILED] ? 1 : 0;
+}
+
+int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, char **argv)
+{
+    rb_experiment exp;
+    if (experiment_load(opt->config, &exp) != 0) {
+        experiment_free(&exp);
+        return 2;
+    }
+    rb_sweep sweep;
+    memset(&sweep, 0, sizeof sweep);
+    if (sweep_expand(&exp, reg, &sweep) != 0) {
+        fprintf(stderr, "redbench: %s has errors; nothing was run\n", opt->config);
+        sweep_free(&sweep);
+        experiment_free(&exp);
+        return 2;
+    }
+    if (opt->command == RB_CMD_DRY_RUN) {
+        print_dry_run(&exp, &sweep);
+        sweep_free(&sweep);
+        experiment_free(&exp);
+        return 0;
+    }
+    const char *output = opt->output ? opt->output : exp.output;
+    const char *format = opt->format ? opt->format
+                         : format_from_extension(output) ? format_from_extension(output)
+                         : exp.format ? exp.format : "table";
+    rb_reporter reporter = report_for(format);
+    if (!reporter) {
+        diag_error("unknown format '%s'; valid: %s", format, report_formats());
+        sweep_free(&sweep);
+        experiment_free(&exp);
+        return 2;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    rb_results res;
+    memset(&res, 0, sizeof res);
+    metadata_collect(&res.info, argc, argv);
+    res.info.tool_version = PACKAGE_VERSION;
+    rb_runner_options ropt = {.verbosity = opt->verbosity,
+                              .progress = !opt->quiet && isatty(STDERR_FILENO)};
+    runner_run(&exp, reg, &sweep, &ropt, &res);
+
+    int status = exit_status(&res);
+    if (output) {
+        if (write_file(output, reporter, &res) != 0)
+            status = status ? status : 1;
+        else if (!opt->quiet && strcmp(format, "table") != 0)
+            report_table(stdout, &res);
+    } else {
+        reporter(stdout, &res);
+    }
+    fflush(stdout);
+    results_free(&res);
+    sweep_free(&sweep);
+    experiment_free(&exp);
+    return status;
+}

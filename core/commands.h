@@ -1,0 +1,14 @@
+/* core/commands.h: what each command line mode does. Each returns the
+ * process exit status (0, 1 or 2, as README.md says). */
+#ifndef RB_COMMANDS_H
+#define RB_COMMANDS_H
+
+#include "options.h"
+#include "registry.h"
+
+int command_list(const rb_registry *reg);
+int command_describe(const rb_registry *reg, const char *name);
+/* -c FILE, with or without --dry-run. */
+int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, char **argv);
+
+#endif

@@ -1,0 +1,30 @@
+# core/local.mk: the redbench program. The core is a convenience library so
+# that unit tests link the same code.
+noinst_LTLIBRARIES += core/librbcore.la
+core_librbcore_la_SOURCES = \
+	core/util.c core/util.h \
+	core/diag.c core/diag.h \
+	core/names.c core/names.h \
+	core/units.c core/units.h \
+	core/host.c core/host.h \
+	core/experiment.c core/experiment.h \
+	core/registry.c core/registry.h \
+	core/sweep.c core/sweep.h \
+	core/input.c core/input.h \
+	core/reference.c core/reference.h \
+	core/stats.c core/stats.h \
+	core/backend_cpu.c core/backend_cpu.h \
+	core/results.c core/results.h \
+	core/runner.c core/runner.h \
+	core/metadata.c core/metadata.h \
+	core/report.c core/report.h \
+	core/report_table.c core/report_csv.c core/report_json.c core/report_md.c \
+	core/json_writer.c core/json_writer.h \
+	core/options.c core/options.h \
+	core/commands.c core/commands.h
+core_librbcore_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
+core_librbcore_la_LIBADD = $(INIH_LIBS) $(PTHREAD_LIBS)
+
+bin_PROGRAMS += redbench
+redbench_SOURCES = core/main.c
+redbench_LDADD = core/librbcore.la

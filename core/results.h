@@ -1,0 +1,67 @@
+/* core/results.h: what a run produced: one row per configuration, and the
+ * run's metadata. Reporters read these; the runner writes them. */
+#ifndef RB_RESULTS_H
+#define RB_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <redbench/backend.h>
+
+#include "experiment.h"
+#include "stats.h"
+#include "sweep.h"
+
+typedef struct rb_row {
+    const rb_configuration *config;
+    int status;             /* enum rb_row_status */
+    char reason[512];       /* why it is not ok ("" when ok) */
+    char label[64];         /* the plugin's describe label, may be "" */
+    uint64_t seed;          /* the input's seed */
+    rb_stats stats;         /* nanoseconds per run */
+    double *samples_ns;     /* stats.count samples, in run order */
+    double bandwidth_gbs;   /* n * element size / median, GB/s (1e9 B/s) */
+    double pct_peak;        /* % of the device's theoretical peak (0 unknown) */
+    double pct_measured_peak; /* % of the backend's measured peak (0 unknown) */
+    int hit_max_reps;       /* stopped at max_reps before the noise target */
+    double error;           /* |result - reference| */
+    double tolerance;       /* bound applied (0: exact) */
+    char result_text[64];
+    char expected_text[64];
+    const char *backend;    /* backend name, e.g. "cpu" */
+    int device_index;       /* index into rb_run_info.devices, -1 if none */
+} rb_row;
+
+/* One device a backend opened during the run. */
+typedef struct rb_device_record {
+    char backend[32];
+    int device;
+    rb_device_info info;
+    double measured_peak_gbs; /* 0 if not measured */
+} rb_device_record;
+
+typedef struct rb_run_info {
+    const rb_experiment *experiment;
+    const char *tool_version;
+    char started[40];       /* ISO 8601 UTC */
+    char host[128];
+    char os[256];
+    char cpu[128];
+    char *command_line;
+    rb_device_record devices[8];
+    size_t n_devices;
+    double wall_seconds;
+} rb_run_info;
+
+typedef struct rb_results {
+    rb_run_info info;
+    rb_row *rows;
+    size_t n_rows;
+} rb_results;
+
+void results_free(rb_results *res);
+
+/* Counts of rows per status, indexed by enum rb_row_status. */
+void results_count(const rb_results *res, size_t counts[]);
+
+#endif

@@ -1,0 +1,161 @@
+/* core/util.c: checked allocation, string building and list splitting. */
+#include "util.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t size)
+{
+    fprintf(stderr, "redbench: out of memory (asked for %zu bytes)\n", size);
+    exit(2);
+}
+
+void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        out_of_memory(size);
+    return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        out_of_memory(count * size);
+    return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size ? size : 1);
+    if (!p)
+        out_of_memory(size);
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = xmalloc((size_t)len + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void *grow(void *items_ptr, size_t *count, size_t *cap, size_t size)
+{
+    char **items = items_ptr;
+    if (*count == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        *items = xrealloc(*items, *cap * size);
+    }
+    char *item = *items + *count * size;
+    memset(item, 0, size);
+    (*count)++;
+    return item;
+}
+
+char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+size_t split_list(const char *text, char ***words)
+{
+    size_t count = 0, cap = 0;
+    char **out = NULL;
+    const char *start = text;
+    for (;;) {
+        const char *comma = strchr(start, ',');
+        size_t len = comma ? (size_t)(comma - start) : strlen(start);
+        char *word = xstrndup(start, len);
+        char *t = trim(word);
+        char **slot = grow(&out, &count, &cap, sizeof *out);
+        *slot = xstrdup(t);
+        free(word);
+        if (!comma)
+            break;
+        start = comma + 1;
+    }
+    *words = out;
+    return count;
+}
+
+void free_list(char **words, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        free(words[k]);
+    free(words);
+}
+
+void sb_append(strbuf *sb, const char *text)
+{
+    size_t n = strlen(text);
+    if (sb->len + n + 1 > sb->cap) {
+        size_t cap = sb->cap ? sb->cap : 64;
+        while (sb->len + n + 1 > cap)
+            cap *= 2;
+        sb->data = xrealloc(sb->data, cap);
+        sb->cap = cap;
+    }
+    memcpy(sb->data + sb->len, text, n + 1);
+    sb->len += n;
+}
+
+void sb_printf(strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *tmp = xmalloc((size_t)len + 1);
+    va_start(ap, fmt);
+    vsnprintf(tmp, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    sb_append(sb, tmp);
+    free(tmp);
+}
+
+void sb_free(strbuf *sb)
+{
+    free(sb->data);
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+}
+
+char *join_words(const char *const *words, size_t count, const char *sep)
+{
+    strbuf sb = {0};
+    sb_append(&sb, "");
+    for (size_t k = 0; k < count; k++) {
+        if (k)
+            sb_append(&sb, sep);
+        sb_append(&sb, words[k]);
+    }
+    return sb.data;
+}

@@ -1,0 +1,244 @@
+/* redbench/cuda_helpers.cuh: building blocks for CUDA plugins.
+ *
+ *   RB_CUDA_CHECK(host, call)   runs a CUDA runtime call; on failure reports
+ *                               it through host->error and returns RB_ERROR
+ *   RB_CUDA_PLUGIN_ENTRY(desc)  exports the entry point with C linkage
+ *   rb_cuda::op_sum/op_min/op_max   reduction operators with their identity
+ *                               and accumulator type (integer sums wrap:
+ *                               they accumulate in the unsigned type)
+ *   rb_cuda::warp_reduce, block_reduce, warp_argmax, block_argmax
+ *   rb_cuda::load_vec            one 4-, 8-, 16- or 32-byte load of V elements
+ *   rb_cuda::store_value         a reduced value into rb_result
+ *
+ * Everything here is a header: a plugin built against the installed SDK
+ * needs nothing else. Block functions assume blockDim.x is a multiple of 32
+ * and at most 1024. */
+#ifndef REDBENCH_CUDA_HELPERS_CUH
+#define REDBENCH_CUDA_HELPERS_CUH
+
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <redbench/plugin.h>
+
+/* Runs `call` (a cudaError_t expression) in a callback that returns an
+ * rb_status; on failure says which call failed and why, and returns
+ * RB_ERROR. */
+#define RB_CUDA_CHECK(host, call)                                              \
+    do {                                                                       \
+        cudaError_t rb_cuda_err_ = (call);                                     \
+        if (rb_cuda_err_ != cudaSuccess) {                                     \
+            (host)->error((host), "%s failed: %s (%s)", #call,                 \
+                          cudaGetErrorString(rb_cuda_err_),                    \
+                          cudaGetErrorName(rb_cuda_err_));                     \
+            return RB_ERROR;                                                   \
+        }                                                                      \
+    } while (0)
+
+/* Checks the launch just issued (bad configuration, too much shared memory). */
+#define RB_CUDA_CHECK_LAUNCH(host) RB_CUDA_CHECK(host, cudaGetLastError())
+
+/* A .cu file is C++: the entry point needs C linkage to be found by name. */
+#define RB_CUDA_PLUGIN_ENTRY(descriptor) extern "C" { RB_PLUGIN_ENTRY(descriptor) }
+
+namespace rb_cuda {
+
+constexpr unsigned full_mask = 0xffffffffu;
+
+/* The C++ type of each rb_dtype element. */
+template <int Dtype> struct element;
+template <> struct element<RB_DTYPE_I32> { typedef int type; };
+template <> struct element<RB_DTYPE_I64> { typedef long long type; };
+template <> struct element<RB_DTYPE_F32> { typedef float type; };
+template <> struct element<RB_DTYPE_F64> { typedef double type; };
+template <> struct element<RB_DTYPE_U8> { typedef unsigned char type; };
+
+/* Sums of integers wrap modulo 2^bits: they are computed in the unsigned
+ * type, where wrapping is defined, and read back as the signed dtype. */
+template <class T> struct sum_type { typedef T type; };
+template <> struct sum_type<int> { typedef unsigned type; };
+template <> struct sum_type<long long> { typedef unsigned long long type; };
+
+/* Largest and lowest values, for the identities of min and max. */
+template <class T> struct limits;
+template <> struct limits<int> {
+    __host__ __device__ static int lowest() { return -2147483647 - 1; }
+    __host__ __device__ static int highest() { return 2147483647; }
+};
+template <> struct limits<long long> {
+    __host__ __device__ static long long lowest() { return -9223372036854775807LL - 1; }
+    __host__ __device__ static long long highest() { return 9223372036854775807LL; }
+};
+template <> struct limits<float> {
+    __host__ __device__ static float lowest() { return -INFINITY; }
+    __host__ __device__ static float highest() { return INFINITY; }
+};
+template <> struct limits<double> {
+    __host__ __device__ static double lowest() { return -(double)INFINITY; }
+    __host__ __device__ static double highest() { return (double)INFINITY; }
+};
+
+/* Reduction operators. acc<T>::type is what a reduction of T accumulates. */
+struct op_sum {
+    template <class T> struct acc { typedef typename sum_type<T>::type type; };
+    template <class A> __host__ __device__ static A identity() { return A(0); }
+    template <class A> __host__ __device__ static A apply(A a, A b) { return a + b; }
+};
+struct op_min {
+    template <class T> struct acc { typedef T type; };
+    template <class A> __host__ __device__ static A identity() { return limits<A>::highest(); }
+    template <class A> __host__ __device__ static A apply(A a, A b) { return b < a ? b : a; }
+};
+struct op_max {
+    template <class T> struct acc { typedef T type; };
+    template <class A> __host__ __device__ static A identity() { return limits<A>::lowest(); }
+    template <class A> __host__ __device__ static A apply(A a, A b) { return b > a ? b : a; }
+};
+
+/* Reduces v over the 32 lanes of a full warp; lane 0 holds the result. */
+template <class Op, class A> __device__ __forceinline__ A warp_reduce(A v)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v = Op::template apply<A>(v, __shfl_down_sync(full_mask, v, offset));
+    return v;
+}
+
+/* Reduces v over the block; thread 0 holds the result. `scratch` is shared
+ * memory of 32 elements; the function ends with a barrier, so the caller may
+ * reuse it at once. Every thread of the block must call it. */
+template <class Op, class A> __device__ __forceinline__ A block_reduce(A v, A *scratch)
+{
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    v = warp_reduce<Op>(v);
+    if (lane == 0)
+        scratch[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < (blockDim.x >> 5) ? scratch[lane] : Op::template identity<A>();
+        v = warp_reduce<Op>(v);
+    }
+    __syncthreads();
+    return v;
+}
+
+/* A value and the index it came from, for argmax. */
+template <class T> struct arg {
+    T value;
+    unsigned long long index;
+};
+
+/* The better of two candidates: the larger value, the smaller index on a
+ * tie (so that the first maximum wins, whatever the order of combination). */
+template <class T> __host__ __device__ __forceinline__ arg<T> argmax_pick(arg<T> a, arg<T> b)
+{
+    if (b.value > a.value || (b.value == a.value && b.index < a.index))
+        return b;
+    return a;
+}
+
+template <class T> __host__ __device__ __forceinline__ arg<T> argmax_identity()
+{
+    arg<T> a;
+    a.value = limits<T>::lowest();
+    a.index = ~0ull;
+    return a;
+}
+
+template <class T> __device__ __forceinline__ arg<T> warp_argmax(arg<T> a)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        arg<T> other;
+        other.value = __shfl_down_sync(full_mask, a.value, offset);
+        other.index = __shfl_down_sync(full_mask, a.index, offset);
+        a = argmax_pick(a, other);
+    }
+    return a;
+}
+
+/* As block_reduce, for argmax; `scratch` is 32 entries of shared memory. */
+template <class T> __device__ __forceinline__ arg<T> block_argmax(arg<T> a, arg<T> *scratch)
+{
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    a = warp_argmax(a);
+    if (lane == 0)
+        scratch[warp] = a;
+    __syncthreads();
+    if (warp == 0) {
+        a = lane < (blockDim.x >> 5) ? scratch[lane] : argmax_identity<T>();
+        a = warp_argmax(a);
+    }
+    __syncthreads();
+    return a;
+}
+
+/* Loads V consecutive elements at p (aligned to V * sizeof(T)) with one
+ * vector load of up to 16 bytes, or two for 32. */
+template <class T, int V> struct vec {
+    T v[V];
+};
+
+template <class T, int V> __device__ __forceinline__ vec<T, V> load_vec(const T *p)
+{
+    vec<T, V> out;
+    constexpr size_t bytes = sizeof(T) * V;
+    static_assert(bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16 ||
+                      bytes == 32, "load_vec: 1 to 32 bytes, a power of two");
+    if constexpr (bytes == 32) {
+        const uint4 *q = reinterpret_cast<const uint4 *>(p);
+        uint4 lo = q[0], hi = q[1];
+        memcpy(&out.v[0], &lo, 16);
+        memcpy(reinterpret_cast<char *>(out.v) + 16, &hi, 16);
+    } else if constexpr (bytes == 16) {
+        uint4 raw = *reinterpret_cast<const uint4 *>(p);
+        memcpy(out.v, &raw, 16);
+    } else if constexpr (bytes == 8) {
+        uint2 raw = *reinterpret_cast<const uint2 *>(p);
+        memcpy(out.v, &raw, 8);
+    } else {
+        memcpy(out.v, p, bytes);
+    }
+    return out;
+}
+
+/* Stores a reduced value into rb_result: integer results as the signed
+ * dtype they came from (wrapped sums included), floating ones in f. */
+inline void store_value(rb_result *r, int v) { r->i = v; }
+inline void store_value(rb_result *r, unsigned v) { r->i = (int32_t)v; }
+inline void store_value(rb_result *r, long long v) { r->i = v; }
+inline void store_value(rb_result *r, unsigned long long v) { r->i = (int64_t)v; }
+inline void store_value(rb_result *r, float v) { r->f = v; }
+inline void store_value(rb_result *r, double v) { r->f = v; }
+
+/* The compute capability of a device, or -1 (with the reason through host)
+ * when it cannot be read. */
+inline int compute_capability(const rb_host *host, int device)
+{
+    int major = 0, minor = 0;
+    cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+    if (e != cudaSuccess) {
+        host->error(host, "cannot read the compute capability of device %d: %s", device,
+                    cudaGetErrorString(e));
+        return -1;
+    }
+    return major * 10 + minor;
+}
+
+/* The number of multiprocessors of a device (at least 1). */
+inline int sm_count(int device)
+{
+    int count = 0;
+    if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        count < 1)
+        count = 1;
+    return count;
+}
+
+} /* namespace rb_cuda */
+
+#endif

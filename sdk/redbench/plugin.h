@@ -1,0 +1,248 @@
+/* redbench/plugin.h: the plugin ABI, version 1.
+ *
+ * A plugin is a shared object that wraps one reduction strategy. It exports
+ * one function, redbench_plugin_entry, that returns a const descriptor
+ * (struct rb_plugin). The host reads the descriptor, checks its version and
+ * size, validates an experiment's parameters against the declared table, and
+ * then drives the strategy through the callbacks:
+ *
+ *     describe -> init -> run (many times, timed by the host) -> verify -> teardown
+ *
+ * The host generates the input, uploads it through the pack's backend, times
+ * every run and judges the result. A plugin only computes: it MUST NOT time
+ * itself or judge its result, and it calls nothing in the host except through
+ * the rb_host table it is handed.
+ *
+ * Compatibility: the host accepts a plugin when abi_major equals its own and
+ * abi_minor is not newer than its own. Fields are only ever appended to the
+ * structs below; each struct that crosses the boundary carries its size so
+ * that both sides read only what the other wrote.
+ */
+#ifndef REDBENCH_PLUGIN_H
+#define REDBENCH_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define REDBENCH_ABI_MAJOR 1
+#define REDBENCH_ABI_MINOR 0
+
+/* The name of the one symbol a plugin exports. */
+#define REDBENCH_PLUGIN_ENTRY_NAME "redbench_plugin_entry"
+
+#if defined(__GNUC__)
+#define RB_EXPORT __attribute__((visibility("default")))
+#else
+#define RB_EXPORT
+#endif
+
+/* Status codes returned by every callback. */
+enum rb_status {
+    RB_OK = 0,          /* done */
+    RB_ERROR = 1,       /* failed; the plugin SHOULD say why with host->error */
+    RB_UNSUPPORTED = 2  /* declined (op, dtype, device, parameters); say why */
+};
+
+/* Operations. A plugin declares the ones it implements as a bit mask. */
+enum rb_op {
+    RB_OP_SUM = 0,       /* sum of all elements */
+    RB_OP_MIN = 1,       /* smallest element */
+    RB_OP_MAX = 2,       /* largest element */
+    RB_OP_ARGMAX = 3,    /* largest element and the index of one occurrence */
+    RB_OP_HISTOGRAM = 4, /* counts of u8 values in `bins` equal-width bins */
+    RB_OP_COUNT_ = 5
+};
+#define RB_OP_BIT(op) (1u << (op))
+
+/* Element types. A plugin declares the ones it accepts as a bit mask. */
+enum rb_dtype {
+    RB_DTYPE_I32 = 0,
+    RB_DTYPE_I64 = 1,
+    RB_DTYPE_F32 = 2,
+    RB_DTYPE_F64 = 3,
+    RB_DTYPE_U8 = 4,
+    RB_DTYPE_COUNT_ = 5
+};
+#define RB_DTYPE_BIT(t) (1u << (t))
+
+/* Log levels for rb_host.log. */
+enum rb_log_level { RB_LOG_ERROR = 0, RB_LOG_WARN = 1, RB_LOG_INFO = 2, RB_LOG_DEBUG = 3 };
+
+/* Services the host offers to plugins. The host fills it; a plugin MUST NOT
+ * write to it and MUST check `size` before using a field appended after
+ * version 1.0. */
+typedef struct rb_host {
+    uint32_t size;      /* sizeof(struct rb_host) as built by the host */
+    uint32_t abi_major; /* the host's ABI version */
+    uint32_t abi_minor;
+    /* Writes a message to the host's log (standard error), tagged with the
+     * plugin's name. MUST NOT be used to print results. */
+    void (*log)(const struct rb_host *host, int level, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 3, 4)))
+#endif
+        ;
+    /* Records why the callback in progress fails or declines. The text ends
+     * up in the configuration's `reason`. The last call wins. */
+    void (*error)(const struct rb_host *host, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 2, 3)))
+#endif
+        ;
+    void *host_data; /* the host's own; a plugin MUST NOT touch it */
+} rb_host;
+
+/* Parameter types. */
+enum rb_param_type {
+    RB_PARAM_INT = 1,    /* a whole number within [min, max] */
+    RB_PARAM_CHOICE = 2, /* one word of `choices` */
+    RB_PARAM_BOOL = 3    /* true/false, yes/no, on/off, 1/0 */
+};
+
+/* Flags for RB_PARAM_INT. */
+#define RB_PARAM_POW2 0x1u /* the value must be a power of two */
+#define RB_PARAM_AUTO 0x2u /* the word "auto" is accepted; the plugin sees 0 */
+
+/* One parameter a plugin accepts, declared as data. The host validates every
+ * value in an experiment file against it and prints it for --describe. */
+typedef struct rb_param_spec {
+    const char *name;          /* key in a [run] section; lower case, [a-z0-9_] */
+    int type;                  /* enum rb_param_type */
+    const char *default_value; /* as it would be written in an experiment file */
+    int64_t min, max;          /* RB_PARAM_INT: inclusive range */
+    const char *const *choices;/* RB_PARAM_CHOICE: NULL-terminated word list */
+    uint32_t flags;            /* RB_PARAM_POW2 | RB_PARAM_AUTO */
+    const char *help;          /* one line */
+} rb_param_spec;
+
+/* A validated parameter value, in the plugin's declaration order. */
+typedef struct rb_param_value {
+    const char *name; /* the spec's name */
+    int64_t i;        /* INT: the value (0 for "auto"); BOOL: 0 or 1;
+                         CHOICE: the index of the word in `choices` */
+    const char *text; /* the value as written, normalized (e.g. "256", "auto") */
+} rb_param_value;
+
+/* One configuration, as the host hands it to describe and init. Valid from
+ * the call to init until teardown returns; the plugin MAY keep the pointer. */
+typedef struct rb_config {
+    uint32_t size;  /* sizeof(struct rb_config) as built by the host */
+    int op;         /* enum rb_op */
+    int dtype;      /* enum rb_dtype */
+    uint64_t n;     /* number of elements (>= 1) */
+    uint32_t bins;  /* RB_OP_HISTOGRAM: number of bins (1..256); the bin of
+                       byte b is b * bins / 256 */
+    int device;     /* the backend's device index */
+    void *queue;    /* the backend's queue: a cudaStream_t for the cuda
+                       backend, NULL for the cpu backend. All device work of
+                       run MUST be issued on it. */
+    const void *input; /* n elements of dtype in backend memory (a device
+                          pointer for cuda). Read-only. NULL in describe. */
+    const rb_param_value *params; /* one per declared parameter, in order */
+    uint32_t n_params;
+    const rb_host *host;
+} rb_config;
+
+/* What describe says about a configuration. */
+typedef struct rb_description {
+    char label[64]; /* optional short name shown in reports, e.g. "reduce3" */
+} rb_description;
+
+/* The result of the last run, handed to the host by verify. */
+typedef struct rb_result {
+    uint32_t size; /* sizeof(struct rb_result) as built by the host */
+    /* SUM, MIN, MAX, ARGMAX: the value. Integer dtypes in `i` (a sum wraps
+     * modulo 2^bits of the dtype), floating dtypes in `f`. */
+    int64_t i;
+    double f;
+    uint64_t index;  /* ARGMAX: the index of an element equal to the maximum */
+    uint64_t *bins;  /* HISTOGRAM: the host's buffer of n_bins counts */
+    uint32_t n_bins;
+} rb_result;
+
+/* The descriptor. Returned by redbench_plugin_entry; MUST stay valid and
+ * unchanged while the shared object is loaded. */
+typedef struct rb_plugin {
+    uint32_t abi_major; /* REDBENCH_ABI_MAJOR the plugin was built with */
+    uint32_t abi_minor; /* REDBENCH_ABI_MINOR the plugin was built with */
+    uint32_t size;      /* sizeof(struct rb_plugin) the plugin was built with */
+
+    const char *name;    /* unique within its pack; [a-z0-9_-], e.g. "tree" */
+    const char *summary; /* one line */
+    const char *version; /* the strategy's own version, e.g. "1.0" */
+    const char *backend; /* the backend it runs on: "cpu", "cuda", ... */
+    uint32_t ops;        /* RB_OP_BIT() mask */
+    uint32_t dtypes;     /* RB_DTYPE_BIT() mask */
+    const rb_param_spec *params; /* n_params entries; may be NULL if none */
+    uint32_t n_params;
+
+    /* Says whether this configuration can run here (op, dtype, parameters,
+     * device). Returns RB_OK, or RB_UNSUPPORTED with the reason given through
+     * cfg->host->error. Optional (NULL: every declared op/dtype is supported).
+     * cfg->input is NULL. MUST NOT allocate device memory. */
+    int (*describe)(const rb_config *cfg, rb_description *out);
+
+    /* Prepares one configuration: workspace, output buffers. Stores what run
+     * needs in *state. Required. */
+    int (*init)(const rb_config *cfg, void **state);
+
+    /* Computes one complete reduction of cfg->input, issuing all device work
+     * on cfg->queue. MAY return before the device finishes; the host
+     * synchronizes. Each call MUST produce the full result on its own (clear
+     * accumulators inside run). Required. */
+    int (*run)(void *state);
+
+    /* Waits for the last run and copies its result to *result (host memory).
+     * MUST NOT compare it with anything. Required. */
+    int (*verify)(void *state, rb_result *result);
+
+    /* Frees everything init allocated. Called once for every successful init.
+     * Required. */
+    void (*teardown)(void *state);
+} rb_plugin;
+
+typedef const rb_plugin *(*rb_plugin_entry_fn)(void);
+
+/* Declares the entry point: RB_PLUGIN_ENTRY(my_descriptor) */
+#define RB_PLUGIN_ENTRY(descriptor)                                            \
+    RB_EXPORT const rb_plugin *redbench_plugin_entry(void);                    \
+    RB_EXPORT const rb_plugin *redbench_plugin_entry(void) { return &(descriptor); }
+
+/* Helpers for plugins: find a parameter's value by name (NULL if absent). */
+static inline const rb_param_value *rb_param(const rb_config *cfg, const char *name)
+{
+    uint32_t k;
+    for (k = 0; k < cfg->n_params; k++) {
+        const char *a = cfg->params[k].name, *b = name;
+        while (*a && *a == *b) { a++; b++; }
+        if (*a == *b)
+            return &cfg->params[k];
+    }
+    return NULL;
+}
+
+static inline int64_t rb_param_int(const rb_config *cfg, const char *name, int64_t fallback)
+{
+    const rb_param_value *v = rb_param(cfg, name);
+    return v ? v->i : fallback;
+}
+
+/* Size in bytes of one element of a dtype. */
+static inline size_t rb_dtype_size(int dtype)
+{
+    switch (dtype) {
+    case RB_DTYPE_I32: case RB_DTYPE_F32: return 4;
+    case RB_DTYPE_I64: case RB_DTYPE_F64: return 8;
+    case RB_DTYPE_U8: return 1;
+    default: return 0;
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,18 @@
+# tests/lib.sh: TAP helpers for shell tests. Source it, then:
+#   plan N; ok "name" command...; is "got" "want" "name"; skip "why"; done_testing
+# Sets $tmp (removed at exit), $rb (the redbench binary), $fixtures.
+set -u
+rb=${REDBENCH:-$top_builddir/redbench}
+fixtures=$top_srcdir/tests/fixtures
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+_n=0; _failed=0
+plan() { echo "1..$1"; }
+ok() { local name=$1; shift; _n=$((_n+1))
+  if "$@" >"$tmp/.out" 2>&1; then echo "ok $_n - $name"
+  else _failed=$((_failed+1)); echo "not ok $_n - $name"; sed 's/^/#   /' "$tmp/.out" | head -n 20; fi; }
+is() { _n=$((_n+1))
+  if [ "$1" = "$2" ]; then echo "ok $_n - $3"
+  else _failed=$((_failed+1)); echo "not ok $_n - $3"; echo "#   got: '$1'"; echo "#  want: '$2'"; fi; }
+skip() { _n=$((_n+1)); echo "ok $_n # SKIP $1"; }
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+done_testing() { [ "$_failed" -eq 0 ]; }

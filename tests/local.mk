@@ -1,0 +1,25 @@
+# tests/local.mk: the TAP test suite (automake's tap-driver.sh). Each area
+# keeps its tests in its own fragment, included below.
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_DRIVER = $(LOG_DRIVER)
+AM_TESTS_ENVIRONMENT = \
+	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
+	REDBENCH='$(abs_top_builddir)/redbench'; JQ='$(JQ)'; \
+	export top_srcdir top_builddir REDBENCH JQ;
+
+# Unit tests link the core library.
+TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+TEST_LIBS = core/librbcore.la -lm
+# Test plugins: modules that are never installed.
+TEST_PLUGIN_LINK_FLAGS = $(PLUGIN_LINK_FLAGS) -rpath /nowhere
+
+EXTRA_DIST += tests/tap.h tests/lib.sh
+check_SCRIPTS =
+
+include tests/experiment.mk
+include tests/data.mk
+include tests/report.mk
+include tests/plugins.mk
+include tests/cli.mk
+include tests/gpu.mk
