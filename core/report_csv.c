@@ -1,0 +1,94 @@
+/* core/report_csv.c: the CSV reporter. One header line, then exactly one
+ * line per row, RFC 4180 quoting (a field holding a comma or a quote is
+ * quoted, quotes doubled), lines ending in LF. A line break inside a field
+ * is written as a space, so that every row stays one physical line (line
+ * counts equal rows + 1); the JSON report keeps the exact text. A number
+ * that is not known is an empty field. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "json_writer.h"
+#include "names.h"
+
+static const char *const header =
+    "run,plugin,params,op,dtype,n,distribution,status,reason,median_ns,min_ns,mean_ns,"
+    "stddev_ns,noise,reps,bandwidth_gbs,pct_peak,pct_measured_peak,result,expected";
+
+static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+/* Writes a text field with its leading comma (unless first). */
+static void put_text(FILE *out, const char *text, int first)
+{
+    if (!first)
+        fputc(',', out);
+    if (!text)
+        return;
+    int quote = strpbrk(text, ",\"") != NULL;
+    if (quote)
+        fputc('"', out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            fputs("\"\"", out);
+        else if (is_control((unsigned char)*p))
+            fputc(' ', out);
+        else
+            fputc(*p, out);
+    }
+    if (quote)
+        fputc('"', out);
+}
+
+/* A number field: empty unless `known`. */
+static void put_number(FILE *out, int known, double value)
+{
+    fputc(',', out);
+    if (known) {
+        char text[40];
+        json_format_double(value, text, sizeof text);
+        fputs(text, out);
+    }
+}
+
+static void write_row(FILE *out, const rb_row *row)
+{
+    const rb_configuration *cfg = row->config;
+    const rb_stats *st = &row->stats;
+    int has_samples = st->count > 0;
+    int has_spread = st->count > 1;
+    char number[32];
+
+    put_text(out, cfg->run ? cfg->run->name : "", 1);
+    put_text(out, cfg->plugin ? cfg->plugin->desc->name : cfg->run ? cfg->run->plugin : "", 0);
+    put_text(out, cfg->params_text, 0);
+    put_text(out, op_name(cfg->op), 0);
+    put_text(out, dtype_name(cfg->dtype), 0);
+    snprintf(number, sizeof number, "%" PRIu64, cfg->n);
+    put_text(out, number, 0);
+    put_text(out, distribution_name(cfg->distribution), 0);
+    put_text(out, row_status_name(row->status), 0);
+    put_text(out, row->reason, 0);
+    put_number(out, has_samples, st->median);
+    put_number(out, has_samples, st->min);
+    put_number(out, has_samples, st->mean);
+    put_number(out, has_spread, st->stddev);
+    put_number(out, has_spread, st->noise);
+    snprintf(number, sizeof number, "%zu", st->count);
+    put_text(out, number, 0);
+    put_number(out, has_samples && row->bandwidth_gbs > 0, row->bandwidth_gbs);
+    put_number(out, has_samples && row->pct_peak > 0, row->pct_peak);
+    put_number(out, has_samples && row->pct_measured_peak > 0, row->pct_measured_peak);
+    put_text(out, row->result_text, 0);
+    put_text(out, row->expected_text, 0);
+    fputc('\n', out);
+}
+
+int report_csv(FILE *out, const rb_results *res)
+{
+    fputs(header, out);
+    fputc('\n', out);
+    for (size_t k = 0; k < res->n_rows; k++)
+        write_row(out, &res->rows[k]);
+    return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}

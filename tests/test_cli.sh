@@ -1,0 +1,33 @@
+#!/bin/bash
+# tests/test_cli.sh: the command line: help, version, list, describe,
+# dry-run, formats and the exit statuses 0 and 2.
+. "$top_srcdir/tests/lib.sh"
+cd "$top_builddir"
+plan 24
+
+ok "--help exits 0" "$rb" --help
+ok "--help shows the usage" bash -c "'$rb' --help | grep -q 'redbench -c FILE'"
+ok "--version names the ABI" bash -c "'$rb' --version | grep -qE '^redbench [0-9.]+ \\(plugin ABI 1\\.[0-9]+\\)'"
+"$rb" --no-such-option >/dev/null 2>"$tmp/err"; is "$?" 2 "an unknown option exits 2"
+ok "an unknown option is named" grep -q -- '--no-such-option' "$tmp/err"
+"$rb" >/dev/null 2>&1; is "$?" 2 "no command exits 2"
+"$rb" -c >/dev/null 2>&1; is "$?" 2 "-c without a value exits 2"
+"$rb" -c "$tmp/none.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "a missing experiment file exits 2"
+ok "a missing experiment file is named" grep -q "$tmp/none.ini" "$tmp/err"
+
+"$rb" --list >"$tmp/list" 2>&1; is "$?" 0 "--list exits 0"
+for p in serial unrolled threads kahan; do
+  ok "--list shows the cpu plugin $p" grep -qE "^  $p +cpu +cpu " "$tmp/list"
+done
+ok "--describe serial lists its parameters" bash -c "'$rb' --describe serial | grep -qE '^  acc +choice'"
+"$rb" --describe no-such-plugin >/dev/null 2>"$tmp/err"; is "$?" 2 "--describe of an unknown plugin exits 2"
+ok "... and lists the plugins there are" grep -q 'available:.*serial' "$tmp/err"
+
+"$rb" --dry-run -c "$fixtures/cli/small.ini" >"$tmp/dry" 2>&1; is "$?" 0 "--dry-run exits 0"
+is "$(grep -cE '^ +[0-9]+  (plain|fast) ' "$tmp/dry")" 8 "--dry-run prints the 8 configurations"
+"$rb" -c "$fixtures/cli/unknown-param.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "an unknown parameter exits 2"
+ok "... naming the file and line 3" grep -q 'unknown-param.ini:3:' "$tmp/err"
+"$rb" -c "$fixtures/cli/unknown-plugin.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "an unknown plugin exits 2"
+ok "... naming the line and the plugins there are" grep -qE 'unknown-plugin.ini:5:.*serial' "$tmp/err"
+"$rb" -c "$fixtures/cli/small.ini" --format xml >/dev/null 2>&1; is "$?" 2 "an unknown format exits 2"
+done_testing
