@@ -4,5 +4,5 @@
 check_PROGRAMS += tests/test_reports
 tests_test_reports_SOURCES = tests/test_reports.c
 tests_test_reports_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_reports_LDADD = $(TEST_LDADD)
+tests_test_reports_LDADD = $(TEST_LIBS)
 TESTS += tests/test_reports

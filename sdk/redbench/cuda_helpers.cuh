@@ -7,8 +7,9 @@
  *                               and accumulator type (integer sums wrap:
  *                               they accumulate in the unsigned type)
  *   rb_cuda::warp_reduce, block_reduce, warp_argmax, block_argmax
+ *   rb_cuda::atomic_combine<Op>::apply   one atomic update of a result
  *   rb_cuda::load_vec            one 4-, 8-, 16- or 32-byte load of V elements
- *   rb_cuda::store_value         a reduced value into rb_result
+ *   rb_cuda::store_value, store_bytes   a reduced value into rb_result
  *
  * Everything here is a header: a plugin built against the installed SDK
  * needs nothing else. Block functions assume blockDim.x is a multiple of 32
@@ -87,11 +88,13 @@ struct op_sum {
     template <class A> __host__ __device__ static A apply(A a, A b) { return a + b; }
 };
 struct op_min {
+    static constexpr bool is_min = true;
     template <class T> struct acc { typedef T type; };
     template <class A> __host__ __device__ static A identity() { return limits<A>::highest(); }
     template <class A> __host__ __device__ static A apply(A a, A b) { return b < a ? b : a; }
 };
 struct op_max {
+    static constexpr bool is_min = false;
     template <class T> struct acc { typedef T type; };
     template <class A> __host__ __device__ static A identity() { return limits<A>::lowest(); }
     template <class A> __host__ __device__ static A apply(A a, A b) { return b > a ? b : a; }
@@ -175,6 +178,57 @@ template <class T> __device__ __forceinline__ arg<T> block_argmax(arg<T> a, arg<
     return a;
 }
 
+/* Combines v into *addr atomically: atomicAdd for sums (unsigned, unsigned
+ * long long, float, double), atomicMin/atomicMax for int and long long, and
+ * a compare-and-swap loop for the min and max of float and double, which
+ * have no atomic of their own. */
+template <class Op> struct atomic_combine;
+template <> struct atomic_combine<op_sum> {
+    template <class A> __device__ static void apply(A *addr, A v) { atomicAdd(addr, v); }
+};
+template <class Op> struct atomic_extremum {
+    __device__ static void apply(int *addr, int v)
+    {
+        if (Op::is_min)
+            atomicMin(addr, v);
+        else
+            atomicMax(addr, v);
+    }
+    __device__ static void apply(long long *addr, long long v)
+    {
+        if (Op::is_min)
+            atomicMin(addr, v);
+        else
+            atomicMax(addr, v);
+    }
+    __device__ static void apply(float *addr, float v)
+    {
+        unsigned *word = reinterpret_cast<unsigned *>(addr);
+        unsigned old = *word, assumed;
+        do {
+            assumed = old;
+            float now = __uint_as_float(assumed);
+            if (Op::template apply<float>(now, v) == now)
+                return;
+            old = atomicCAS(word, assumed, __float_as_uint(v));
+        } while (old != assumed);
+    }
+    __device__ static void apply(double *addr, double v)
+    {
+        unsigned long long *word = reinterpret_cast<unsigned long long *>(addr);
+        unsigned long long old = *word, assumed;
+        do {
+            assumed = old;
+            double now = __longlong_as_double((long long)assumed);
+            if (Op::template apply<double>(now, v) == now)
+                return;
+            old = atomicCAS(word, assumed, (unsigned long long)__double_as_longlong(v));
+        } while (old != assumed);
+    }
+};
+template <> struct atomic_combine<op_min> : atomic_extremum<op_min> {};
+template <> struct atomic_combine<op_max> : atomic_extremum<op_max> {};
+
 /* Loads V consecutive elements at p (aligned to V * sizeof(T)) with one
  * vector load of up to 16 bytes, or two for 32. */
 template <class T, int V> struct vec {
@@ -212,6 +266,19 @@ inline void store_value(rb_result *r, long long v) { r->i = v; }
 inline void store_value(rb_result *r, unsigned long long v) { r->i = (int64_t)v; }
 inline void store_value(rb_result *r, float v) { r->f = v; }
 inline void store_value(rb_result *r, double v) { r->f = v; }
+
+/* Stores a value read back from the device as raw bytes: an element of
+ * `dtype` (or of its unsigned sum type, which has the same bits). */
+inline void store_bytes(rb_result *r, int dtype, const void *bytes)
+{
+    switch (dtype) {
+    case RB_DTYPE_I32: { int32_t v; memcpy(&v, bytes, sizeof v); r->i = v; break; }
+    case RB_DTYPE_I64: { int64_t v; memcpy(&v, bytes, sizeof v); r->i = v; break; }
+    case RB_DTYPE_F32: { float v; memcpy(&v, bytes, sizeof v); r->f = v; break; }
+    case RB_DTYPE_F64: { double v; memcpy(&v, bytes, sizeof v); r->f = v; break; }
+    default: break;
+    }
+}
 
 /* The compute capability of a device, or -1 (with the reason through host)
  * when it cannot be read. */
