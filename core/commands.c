@@ -111,12 +111,11 @@ static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
         const rb_configuration *c = &sweep->configs[k];
         char n[32];
         format_size(c->n, n, sizeof n);
-        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s %-11s %s%s%s\n", k + 1, c->run->name,
+        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s %-11s %s", k + 1, c->run->name,
                c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
-               dtype_name(c->dtype), n, distribution_name(c->distribution), c->params_text,
-               c->skip_reason ? "  (skipped: " : "", c->skip_reason ? c->skip_reason : "");
+               dtype_name(c->dtype), n, distribution_name(c->distribution), c->params_text);
         if (c->skip_reason)
-            putchar(')');
+            printf("  (skipped: %s)", c->skip_reason);
         putchar('\n');
     }
 }

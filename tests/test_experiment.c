@@ -1,0 +1,395 @@
+/* tests/test_experiment.c: reading experiment files (core/experiment.c):
+ * the settings of a valid file, and for each kind of mistake the error, its
+ * FILE:LINE and what it says is valid. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "experiment.h"
+#include "tap.h"
+
+/* ---- standard error, captured ---- */
+
+static char captured[65536];
+static int saved_stderr = -1;
+static FILE *capture_file;
+
+static void capture_start(void)
+{
+    fflush(stderr);
+    capture_file = tmpfile();
+    if (!capture_file) {
+        perror("tmpfile");
+        exit(99);
+    }
+    saved_stderr = dup(2);
+    dup2(fileno(capture_file), 2);
+}
+
+static const char *capture_end(void)
+{
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    rewind(capture_file);
+    size_t n = fread(captured, 1, sizeof captured - 1, capture_file);
+    captured[n] = '\0';
+    fclose(capture_file);
+    return captured;
+}
+
+/* Whether the captured messages contain `want`; shows them when not. */
+static int says(const char *want)
+{
+    if (strstr(captured, want))
+        return 1;
+    printf("# missing: %s\n# messages:\n", want);
+    for (const char *line = captured; *line;) {
+        const char *end = strchr(line, '\n');
+        int len = end ? (int)(end - line) : (int)strlen(line);
+        printf("#   %.*s\n", len, line);
+        line += len + (end ? 1 : 0);
+    }
+    return 0;
+}
+
+/* The same, silently, for checks that something is absent. */
+static int mentions(const char *want)
+{
+    return strstr(captured, want) != NULL;
+}
+
+/* Loads text as "t.ini"; returns the number of errors, messages captured. */
+static int load_text(const char *text, rb_experiment *exp)
+{
+    capture_start();
+    int errors = experiment_load_text("t.ini", text, exp);
+    capture_end();
+    return errors;
+}
+
+/* One broken file: `errors` errors, the first message contains `want`. */
+static void refused(const char *what, const char *text, int errors, const char *want)
+{
+    rb_experiment exp;
+    int got = load_text(text, &exp);
+    ok(got == errors && says(want), "%s: %d error(s), '%s'", what, errors, want);
+    if (got != errors)
+        printf("#   got %d errors\n", got);
+    experiment_free(&exp);
+}
+
+static const char *fixture(const char *name)
+{
+    static char path[4096];
+    const char *top = getenv("top_srcdir");
+    snprintf(path, sizeof path, "%s/tests/fixtures/experiment/%s", top ? top : ".", name);
+    return path;
+}
+
+/* ---- valid files ---- */
+
+static void test_valid_file(void)
+{
+    rb_experiment exp;
+    const char *path = fixture("valid.ini");
+    capture_start();
+    int errors = experiment_load(path, &exp);
+    capture_end();
+    is_int(errors, 0, "valid.ini loads without errors");
+    is_str(exp.name, "full", "name");
+    is_int(exp.warmup, 2, "warmup");
+    is_double(exp.min_time, 0.25, 0, "min_time");
+    is_int(exp.min_reps, 3, "min_reps");
+    is_int(exp.max_reps, 50, "max_reps");
+    is_double(exp.noise, 0.05, 0, "noise, with an inline comment after it");
+    is_int(exp.cache, RB_CACHE_COLD, "cache = cold");
+    is_int((long long)exp.seed, 42, "seed");
+    is_str(exp.output, "results.json", "output");
+    is_str(exp.format, "json", "format");
+    is_int(exp.device, 1, "device");
+    is_double(exp.timeout, 30, 0, "timeout");
+    ok(exp.text && strncmp(exp.text, "; A complete experiment", 23) == 0 &&
+           strstr(exp.text, "\n[run atomics.v2]\n"),
+       "the file is kept verbatim");
+
+    is_int((long long)exp.n_data, 3, "[data] has 3 keys");
+    ok(exp.n_data == 3 && strcmp(exp.data[0].key, "op") == 0 && exp.data[0].n_values == 2 &&
+           strcmp(exp.data[0].values[1], "max") == 0 && exp.data[0].line == 17,
+       "op = sum, max: a list of 2 at line 17");
+    ok(exp.n_data == 3 && strcmp(exp.data[2].text, "4M, 32M") == 0, "n is kept as written");
+
+    is_int((long long)exp.n_runs, 2, "two runs");
+    if (exp.n_runs == 2) {
+        const rb_run_section *tree = &exp.runs[0], *atomic = &exp.runs[1];
+        ok(strcmp(tree->name, "tree") == 0 && tree->line == 22, "[run tree] at line 22");
+        ok(strcmp(tree->plugin, "tree") == 0 && tree->plugin_line == 23 && !tree->optional,
+           "plugin = tree at line 23, not optional");
+        ok(tree->n_settings == 2 && strcmp(tree->settings[0].key, "variant") == 0 &&
+               tree->settings[0].n_values == 2 &&
+               strcmp(tree->settings[0].values[0], "divergent") == 0 &&
+               strcmp(tree->settings[0].values[1], "sequential") == 0,
+           "variant = divergent, sequential");
+        ok(tree->n_settings == 2 && strcmp(tree->settings[1].key, "block") == 0 &&
+               strcmp(tree->settings[1].text, "128, 256") == 0 && tree->settings[1].line == 25,
+           "an indented key is a key of its own, not a continuation");
+        ok(strcmp(atomic->name, "atomics.v2") == 0 && strcmp(atomic->plugin, "atomic") == 0 &&
+               atomic->optional == 1,
+           "[run atomics.v2] is optional");
+        ok(atomic->n_settings == 1 && strcmp(atomic->settings[0].key, "n") == 0 &&
+               atomic->settings[0].line == 30,
+           "a data key in a run is kept as a setting");
+    } else {
+        for (int k = 0; k < 6; k++)
+            ok(0, "run sections");
+    }
+    experiment_free(&exp);
+}
+
+static void test_defaults(void)
+{
+    rb_experiment exp;
+    capture_start();
+    int errors = experiment_load_text("conf/quick.ini", "[run a]\r\nplugin = serial\r\n", &exp);
+    capture_end();
+    is_int(errors, 0, "a minimal file (CRLF) loads");
+    is_str(exp.name, "quick", "name defaults to the file's base name without .ini");
+    ok(exp.warmup == 3 && exp.min_time == 0.5 && exp.min_reps == 5 && exp.max_reps == 1000 &&
+           exp.noise == 0.01 && exp.cache == RB_CACHE_HOT && exp.seed == 1 &&
+           exp.output == NULL && exp.format == NULL && exp.device == 0 && exp.timeout == 60,
+       "every [experiment] setting has its default");
+    ok(exp.n_runs == 1 && strcmp(exp.runs[0].plugin, "serial") == 0, "plugin without the CR");
+    experiment_free(&exp);
+}
+
+/* ---- mistakes ---- */
+
+static void test_sections_and_keys(void)
+{
+    refused("unknown section", "[expriment]\nwarmup = 1\n[run a]\nplugin = p\n", 1,
+            "t.ini:1: error: unknown section [expriment]; valid sections: [experiment], "
+            "[data], [run NAME]");
+    refused("unknown key in [experiment]", "[experiment]\nwarmups = 1\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: unknown key 'warmups' in [experiment]; valid keys: name, warmup, "
+            "min_time, min_reps, max_reps, noise, cache, seed, output, format, device, timeout");
+    refused("unknown key in [data]", "[data]\nsize = 4M\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: unknown key 'size' in [data]; valid keys: op, dtype, n, "
+            "distribution, bins");
+    refused("key before any section", "warmup = 1\n[run a]\nplugin = p\n", 1,
+            "t.ini:1: error: 'warmup' is outside any section");
+    refused("run without a name", "[run]\nplugin = p\n[run b]\nplugin = p\n", 1,
+            "t.ini:1: error: a run section needs a name");
+    refused("run name with a space", "[run a b]\nplugin = p\n", 1,
+            "t.ini:1: error: run name 'a b' is not valid; a run name is made of letters, digits");
+    refused("duplicate run", "[run a]\nplugin = p\n\n[run a]\nplugin = q\n", 1,
+            "t.ini:4: error: duplicate run 'a' (first defined at line 1)");
+    refused("duplicate key in a run", "[run a]\nplugin = p\nblock = 1\nblock = 2\n", 1,
+            "t.ini:4: error: duplicate key 'block' in [run a] (first set at line 3)");
+    refused("duplicate plugin key", "[run a]\nplugin = p\nplugin = q\n", 1,
+            "t.ini:3: error: duplicate key 'plugin' in [run a] (first set at line 2)");
+    refused("duplicate key in [experiment] across two headers",
+            "[experiment]\nseed = 1\n[experiment]\nseed = 2\n[run a]\nplugin = p\n", 1,
+            "t.ini:4: error: duplicate key 'seed' in [experiment] (first set at line 2)");
+    refused("duplicate key in [data]", "[data]\nn = 1M\nn = 2M\n[run a]\nplugin = p\n", 1,
+            "t.ini:3: error: duplicate key 'n' in [data] (first set at line 2)");
+    refused("missing plugin key", "[run a]\nblock = 256\n[run b]\nplugin = p\n", 1,
+            "t.ini:1: error: [run a] has no 'plugin' key");
+    refused("two plugins in one run", "[run a]\nplugin = p, q\n", 1,
+            "t.ini:2: error: plugin = p, q: a run names exactly one plugin");
+    refused("empty value", "[run a]\nplugin = p\nblock =\n", 1,
+            "t.ini:3: error: empty value for 'block'");
+    refused("empty value after a comment is stripped", "[run a]\nplugin = p\nblock = ; none\n", 1,
+            "t.ini:3: error: empty value for 'block'");
+    refused("no run at all", "[experiment]\nseed = 3\n", 1,
+            "t.ini: error: no [run NAME] section: nothing to run");
+}
+
+static void test_values(void)
+{
+    rb_experiment exp;
+    int errors = load_text("[experiment]\nmax_reps = 2\n[run a]\nplugin = p\n", &exp);
+    ok(errors == 0 && exp.max_reps == 2 && exp.min_reps == 2,
+       "max_reps = 2 alone lowers the default min_reps to 2");
+    experiment_free(&exp);
+    errors = load_text("[experiment]\nmin_reps = 2000\n[run a]\nplugin = p\n", &exp);
+    ok(errors == 0 && exp.min_reps == 2000 && exp.max_reps == 2000,
+       "min_reps = 2000 alone raises the default max_reps to 2000");
+    experiment_free(&exp);
+
+    refused("bad number", "[experiment]\nwarmup = many\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: warmup = many is not a whole number; valid: 0 to 1000000");
+    refused("negative warmup", "[experiment]\nwarmup = -1\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: warmup = -1 is out of range; valid: 0 to 1000000");
+    refused("number with a size suffix", "[experiment]\nmax_reps = 1K\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: max_reps = 1K is not a whole number");
+    refused("max_reps 0", "[experiment]\nmax_reps = 0\nmin_reps = 0\n[run a]\nplugin = p\n", 2,
+            "t.ini:2: error: max_reps = 0 is out of range; valid: 1 to");
+    refused("noise of 1", "[experiment]\nnoise = 1\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: noise = 1 is out of range; valid: a fraction between 0 and 1");
+    refused("negative min_time", "[experiment]\nmin_time = -0.5\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: min_time = -0.5 is out of range; valid: seconds, 0 or more");
+    refused("min_time with a unit", "[experiment]\nmin_time = 2s\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: min_time = 2s is not a decimal number; valid: seconds");
+    refused("zero timeout", "[experiment]\ntimeout = 0\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: timeout = 0 is out of range");
+    refused("min_reps above max_reps",
+            "[experiment]\nmax_reps = 10\nmin_reps = 20\n[run a]\nplugin = p\n", 1,
+            "t.ini:3: error: min_reps = 20 is larger than max_reps = 10 (line 2)");
+    refused("bad cache", "[experiment]\ncache = warm\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: cache = warm is not valid; valid: hot, cold");
+    refused("bad format", "[experiment]\nformat = xml\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: format = xml is not valid; valid: table, csv, json, md");
+    refused("bad seed", "[experiment]\nseed = -3\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: seed = -3 is out of range; valid: 0 to");
+    refused("bad optional", "[run a]\nplugin = p\noptional = perhaps\n", 1,
+            "t.ini:3: error: optional = perhaps: not a boolean; valid: true or false");
+}
+
+static void test_syntax(void)
+{
+    rb_experiment exp;
+    int errors = load_text("[run a]\nplugin = p\nblock 256\n[run b\nplugin = q\n[run c] extra\n"
+                           "variant: x\n[data\n",
+                           &exp);
+    is_int(errors, 4, "every syntax error is reported, not only the first");
+    ok(says("t.ini:3: error: cannot read 'block 256': expected 'key = value'"),
+       "a line without '=' is reported at its line");
+    ok(says("t.ini:4: error: section header '[run b' has no closing ']'"),
+       "an unclosed section header is reported at its line");
+    ok(says("t.ini:6: error: unexpected text 'extra' after the section header"),
+       "text after a section header is reported");
+    ok(says("t.ini:8: error: section header '[data' has no closing ']'"),
+       "the last line is reported too");
+    experiment_free(&exp);
+
+    errors = load_text("[experiment]\nwarmup = x\nnoise = 2\n[bogus]\nkey = 1\n[run a]\nplugin = p\n"
+                       "plugin = q\n",
+                       &exp);
+    is_int(errors, 4, "errors of different kinds in one file are all reported");
+    ok(says("t.ini:2:") && says("t.ini:3:") && says("t.ini:4:") && says("t.ini:8:") &&
+           !mentions("t.ini:5:"),
+       "each at its own line; keys of an unknown section are not reported again");
+    experiment_free(&exp);
+}
+
+static void test_long_lines(void)
+{
+    rb_experiment exp;
+    const char *path = fixture("long-line.ini");
+    char want[4200];
+    capture_start();
+    int errors = experiment_load(path, &exp);
+    capture_end();
+    is_int(errors, 2, "long-line.ini: the long line and the line after it are reported");
+    snprintf(want, sizeof want, "%s:4: error: line is 250 characters long; the longest line "
+             "redbench can read is 199 characters", path);
+    ok(says(want), "a 250-character line is reported with its line number and the limit");
+    snprintf(want, sizeof want, "%s:5: error: cannot read 'this line is not a key'", path);
+    ok(says(want), "line numbers after a long line stay right");
+    snprintf(want, sizeof want, "%s:3:", path);
+    ok(!mentions(want), "a 199-character line is read");
+    ok(exp.n_runs == 1 && exp.runs[0].n_settings == 1 &&
+           strcmp(exp.runs[0].settings[0].key, "block") == 0 && exp.runs[0].settings[0].line == 6,
+       "the long line's key is not taken; the keys after it are");
+    experiment_free(&exp);
+
+    /* 199 characters exactly, then 200: the limit itself. */
+    char text[1024];
+    snprintf(text, sizeof text, "[run a]\nplugin = p\nvariant = %0189d\n", 0);
+    errors = load_text(text, &exp);
+    ok(errors == 0 && exp.runs[0].n_settings == 1 &&
+           strlen(exp.runs[0].settings[0].text) == 189,
+       "a key line of 199 characters is read whole");
+    experiment_free(&exp);
+    snprintf(text, sizeof text, "[run a]\nplugin = p\nvariant = %0190d\n", 0);
+    errors = load_text(text, &exp);
+    ok(errors == 1 && says("t.ini:3: error: line is 200 characters long"),
+       "a key line of 200 characters is refused");
+    experiment_free(&exp);
+}
+
+static void test_files(void)
+{
+    rb_experiment exp;
+    char dir[] = "/tmp/test_experiment.XXXXXX";
+    char path[4200];
+    int errors;
+
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(99);
+    }
+
+    capture_start();
+    errors = experiment_load(fixture("empty.ini"), &exp);
+    capture_end();
+    ok(errors == 1 && says("empty.ini: error: the experiment file is empty"),
+       "an empty file is refused, naming it");
+    experiment_free(&exp);
+
+    refused("empty text", "", 1, "t.ini: error: the experiment file is empty");
+    refused("only comments", "; nothing\n\n# here\n", 1,
+            "t.ini: error: no [run NAME] section: nothing to run");
+
+    snprintf(path, sizeof path, "%s/missing.ini", dir);
+    capture_start();
+    errors = experiment_load(path, &exp);
+    capture_end();
+    ok(errors == 1 && says("missing.ini: error: cannot open the experiment file: No such file"),
+       "a missing file is refused, naming it");
+    experiment_free(&exp);
+
+    capture_start();
+    errors = experiment_load(dir, &exp);
+    capture_end();
+    snprintf(path, sizeof path, "%s: error: is a directory", dir);
+    ok(errors == 1 && says(path), "a directory is refused, naming it");
+    experiment_free(&exp);
+
+    snprintf(path, sizeof path, "%s/binary.ini", dir);
+    FILE *f = fopen(path, "wb");
+    fwrite("[run a]\nplugin = p\nx\0y = 1\n", 1, 27, f);
+    fclose(f);
+    capture_start();
+    errors = experiment_load(path, &exp);
+    capture_end();
+    ok(errors == 1 && says("binary.ini:3: error: the file contains a NUL byte"),
+       "a file with a NUL byte is refused, naming the file and line");
+    experiment_free(&exp);
+    unlink(path);
+
+    snprintf(path, sizeof path, "%s/locked.ini", dir);
+    f = fopen(path, "w");
+    fputs("[run a]\nplugin = p\n", f);
+    fclose(f);
+    chmod(path, 0);
+    if (geteuid() == 0) {
+        skip("root reads files without read permission");
+    } else {
+        capture_start();
+        errors = experiment_load(path, &exp);
+        capture_end();
+        ok(errors == 1 && says("locked.ini: error: cannot open the experiment file: Permission"),
+           "an unreadable file is refused, naming it");
+        experiment_free(&exp);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    plan(80);
+    test_valid_file();
+    test_defaults();
+    test_sections_and_keys();
+    test_values();
+    test_syntax();
+    test_long_lines();
+    test_files();
+    return done();
+}
