@@ -16,6 +16,7 @@ TEST_PLUGIN_LINK_FLAGS = $(PLUGIN_LINK_FLAGS) -rpath /nowhere
 
 EXTRA_DIST += tests/tap.h tests/lib.sh
 check_SCRIPTS =
+check_DATA =
 
 include tests/experiment.mk
 include tests/data.mk

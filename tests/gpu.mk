@@ -1,0 +1,1 @@
+# tests/gpu.mk: (filled in by its area)
