@@ -13,7 +13,7 @@
 #include "util.h"
 
 enum column {
-    COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,
+    COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,
     COL_GBS, COL_PCT_MEASURED, COL_PCT_PEAK, COL_STATUS, COL_COUNT
 };
 
@@ -21,6 +21,7 @@ static const struct {
     const char *title;
     int right; /* right-aligned (numbers) */
 } columns[COL_COUNT] = {
+    [COL_NUM] = {"#", 1},
     [COL_RUN] = {"run", 0},       [COL_PLUGIN] = {"plugin", 0},
     [COL_PARAMS] = {"params", 0}, [COL_N] = {"n", 1},
     [COL_DTYPE] = {"dtype", 0},   [COL_OP] = {"op", 0},
@@ -67,6 +68,7 @@ static void fill_cells(const rb_row *row, char *cells[COL_COUNT])
     int has_samples = row->stats.count > 0;
     char text[64];
 
+    cells[COL_NUM] = xasprintf("%zu", cfg->index + 1);
     cells[COL_RUN] = one_line(cfg->run ? cfg->run->name : "");
     cells[COL_PLUGIN] = one_line(plugin_name(cfg));
     cells[COL_PARAMS] = one_line(cfg->params_text && *cfg->params_text ? cfg->params_text : "-");
@@ -167,7 +169,7 @@ static void write_reasons(FILE *out, const rb_results *res)
         char *plugin = one_line(plugin_name(cfg));
         char *params = one_line(cfg->params_text);
         char *reason = one_line(*row->reason ? row->reason : "(no reason given)");
-        fprintf(out, "#%zu %s %s%s%s: %s: %s\n", cfg->index, run, plugin, *params ? " " : "",
+        fprintf(out, "#%zu %s %s%s%s: %s: %s\n", cfg->index + 1, run, plugin, *params ? " " : "",
                 params, row_status_name(row->status), reason);
         free(run);
         free(plugin);

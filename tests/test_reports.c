@@ -455,7 +455,7 @@ static void check_table(const char *path)
     char **lines;
     size_t n = split_lines(text, &lines);
     size_t header = 0;
-    while (header < n && strncmp(lines[header], "run ", 4) != 0)
+    while (header < n && strncmp(lines[header], "#  run ", 7) != 0)
         header++;
     ok(header < n && strstr(lines[header], "%meas") && strstr(lines[header], "%peak"),
        "table: header with %%meas and %%peak columns");
@@ -484,7 +484,7 @@ static void check_table(const char *path)
 
     int reason_found = 0, summary_found = 0, device_found = 0;
     for (size_t k = 0; k < n; k++) {
-        reason_found += strcmp(lines[k], "#2 main tree block=128 variant=sequential: failed: "
+        reason_found += strcmp(lines[k], "#3 main tree block=128 variant=sequential: failed: "
                                          "plugin said \"no\", then stopped") == 0;
         summary_found += strcmp(lines[k], "5 configurations: 1 ok, 1 wrong, 1 failed, "
                                           "1 unsupported, 1 skipped") == 0;

@@ -155,8 +155,9 @@ typedef struct rb_description {
 /* The result of the last run, handed to the host by verify. */
 typedef struct rb_result {
     uint32_t size; /* sizeof(struct rb_result) as built by the host */
-    /* SUM, MIN, MAX, ARGMAX: the value. Integer dtypes in `i` (a sum wraps
-     * modulo 2^bits of the dtype), floating dtypes in `f`. */
+    /* SUM, MIN, MAX, ARGMAX: the value. Integer dtypes in `i`: an i32 or i64
+     * sum wraps modulo 2^32 or 2^64 like the dtype; a u8 sum is the exact
+     * count (modulo 2^64). Floating dtypes in `f`. */
     int64_t i;
     double f;
     uint64_t index;  /* ARGMAX: the index of an element equal to the maximum */
