@@ -1,5 +1,6 @@
-/* core/commands.h: what each command line mode does. Each returns the
- * process exit status (0, 1 or 2, as README.md says). */
+/* core/commands.h: what each command line mode does (cmd_info.c: --list,
+ * --describe; cmd_run.c: -c FILE and --dry-run; one file per subcommand).
+ * Each returns the process exit status (0, 1 or 2, as README.md says). */
 #ifndef RB_COMMANDS_H
 #define RB_COMMANDS_H
 
