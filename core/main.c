@@ -3,13 +3,26 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
 #include "options.h"
 #include "registry.h"
 
+/* Subcommands: `redbench NAME ARGS...`; each parses its own arguments. */
+static const struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} subcommands[] = {
+    {NULL, NULL},
+};
+
 int main(int argc, char **argv)
 {
+    if (argc > 1)
+        for (const struct subcommand *s = subcommands; s->name; s++)
+            if (strcmp(argv[1], s->name) == 0)
+                return s->run(argc - 1, argv + 1);
     rb_options opt;
     int status = options_parse(argc, argv, &opt);
     if (status != 0)
