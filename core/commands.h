@@ -11,5 +11,7 @@ int command_list(const rb_registry *reg);
 int command_describe(const rb_registry *reg, const char *name);
 /* -c FILE, with or without --dry-run. */
 int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, char **argv);
+/* redbench tune -c FILE ...: search the parameters, write the winners (tune.c). */
+int command_tune(int argc, char **argv);
 
 #endif

@@ -21,7 +21,7 @@ core_librbcore_la_SOURCES = \
 	core/report_table.c core/report_csv.c core/report_json.c core/report_md.c \
 	core/json_writer.c core/json_writer.h \
 	core/options.c core/options.h \
-	core/cmd_info.c core/cmd_run.c core/commands.h
+	core/cmd_info.c core/cmd_run.c core/commands.h core/tune.c
 core_librbcore_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 core_librbcore_la_LIBADD = $(INIH_LIBS) $(PTHREAD_LIBS)
 

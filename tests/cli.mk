@@ -1,6 +1,7 @@
 # tests/cli.mk: the command line and end-to-end runs on the cpu pack.
-TESTS += tests/test_cli.sh tests/test_e2e.sh tests/test_loader.sh
-EXTRA_DIST += tests/test_cli.sh tests/test_e2e.sh tests/test_loader.sh \
+TESTS += tests/test_cli.sh tests/test_e2e.sh tests/test_loader.sh tests/test_tune.sh
+EXTRA_DIST += tests/test_cli.sh tests/test_e2e.sh tests/test_loader.sh tests/test_tune.sh \
+	tests/fixtures/tune/cpu.ini \
 	tests/fixtures/cli/small.ini tests/fixtures/cli/unknown-param.ini \
 	tests/fixtures/cli/unknown-plugin.ini tests/fixtures/e2e/all-ok.ini \
 	tests/fixtures/e2e/wrong.ini tests/fixtures/e2e/skips.ini \
