@@ -14,6 +14,7 @@ static const struct subcommand {
     const char *name;
     int (*run)(int argc, char **argv);
 } subcommands[] = {
+    {"tune", command_tune},
     {NULL, NULL},
 };
 
