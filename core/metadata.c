@@ -1,4 +1,5 @@
-/* core/metadata.c: the run's provenance: time, host, OS, CPU, command line. */
+/* core/metadata.c: the run's provenance: time, host, OS, CPU, command line,
+ * git revision. */
 #include "metadata.h"
 
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "provenance.h"
 #include "util.h"
 
 static void cpu_model(char *buf, size_t len)
@@ -65,4 +67,5 @@ void metadata_collect(rb_run_info *info, int argc, char **argv)
         snprintf(info->os, sizeof info->os, "unknown");
     cpu_model(info->cpu, sizeof info->cpu);
     info->command_line = quoted_command_line(argc, argv);
+    info->git_revision = provenance_git_revision();
 }

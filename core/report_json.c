@@ -1,13 +1,17 @@
 /* core/report_json.c: the JSON reporter. One object: the run's metadata
- * (tool, time, host, experiment file and settings, devices), a status
- * summary and `results`, one object per configuration. A number that is not
- * known (no samples, no peak) is null, never 0. */
+ * and provenance (tool version and git revision, command line, time, host,
+ * the experiment file verbatim and its expanded configurations, devices with
+ * their driver and runtime, each plugin used with its ABI and the SHA-256 of
+ * its file), a status summary and `results`, one object per configuration.
+ * A number that is not known (no samples, no peak) is null, never 0. */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_writer.h"
 #include "names.h"
+#include "provenance.h"
 #include "util.h"
 
 static const char *cache_name(int cache) { return cache == RB_CACHE_COLD ? "cold" : "hot"; }
@@ -49,8 +53,40 @@ static void member_measured(json_writer *w, const char *key, int known, double v
         jw_null(w);
 }
 
-static void write_experiment(json_writer *w, const rb_experiment *exp)
+static void write_params(json_writer *w, const rb_configuration *cfg);
+
+static const char *plugin_name(const rb_configuration *cfg)
 {
+    return cfg->plugin ? cfg->plugin->desc->name : cfg->run ? cfg->run->plugin : NULL;
+}
+
+/* The sweep as expanded: one entry per configuration (the runner makes one
+ * row per configuration, in sweep order). */
+static void write_configurations(json_writer *w, const rb_results *res)
+{
+    jw_key(w, "configurations");
+    jw_begin_array(w);
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_configuration *cfg = res->rows[k].config;
+        jw_begin_object(w);
+        member_uint(w, "index", cfg->index);
+        member_string(w, "run", cfg->run ? cfg->run->name : NULL);
+        member_string(w, "plugin", plugin_name(cfg));
+        member_string(w, "op", op_name(cfg->op));
+        member_string(w, "dtype", dtype_name(cfg->dtype));
+        member_uint(w, "n", cfg->n);
+        member_string(w, "distribution", distribution_name(cfg->distribution));
+        if (cfg->op == RB_OP_HISTOGRAM)
+            member_uint(w, "bins", cfg->bins);
+        write_params(w, cfg);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
+}
+
+static void write_experiment(json_writer *w, const rb_results *res)
+{
+    const rb_experiment *exp = res->info.experiment;
     jw_key(w, "experiment");
     if (!exp) {
         jw_null(w);
@@ -72,7 +108,31 @@ static void write_experiment(json_writer *w, const rb_experiment *exp)
     member_double(w, "timeout", exp->timeout);
     member_int(w, "device", exp->device);
     jw_end_object(w);
+    write_configurations(w, res);
     jw_end_object(w);
+}
+
+/* A device property by key ("driver_version"), or NULL. */
+static const char *device_property(const rb_device_info *info, const char *key)
+{
+    for (uint32_t k = 0; k < info->n_props && k < RB_DEVICE_MAX_PROPS; k++)
+        if (strcmp(info->props[k].key, key) == 0)
+            return info->props[k].value;
+    return NULL;
+}
+
+/* A property that holds a whole number, as a number; null if absent. */
+static void member_property_number(json_writer *w, const char *key, const rb_device_info *info,
+                                   const char *property)
+{
+    const char *text = device_property(info, property);
+    char *end = NULL;
+    long long value = text ? strtoll(text, &end, 10) : 0;
+    jw_key(w, key);
+    if (text && end != text && *end == '\0')
+        jw_int(w, value);
+    else
+        jw_null(w);
 }
 
 static void write_device(json_writer *w, const rb_device_record *d)
@@ -98,12 +158,46 @@ static void write_device(json_writer *w, const rb_device_record *d)
     } else {
         jw_null(w);
     }
+    member_string(w, "driver_version", device_property(info, "driver_version"));
+    member_string(w, "runtime_version", device_property(info, "runtime_version"));
+    member_property_number(w, "sm_clock_khz", info, "sm_clock_khz");
+    member_property_number(w, "mem_clock_khz", info, "mem_clock_khz");
     jw_key(w, "properties");
     jw_begin_object(w);
     for (uint32_t k = 0; k < info->n_props && k < RB_DEVICE_MAX_PROPS; k++)
         member_string(w, info->props[k].key, info->props[k].value);
     jw_end_object(w);
     jw_end_object(w);
+}
+
+/* Each plugin the run used, once, in order of first use: where it was
+ * loaded from, its version and ABI, and the SHA-256 of its file. */
+static void write_plugins(json_writer *w, const rb_results *res)
+{
+    jw_key(w, "plugins");
+    jw_begin_array(w);
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_loaded_plugin *p = res->rows[k].config->plugin;
+        size_t first = 0;
+        while (first < k && res->rows[first].config->plugin != p)
+            first++;
+        if (!p || first < k)
+            continue;
+        char abi[32], digest[65];
+        snprintf(abi, sizeof abi, "%u.%u", (unsigned)p->desc->abi_major,
+                 (unsigned)p->desc->abi_minor);
+        int hashed = p->path && sha256_file(p->path, digest) == 0;
+        jw_begin_object(w);
+        member_string(w, "name", p->desc->name);
+        member_string(w, "pack", p->pack);
+        member_string(w, "path", p->path);
+        member_string(w, "version", p->desc->version);
+        member_string(w, "backend", p->desc->backend);
+        member_string(w, "abi", abi);
+        member_string(w, "sha256", hashed ? digest : NULL);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
 }
 
 static void write_summary(json_writer *w, const rb_results *res)
@@ -150,7 +244,7 @@ static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
     jw_begin_object(w);
     member_uint(w, "index", cfg->index);
     member_string(w, "run", cfg->run ? cfg->run->name : NULL);
-    member_string(w, "plugin", plugin ? plugin->desc->name : cfg->run ? cfg->run->plugin : NULL);
+    member_string(w, "plugin", plugin_name(cfg));
     member_string(w, "pack", plugin ? plugin->pack : NULL);
     member_string(w, "plugin_path", plugin ? plugin->path : NULL);
     member_string(w, "plugin_version", plugin ? plugin->desc->version : NULL);
@@ -207,6 +301,10 @@ int report_json(FILE *out, const rb_results *res)
     jw_begin_object(&w);
     member_string(&w, "tool", "redbench");
     member_string(&w, "version", info->tool_version);
+    member_string(&w, "git_revision", info->git_revision);
+    char abi[32];
+    snprintf(abi, sizeof abi, "%d.%d", REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR);
+    member_string(&w, "plugin_abi", abi);
     member_string(&w, "started", text_or_null(info->started));
     member_double(&w, "wall_seconds", info->wall_seconds);
     member_string(&w, "command_line", info->command_line);
@@ -218,7 +316,7 @@ int report_json(FILE *out, const rb_results *res)
     member_string(&w, "cpu", text_or_null(info->cpu));
     jw_end_object(&w);
 
-    write_experiment(&w, info->experiment);
+    write_experiment(&w, res);
 
     jw_key(&w, "devices");
     jw_begin_array(&w);
@@ -226,6 +324,7 @@ int report_json(FILE *out, const rb_results *res)
         write_device(&w, &info->devices[k]);
     jw_end_array(&w);
 
+    write_plugins(&w, res);
     write_summary(&w, res);
 
     jw_key(&w, "results");

@@ -43,6 +43,7 @@ typedef struct rb_device_record {
 typedef struct rb_run_info {
     const rb_experiment *experiment;
     const char *tool_version;
+    const char *git_revision; /* the build's `git describe`, or "unknown" */
     char started[40];       /* ISO 8601 UTC */
     char host[128];
     char os[256];

@@ -24,3 +24,4 @@ include tests/report.mk
 include tests/plugins.mk
 include tests/cli.mk
 include tests/gpu.mk
+include tests/compare.mk
