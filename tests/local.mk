@@ -25,3 +25,4 @@ include tests/plugins.mk
 include tests/cli.mk
 include tests/gpu.mk
 include tests/compare.mk
+include tests/plot.mk

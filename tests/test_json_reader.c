@@ -1,0 +1,182 @@
+/* tests/test_json_reader.c: the JSON reader: every value type, escapes and
+ * surrogate pairs, exact large integers, look-ups on missing members and
+ * wrong types, errors with their line and column, a document written by
+ * json_writer read back, and json_read_file's message naming file and line. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json_reader.h"
+#include "json_writer.h"
+#include "tap.h"
+
+static json_value *parse(const char *text, json_error *err)
+{
+    return json_parse(text, strlen(text), err);
+}
+
+static void test_values(void)
+{
+    json_error err;
+    json_value *doc = parse("{\n \"s\": \"a\\\"b\\\\c\\n\\u00e9\\ud83d\\ude00\",\n"
+                            " \"n\": -12.5e1, \"big\": 18446744073709551615,\n"
+                            " \"neg\": -9007199254740993, \"t\": true, \"f\": false,\n"
+                            " \"z\": null, \"a\": [1, [2], {}], \"nul\": \"x\\u0000y\"\n}",
+                            &err);
+    ok(doc != NULL, "a document with every value type parses");
+    if (!doc) {
+        printf("#   %d:%d: %s\n", err.line, err.column, err.message);
+        return;
+    }
+    is_int(doc->type, JSON_OBJECT, "the root is an object");
+    is_int((long long)json_count(doc), 9, "it has 9 members");
+    is_str(json_string(json_get(doc, "s")), "a\"b\\c\n\xc3\xa9\xf0\x9f\x98\x80",
+           "escapes, \\u00e9 and a surrogate pair decode to UTF-8");
+    is_double(json_number(json_get(doc, "n"), 0), -125.0, 0, "-12.5e1 reads as -125");
+    uint64_t big = 0;
+    ok(json_uint64(json_get(doc, "big"), &big) && big == UINT64_MAX,
+       "2^64-1 reads back exactly as an unsigned integer");
+    int64_t neg = 0;
+    ok(json_int64(json_get(doc, "neg"), &neg) && neg == -9007199254740993LL,
+       "-(2^53+1) reads back exactly as a signed integer");
+    ok(!json_uint64(json_get(doc, "n"), &big), "-12.5e1 is not an unsigned integer");
+    ok(!json_uint64(json_get(doc, "neg"), &big), "a negative number is not unsigned");
+    is_int(json_get(doc, "t")->boolean, 1, "true is a boolean 1");
+    is_int(json_get(doc, "f")->type, JSON_BOOL, "false is a boolean");
+    ok(json_is_null(json_get(doc, "z")), "null is null");
+    ok(!json_is_null(json_get(doc, "missing")), "a missing member is not null");
+    const json_value *a = json_get(doc, "a");
+    is_int((long long)json_count(a), 3, "the array has 3 elements");
+    is_double(json_number(json_at(json_at(a, 1), 0), 0), 2, 0, "a nested element reads");
+    is_int(json_at(a, 2)->type, JSON_OBJECT, "an empty object parses");
+    ok(json_at(a, 3) == NULL, "an index past the end is NULL");
+    const json_value *nul = json_get(doc, "nul");
+    ok(nul->text_len == 3 && memcmp(nul->text, "x\0y", 3) == 0, "\\u0000 is kept inside a string");
+    is_int(json_get(doc, "n")->line, 3, "a value records its line");
+    is_str(json_key_at(doc, 1), "n", "member names keep their order");
+    ok(json_string(json_get(doc, "n")) == NULL, "a number is not a string");
+    is_double(json_number(json_get(doc, "s"), -1), -1, 0, "a string gives the fallback number");
+    ok(json_get(json_get(doc, "missing"), "deeper") == NULL, "look-ups chain through NULL");
+    ok(json_get(a, "x") == NULL, "json_get on an array is NULL");
+    json_free(doc);
+}
+
+static void expect_error(const char *text, int line, int column, const char *words,
+                         const char *name)
+{
+    json_error err;
+    json_value *doc = parse(text, &err);
+    int pass = !doc && err.line == line && err.column == column && strstr(err.message, words);
+    ok(pass, "%s: error at %d:%d mentioning '%s'", name, line, column, words);
+    if (!pass)
+        printf("#   got %s at %d:%d: %s\n", doc ? "a document" : "an error", err.line,
+               err.column, err.message);
+    json_free(doc);
+}
+
+static void test_errors(void)
+{
+    expect_error("{\"a\": 1,\n \"b\" 2}", 2, 6, "expected ':'", "a missing colon");
+    expect_error("[1, 2", 1, 6, "expected ',' or ']'", "an unclosed array");
+    expect_error("{\"a\": [1, }", 1, 11, "expected a value", "a trailing comma");
+    expect_error("\"abc", 1, 5, "not closed", "an unclosed string");
+    expect_error("[tru]", 1, 2, "expected a value", "a misspelt literal");
+    expect_error("[01]", 1, 3, "expected ',' or ']'", "a leading zero");
+    expect_error("[1.]", 1, 4, "digits after '.'", "a number without fraction digits");
+    expect_error("\"\\x\"", 1, 3, "unknown escape", "an unknown escape");
+    expect_error("\"\\ud800x\"", 1, 8, "low one", "a lone high surrogate");
+    expect_error("{} {}", 1, 4, "after the document", "two documents");
+    expect_error("", 1, 1, "end of the document", "an empty document");
+    expect_error("{'a': 1}", 1, 2, "double quotes", "single quotes");
+    char deep[2 * JSON_MAX_DEPTH + 8];
+    memset(deep, '[', JSON_MAX_DEPTH + 1);
+    memset(deep + JSON_MAX_DEPTH + 1, ']', JSON_MAX_DEPTH + 1);
+    deep[2 * JSON_MAX_DEPTH + 2] = '\0';
+    expect_error(deep, 1, JSON_MAX_DEPTH + 1, "nested deeper", "nesting past the limit");
+}
+
+/* What json_writer writes, json_reader reads back. */
+static void test_round_trip(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    json_writer w;
+    jw_init(&w, f, 2);
+    jw_begin_object(&w);
+    jw_key(&w, "pi");
+    jw_double(&w, 3.141592653589793);
+    jw_key(&w, "tiny");
+    jw_double(&w, 5e-324);
+    jw_key(&w, "nan");
+    jw_double(&w, NAN);
+    jw_key(&w, "ctl");
+    jw_string(&w, "tab\there\x01");
+    jw_key(&w, "list");
+    jw_begin_array_compact(&w);
+    jw_int(&w, -3);
+    jw_uint(&w, 1ULL << 40);
+    jw_end_array(&w);
+    jw_end_object(&w);
+    jw_finish(&w);
+    fclose(f);
+    json_value *doc = json_parse(buf, len, NULL);
+    ok(doc != NULL, "json_writer's output parses");
+    is_double(json_number(json_get(doc, "pi"), 0), 3.141592653589793, 0, "a double round-trips");
+    is_double(json_number(json_get(doc, "tiny"), 0), 5e-324, 0, "a subnormal round-trips");
+    ok(json_is_null(json_get(doc, "nan")), "NaN was written as null");
+    is_str(json_string(json_get(doc, "ctl")), "tab\there\x01", "control characters round-trip");
+    uint64_t big = 0;
+    ok(json_uint64(json_at(json_get(doc, "list"), 1), &big) && big == 1ULL << 40,
+       "2^40 round-trips in a compact array");
+    json_free(doc);
+    free(buf);
+}
+
+static void test_read_file(void)
+{
+    char path[] = "/tmp/test_json_reader_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\n  \"a\": 1,\n  \"b\": [2,, 3]\n}\n", f);
+    fclose(f);
+    fflush(stderr);
+    int saved = dup(2);
+    char err_path[] = "/tmp/test_json_reader_err_XXXXXX";
+    int err_fd = mkstemp(err_path);
+    dup2(err_fd, 2);
+    json_value *doc = json_read_file(path);
+    json_value *none = json_read_file("/nonexistent/results.json");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ok(doc == NULL && none == NULL, "json_read_file refuses a bad and a missing file");
+    char text[1024] = {0};
+    FILE *e = fdopen(err_fd, "r");
+    rewind(e);
+    size_t got = fread(text, 1, sizeof text - 1, e);
+    text[got] = '\0';
+    fclose(e);
+    char want[128];
+    snprintf(want, sizeof want, "%s:3: error: column 11", path);
+    ok(strstr(text, want) != NULL, "the error names the file, line 3 and column 11");
+    ok(strstr(text, "/nonexistent/results.json") && strstr(text, "cannot read"),
+       "a missing file is named and says why");
+    if (!strstr(text, want))
+        printf("#   stderr: %s\n", text);
+    unlink(path);
+    unlink(err_path);
+}
+
+int main(void)
+{
+    plan(46);
+    test_values();
+    test_errors();
+    test_round_trip();
+    test_read_file();
+    return done();
+}
