@@ -1,0 +1,1 @@
+# plugins/cuda/local.mk: the cuda pack (built when configure finds nvcc).
