@@ -13,5 +13,7 @@ int command_describe(const rb_registry *reg, const char *name);
 int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, char **argv);
 /* redbench tune -c FILE ...: search the parameters, write the winners (tune.c). */
 int command_tune(int argc, char **argv);
+/* redbench compare OLD.json NEW.json ...: verdicts per configuration (compare.c). */
+int command_compare(int argc, char **argv);
 
 #endif

@@ -18,6 +18,8 @@ core_librbcore_la_SOURCES = \
 	core/runner.c core/runner.h \
 	core/metadata.c core/metadata.h \
 	core/provenance.c core/provenance.h \
+	core/compare.c core/compare.h core/compare_report.c \
+	core/compare_stats.c core/compare_stats.h \
 	core/report.c core/report.h \
 	core/report_table.c core/report_csv.c core/report_json.c core/report_md.c \
 	core/json_writer.c core/json_writer.h \

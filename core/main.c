@@ -15,6 +15,7 @@ static const struct subcommand {
     int (*run)(int argc, char **argv);
 } subcommands[] = {
     {"tune", command_tune},
+    {"compare", command_compare},
     {NULL, NULL},
 };
 

@@ -1,0 +1,496 @@
+/* core/compare.c: `redbench compare OLD.json NEW.json`: the command line,
+ * reading the two result files back, matching their configurations (same
+ * run, plugin, parameters, op, dtype, n, distribution and bins), refusing
+ * different devices unless told, and judging each pair (compare_stats.c).
+ * The reports are written by compare_report.c. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "units.h"
+#include "util.h"
+
+/* ---- reading a result file ---- */
+
+static const char *member_text(const json_value *object, const char *key)
+{
+    return json_string(json_get(object, key));
+}
+
+/* A JSON scalar as it would be written in an experiment file. */
+static const char *scalar_text(const json_value *v)
+{
+    switch (v->type) {
+    case JSON_STRING: case JSON_NUMBER: return v->text;
+    case JSON_BOOL: return v->boolean ? "true" : "false";
+    case JSON_NULL: return "null";
+    default: return "?";
+    }
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "block=256 variant=tree": every parameter, keys sorted, so that files
+ * written in a different order still match. */
+static char *params_text(const json_value *params)
+{
+    size_t count = json_count(params);
+    if (!params || params->type != JSON_OBJECT || count == 0)
+        return xstrdup("");
+    char **items = xcalloc(count, sizeof *items);
+    for (size_t k = 0; k < count; k++)
+        items[k] = xasprintf("%s=%s", params->keys[k], scalar_text(&params->items[k]));
+    qsort(items, count, sizeof *items, compare_strings);
+    char *text = join_words((const char *const *)items, count, " ");
+    free_list(items, count);
+    return text;
+}
+
+/* A required string member of a result row. */
+static int row_string(const char *path, const json_value *row, size_t position, const char *key,
+                      const char **out)
+{
+    *out = member_text(row, key);
+    if (*out)
+        return 0;
+    diag_at(path, row->line, "result %zu has no \"%s\" text; rows written by redbench "
+                             "--format json have run, plugin, op, dtype, n and status",
+            position + 1, key);
+    return -1;
+}
+
+static int load_samples(const char *path, const json_value *row, size_t position,
+                        rb_compare_row *out)
+{
+    const json_value *samples = json_get(row, "samples_ns");
+    if (!samples || json_is_null(samples))
+        return 0;
+    if (samples->type != JSON_ARRAY) {
+        diag_at(path, samples->line, "result %zu: \"samples_ns\" is a %s; valid: an array of "
+                                     "times in nanoseconds",
+                position + 1, json_type_name(samples->type));
+        return -1;
+    }
+    out->samples = xcalloc(samples->count ? samples->count : 1, sizeof *out->samples);
+    for (size_t k = 0; k < samples->count; k++) {
+        const json_value *s = &samples->items[k];
+        if (s->type != JSON_NUMBER || !isfinite(s->number) || s->number < 0) {
+            diag_at(path, s->line, "result %zu: sample %zu of \"samples_ns\" is not a time; "
+                                   "valid: numbers of nanoseconds, 0 or more",
+                    position + 1, k + 1);
+            return -1;
+        }
+        out->samples[k] = s->number;
+    }
+    out->n_samples = samples->count;
+    return 0;
+}
+
+static int load_row(const char *path, const json_value *row, size_t position, size_t n_devices,
+                    rb_compare_row *out)
+{
+    memset(out, 0, sizeof *out);
+    out->position = position;
+    out->device = -1;
+    if (row->type != JSON_OBJECT) {
+        diag_at(path, row->line, "result %zu is a %s; valid: an object", position + 1,
+                json_type_name(row->type));
+        return -1;
+    }
+    if (row_string(path, row, position, "run", &out->run) != 0 ||
+        row_string(path, row, position, "plugin", &out->plugin) != 0 ||
+        row_string(path, row, position, "op", &out->op) != 0 ||
+        row_string(path, row, position, "dtype", &out->dtype) != 0 ||
+        row_string(path, row, position, "status", &out->status) != 0)
+        return -1;
+    if (!json_uint64(json_get(row, "n"), &out->n)) {
+        diag_at(path, row->line, "result %zu: \"n\" is not a whole number of elements",
+                position + 1);
+        return -1;
+    }
+    out->distribution = member_text(row, "distribution");
+    if (!out->distribution)
+        out->distribution = "";
+    out->reason = member_text(row, "reason");
+    if (!out->reason)
+        out->reason = "";
+    out->params = json_get(row, "params");
+    if (out->params && out->params->type != JSON_OBJECT && !json_is_null(out->params)) {
+        diag_at(path, out->params->line, "result %zu: \"params\" is a %s; valid: an object",
+                position + 1, json_type_name(out->params->type));
+        return -1;
+    }
+    int64_t device;
+    if (json_int64(json_get(row, "device"), &device) && device >= 0 &&
+        (uint64_t)device < n_devices)
+        out->device = (int)device;
+    out->params_text = params_text(out->params);
+
+    uint64_t bins = 0;
+    char bins_text[32] = "";
+    if (json_uint64(json_get(row, "bins"), &bins))
+        snprintf(bins_text, sizeof bins_text, "%llu", (unsigned long long)bins);
+    out->key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%s\x1f%s", out->run, out->plugin,
+                         out->params_text, out->op, out->dtype, (unsigned long long)out->n,
+                         out->distribution, bins_text);
+    return load_samples(path, row, position, out);
+}
+
+static void load_devices(const json_value *devices, rb_compare_file *file)
+{
+    size_t count = json_count(devices);
+    if (!devices || devices->type != JSON_ARRAY || count == 0)
+        return;
+    file->devices = xcalloc(count, sizeof *file->devices);
+    for (size_t k = 0; k < count; k++) {
+        const json_value *d = json_at(devices, k);
+        rb_compare_device *out = &file->devices[k];
+        out->backend = member_text(d, "backend");
+        out->name = member_text(d, "name");
+        out->uuid = member_text(d, "uuid");
+        if (!json_int64(json_get(d, "device"), &out->index))
+            out->index = (int64_t)k;
+    }
+    file->n_devices = count;
+}
+
+int compare_file_load(const char *path, rb_compare_file *file)
+{
+    memset(file, 0, sizeof *file);
+    file->path = path;
+    file->doc = json_read_file(path);
+    if (!file->doc)
+        return -1;
+    const json_value *doc = file->doc;
+    const json_value *results = json_get(doc, "results");
+    if (doc->type != JSON_OBJECT || !results || results->type != JSON_ARRAY) {
+        diag_at(path, doc->line, "not a redbench result file: no \"results\" array at the top "
+                                 "level (write one with redbench -c FILE --format json)");
+        return -1;
+    }
+    file->version = member_text(doc, "version");
+    file->git_revision = member_text(doc, "git_revision");
+    file->started = member_text(doc, "started");
+    file->host = member_text(json_get(doc, "host"), "name");
+    load_devices(json_get(doc, "devices"), file);
+    file->rows = xcalloc(results->count ? results->count : 1, sizeof *file->rows);
+    for (size_t k = 0; k < results->count; k++) {
+        file->n_rows = k + 1;
+        if (load_row(path, &results->items[k], k, file->n_devices, &file->rows[k]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+void compare_file_free(rb_compare_file *file)
+{
+    for (size_t k = 0; k < file->n_rows; k++) {
+        free(file->rows[k].params_text);
+        free(file->rows[k].key);
+        free(file->rows[k].samples);
+    }
+    free(file->rows);
+    free(file->devices);
+    json_free(file->doc);
+    memset(file, 0, sizeof *file);
+}
+
+/* ---- matching ---- */
+
+static int compare_rows_by_key(const void *a, const void *b)
+{
+    const rb_compare_row *x = *(const rb_compare_row *const *)a;
+    const rb_compare_row *y = *(const rb_compare_row *const *)b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    return (x->position > y->position) - (x->position < y->position);
+}
+
+static int compare_pairs_by_old_position(const void *a, const void *b)
+{
+    size_t x = ((const rb_compare_pair *)a)->old_row->position;
+    size_t y = ((const rb_compare_pair *)b)->old_row->position;
+    return (x > y) - (x < y);
+}
+
+static int compare_rows_by_position(const void *a, const void *b)
+{
+    size_t x = (*(const rb_compare_row *const *)a)->position;
+    size_t y = (*(const rb_compare_row *const *)b)->position;
+    return (x > y) - (x < y);
+}
+
+static const rb_compare_row **sorted_by_key(const rb_compare_file *file)
+{
+    const rb_compare_row **rows = xcalloc(file->n_rows ? file->n_rows : 1, sizeof *rows);
+    for (size_t k = 0; k < file->n_rows; k++)
+        rows[k] = &file->rows[k];
+    qsort(rows, file->n_rows, sizeof *rows, compare_rows_by_key);
+    return rows;
+}
+
+/* Pairs rows with equal keys; a key that appears twice in a file pairs in
+ * file order. */
+static void match_rows(rb_comparison *cmp)
+{
+    const rb_compare_file *a = &cmp->old_file, *b = &cmp->new_file;
+    const rb_compare_row **old_rows = sorted_by_key(a), **new_rows = sorted_by_key(b);
+    size_t i = 0, j = 0;
+    cmp->pairs = xcalloc(a->n_rows ? a->n_rows : 1, sizeof *cmp->pairs);
+    cmp->only_old = xcalloc(a->n_rows ? a->n_rows : 1, sizeof *cmp->only_old);
+    cmp->only_new = xcalloc(b->n_rows ? b->n_rows : 1, sizeof *cmp->only_new);
+    while (i < a->n_rows || j < b->n_rows) {
+        int c = i == a->n_rows ? 1 : j == b->n_rows ? -1 : strcmp(old_rows[i]->key, new_rows[j]->key);
+        if (c == 0) {
+            rb_compare_pair *p = &cmp->pairs[cmp->n_pairs++];
+            p->old_row = old_rows[i++];
+            p->new_row = new_rows[j++];
+        } else if (c < 0) {
+            cmp->only_old[cmp->n_only_old++] = old_rows[i++];
+        } else {
+            cmp->only_new[cmp->n_only_new++] = new_rows[j++];
+        }
+    }
+    qsort(cmp->pairs, cmp->n_pairs, sizeof *cmp->pairs, compare_pairs_by_old_position);
+    qsort(cmp->only_old, cmp->n_only_old, sizeof *cmp->only_old, compare_rows_by_position);
+    qsort(cmp->only_new, cmp->n_only_new, sizeof *cmp->only_new, compare_rows_by_position);
+    free(old_rows);
+    free(new_rows);
+}
+
+/* ---- devices ---- */
+
+static int same_text(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Two devices are the same when their names match and, where both files
+ * know it, their UUIDs. */
+static int same_device(const rb_compare_device *a, const rb_compare_device *b)
+{
+    if (!same_text(a->name, b->name))
+        return 0;
+    return !a->uuid || !b->uuid || !*a->uuid || !*b->uuid || strcmp(a->uuid, b->uuid) == 0;
+}
+
+static char *device_change_text(const rb_compare_device *a, const rb_compare_device *b)
+{
+    strbuf sb = {0};
+    sb_printf(&sb, "%s device %lld: ", a->backend ? a->backend : "?", (long long)a->index);
+    if (!same_text(a->name, b->name))
+        sb_printf(&sb, "name '%s' -> '%s'", a->name ? a->name : "", b->name ? b->name : "");
+    if (!same_text(a->uuid, b->uuid)) {
+        if (!same_text(a->name, b->name))
+            sb_append(&sb, ", ");
+        sb_printf(&sb, "uuid %s -> %s", a->uuid && *a->uuid ? a->uuid : "(none)",
+                  b->uuid && *b->uuid ? b->uuid : "(none)");
+    }
+    if (a->index != b->index)
+        sb_printf(&sb, " (new: %s device %lld)", b->backend ? b->backend : "?",
+                  (long long)b->index);
+    return sb.data;
+}
+
+/* One line per (old device, new device) pair that some matched
+ * configuration ran on and that differ. */
+static void find_device_changes(rb_comparison *cmp)
+{
+    const rb_compare_file *a = &cmp->old_file, *b = &cmp->new_file;
+    unsigned char *seen = xcalloc(a->n_devices * b->n_devices + 1, 1);
+    size_t cap = 0;
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        int da = cmp->pairs[k].old_row->device, db = cmp->pairs[k].new_row->device;
+        if (da < 0 || db < 0 || seen[(size_t)da * b->n_devices + (size_t)db])
+            continue;
+        seen[(size_t)da * b->n_devices + (size_t)db] = 1;
+        if (same_device(&a->devices[da], &b->devices[db]))
+            continue;
+        char **slot = grow(&cmp->device_changes, &cmp->n_device_changes, &cap,
+                           sizeof *cmp->device_changes);
+        *slot = device_change_text(&a->devices[da], &b->devices[db]);
+    }
+    free(seen);
+}
+
+/* ---- judging ---- */
+
+static void judge_pair(rb_compare_pair *p, const rb_compare_criteria *criteria)
+{
+    const rb_compare_row *a = p->old_row, *b = p->new_row;
+    int a_ok = strcmp(a->status, "ok") == 0, b_ok = strcmp(b->status, "ok") == 0;
+    if (a_ok && b_ok) {
+        compare_samples(a->samples, a->n_samples, b->samples, b->n_samples, criteria, &p->stats);
+        return;
+    }
+    rb_sample_comparison *s = &p->stats;
+    memset(s, 0, sizeof *s);
+    s->verdict = RB_VERDICT_UNCLEAR;
+    s->n_old = a->n_samples;
+    s->n_new = b->n_samples;
+    s->median_old = sample_median(a->samples, a->n_samples);
+    s->median_new = sample_median(b->samples, b->n_samples);
+    s->ratio = s->ci_low = s->ci_high = s->p_value = NAN;
+    const rb_compare_row *bad = a_ok ? b : a;
+    snprintf(s->why, sizeof s->why, "%s is %s%s%.*s", a_ok ? "new" : "old", bad->status,
+             *bad->reason ? ": " : "", 100, bad->reason);
+}
+
+void comparison_run(rb_comparison *cmp)
+{
+    match_rows(cmp);
+    find_device_changes(cmp);
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        judge_pair(&cmp->pairs[k], &cmp->criteria);
+        cmp->counts[cmp->pairs[k].stats.verdict]++;
+    }
+}
+
+void comparison_free(rb_comparison *cmp)
+{
+    free(cmp->pairs);
+    free(cmp->only_old);
+    free(cmp->only_new);
+    free_list(cmp->device_changes, cmp->n_device_changes);
+    compare_file_free(&cmp->old_file);
+    compare_file_free(&cmp->new_file);
+}
+
+/* ---- the command ---- */
+
+static void compare_usage(FILE *out)
+{
+    fputs("usage: redbench compare OLD.json NEW.json [--threshold PCT] [--allow-device-change]\n"
+          "                        [--format table|csv|json|md]\n"
+          "\n"
+          "Matches the configurations of two result files (written with --format json) and\n"
+          "says for each whether NEW is the same, faster, slower or unclear, from the stored\n"
+          "samples: a Mann-Whitney U test and a bootstrap 99% interval of the ratio of\n"
+          "medians (new / old). A change counts when it is significant and larger than the\n"
+          "threshold; the interval decides `same`; anything else is `unclear`.\n"
+          "\n"
+          "  --threshold PCT         smallest change that matters, in percent (default 5)\n"
+          "  --allow-device-change   compare results from different devices, saying what differs\n"
+          "  --format FORMAT         table (default), csv, json or md\n"
+          "\n"
+          "Exit status: 0 nothing got slower; 1 some configuration got slower by more than\n"
+          "the threshold; 2 bad usage, an unreadable file, or different devices.\n",
+          out);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("redbench compare: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n(redbench compare --help says more)\n", stderr);
+    va_end(ap);
+    return 2;
+}
+
+/* "5", "5%", "0.5" -> 0.05, 0.05, 0.005. */
+static int parse_threshold(const char *text, double *out)
+{
+    char *copy = xstrdup(text);
+    size_t len = strlen(copy);
+    if (len > 0 && copy[len - 1] == '%')
+        copy[len - 1] = '\0';
+    double pct;
+    const char *why;
+    int status = parse_double(copy, &pct, &why) == 0 && pct >= 0 && pct <= 1000 ? 0 : -1;
+    free(copy);
+    *out = pct / 100;
+    return status;
+}
+
+/* The value of `--name VALUE` or `--name=VALUE` at argv[*k], or NULL. */
+static const char *option_value(int argc, char **argv, int *k, const char *name, int *missing)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*k], name, len) != 0)
+        return NULL;
+    if (argv[*k][len] == '=')
+        return argv[*k] + len + 1;
+    if (argv[*k][len] != '\0')
+        return NULL;
+    if (*k + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*k];
+}
+
+int command_compare(int argc, char **argv)
+{
+    rb_comparison cmp;
+    memset(&cmp, 0, sizeof cmp);
+    compare_criteria_default(&cmp.criteria);
+    const char *paths[2] = {NULL, NULL};
+    const char *format = "table";
+    int allow_device_change = 0, n_paths = 0;
+
+    for (int k = 1; k < argc; k++) {
+        const char *value;
+        int missing = 0;
+        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            compare_usage(stdout);
+            return 0;
+        } else if (strcmp(argv[k], "--allow-device-change") == 0) {
+            allow_device_change = 1;
+        } else if ((value = option_value(argc, argv, &k, "--threshold", &missing))) {
+            if (parse_threshold(value, &cmp.criteria.threshold) != 0)
+                return usage_error("--threshold '%s' is not a percentage; valid: a number from "
+                                   "0 to 1000, e.g. 5 or 2.5%%",
+                                   value);
+        } else if ((value = option_value(argc, argv, &k, "--format", &missing))) {
+            if (!compare_reporter_for(value))
+                return usage_error("unknown format '%s'; valid: table, csv, json, md", value);
+            format = value;
+        } else if (missing) {
+            return usage_error("%s needs a value", argv[k]);
+        } else if (argv[k][0] == '-' && argv[k][1] != '\0') {
+            return usage_error("unknown option '%s'; valid: --threshold PCT, "
+                               "--allow-device-change, --format table|csv|json|md",
+                               argv[k]);
+        } else if (n_paths < 2) {
+            paths[n_paths++] = argv[k];
+        } else {
+            return usage_error("one file too many: '%s'; give OLD.json and NEW.json", argv[k]);
+        }
+    }
+    if (n_paths < 2)
+        return usage_error("give two result files: OLD.json NEW.json");
+
+    int status = 2;
+    if (compare_file_load(paths[0], &cmp.old_file) != 0 ||
+        compare_file_load(paths[1], &cmp.new_file) != 0)
+        goto done;
+    comparison_run(&cmp);
+    if (cmp.n_device_changes > 0 && !allow_device_change) {
+        diag_error("%s and %s were measured on different devices:", paths[0], paths[1]);
+        for (size_t k = 0; k < cmp.n_device_changes; k++)
+            fprintf(stderr, "  %s\n", cmp.device_changes[k]);
+        fprintf(stderr, "redbench compare: nothing compared; --allow-device-change compares "
+                        "them anyway\n");
+        goto done;
+    }
+    if (compare_reporter_for(format)(stdout, &cmp) != 0) {
+        diag_error("cannot write the comparison to standard output");
+        goto done;
+    }
+    status = cmp.counts[RB_VERDICT_SLOWER] > 0 ? 1 : 0;
+done:
+    comparison_free(&cmp);
+    return status;
+}

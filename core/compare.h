@@ -1,0 +1,85 @@
+/* core/compare.h: `redbench compare OLD.json NEW.json`: two result files
+ * read back, their configurations matched, each pair judged with the
+ * statistics of compare_stats.h, and the outcome written as a table, CSV,
+ * JSON or Markdown (compare_report.c). */
+#ifndef RB_COMPARE_H
+#define RB_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compare_stats.h"
+#include "json_reader.h"
+
+/* One row of a result file. Text fields point into the file's document. */
+typedef struct rb_compare_row {
+    size_t position;        /* 0-based index in the file's `results` */
+    const char *run, *plugin, *op, *dtype, *distribution;
+    uint64_t n;
+    const char *status;     /* "ok", "wrong", ... */
+    const char *reason;
+    const json_value *params; /* the row's `params` object (may be NULL) */
+    char *params_text;      /* "block=256 variant=tree", keys sorted; "" if none */
+    char *key;              /* what identifies the configuration across files */
+    double *samples;        /* samples_ns */
+    size_t n_samples;
+    int device;             /* index into the file's devices, -1 if none */
+} rb_compare_row;
+
+/* One device a file's run used. */
+typedef struct rb_compare_device {
+    const char *backend, *name, *uuid;
+    int64_t index;          /* the backend's device index */
+} rb_compare_device;
+
+typedef struct rb_compare_file {
+    const char *path;
+    json_value *doc;
+    const char *version, *git_revision, *started, *host;
+    rb_compare_row *rows;
+    size_t n_rows;
+    rb_compare_device *devices;
+    size_t n_devices;
+} rb_compare_file;
+
+/* A configuration found in both files, and the verdict on it. */
+typedef struct rb_compare_pair {
+    const rb_compare_row *old_row, *new_row;
+    rb_sample_comparison stats;
+} rb_compare_pair;
+
+typedef struct rb_comparison {
+    rb_compare_file old_file, new_file;
+    rb_compare_criteria criteria;
+    rb_compare_pair *pairs;          /* in the old file's order */
+    size_t n_pairs;
+    const rb_compare_row **only_old; /* configurations in one file only */
+    size_t n_only_old;
+    const rb_compare_row **only_new;
+    size_t n_only_new;
+    char **device_changes;           /* "cpu 0: name 'A' -> 'B'", one per difference */
+    size_t n_device_changes;
+    size_t counts[RB_VERDICT_COUNT_];
+} rb_comparison;
+
+/* Reads a result file written by `redbench --format json`. Errors name the
+ * file and line. Returns 0, or -1 after printing what is wrong. */
+int compare_file_load(const char *path, rb_compare_file *file);
+void compare_file_free(rb_compare_file *file);
+
+/* Matches the files' configurations, lists device differences and judges
+ * every pair. `cmp` holds both files, already loaded. */
+void comparison_run(rb_comparison *cmp);
+void comparison_free(rb_comparison *cmp);
+
+/* The reporters (compare_report.c). Each returns 0, or -1 on a write error. */
+typedef int (*rb_compare_reporter)(FILE *out, const rb_comparison *cmp);
+int compare_report_table(FILE *out, const rb_comparison *cmp);
+int compare_report_csv(FILE *out, const rb_comparison *cmp);
+int compare_report_json(FILE *out, const rb_comparison *cmp);
+int compare_report_md(FILE *out, const rb_comparison *cmp);
+/* The reporter for a format name, or NULL. */
+rb_compare_reporter compare_reporter_for(const char *format);
+
+#endif
