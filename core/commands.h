@@ -15,5 +15,7 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
 int command_tune(int argc, char **argv);
 /* redbench compare OLD.json NEW.json ...: verdicts per configuration (compare.c). */
 int command_compare(int argc, char **argv);
+/* redbench plot RESULTS.json [-o DIR] [--baseline NAME]: figures with gnuplot (cmd_plot.c). */
+int command_plot(int argc, char **argv);
 
 #endif

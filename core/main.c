@@ -16,6 +16,7 @@ static const struct subcommand {
 } subcommands[] = {
     {"tune", command_tune},
     {"compare", command_compare},
+    {"plot", command_plot},
     {NULL, NULL},
 };
 

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "report_html.h"
 #include "util.h"
 
 static const struct {
@@ -13,6 +14,7 @@ static const struct {
     {"csv", report_csv},
     {"json", report_json},
     {"md", report_md},
+    {"html", report_html},
 };
 
 rb_reporter report_for(const char *format)
@@ -25,4 +27,4 @@ rb_reporter report_for(const char *format)
     return NULL;
 }
 
-const char *report_formats(void) { return "table, csv, json, md"; }
+const char *report_formats(void) { return "table, csv, json, md, html"; }

@@ -1,0 +1,621 @@
+/* core/plot_data.c: from a results document to figures. It reads the ok rows
+ * with a time, groups them into configurations (a run with its parameters,
+ * and the op, dtype, distribution or bins where those vary), and lays out
+ * the bandwidth, time and speedup figures; plot_heatmap.c adds the maps.
+ * Which figures and why are described in plot.h. */
+#include "plot_data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "util.h"
+
+const char *const plot_data_fields[PLOT_N_FIELDS] = {"op", "dtype", "distribution", "bins"};
+
+const char *plot_value_text(const json_value *v)
+{
+    if (!v)
+        return "";
+    switch (v->type) {
+    case JSON_STRING:
+    case JSON_NUMBER: return v->text;
+    case JSON_BOOL: return v->boolean ? "true" : "false";
+    default: return "";
+    }
+}
+
+char *plot_file_name(const char *text)
+{
+    char *s = xstrdup(text);
+    for (char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '.' || *p == '_'))
+            *p = '_';
+    return s;
+}
+
+plot_figure *plot_add_figure(plot_set *set)
+{
+    size_t cap = set->n_figures;
+    return grow(&set->figures, &set->n_figures, &cap, sizeof(plot_figure));
+}
+
+/* "results[3]: " and the row's line, for messages about one row. */
+static int row_error(const char *path, const json_value *row, size_t k, const char *key,
+                     const char *want)
+{
+    diag_at(path, row->line, "results[%zu]: \"%s\" is missing or not %s; is this a redbench "
+                             "results file (--format json)?",
+            k, key, want);
+    return -1;
+}
+
+/* Reads the rows; keeps those that are ok with a time. */
+static int read_rows(plot_builder *b, const json_value *results)
+{
+    size_t cap = 0;
+    for (size_t k = 0; k < json_count(results); k++) {
+        const json_value *row = json_at(results, k);
+        if (row->type != JSON_OBJECT) {
+            diag_at(b->path, row->line, "results[%zu] is %s, not an object", k,
+                    json_type_name(row->type));
+            return -1;
+        }
+        const char *run = json_string(json_get(row, "run"));
+        const char *status = json_string(json_get(row, "status"));
+        double n = json_number(json_get(row, "n"), NAN);
+        if (!run)
+            return row_error(b->path, row, k, "run", "a string");
+        if (!status)
+            return row_error(b->path, row, k, "status", "a string");
+        if (!(n >= 0))
+            return row_error(b->path, row, k, "n", "a number of elements");
+        double median = json_number(json_get(row, "median_ns"), NAN);
+        if (strcmp(status, "ok") != 0 || !(median > 0))
+            continue;
+        plot_row *r = grow(&b->rows, &b->n_rows, &cap, sizeof *r);
+        r->json = row;
+        r->run = run;
+        r->plugin = json_string(json_get(row, "plugin"));
+        for (int f = 0; f < PLOT_N_FIELDS; f++)
+            r->field[f] = plot_value_text(json_get(row, plot_data_fields[f]));
+        r->n = n;
+        r->median_ns = median;
+        r->gbs = json_number(json_get(row, "bandwidth_gbs"), NAN);
+        int64_t device;
+        r->device = json_int64(json_get(row, "device"), &device) && device >= 0 && device < 1024
+                        ? (int)device
+                        : -1;
+    }
+    return 0;
+}
+
+/* The parameters whose value differs between the rows of `run`, in the
+ * order of the run's params objects; returns how many (at most `max`). */
+size_t plot_varying_params(const plot_builder *b, const char *run, const char **names,
+                           size_t max)
+{
+    const json_value *first = NULL;
+    size_t count = 0;
+    for (size_t k = 0; k < b->n_rows; k++) {
+        if (strcmp(b->rows[k].run, run) != 0)
+            continue;
+        const json_value *params = json_get(b->rows[k].json, "params");
+        first = first ? first : params;
+        for (size_t m = 0; m < json_count(params) && count < max; m++) {
+            const char *name = json_key_at(params, m);
+            size_t seen = 0;
+            while (seen < count && strcmp(names[seen], name) != 0)
+                seen++;
+            if (seen < count)
+                continue;
+            /* Does any row of the run give it another value than the first? */
+            for (size_t j = 0; j < b->n_rows; j++)
+                if (strcmp(b->rows[j].run, run) == 0 &&
+                    strcmp(plot_value_text(json_get(json_get(b->rows[j].json, "params"), name)),
+                           plot_value_text(json_get(first, name))) != 0) {
+                    names[count++] = name;
+                    break;
+                }
+        }
+    }
+    return count;
+}
+
+/* Groups the rows into configurations and labels each with its run, the
+ * parameters that vary within the run and the data fields that vary. */
+static void group_configs(plot_builder *b)
+{
+    for (int f = 0; f < PLOT_N_FIELDS; f++)
+        for (size_t k = 1; k < b->n_rows; k++)
+            if (strcmp(b->rows[k].field[f], b->rows[0].field[f]) != 0)
+                b->field_varies[f] = 1;
+    size_t cap = 0;
+    for (size_t k = 0; k < b->n_rows; k++) {
+        plot_row *r = &b->rows[k];
+        strbuf id = {0};
+        sb_printf(&id, "%s\x1f%s", r->run, plot_value_text(json_get(r->json, "params_text")));
+        for (int f = 0; f < PLOT_N_FIELDS; f++)
+            if (b->field_varies[f])
+                sb_printf(&id, "\x1f%s", r->field[f]);
+        size_t c = 0;
+        while (c < b->n_configs && strcmp(b->configs[c].id, id.data) != 0)
+            c++;
+        if (c < b->n_configs) {
+            sb_free(&id);
+            r->config = c;
+            if (r->gbs > b->configs[c].best_gbs)
+                b->configs[c].best_gbs = r->gbs;
+            continue;
+        }
+        plot_config *cfg = grow(&b->configs, &b->n_configs, &cap, sizeof *cfg);
+        cfg->id = id.data;
+        cfg->run = r->run;
+        cfg->best_gbs = isfinite(r->gbs) ? r->gbs : 0;
+        r->config = c;
+        strbuf label = {0};
+        sb_append(&label, r->run);
+        const char *names[32];
+        size_t n_names = plot_varying_params(b, r->run, names, RB_ARRAY_LEN(names));
+        const json_value *params = json_get(r->json, "params");
+        for (size_t p = 0; p < n_names; p++)
+            sb_printf(&label, " %s=%s", names[p], plot_value_text(json_get(params, names[p])));
+        for (int f = 0; f < PLOT_N_FIELDS; f++)
+            if (b->field_varies[f])
+                sb_printf(&label, " %s", r->field[f]);
+        cfg->label = label.data;
+    }
+}
+
+/* Marks in `chosen` the configurations to draw among those `eligible`: all
+ * of them, or the PLOT_MAX_SERIES with the highest score. Returns how many
+ * were eligible. */
+static size_t choose(const plot_builder *b, const int *eligible, const double *score, int *chosen)
+{
+    size_t n_eligible = 0;
+    for (size_t c = 0; c < b->n_configs; c++) {
+        chosen[c] = 0;
+        n_eligible += eligible[c] != 0;
+    }
+    for (size_t picked = 0; picked < PLOT_MAX_SERIES && picked < n_eligible; picked++) {
+        size_t best = b->n_configs;
+        for (size_t c = 0; c < b->n_configs; c++)
+            if (eligible[c] && !chosen[c] &&
+                (best == b->n_configs || score[c] > score[best] ||
+                 (isnan(score[best]) && !isnan(score[c]))))
+                best = c;
+        chosen[best] = 1;
+    }
+    return n_eligible;
+}
+
+static char *left_out_note(size_t drawn, size_t eligible, const char *what)
+{
+    if (drawn >= eligible)
+        return NULL;
+    return xasprintf("the %zu %s of %zu configurations", drawn, what, eligible);
+}
+
+static int by_x(const void *pa, const void *pb)
+{
+    const double *a = pa, *b = pb;
+    return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* One line per chosen configuration: y of its rows on `device` (-2: any). */
+static void add_lines(plot_figure *fig, const plot_builder *b, const int *chosen, int device,
+                      int bandwidth)
+{
+    for (size_t c = 0; c < b->n_configs; c++) {
+        if (!chosen[c])
+            continue;
+        double *xy = xcalloc(2 * b->n_rows, sizeof *xy);
+        size_t n = 0;
+        for (size_t k = 0; k < b->n_rows; k++) {
+            const plot_row *r = &b->rows[k];
+            double y = bandwidth ? r->gbs : r->median_ns;
+            if (r->config != c || (device != -2 && r->device != device) || !(y > 0))
+                continue;
+            xy[2 * n] = r->n;
+            xy[2 * n + 1] = y;
+            n++;
+        }
+        if (n == 0) {
+            free(xy);
+            continue;
+        }
+        qsort(xy, n, 2 * sizeof *xy, by_x);
+        size_t cap = fig->n_series;
+        plot_series *s = grow(&fig->series, &fig->n_series, &cap, sizeof *s);
+        s->label = xstrdup(b->configs[c].label);
+        s->x = xcalloc(n, sizeof *s->x);
+        s->y = xcalloc(n, sizeof *s->y);
+        for (size_t p = 0; p < n; p++) {
+            s->x[p] = xy[2 * p];
+            s->y[p] = xy[2 * p + 1];
+        }
+        s->n = n;
+        free(xy);
+    }
+}
+
+static void add_hline(plot_figure *fig, double y, const char *label)
+{
+    size_t cap = fig->n_hlines;
+    plot_hline *h = grow(&fig->hlines, &fig->n_hlines, &cap, sizeof *h);
+    h->y = y;
+    h->label = xstrdup(label);
+}
+
+static void bandwidth_figures(plot_builder *b, plot_set *set)
+{
+    int devices[64];
+    size_t n_devices = 0;
+    for (size_t k = 0; k < b->n_rows; k++) {
+        size_t d = 0;
+        while (d < n_devices && devices[d] != b->rows[k].device)
+            d++;
+        if (d == n_devices && n_devices < RB_ARRAY_LEN(devices))
+            devices[n_devices++] = b->rows[k].device;
+    }
+    int *eligible = xcalloc(b->n_configs, sizeof *eligible);
+    int *chosen = xcalloc(b->n_configs, sizeof *chosen);
+    double *score = xcalloc(b->n_configs, sizeof *score);
+    for (size_t d = 0; d < n_devices; d++) {
+        const json_value *dev = devices[d] >= 0 ? json_at(b->devices, (size_t)devices[d]) : NULL;
+        for (size_t c = 0; c < b->n_configs; c++)
+            eligible[c] = 0;
+        for (size_t k = 0; k < b->n_rows; k++)
+            if (b->rows[k].device == devices[d] && b->rows[k].gbs > 0)
+                eligible[b->rows[k].config] = 1;
+        for (size_t c = 0; c < b->n_configs; c++)
+            score[c] = b->configs[c].best_gbs;
+        size_t n_eligible = choose(b, eligible, score, chosen);
+        if (n_eligible == 0)
+            continue;
+        const char *name = json_string(json_get(dev, "name"));
+        const char *backend = json_string(json_get(dev, "backend"));
+        plot_figure *fig = plot_add_figure(set);
+        fig->kind = PLOT_LINES;
+        if (n_devices == 1)
+            fig->name = xstrdup("bandwidth");
+        else if (backend) {
+            char *safe = plot_file_name(backend);
+            fig->name = xasprintf("bandwidth-%s%d", safe,
+                                  (int)json_number(json_get(dev, "device"), 0));
+            free(safe);
+        }
+        else
+            fig->name = xasprintf("bandwidth-%d", devices[d]);
+        fig->title = xasprintf("Bandwidth against n%s%s", name ? " on " : "", name ? name : "");
+        fig->subtitle = left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
+                                      n_eligible, "fastest");
+        fig->x_label = xstrdup("n (elements)");
+        fig->y_label = xstrdup("bandwidth (GB/s)");
+        fig->x_unit = PLOT_UNIT_SIZE;
+        fig->y_unit = PLOT_UNIT_NUMBER;
+        fig->x_log2 = 1;
+        add_lines(fig, b, chosen, devices[d], 1);
+        double peak = json_number(json_get(dev, "peak_gbs"), NAN);
+        double measured = json_number(json_get(dev, "measured_peak_gbs"), NAN);
+        char text[96];
+        if (peak > 0) {
+            snprintf(text, sizeof text, "theoretical peak %.4g GB/s", peak);
+            add_hline(fig, peak, text);
+        }
+        if (measured > 0) {
+            snprintf(text, sizeof text, "measured peak %.4g GB/s", measured);
+            add_hline(fig, measured, text);
+        }
+    }
+    free(eligible);
+    free(chosen);
+    free(score);
+}
+
+static void time_figure(plot_builder *b, plot_set *set)
+{
+    int *eligible = xcalloc(b->n_configs, sizeof *eligible);
+    int *chosen = xcalloc(b->n_configs, sizeof *chosen);
+    double *score = xcalloc(b->n_configs, sizeof *score);
+    for (size_t c = 0; c < b->n_configs; c++) {
+        eligible[c] = 1;
+        score[c] = b->configs[c].best_gbs;
+    }
+    size_t n_eligible = choose(b, eligible, score, chosen);
+    plot_figure *fig = plot_add_figure(set);
+    fig->kind = PLOT_LINES;
+    fig->name = xstrdup("time");
+    fig->title = xstrdup("Median time against n");
+    fig->subtitle = left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
+                                  n_eligible, "fastest");
+    fig->x_label = xstrdup("n (elements)");
+    fig->y_label = xstrdup("median time of one reduction");
+    fig->x_unit = PLOT_UNIT_SIZE;
+    fig->y_unit = PLOT_UNIT_NS;
+    fig->x_log2 = 1;
+    fig->y_log10 = 1;
+    add_lines(fig, b, chosen, -2, 0);
+    free(eligible);
+    free(chosen);
+    free(score);
+}
+
+/* Does row r belong to the baseline (a run name, else a plugin name)? */
+static int in_baseline(const plot_row *r, const char *baseline, int by_run)
+{
+    const char *name = by_run ? r->run : r->plugin;
+    return name && strcmp(name, baseline) == 0;
+}
+
+/* The data a row read (its data fields and n): "f32 16M". */
+static char *case_label(const plot_builder *b, const plot_row *r)
+{
+    strbuf sb = {0};
+    for (int f = 0; f < PLOT_N_FIELDS; f++)
+        if (b->field_varies[f])
+            sb_printf(&sb, "%s ", r->field[f]);
+    char n[32];
+    plot_format(r->n, PLOT_UNIT_SIZE, n, sizeof n);
+    sb_append(&sb, n);
+    return sb.data;
+}
+
+static int same_data(const plot_row *a, const plot_row *b)
+{
+    for (int f = 0; f < PLOT_N_FIELDS; f++)
+        if (strcmp(a->field[f], b->field[f]) != 0)
+            return 0;
+    return 1;
+}
+
+/* The index of r's case (its data fields and n) among `cases`, or -1. */
+static int case_of(const plot_row *r, const plot_row **cases, size_t n_cases)
+{
+    for (size_t k = 0; k < n_cases; k++)
+        if (cases[k]->n == r->n && same_data(cases[k], r))
+            return (int)k;
+    return -1;
+}
+
+static void speedup_figure(plot_builder *b, plot_set *set, const char *baseline, int by_run)
+{
+    /* The cases with a baseline time, and the baseline's fastest time there. */
+    const plot_row **cases = xcalloc(b->n_rows, sizeof *cases);
+    double *base = xcalloc(b->n_rows, sizeof *base);
+    size_t n_cases = 0;
+    for (size_t k = 0; k < b->n_rows; k++) {
+        const plot_row *r = &b->rows[k];
+        if (!in_baseline(r, baseline, by_run))
+            continue;
+        int c = case_of(r, cases, n_cases);
+        if (c < 0) {
+            c = (int)n_cases++;
+            cases[c] = r;
+            base[c] = r->median_ns;
+        } else if (r->median_ns < base[c]) {
+            base[c] = r->median_ns;
+        }
+    }
+    if (n_cases == 0) {
+        diag_warn("the baseline %s has no ok rows with a time; no speedup figure", baseline);
+        free(cases);
+        free(base);
+        return;
+    }
+    /* Order: by the data fields as they first appear, then by n. */
+    size_t *group = xcalloc(n_cases, sizeof *group);
+    for (size_t k = 0; k < n_cases; k++) {
+        group[k] = k;
+        for (size_t g = 0; g < k && group[k] == k; g++)
+            if (same_data(cases[g], cases[k]))
+                group[k] = group[g];
+    }
+    for (size_t i = 1; i < n_cases; i++)
+        for (size_t j = i; j > 0 && (group[j] < group[j - 1] ||
+                                     (group[j] == group[j - 1] && cases[j]->n < cases[j - 1]->n));
+             j--) {
+            const plot_row *t = cases[j];
+            cases[j] = cases[j - 1];
+            cases[j - 1] = t;
+            double tb = base[j];
+            base[j] = base[j - 1];
+            base[j - 1] = tb;
+            size_t tg = group[j];
+            group[j] = group[j - 1];
+            group[j - 1] = tg;
+        }
+    free(group);
+    /* speedup[config][case] */
+    double *speedup = xcalloc(b->n_configs * n_cases, sizeof *speedup);
+    for (size_t k = 0; k < b->n_configs * n_cases; k++)
+        speedup[k] = NAN;
+    for (size_t k = 0; k < b->n_rows; k++) {
+        const plot_row *r = &b->rows[k];
+        int c = case_of(r, cases, n_cases);
+        if (c < 0)
+            continue;
+        double s = base[c] / r->median_ns;
+        double *cell = &speedup[r->config * n_cases + (size_t)c];
+        if (isnan(*cell) || s > *cell)
+            *cell = s;
+    }
+    int *eligible = xcalloc(b->n_configs, sizeof *eligible);
+    int *chosen = xcalloc(b->n_configs, sizeof *chosen);
+    double *score = xcalloc(b->n_configs, sizeof *score);
+    double lo = INFINITY, hi = 0;
+    for (size_t c = 0; c < b->n_configs; c++) {
+        score[c] = NAN;
+        for (size_t k = 0; k < n_cases; k++) {
+            double s = speedup[c * n_cases + k];
+            if (isnan(s))
+                continue;
+            eligible[c] = 1;
+            if (isnan(score[c]) || s > score[c])
+                score[c] = s;
+        }
+    }
+    size_t n_eligible = choose(b, eligible, score, chosen);
+    if (n_eligible >= 2) {
+        plot_figure *fig = plot_add_figure(set);
+        fig->kind = PLOT_BARS;
+        fig->name = xstrdup("speedup");
+        fig->title = xasprintf("Speedup against %s", baseline);
+        char *note = left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
+                                   n_eligible, "fastest");
+        fig->subtitle = xasprintf("%s%s%s's fastest configuration's time / each configuration's "
+                                  "time; above 1 is faster",
+                                  note ? note : "", note ? "; " : "", baseline);
+        free(note);
+        fig->x_label = xstrdup("data");
+        fig->y_label = xasprintf("speedup against %s", baseline);
+        fig->y_unit = PLOT_UNIT_TIMES;
+        fig->n_columns = n_cases;
+        fig->columns = xcalloc(n_cases, sizeof *fig->columns);
+        for (size_t k = 0; k < n_cases; k++)
+            fig->columns[k] = case_label(b, cases[k]);
+        size_t cap = 0;
+        for (size_t c = 0; c < b->n_configs; c++) {
+            if (!chosen[c])
+                continue;
+            plot_series *s = grow(&fig->series, &fig->n_series, &cap, sizeof *s);
+            s->label = xstrdup(b->configs[c].label);
+            s->n = n_cases;
+            s->y = xcalloc(n_cases, sizeof *s->y);
+            for (size_t k = 0; k < n_cases; k++) {
+                s->y[k] = speedup[c * n_cases + k];
+                if (s->y[k] > 0) {
+                    lo = s->y[k] < lo ? s->y[k] : lo;
+                    hi = s->y[k] > hi ? s->y[k] : hi;
+                }
+            }
+        }
+        fig->y_log10 = hi / lo > 20;
+        add_hline(fig, 1, "baseline");
+    }
+    free(eligible);
+    free(chosen);
+    free(score);
+    free(speedup);
+    free(cases);
+    free(base);
+}
+
+/* The baseline: a run named so, else a plugin named so, among all rows. */
+static int resolve_baseline(const plot_builder *b, const json_value *results, const char *baseline,
+                            int *by_run)
+{
+    int plugin_match = 0;
+    for (size_t k = 0; k < json_count(results); k++) {
+        const json_value *row = json_at(results, k);
+        if (strcmp(plot_value_text(json_get(row, "run")), baseline) == 0) {
+            *by_run = 1;
+            return 0;
+        }
+        plugin_match |= strcmp(plot_value_text(json_get(row, "plugin")), baseline) == 0;
+    }
+    if (plugin_match) {
+        *by_run = 0;
+        return 0;
+    }
+    strbuf runs = {0}, plugins = {0};
+    for (size_t k = 0; k < json_count(results); k++) {
+        const json_value *row = json_at(results, k);
+        const char *words[2] = {plot_value_text(json_get(row, "run")),
+                                plot_value_text(json_get(row, "plugin"))};
+        strbuf *lists[2] = {&runs, &plugins};
+        for (int w = 0; w < 2; w++) {
+            char *quoted = xasprintf(" %s,", words[w]);
+            if (*words[w] && (!lists[w]->data || !strstr(lists[w]->data, quoted)))
+                sb_append(lists[w], quoted);
+            free(quoted);
+        }
+    }
+    if (runs.len)
+        runs.data[--runs.len] = '\0';
+    if (plugins.len)
+        plugins.data[--plugins.len] = '\0';
+    diag_error("--baseline %s: %s has no run or plugin of that name; runs:%s; plugins:%s",
+               baseline, b->path, runs.data ? runs.data : " none",
+               plugins.data ? plugins.data : " none");
+    sb_free(&runs);
+    sb_free(&plugins);
+    return -1;
+}
+
+int plot_build(const json_value *doc, const char *path, const char *baseline, plot_set *set)
+{
+    memset(set, 0, sizeof *set);
+    const json_value *results = json_get(doc, "results");
+    if (!results || results->type != JSON_ARRAY) {
+        diag_at(path, doc ? doc->line : 0,
+                "not a redbench results file: no \"results\" array (write one with "
+                "redbench -c FILE --format json -o FILE.json)");
+        return -1;
+    }
+    plot_builder b = {.path = path, .devices = json_get(doc, "devices")};
+    int status = read_rows(&b, results);
+    int by_run = 1;
+    if (status == 0 && baseline)
+        status = resolve_baseline(&b, results, baseline, &by_run);
+    if (status == 0) {
+        set->n_rows = json_count(results);
+        set->n_plotted = b.n_rows;
+        group_configs(&b);
+        if (b.n_rows > 0) {
+            if (!baseline)
+                baseline = b.rows[0].run;
+            set->baseline = xstrdup(baseline);
+            bandwidth_figures(&b, set);
+            time_figure(&b, set);
+            speedup_figure(&b, set, baseline, by_run);
+            plot_heatmaps(&b, set);
+        }
+    }
+    for (size_t c = 0; c < b.n_configs; c++) {
+        free(b.configs[c].id);
+        free(b.configs[c].label);
+    }
+    free(b.configs);
+    free(b.rows);
+    if (status != 0)
+        plot_set_free(set);
+    return status;
+}
+
+static void free_words(char **words, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        free(words[k]);
+    free(words);
+}
+
+void plot_set_free(plot_set *set)
+{
+    for (size_t f = 0; f < set->n_figures; f++) {
+        plot_figure *fig = &set->figures[f];
+        for (size_t s = 0; s < fig->n_series; s++) {
+            free(fig->series[s].label);
+            free(fig->series[s].x);
+            free(fig->series[s].y);
+        }
+        free(fig->series);
+        for (size_t h = 0; h < fig->n_hlines; h++)
+            free(fig->hlines[h].label);
+        free(fig->hlines);
+        free_words(fig->columns, fig->n_columns);
+        free_words(fig->rows, fig->n_rows);
+        free(fig->cells);
+        free(fig->name);
+        free(fig->title);
+        free(fig->subtitle);
+        free(fig->x_label);
+        free(fig->y_label);
+        free(fig->value_label);
+    }
+    free(set->figures);
+    free(set->baseline);
+    memset(set, 0, sizeof *set);
+}

@@ -1,0 +1,52 @@
+/* core/plot_data.h: what plot_data.c and plot_heatmap.c share while they
+ * build the figures of one results file: the rows that are drawn (ok, with
+ * a time) and the configurations they form. */
+#ifndef RB_PLOT_DATA_H
+#define RB_PLOT_DATA_H
+
+#include "plot.h"
+
+/* The data keys a configuration reads besides n: op, dtype, distribution, bins. */
+#define PLOT_N_FIELDS 4
+extern const char *const plot_data_fields[PLOT_N_FIELDS];
+
+typedef struct plot_row {
+    const json_value *json;
+    const char *run, *plugin;
+    const char *field[PLOT_N_FIELDS]; /* each data key's text ("" if absent) */
+    double n, median_ns, gbs;         /* gbs NaN if unknown */
+    int device;                       /* index into the document's devices, -1 none */
+    size_t config;                    /* index into plot_builder.configs */
+} plot_row;
+
+/* A strategy configuration: a run with its parameters (and the data keys
+ * that vary in the file); one line in a figure. */
+typedef struct plot_config {
+    char *id;
+    char *label;       /* "run k=v f32": what varies, for a legend */
+    const char *run;
+    double best_gbs;   /* its highest bandwidth, to pick the fastest */
+} plot_config;
+
+typedef struct plot_builder {
+    const char *path;
+    const json_value *devices;
+    plot_row *rows;
+    size_t n_rows;
+    plot_config *configs;
+    size_t n_configs;
+    int field_varies[PLOT_N_FIELDS];
+} plot_builder;
+
+/* A value's text as it appears in JSON ("" for null, objects and arrays). */
+const char *plot_value_text(const json_value *v);
+/* A copy of text fit for a file name: other than [A-Za-z0-9._-] becomes '_'. */
+char *plot_file_name(const char *text);
+/* A new, zeroed figure at the end of the set. */
+plot_figure *plot_add_figure(plot_set *set);
+/* The parameters whose value differs between the rows of `run`. */
+size_t plot_varying_params(const plot_builder *b, const char *run, const char **names, size_t max);
+/* Adds the heat maps of every run that sweeps two or more parameters. */
+void plot_heatmaps(const plot_builder *b, plot_set *set);
+
+#endif

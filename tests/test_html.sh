@@ -1,0 +1,76 @@
+#!/bin/bash
+# tests/test_html.sh: `--format html`: one self-contained page (no scripts,
+# links or external files) with the status counts, the devices, the plots as
+# inline SVG, the results table and the provenance; drawn without gnuplot;
+# a note where there is nothing to plot. Then headless Chromium loads the
+# page: a script appended to a copy measures every plot's marks after
+# layout, and a screenshot must differ from a blank page's. Without Chromium
+# those two checks are skipped.
+. "$top_srcdir/tests/lib.sh"
+cd "$top_builddir"
+plan 21
+f=$top_srcdir/tests/fixtures/plot
+
+# small.ini: plain and fast x 2 dtypes x 2 sizes, grid 6 x 2 sizes: 20 rows;
+# figures: bandwidth, time, speedup and a heat map per size: 5.
+"$rb" -q -c "$f/small.ini" --format html -o "$tmp/r.html" >/dev/null 2>"$tmp/err"
+is "$?" 0 "--format html -o r.html exits 0"
+ok "one whole HTML document" bash -c "head -n 1 '$tmp/r.html' | grep -q '<!DOCTYPE html>' && tail -n 1 '$tmp/r.html' | grep -q '</html>'"
+is "$(grep -c '<svg xmlns' "$tmp/r.html")" 5 "five plots inline as SVG"
+ok "the status summary counts 20 ok" grep -q 'class="count ok"><b>20</b>ok' "$tmp/r.html"
+for s in wrong failed unsupported skipped; do
+  ok "... and 0 $s" grep -q "class=\"count $s\"><b>0</b>$s" "$tmp/r.html"
+done
+is "$(grep -c '<tr class="ok">' "$tmp/r.html")" 20 "the results table has the 20 rows"
+ok "the devices table names the cpu backend" grep -q '<td>cpu</td><td>0</td>' "$tmp/r.html"
+ok "the provenance holds the experiment file" grep -q 'name = plot-test' "$tmp/r.html"
+ok "self-contained: no script, link, src or href" bash -c "! grep -qiE '<script|<link|src=|href=' '$tmp/r.html'"
+
+PATH=/nonexistent REDBENCH_GNUPLOT=/nonexistent "$rb" -q -c "$f/small.ini" --format html -o "$tmp/nognuplot.html" >/dev/null 2>&1
+is "$(grep -c '<svg xmlns' "$tmp/nognuplot.html")" 5 "the plots are drawn without gnuplot"
+
+"$rb" -q -c "$f/none-ok.ini" --format html >"$tmp/none.html" 2>/dev/null
+is "$?" 0 "nothing to plot: exit 0, the page on standard output"
+ok "... with a note where the plots would be" grep -q 'No plots: none of the 2 rows is ok' "$tmp/none.html"
+ok "... and the unsupported and skipped rows counted" bash -c "grep -q 'class=\"count unsupported\"><b>1</b>' '$tmp/none.html' && grep -q 'class=\"count skipped\"><b>1</b>' '$tmp/none.html'"
+
+"$rb" -q -c "$f/small.ini" --format nope >/dev/null 2>"$tmp/err"
+ok "an unknown format lists html among the valid ones" grep -q 'valid: .*html' "$tmp/err"
+
+chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [ -z "$chromium" ]; then
+  for k in 1 2 3 4; do skip "chromium not found (apt-get install chromium)"; done
+  done_testing; exit
+fi
+browse() { # browse URL ARGS...: headless Chromium with a fresh profile
+  local url=$1; shift
+  rm -rf "$tmp/profile"
+  timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$tmp/profile" "$@" "$url" 2>/dev/null
+}
+# After layout: each plot's size and how many of its marks (lines, bars,
+# cells) have a non-empty box.
+sed 's|</body>|<script>\
+var plots = document.querySelectorAll("svg.rb-plot"), drawn = 0;\
+plots.forEach(function (svg) {\
+  var box = svg.getBoundingClientRect(), marks = 0;\
+  svg.querySelectorAll(".rb-series path, rect.rb-bar, rect.rb-cell").forEach(function (m) {\
+    var b = m.getBBox(); if (b.width > 0 \&\& b.height >= 0) marks++; });\
+  if (box.width > 300 \&\& box.height > 200 \&\& marks > 0) drawn++;\
+});\
+var pre = document.createElement("pre"); pre.id = "render-check";\
+pre.textContent = "plots=" + plots.length + " drawn=" + drawn;\
+document.body.appendChild(pre);\
+</script></body>|' "$tmp/r.html" >"$tmp/check.html"
+browse "file://$tmp/check.html" --dump-dom >"$tmp/dom.html"
+ok "Chromium loads the page" grep -q 'id="render-check"' "$tmp/dom.html"
+ok "... and lays out all 5 plots with their marks" grep -q 'plots=5 drawn=5' "$tmp/dom.html"
+echo '<!DOCTYPE html><html><body></body></html>' >"$tmp/blank.html"
+browse "file://$tmp/blank.html" --window-size=1280,2000 --screenshot="$tmp/blank.png" >/dev/null
+browse "file://$tmp/r.html" --window-size=1280,2000 --screenshot="$tmp/shot.png" >/dev/null
+ok "a screenshot of the page is a PNG" bash -c "head -c 8 '$tmp/shot.png' | od -An -c | grep -q 'P   N   G'"
+blank=$(stat -c %s "$tmp/blank.png" 2>/dev/null || echo 0)
+shot=$(stat -c %s "$tmp/shot.png" 2>/dev/null || echo 0)
+ok "... and not blank ($shot bytes against a blank page's $blank)" test "$shot" -gt $((blank * 5))
+done_testing

@@ -1,0 +1,63 @@
+#!/bin/bash
+# tests/test_plot.sh: `redbench plot` on results of the cpu pack: the SVG
+# (and PNG) files gnuplot draws, their lines and labels, the heat maps of a
+# run sweeping two parameters, the baseline, the default folder, and the
+# errors (gnuplot absent, not JSON, not a results file, nothing to draw,
+# unknown baseline, bad options). Without gnuplot only the errors are checked.
+. "$top_srcdir/tests/lib.sh"
+cd "$top_builddir"
+plan 32
+f=$top_srcdir/tests/fixtures/plot
+
+# Errors that need no gnuplot.
+REDBENCH_GNUPLOT=/nonexistent/gnuplot "$rb" plot "$tmp/none.json" >/dev/null 2>"$tmp/err"
+is "$?" 2 "gnuplot absent: exit 2"
+ok "... naming the Debian package to install" grep -q 'gnuplot-nox' "$tmp/err"
+"$rb" plot >/dev/null 2>"$tmp/err"; is "$?" 2 "no results file: exit 2"
+"$rb" plot "$tmp/a.json" --no-such-option >/dev/null 2>"$tmp/err"; is "$?" 2 "an unknown option: exit 2"
+ok "... naming it and the valid ones" grep -q -- '--no-such-option.*valid: -o DIR, --baseline' "$tmp/err"
+"$rb" plot -o >/dev/null 2>&1; is "$?" 2 "-o without a folder: exit 2"
+ok "plot --help exits 0 and describes the figures" bash -c "'$rb' plot --help | grep -q heatmap"
+
+gnuplot=$(command -v gnuplot || true)
+if [ -z "$gnuplot" ]; then
+  for k in $(seq 8 32); do skip "gnuplot not found (apt-get install gnuplot-nox)"; done
+  done_testing; exit
+fi
+
+printf '{"results": [\n  {"run": "a",, }\n]}\n' >"$tmp/broken.json"
+"$rb" plot "$tmp/broken.json" >/dev/null 2>"$tmp/err"; is "$?" 2 "a file that is not JSON: exit 2"
+ok "... naming the file, line 2 and column" grep -q "broken.json:2: error: column 15" "$tmp/err"
+echo '{"tool": "redbench"}' >"$tmp/other.json"
+"$rb" plot "$tmp/other.json" >/dev/null 2>"$tmp/err"; is "$?" 2 "JSON without results: exit 2"
+ok "... saying it is not a results file" grep -q 'not a redbench results file' "$tmp/err"
+
+"$rb" -q -c "$f/none-ok.ini" -o "$tmp/none.json" >/dev/null 2>&1
+"$rb" plot "$tmp/none.json" -o "$tmp/none" >/dev/null 2>"$tmp/err"; is "$?" 1 "no ok rows: exit 1"
+ok "... saying there is nothing to draw" grep -q 'nothing to draw' "$tmp/err"
+
+"$rb" -q -c "$f/small.ini" -o "$tmp/r.json" >/dev/null 2>&1; is "$?" 0 "the test run is ok"
+"$rb" plot "$tmp/r.json" -o "$tmp/out" >"$tmp/list" 2>"$tmp/err"; is "$?" 0 "plot exits 0"
+for fig in bandwidth time speedup heatmap-grid-1 heatmap-grid-2; do
+  ok "$fig.svg is an SVG drawing" bash -c "grep -q '<svg' '$tmp/out/$fig.svg' && grep -q '<path' '$tmp/out/$fig.svg'"
+done
+ok "no more heat maps than sizes" test ! -e "$tmp/out/heatmap-grid-3.svg"
+# gnuplot writes each key entry as text; one per configuration: plain and
+# fast x f32, i32 and grid's 6 (threads x lanes), and the measured peak.
+is "$(grep -c -E '>(plain|fast|grid)[^<]*</text>' "$tmp/out/bandwidth.svg")" 10 "bandwidth: one line per configuration (10)"
+ok "... labelled with what varies" grep -q '>grid threads=2 lanes=16 i32</text>' "$tmp/out/bandwidth.svg"
+ok "... with the measured peak" grep -q '>measured peak [0-9.]* GB/s</text>' "$tmp/out/bandwidth.svg"
+ok "the heat map's axes are lanes and threads" bash -c "grep -q '>lanes</text>' '$tmp/out/heatmap-grid-1.svg' && grep -q '>threads</text>' '$tmp/out/heatmap-grid-1.svg'"
+ok "each figure keeps its gnuplot script, which redraws it" bash -c "cd '$tmp/out' && gnuplot -e \"set terminal svg; set output 're.svg'\" time.gp && grep -q '<svg' re.svg"
+ok "report.html is written beside them, with the plots inline" grep -q '<svg' "$tmp/out/report.html"
+if gnuplot -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1 || gnuplot -e 'set terminal png' </dev/null >/dev/null 2>&1; then
+  ok "a PNG too, where gnuplot has a PNG terminal" bash -c "head -c 8 '$tmp/out/bandwidth.png' | od -An -c | grep -q 'P   N   G'"
+else
+  skip "this gnuplot has no PNG terminal"
+fi
+
+"$rb" plot "$tmp/r.json" --baseline unrolled >/dev/null 2>&1; is "$?" 0 "--baseline takes a plugin name"
+ok "... and the default folder is RESULTS-plots" grep -q 'Speedup against unrolled' "$tmp/r-plots/speedup.svg"
+"$rb" plot "$tmp/r.json" --baseline cub -o "$tmp/cub" >/dev/null 2>"$tmp/err"; is "$?" 2 "an unknown baseline: exit 2"
+ok "... listing the runs" grep -q 'runs: plain, fast, grid' "$tmp/err"
+done_testing
