@@ -1,6 +1,8 @@
 /* core/cmd_run.c: -c FILE with or without --dry-run: load the experiment,
  * expand it, run it, write the results whole (to a temporary file renamed
- * into place) and choose the exit status. */
+ * into place) and choose the exit status. SIGINT or SIGTERM stops the run
+ * after the configuration in progress (a second one abandons that one too);
+ * the results of what finished are written and the exit status is 130. */
 #include "config.h"
 
 #include "commands.h"
@@ -76,25 +78,39 @@ static int write_file(const char *path, rb_reporter reporter, const rb_results *
     return 0;
 }
 
+/* With isolation off a plugin cannot be stopped in the middle of a call:
+ * a second signal ends the process at once, writing nothing. */
+static volatile sig_atomic_t running_in_process;
+
+static void say(const char *msg, size_t len)
+{
+    ssize_t ignored = write(STDERR_FILENO, msg, len);
+    (void)ignored;
+}
+
 static void on_signal(int sig)
 {
-    if (runner_stop_requested) {
+    static const char first[] = "\nredbench: stopping after the current configuration "
+                                "(again to stop at once)\n";
+    static const char second[] = "\nredbench: stopping now; writing the results of what "
+                                 "finished\n";
+    if (!runner_stop_requested) {
+        runner_stop_requested = sig;
+        say(first, sizeof first - 1);
+    } else if (running_in_process) {
         signal(sig, SIG_DFL);
         raise(sig);
-        return;
+    } else if (!runner_stop_now) {
+        runner_stop_now = sig;
+        say(second, sizeof second - 1);
     }
-    runner_stop_requested = sig;
-    static const char msg[] = "\nredbench: stopping after the current configuration "
-                              "(again to stop at once)\n";
-    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)ignored;
 }
 
 static int exit_status(const rb_results *res)
 {
     size_t counts[RB_ROW_COUNT_] = {0};
     results_count(res, counts);
-    if (runner_stop_requested)
+    if (runner_stop_requested || runner_stop_now)
         return 130;
     return counts[RB_ROW_WRONG] || counts[RB_ROW_FAILED] ? 1 : 0;
 }
@@ -144,8 +160,24 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
     metadata_collect(&res.info, argc, argv);
     res.info.tool_version = PACKAGE_VERSION;
     rb_runner_options ropt = {.verbosity = opt->verbosity,
-                              .progress = !opt->quiet && isatty(STDERR_FILENO)};
+                              .progress = !opt->quiet && isatty(STDERR_FILENO),
+                              .in_process = opt->no_isolation};
+    running_in_process = opt->no_isolation;
+    /* Plugins run in this process: what they print goes to standard error
+     * while they run (workers do the same for themselves). */
+    int saved_stdout = -1;
+    if (opt->no_isolation) {
+        fflush(stdout);
+        saved_stdout = dup(STDOUT_FILENO);
+        if (saved_stdout >= 0)
+            dup2(STDERR_FILENO, STDOUT_FILENO);
+    }
     runner_run(&exp, reg, &sweep, &ropt, &res);
+    if (saved_stdout >= 0) {
+        fflush(stdout);
+        dup2(saved_stdout, STDOUT_FILENO);
+        close(saved_stdout);
+    }
 
     int status = exit_status(&res);
     if (output) {

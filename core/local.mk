@@ -16,6 +16,7 @@ core_librbcore_la_SOURCES = \
 	core/backend_cpu.c core/backend_cpu.h \
 	core/results.c core/results.h \
 	core/runner.c core/runner.h \
+	core/isolate.c core/isolate.h \
 	core/metadata.c core/metadata.h \
 	core/provenance.c core/provenance.h \
 	core/compare.c core/compare.h core/compare_report.c \

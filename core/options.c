@@ -27,11 +27,16 @@ void options_usage(void *stream)
           "  -p, --plugin-path DIR  search DIR for plugins first (repeatable)\n"
           "  -v, --verbose          more messages on standard error (repeatable)\n"
           "  -q, --quiet            no progress lines\n"
+          "      --no-isolation     run the plugins in this process, not in a worker process\n"
+          "                         per data group (for debugging: a crash or hang then\n"
+          "                         ends the whole run)\n"
           "\n"
           "Plugins are searched in: each --plugin-path, then $REDBENCH_PLUGIN_PATH\n"
           "(colon-separated), then ./plugins, then " RB_PLUGIN_DIR ".\n"
           "Exit status: 0 all configurations ok; 1 some wrong or failed; 2 bad usage,\n"
-          "bad experiment file or unknown plugin (nothing run).\n",
+          "bad experiment file or unknown plugin (nothing run); 130 interrupted by SIGINT\n"
+          "or SIGTERM (the results of what finished are written; a second signal stops\n"
+          "the configuration in progress too).\n",
           (FILE *)stream);
 }
 
@@ -53,6 +58,7 @@ int options_parse(int argc, char **argv, rb_options *opt)
         {"dry-run", no_argument, NULL, 'n'},
         {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},
+        {"no-isolation", no_argument, NULL, 'I'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -78,6 +84,7 @@ int options_parse(int argc, char **argv, rb_options *opt)
         case 'n': dry = 1; break;
         case 'v': opt->verbosity++; break;
         case 'q': opt->quiet = 1; break;
+        case 'I': opt->no_isolation = 1; break;
         case 'h': help = 1; break;
         case 'V': version = 1; break;
         case ':': return usage_error("this option needs a value: ", argv[optind - 1]);

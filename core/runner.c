@@ -1,11 +1,17 @@
 /* core/runner.c: runs a sweep and fills one row per configuration.
  *
- * Configurations that read the same data (same run section, op, dtype, n,
- * distribution and bins) are consecutive in a sweep: their input is
+ * Configurations that read the same data (same run section, op, dtype, n and
+ * distribution) are consecutive in a sweep: a data group. Its input is
  * generated and its reference computed once, uploaded once through the
  * backend, and handed read-only to each of them. Each configuration then goes
  * through describe, init, warm-up, timed repetitions, verify, the verdict and
- * teardown. Every outcome ends as a row with a status and a reason. */
+ * teardown. Every outcome ends as a row with a status and a reason.
+ *
+ * By default each data group runs in a worker process (isolate.c), so that a
+ * plugin that crashes, exits or hangs costs one `failed` row and nothing
+ * else; this process then never opens a device. Rows that need no plugin
+ * code (absent plugin or backend, an op or dtype the plugin lacks) are made
+ * here. With isolation off everything runs in this process. */
 #include "runner.h"
 
 #include <math.h>
@@ -18,6 +24,7 @@
 
 #include "backend_cpu.h"
 #include "host.h"
+#include "isolate.h"
 #include "input.h"
 #include "names.h"
 #include "reference.h"
@@ -26,6 +33,7 @@
 #include "util.h"
 
 volatile sig_atomic_t runner_stop_requested;
+volatile sig_atomic_t runner_stop_now;
 
 /* A backend opened during the run. */
 typedef struct open_backend {
@@ -33,11 +41,13 @@ typedef struct open_backend {
     void *ctx;          /* NULL when it could not be opened */
     char error[512];    /* why it could not */
     size_t record;      /* index into res->info.devices */
+    int unusable;       /* recover() failed: no more work on this device */
 } open_backend;
 
 typedef struct runner {
     const rb_experiment *exp;
     const rb_registry *reg;
+    const rb_sweep *sweep;
     const rb_runner_options *opt;
     rb_results *res;
     open_backend backends[8];
@@ -49,6 +59,8 @@ typedef struct runner {
     int have_ref;
     void *device_input;
     const open_backend *device_input_owner;
+    double config_started; /* when the configuration's input was ready */
+    int must_end;          /* a device in this process is no longer usable */
 } runner;
 
 static double now_seconds(void)
@@ -110,26 +122,39 @@ static open_backend *backend_for(runner *r, const char *name, rb_row *row)
         snprintf(ob->error, sizeof ob->error, "too many devices in one run");
         return ob;
     }
-    rb_device_record *rec = &info->devices[info->n_devices];
-    memset(rec, 0, sizeof *rec);
-    rec->info.size = sizeof rec->info;
+    /* An earlier worker process may have opened this device already: its
+     * record (and measured peak) is kept and not measured again. */
+    size_t known = 0;
+    while (known < info->n_devices && !(strcmp(info->devices[known].backend, b->name) == 0 &&
+                                        info->devices[known].device == device))
+        known++;
+    rb_device_record fresh;
+    memset(&fresh, 0, sizeof fresh);
+    fresh.info.size = sizeof fresh.info;
     host_clear_error(&host);
-    if (b->open(&host.table, device, &ob->ctx, &rec->info) != RB_OK) {
+    isolate_step(RB_STEP_OPEN);
+    if (b->open(&host.table, device, &ob->ctx, &fresh.info) != RB_OK) {
         ob->ctx = NULL;
         snprintf(ob->error, sizeof ob->error, "cannot open %s device %d: %s", b->name, device,
                  host.error[0] ? host.error : "no reason given");
         return ob;
     }
+    ob->record = known;
+    if (known < info->n_devices)
+        return ob;
+    rb_device_record *rec = &info->devices[info->n_devices];
+    *rec = fresh;
     snprintf(rec->backend, sizeof rec->backend, "%s", b->name);
     rec->device = device;
     double peak = 0;
     host_clear_error(&host);
+    isolate_step(RB_STEP_PEAK);
     if (b->measure_peak(ob->ctx, &peak) == RB_OK && peak > 0)
         rec->measured_peak_gbs = peak;
     else
         fprintf(stderr, "redbench: warning: %s: could not measure the peak bandwidth: %s\n",
                 b->name, host.error[0] ? host.error : "no reason given");
-    ob->record = info->n_devices++;
+    info->n_devices++;
     return ob;
 }
 
@@ -213,8 +238,13 @@ static int prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
     return 0;
 }
 
+/* Measuring stops before the configuration has used this share of its
+ * timeout, leaving the rest for verify and teardown: a worker still busy at
+ * the timeout is killed. */
+#define RUNNER_MEASURE_SHARE 0.8
+
 /* Timed repetitions: until min_reps and min_time are reached and the noise of
- * the median is under target, or max_reps, or the timeout. */
+ * the median is under target, or max_reps, or the share of the timeout. */
 static int measure(runner *r, const rb_plugin *p, void *state, open_backend *ob,
                    rb_host_state *host, rb_row *row)
 {
@@ -222,9 +252,12 @@ static int measure(runner *r, const rb_plugin *p, void *state, open_backend *ob,
     const rb_backend *b = ob->loaded->desc;
     size_t cap = 64, count = 0;
     double *samples = xmalloc(cap * sizeof *samples);
-    double total_ns = 0, started = now_seconds();
+    double total_ns = 0, last_rep = 0;
+    double budget = RUNNER_MEASURE_SHARE * exp->timeout;
     int status = RB_OK;
+    isolate_step(RB_STEP_RUN);
     for (;;) {
+        double rep_started = now_seconds();
         if (exp->cache == RB_CACHE_COLD && b->flush_cache(ob->ctx) != RB_OK) {
             set_reason(row, RB_ROW_FAILED, "cache flush failed: %s", host->error);
             status = RB_ERROR;
@@ -258,10 +291,13 @@ static int measure(runner *r, const rb_plugin *p, void *state, open_backend *ob,
             if (s.noise <= exp->noise)
                 break;
         }
-        if (now_seconds() - started > exp->timeout) {
+        double now = now_seconds();
+        last_rep = now - rep_started;
+        if (now - r->config_started + last_rep > budget) {
             row->hit_max_reps = 1;
             snprintf(row->reason, sizeof row->reason,
-                     "stopped at the %g s timeout after %zu repetitions", exp->timeout, count);
+                     "stopped after %zu repetitions, near the %g s timeout", count,
+                     exp->timeout);
             break;
         }
     }
@@ -287,6 +323,58 @@ static void fill_config(rb_config *c, const rb_configuration *cfg, const rb_expe
     c->host = host;
 }
 
+/* After a failure: asks the backend to clear what it can. A device that is
+ * no longer usable (a sticky CUDA error) takes no more work in this process;
+ * a worker process then ends, and the next configuration gets a fresh one. */
+static void recover(runner *r, open_backend *ob, rb_row *row)
+{
+    const rb_backend *b = ob->loaded->desc;
+    rb_host_state host;
+    host_init(&host, b->name, r->opt->verbosity);
+    isolate_step(RB_STEP_RECOVER);
+    if (b->recover(ob->ctx) == RB_OK)
+        return;
+    size_t len = strlen(row->reason);
+    if (row->status == RB_ROW_FAILED)
+        snprintf(row->reason + len, sizeof row->reason - len,
+                 "; the %s device is no longer usable in this process", b->name);
+    ob->unusable = 1;
+    r->must_end = 1;
+    r->device_input = NULL; /* not released: the device is gone */
+    r->device_input_owner = NULL;
+}
+
+/* Asks the plugin whether it takes this configuration, before any data is
+ * made for it. Returns 0 when it does; otherwise the row says why not. */
+static int describe_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb_row *row)
+{
+    const rb_plugin *p = cfg->plugin->desc;
+    if (!p->describe)
+        return 0;
+    const rb_backend *b = ob->loaded->desc;
+    rb_host_state host;
+    host_init(&host, p->name, r->opt->verbosity);
+    rb_config c;
+    fill_config(&c, cfg, r->exp, b->queue(ob->ctx), NULL, &host.table);
+    rb_description d;
+    memset(&d, 0, sizeof d);
+    isolate_step(RB_STEP_DESCRIBE);
+    int st = p->describe(&c, &d);
+    d.label[sizeof d.label - 1] = '\0';
+    snprintf(row->label, sizeof row->label, "%s", d.label);
+    if (st == RB_UNSUPPORTED) {
+        set_reason(row, RB_ROW_UNSUPPORTED, "%s",
+                   host.error[0] ? host.error : "the plugin declined this configuration");
+        return -1;
+    }
+    if (st != RB_OK) {
+        set_reason(row, RB_ROW_FAILED, "describe failed: %s",
+                   host.error[0] ? host.error : "no reason given");
+        return -1;
+    }
+    return 0;
+}
+
 /* Runs one configuration whose data is ready. */
 static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb_row *row)
 {
@@ -295,38 +383,22 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
     rb_host_state host;
     host_init(&host, p->name, r->opt->verbosity);
     rb_config c;
-    fill_config(&c, cfg, r->exp, b->queue(ob->ctx), NULL, &host.table);
+    fill_config(&c, cfg, r->exp, b->queue(ob->ctx), r->device_input, &host.table);
 
-    if (p->describe) {
-        rb_description d;
-        memset(&d, 0, sizeof d);
-        int st = p->describe(&c, &d);
-        d.label[sizeof d.label - 1] = '\0';
-        snprintf(row->label, sizeof row->label, "%s", d.label);
-        if (st == RB_UNSUPPORTED) {
-            set_reason(row, RB_ROW_UNSUPPORTED, "%s",
-                       host.error[0] ? host.error : "the plugin declined this configuration");
-            return;
-        }
-        if (st != RB_OK) {
-            set_reason(row, RB_ROW_FAILED, "describe failed: %s",
-                       host.error[0] ? host.error : "no reason given");
-            return;
-        }
-    }
-    c.input = r->device_input;
     void *state = NULL;
     host_clear_error(&host);
+    isolate_step(RB_STEP_INIT);
     int st = p->init(&c, &state);
     if (st != RB_OK) {
         set_reason(row, st == RB_UNSUPPORTED ? RB_ROW_UNSUPPORTED : RB_ROW_FAILED, "%s%s",
                    st == RB_UNSUPPORTED ? "" : "init failed: ",
                    host.error[0] ? host.error : "no reason given");
-        b->recover(ob->ctx);
+        recover(r, ob, row);
         return;
     }
     for (int k = 0; k < r->exp->warmup && st == RB_OK; k++) {
         host_clear_error(&host);
+        isolate_step(RB_STEP_WARMUP);
         st = p->run(state);
         if (st == RB_OK)
             st = b->synchronize(ob->ctx);
@@ -347,6 +419,7 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
             result.n_bins = cfg->bins;
         }
         host_clear_error(&host);
+        isolate_step(RB_STEP_VERIFY);
         if (p->verify(state, &result) != RB_OK) {
             set_reason(row, RB_ROW_FAILED, "verify failed: %s",
                        host.error[0] ? host.error : "no reason given");
@@ -364,10 +437,10 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
         }
         free(bins);
     }
+    isolate_step(RB_STEP_TEARDOWN);
     p->teardown(state);
-    if (row->status == RB_ROW_FAILED && b->recover(ob->ctx) != RB_OK)
-        snprintf(row->reason + strlen(row->reason), sizeof row->reason - strlen(row->reason),
-                 "; the %s device is no longer usable", b->name);
+    if (row->status == RB_ROW_FAILED)
+        recover(r, ob, row);
 }
 
 static void finish_row(runner *r, rb_row *row, open_backend *ob)
@@ -402,7 +475,10 @@ static void progress(const runner *r, size_t k, const rb_row *row)
     fputc('\n', stderr);
 }
 
-static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
+/* Settles the rows that need no plugin code and no device: an absent plugin
+ * or backend, an op or dtype the plugin does not declare. Returns 1 when the
+ * row is final. The same for every configuration of a data group. */
+static int settle_without_running(runner *r, const rb_configuration *cfg, rb_row *row)
 {
     row->config = cfg;
     row->device_index = -1;
@@ -410,7 +486,7 @@ static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
     if (!cfg->plugin) {
         set_reason(row, RB_ROW_SKIPPED, "%s",
                    cfg->skip_reason ? cfg->skip_reason : "plugin not found");
-        return;
+        return 1;
     }
     const rb_plugin *p = cfg->plugin->desc;
     row->backend = p->backend;
@@ -421,8 +497,21 @@ static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
                    p->name, op_name(cfg->op), dtype_name(cfg->dtype), ops, dtypes);
         free(ops);
         free(dtypes);
-        return;
+        return 1;
     }
+    if (!registry_backend(r->reg, p->backend)) {
+        set_reason(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend module is "
+                   "not installed in the plugin path)", p->backend);
+        return 1;
+    }
+    return 0;
+}
+
+static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
+{
+    if (settle_without_running(r, cfg, row))
+        return;
+    const rb_plugin *p = cfg->plugin->desc;
     open_backend *ob = backend_for(r, p->backend, row);
     if (!ob)
         return;
@@ -431,10 +520,79 @@ static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
         return;
     }
     row->device_index = (int)ob->record;
+    if (ob->unusable) {
+        set_reason(row, RB_ROW_SKIPPED, "the %s device is no longer usable after an earlier "
+                   "failure in this process (without --no-isolation, the next configuration "
+                   "gets a fresh process)", p->backend);
+        return;
+    }
+    if (describe_one(r, cfg, ob, row) != 0)
+        return;
+    isolate_step(RB_STEP_INPUT);
     if (prepare_data(r, cfg, ob, row->seed, row) != 0)
         return;
+    r->config_started = now_seconds();
     run_one(r, cfg, ob, row);
     finish_row(r, row, ob);
+}
+
+/* ---- the callbacks of isolate.c ---- */
+
+static int run_in_worker(void *user, size_t index)
+{
+    runner *r = user;
+    run_config(r, &r->sweep->configs[index], &r->res->rows[index]);
+    return r->must_end;
+}
+
+static void unfinished_row(void *user, size_t index, int status, const char *reason)
+{
+    runner *r = user;
+    rb_row *row = &r->res->rows[index];
+    const rb_configuration *cfg = &r->sweep->configs[index];
+    free(row->samples_ns);
+    memset(row, 0, sizeof *row);
+    settle_without_running(r, cfg, row);
+    set_reason(row, status, "%s", reason);
+    const rb_run_info *info = &r->res->info;
+    for (size_t k = 0; row->backend && k < info->n_devices; k++)
+        if (strcmp(info->devices[k].backend, row->backend) == 0 &&
+            info->devices[k].device == r->exp->device)
+            row->device_index = (int)k;
+}
+
+static void finished_row(void *user, size_t index)
+{
+    runner *r = user;
+    progress(r, index, &r->res->rows[index]);
+}
+
+/* ---- the sweep ---- */
+
+/* The end of the data group that starts at `first`. */
+static size_t group_end(const rb_sweep *sweep, size_t first)
+{
+    const rb_configuration *a = &sweep->configs[first];
+    size_t k = first + 1;
+    for (; k < sweep->n_configs; k++) {
+        const rb_configuration *b = &sweep->configs[k];
+        if (b->run != a->run || b->op != a->op || b->dtype != a->dtype || b->n != a->n ||
+            b->distribution != a->distribution)
+            break;
+    }
+    return k;
+}
+
+/* Runs [first, last) here. Returns where it stopped. */
+static size_t run_in_process(runner *r, size_t first, size_t last)
+{
+    for (size_t k = first; k < last; k++) {
+        if (runner_stop_requested || runner_stop_now)
+            return k;
+        run_config(r, &r->sweep->configs[k], &r->res->rows[k]);
+        progress(r, k, &r->res->rows[k]);
+    }
+    return last;
 }
 
 int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
@@ -444,27 +602,51 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
     memset(&r, 0, sizeof r);
     r.exp = exp;
     r.reg = reg;
+    r.sweep = sweep;
     r.opt = opt;
     r.res = res;
     res->info.experiment = exp;
     res->n_rows = sweep->n_configs;
     res->rows = xcalloc(sweep->n_configs ? sweep->n_configs : 1, sizeof *res->rows);
+    rb_isolation iso = {
+        .res = res,
+        .timeout = exp->timeout,
+        .run = run_in_worker,
+        .unfinished = unfinished_row,
+        .finished = finished_row,
+        .user = &r,
+        .stop = &runner_stop_requested,
+        .stop_now = &runner_stop_now,
+    };
     double started = now_seconds();
-    for (size_t k = 0; k < sweep->n_configs; k++) {
-        rb_row *row = &res->rows[k];
-        if (runner_stop_requested) {
-            row->config = &sweep->configs[k];
-            row->device_index = -1;
-            set_reason(row, RB_ROW_SKIPPED, "interrupted before it ran");
+    size_t k = 0;
+    while (k < sweep->n_configs && !runner_stop_requested && !runner_stop_now) {
+        size_t end = group_end(sweep, k);
+        if (settle_without_running(&r, &sweep->configs[k], &res->rows[k])) {
+            for (size_t j = k; j < end; j++) {
+                settle_without_running(&r, &sweep->configs[j], &res->rows[j]);
+                progress(&r, j, &res->rows[j]);
+            }
+            k = end;
             continue;
         }
-        run_config(&r, &sweep->configs[k], row);
-        progress(&r, k, row);
+        size_t done = opt->in_process ? run_in_process(&r, k, end) : isolate_run(&iso, k, end);
+        k = done;
+        if (done < end)
+            break;
+    }
+    for (; k < sweep->n_configs; k++) {
+        rb_row *row = &res->rows[k];
+        free(row->samples_ns);
+        memset(row, 0, sizeof *row);
+        row->config = &sweep->configs[k];
+        row->device_index = -1;
+        set_reason(row, RB_ROW_SKIPPED, "interrupted before it ran");
     }
     drop_data(&r);
-    for (size_t k = 0; k < r.n_backends; k++)
-        if (r.backends[k].ctx)
-            r.backends[k].loaded->desc->close(r.backends[k].ctx);
+    for (size_t j = 0; j < r.n_backends; j++)
+        if (r.backends[j].ctx && !r.backends[j].unusable)
+            r.backends[j].loaded->desc->close(r.backends[j].ctx);
     res->info.wall_seconds = now_seconds() - started;
     return 0;
 }

@@ -1,8 +1,9 @@
-/* core/runner.h: runs a sweep. For each data set (run section x op x dtype x
- * n x distribution) it generates the input once, computes the reference,
+/* core/runner.h: runs a sweep. For each data group (run section x op x dtype
+ * x n x distribution) it generates the input once, computes the reference,
  * uploads it once through the backend, and then for each configuration
  * reading it: describe, init, warm-up, timed repetitions (until min_time and
- * the noise target, within max_reps), verify, judge, teardown. */
+ * the noise target, within max_reps), verify, judge, teardown. Each data
+ * group runs in a worker process unless isolation is off (isolate.h). */
 #ifndef RB_RUNNER_H
 #define RB_RUNNER_H
 
@@ -16,13 +17,21 @@
 typedef struct rb_runner_options {
     int verbosity;
     int progress;       /* print one line per configuration to stderr */
+    int in_process;     /* 0 (the default): each data group runs in a
+                           worker process; 1: everything runs in this one
+                           (--no-isolation, for debugging) */
 } rb_runner_options;
 
-/* Set by a signal handler: configurations not started yet are skipped. */
+/* Set by signal handlers (async-signal-safe to set). stop_requested: start
+ * no more configurations; the one in progress finishes. stop_now: abandon
+ * the one in progress too (its worker is killed; with isolation off it
+ * cannot be abandoned). */
 extern volatile sig_atomic_t runner_stop_requested;
+extern volatile sig_atomic_t runner_stop_now;
 
 /* Fills res->rows (one per configuration, in sweep order) and the devices in
- * res->info. Returns 0; rows carry every failure. */
+ * res->info. Configurations not run because of a stop are `skipped`, saying
+ * so. Returns 0; rows carry every failure. */
 int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
                const rb_runner_options *opt, rb_results *res);
 

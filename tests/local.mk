@@ -26,3 +26,5 @@ include tests/cli.mk
 include tests/gpu.mk
 include tests/compare.mk
 include tests/plot.mk
+include tests/crashers.mk
+include tests/robust.mk

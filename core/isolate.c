@@ -1,0 +1,505 @@
+/* core/isolate.c: workers, the child processes that run configurations.
+ *
+ * For a span of configurations the parent makes a pipe and a shared page,
+ * flushes its streams and forks. The worker points its standard output at
+ * standard error (a plugin's printf must not reach machine-readable output),
+ * ignores SIGINT and SIGTERM (the parent decides when to stop), and for each
+ * configuration sends START, then the devices it opened and the ROW (with
+ * its samples). Before each step it writes the step to the shared page, and
+ * sends CLOCK when the step changes between preparing (opening the device,
+ * measuring its peak, making the input: no plugin code) and the plugin's
+ * callbacks.
+ *
+ * The parent reads the pipe with poll(). Preparing gets `timeout` seconds
+ * and never less than ISOLATE_PREPARE_MIN (a large input takes time to
+ * make); the plugin's callbacks get `timeout` seconds from the moment they
+ * begin (describe, then init to teardown once the input is ready); after a
+ * ROW the worker has `timeout` seconds to announce the next.
+ * Past a deadline the worker is killed. A worker that ends with a
+ * configuration in progress turns it into a `failed` row whose reason names
+ * the signal or exit status and the step; the parent then forks a fresh
+ * worker for the rest of the span. */
+#include "isolate.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "names.h"
+#include "util.h"
+
+/* Seconds that opening the device and preparing the input get at least. */
+#define ISOLATE_PREPARE_MIN 120.0
+
+enum message_type { MSG_START = 1, MSG_CLOCK, MSG_DEVICE, MSG_ROW };
+
+typedef struct message_header {
+    uint32_t type;   /* enum message_type */
+    uint32_t pad;
+    uint64_t index;  /* configuration; device record for MSG_DEVICE; for
+                        MSG_CLOCK 1 when preparing, 0 in callbacks */
+    uint64_t length; /* bytes of payload that follow */
+} message_header;
+
+/* The page a worker writes its step to; the parent reads it after the
+ * worker ended. */
+typedef struct shared_page {
+    atomic_int step;
+} shared_page;
+
+/* The worker's side: where steps and messages go. */
+static shared_page *worker_page;
+static int worker_fd = -1;
+static int worker_preparing; /* the kind of step the parent's clock times */
+
+/* ---- names ---- */
+
+const char *isolate_step_name(int step)
+{
+    static const char *const names[RB_STEP_COUNT_] = {
+        "the worker, between configurations",
+        "opening the device",
+        "measuring the peak bandwidth",
+        "preparing the input",
+        "describe",
+        "init",
+        "run (warm-up)",
+        "run",
+        "verify",
+        "teardown",
+        "recover",
+    };
+    return step >= 0 && step < RB_STEP_COUNT_ ? names[step] : "an unknown step";
+}
+
+const char *isolate_signal_name(int sig)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"},
+        {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
+        {SIGPIPE, "SIGPIPE"}, {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGXCPU, "SIGXCPU"},
+        {SIGXFSZ, "SIGXFSZ"}, {SIGHUP, "SIGHUP"},   {SIGQUIT, "SIGQUIT"}, {SIGALRM, "SIGALRM"},
+        {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"},
+    };
+    static char other[32];
+    for (size_t k = 0; k < RB_ARRAY_LEN(names); k++)
+        if (names[k].sig == sig)
+            return names[k].name;
+    snprintf(other, sizeof other, "signal %d", sig);
+    return other;
+}
+
+/* ---- the worker ---- */
+
+static int step_prepares(int step)
+{
+    return step == RB_STEP_OPEN || step == RB_STEP_PEAK || step == RB_STEP_INPUT;
+}
+
+/* Writes all of `len` bytes; a worker whose parent is gone just ends. */
+static void send_bytes(const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t done = write(worker_fd, p, len);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0)
+            _exit(3);
+        p += done;
+        len -= (size_t)done;
+    }
+}
+
+static void send_message(int type, uint64_t index, const void *payload, size_t length,
+                         const void *more, size_t more_length)
+{
+    message_header h = {.type = (uint32_t)type, .index = index,
+                        .length = (uint64_t)(length + more_length)};
+    send_bytes(&h, sizeof h);
+    if (length)
+        send_bytes(payload, length);
+    if (more_length)
+        send_bytes(more, more_length);
+}
+
+void isolate_step(int step)
+{
+    if (!worker_page)
+        return;
+    atomic_store_explicit(&worker_page->step, step, memory_order_relaxed);
+    if (step == RB_STEP_STARTING || step_prepares(step) == worker_preparing)
+        return;
+    worker_preparing = step_prepares(step);
+    send_message(MSG_CLOCK, (uint64_t)worker_preparing, NULL, 0, NULL, 0);
+}
+
+static void send_row(const rb_results *res, size_t index)
+{
+    const rb_row *row = &res->rows[index];
+    size_t samples = row->samples_ns ? row->stats.count : 0;
+    send_message(MSG_ROW, index, row, sizeof *row, row->samples_ns,
+                 samples * sizeof *row->samples_ns);
+}
+
+static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_t parent)
+{
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    if (getppid() != parent)
+        _exit(3);
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGPIPE, SIG_DFL);
+    /* Anything a plugin prints goes to standard error. */
+    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        _exit(3);
+    rb_run_info *info = &iso->res->info;
+    size_t devices_sent = info->n_devices;
+    for (size_t k = first; k < last; k++) {
+        isolate_step(RB_STEP_STARTING);
+        send_message(MSG_START, k, NULL, 0, NULL, 0);
+        worker_preparing = 1; /* the parent's clock after START */
+        int must_end = iso->run(iso->user, k);
+        isolate_step(RB_STEP_STARTING);
+        for (; devices_sent < info->n_devices; devices_sent++)
+            send_message(MSG_DEVICE, devices_sent, &info->devices[devices_sent],
+                         sizeof info->devices[devices_sent], NULL, 0);
+        send_row(iso->res, k);
+        if (must_end)
+            break;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    _exit(0);
+}
+
+/* ---- the parent ---- */
+
+typedef struct worker {
+    pid_t pid;
+    int fd;                /* read end of the pipe */
+    shared_page *page;
+    char *buf;             /* bytes read and not yet parsed */
+    size_t len, cap;
+    int ended;             /* the pipe reached its end */
+} worker;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int worker_start(const rb_isolation *iso, worker *w, size_t first, size_t last,
+                        char *why, size_t why_len)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    int fds[2];
+    if (pipe(fds) != 0) {
+        snprintf(why, why_len, "cannot make a pipe for a worker process: %s", strerror(errno));
+        return -1;
+    }
+    w->page = mmap(NULL, sizeof *w->page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                   -1, 0);
+    if (w->page == MAP_FAILED) {
+        snprintf(why, why_len, "cannot map a page for a worker process: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        w->page = NULL;
+        return -1;
+    }
+    atomic_init(&w->page->step, RB_STEP_STARTING);
+    fflush(NULL); /* what is buffered must not be written twice */
+    pid_t parent = getpid();
+    w->pid = fork();
+    if (w->pid < 0) {
+        snprintf(why, why_len, "cannot start a worker process: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        munmap(w->page, sizeof *w->page);
+        w->page = NULL;
+        return -1;
+    }
+    if (w->pid == 0) {
+        close(fds[0]);
+        worker_fd = fds[1];
+        worker_page = w->page;
+        worker_main(iso, first, last, parent);
+    }
+    close(fds[1]);
+    w->fd = fds[0];
+    return 0;
+}
+
+/* Reads what the pipe has; sets w->ended at its end. */
+static void worker_read(worker *w)
+{
+    if (w->cap - w->len < 65536) {
+        w->cap = w->cap ? w->cap * 2 : 131072;
+        w->buf = xrealloc(w->buf, w->cap);
+    }
+    ssize_t got = read(w->fd, w->buf + w->len, w->cap - w->len);
+    if (got > 0)
+        w->len += (size_t)got;
+    else if (got == 0 || (errno != EINTR && errno != EAGAIN))
+        w->ended = 1;
+}
+
+/* Waits for the worker to end, killing it if it does not within `grace`
+ * seconds (it may have closed its pipe and gone on). Returns its status. */
+static int worker_reap(worker *w, double grace)
+{
+    int status = 0;
+    double until = now_seconds() + grace;
+    for (;;) {
+        pid_t got = waitpid(w->pid, &status, WNOHANG);
+        if (got == w->pid || (got < 0 && errno != EINTR))
+            break;
+        if (now_seconds() > until) {
+            kill(w->pid, SIGKILL);
+            while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            break;
+        }
+        struct timespec nap = {0, 2000000};
+        nanosleep(&nap, NULL);
+    }
+    return status;
+}
+
+static void worker_kill(worker *w)
+{
+    kill(w->pid, SIGKILL);
+    worker_reap(w, 5.0);
+}
+
+static void worker_close(worker *w)
+{
+    if (w->fd >= 0)
+        close(w->fd);
+    if (w->page)
+        munmap(w->page, sizeof *w->page);
+    free(w->buf);
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+}
+
+/* Why a worker ended in the middle of a step. */
+static void describe_end(int status, int step, char *out, size_t len)
+{
+    const char *where = isolate_step_name(step);
+    if (WIFSIGNALED(status))
+        snprintf(out, len, "crashed with %s in %s", isolate_signal_name(WTERMSIG(status)),
+                 where);
+    else if (WIFEXITED(status))
+        snprintf(out, len, "exited with status %d in %s", WEXITSTATUS(status), where);
+    else
+        snprintf(out, len, "ended (wait status %#x) in %s", (unsigned)status, where);
+}
+
+/* Where the parent is with one worker. */
+typedef struct supervision {
+    const rb_isolation *iso;
+    worker w;
+    size_t next;        /* first configuration without a final row */
+    size_t last;
+    long current;       /* configuration in progress, -1 between them */
+    int preparing;      /* the worker is preparing, not in a callback */
+    double deadline;
+    int rows;           /* rows received from this worker */
+} supervision;
+
+static void store_row(supervision *s, size_t index, const char *payload, size_t length)
+{
+    rb_results *res = s->iso->res;
+    if (index >= res->n_rows || length < sizeof(rb_row))
+        return;
+    rb_row *row = &res->rows[index];
+    const rb_configuration *config = row->config;
+    free(row->samples_ns);
+    memcpy(row, payload, sizeof *row);
+    if (config)
+        row->config = config;
+    size_t samples = (length - sizeof *row) / sizeof(double);
+    row->samples_ns = NULL;
+    if (samples > row->stats.count)
+        samples = row->stats.count;
+    if (samples) {
+        row->samples_ns = xmalloc(samples * sizeof(double));
+        memcpy(row->samples_ns, payload + sizeof *row, samples * sizeof(double));
+    }
+    row->stats.count = samples ? row->stats.count : 0;
+}
+
+static void store_device(supervision *s, size_t index, const char *payload, size_t length)
+{
+    rb_run_info *info = &s->iso->res->info;
+    if (index >= RB_ARRAY_LEN(info->devices) || length != sizeof(rb_device_record))
+        return;
+    memcpy(&info->devices[index], payload, sizeof(rb_device_record));
+    if (info->n_devices < index + 1)
+        info->n_devices = index + 1;
+}
+
+static double prepare_limit(const rb_isolation *iso)
+{
+    return iso->timeout > ISOLATE_PREPARE_MIN ? iso->timeout : ISOLATE_PREPARE_MIN;
+}
+
+/* Acts on every whole message in the buffer. */
+static void handle_messages(supervision *s)
+{
+    const rb_isolation *iso = s->iso;
+    size_t at = 0;
+    while (s->w.len - at >= sizeof(message_header)) {
+        message_header h;
+        memcpy(&h, s->w.buf + at, sizeof h);
+        if (s->w.len - at - sizeof h < h.length)
+            break;
+        const char *payload = s->w.buf + at + sizeof h;
+        double now = now_seconds();
+        switch (h.type) {
+        case MSG_START:
+            s->current = (long)h.index;
+            s->preparing = 1;
+            s->deadline = now + prepare_limit(iso);
+            break;
+        case MSG_CLOCK:
+            s->preparing = h.index != 0;
+            s->deadline = now + (s->preparing ? prepare_limit(iso) : iso->timeout);
+            break;
+        case MSG_DEVICE:
+            store_device(s, h.index, payload, h.length);
+            break;
+        case MSG_ROW:
+            store_row(s, h.index, payload, h.length);
+            if (h.index + 1 > s->next)
+                s->next = h.index + 1;
+            if (iso->finished)
+                iso->finished(iso->user, h.index);
+            s->current = -1;
+            s->rows++;
+            s->deadline = now + iso->timeout;
+            if (*iso->stop) {
+                /* what the worker started after this row is dropped */
+                s->w.len = 0;
+                return;
+            }
+            break;
+        }
+        at += sizeof h + h.length;
+    }
+    memmove(s->w.buf, s->w.buf + at, s->w.len - at);
+    s->w.len -= at;
+}
+
+/* The configuration a worker was on when it ended or was stopped: the one it
+ * announced, or else the next one when the worker ended having done nothing
+ * (so that every worker makes progress). */
+static long abandoned(const supervision *s)
+{
+    if (s->current >= 0)
+        return s->current;
+    return s->rows == 0 && s->next < s->last ? (long)s->next : -1;
+}
+
+static void end_abandoned(supervision *s, int status, const char *reason)
+{
+    long k = abandoned(s);
+    if (k < 0)
+        return;
+    s->iso->unfinished(s->iso->user, (size_t)k, status, reason);
+    if (s->iso->finished)
+        s->iso->finished(s->iso->user, (size_t)k);
+    s->next = (size_t)k + 1;
+}
+
+/* Runs one worker from s->next until it ends, is killed or the span is done.
+ * Returns 0 to go on with a fresh worker, 1 when a stop was requested. */
+static int supervise(supervision *s)
+{
+    const rb_isolation *iso = s->iso;
+    char why[512];
+    s->current = -1;
+    s->rows = 0;
+    if (worker_start(iso, &s->w, s->next, s->last, why, sizeof why) != 0) {
+        end_abandoned(s, RB_ROW_FAILED, why);
+        return 0;
+    }
+    s->deadline = now_seconds() + iso->timeout;
+    int stopping = 0;
+    for (;;) {
+        if (*iso->stop_now) {
+            worker_kill(&s->w);
+            end_abandoned(s, RB_ROW_SKIPPED, "interrupted while it ran (stopped at once by a "
+                          "second signal)");
+            stopping = 1;
+            break;
+        }
+        if (*iso->stop && s->current < 0) {
+            worker_kill(&s->w);
+            stopping = 1;
+            break;
+        }
+        if (s->w.ended) {
+            int step = atomic_load(&s->w.page->step);
+            int status = worker_reap(&s->w, 2.0);
+            if (abandoned(s) >= 0) {
+                describe_end(status, step, why, sizeof why);
+                end_abandoned(s, RB_ROW_FAILED, why);
+            }
+            break;
+        }
+        double left = s->deadline - now_seconds();
+        if (left <= 0) {
+            int step = atomic_load(&s->w.page->step);
+            worker_kill(&s->w);
+            snprintf(why, sizeof why, "timed out after %g s in %s; killed",
+                     s->preparing ? prepare_limit(iso) : iso->timeout, isolate_step_name(step));
+            end_abandoned(s, RB_ROW_FAILED, why);
+            break;
+        }
+        /* A short poll, so that a signal that arrives just before it is
+         * seen soon. */
+        int wait_ms = left > 0.25 ? 250 : (int)(left * 1000) + 1;
+        struct pollfd pfd = {.fd = s->w.fd, .events = POLLIN};
+        int ready = poll(&pfd, 1, wait_ms);
+        if (ready > 0) {
+            worker_read(&s->w);
+            handle_messages(s);
+        }
+    }
+    worker_close(&s->w);
+    return stopping || *iso->stop || *iso->stop_now;
+}
+
+size_t isolate_run(const rb_isolation *iso, size_t first, size_t last)
+{
+    supervision s;
+    memset(&s, 0, sizeof s);
+    s.iso = iso;
+    s.next = first;
+    s.last = last;
+    while (s.next < s.last) {
+        if (*iso->stop || *iso->stop_now)
+            break;
+        if (supervise(&s) != 0)
+            break;
+    }
+    return s.next;
+}

@@ -1,0 +1,118 @@
+# tests/crashers.mk: deliberately broken plugins (tests/crashers/README
+# says what each does), built by `make check`, never installed, and gathered
+# in $(top_builddir)/tests/crashers/dir/ together with tiny-sum for
+# tests/test_isolation.sh and tests/test_interrupt.sh.
+CRASHER_PLUGINS = \
+	tests/crashers/crash-describe.la \
+	tests/crashers/crash-init.la \
+	tests/crashers/crash-run.la \
+	tests/crashers/crash-verify.la \
+	tests/crashers/crash-teardown.la \
+	tests/crashers/hang-run.la \
+	tests/crashers/exit-run.la \
+	tests/crashers/wrong-sum.la \
+	tests/crashers/print-stdout.la \
+	tests/crashers/huge-error.la \
+	tests/crashers/slow-sum.la \
+	tests/crashers/fragile-sum.la \
+	tests/crashers/fragile-backend.la \
+	tests/crashers/absurd-null-name.la \
+	tests/crashers/absurd-long-name.la \
+	tests/crashers/absurd-huge-params.la \
+	tests/crashers/absurd-null-default.la \
+	tests/crashers/absurd-long-summary.la \
+	tests/crashers/absurd-many-choices.la \
+	tests/crashers/absurd-bad-masks.la
+check_LTLIBRARIES += $(CRASHER_PLUGINS)
+CRASHER_CPPFLAGS = -I$(top_srcdir)/sdk
+
+tests_crashers_crash_describe_la_SOURCES = tests/crashers/crash-describe.c tests/crashers/crasher.h
+tests_crashers_crash_describe_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_describe_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_crash_init_la_SOURCES = tests/crashers/crash-init.c tests/crashers/crasher.h
+tests_crashers_crash_init_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_init_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_crash_run_la_SOURCES = tests/crashers/crash-run.c tests/crashers/crasher.h
+tests_crashers_crash_run_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_run_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_crash_verify_la_SOURCES = tests/crashers/crash-verify.c tests/crashers/crasher.h
+tests_crashers_crash_verify_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_verify_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_crash_teardown_la_SOURCES = tests/crashers/crash-teardown.c tests/crashers/crasher.h
+tests_crashers_crash_teardown_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_teardown_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hang_run_la_SOURCES = tests/crashers/hang-run.c tests/crashers/crasher.h
+tests_crashers_hang_run_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_hang_run_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_exit_run_la_SOURCES = tests/crashers/exit-run.c tests/crashers/crasher.h
+tests_crashers_exit_run_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_exit_run_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_wrong_sum_la_SOURCES = tests/crashers/wrong-sum.c tests/crashers/crasher.h
+tests_crashers_wrong_sum_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_wrong_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_print_stdout_la_SOURCES = tests/crashers/print-stdout.c tests/crashers/crasher.h
+tests_crashers_print_stdout_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_print_stdout_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_huge_error_la_SOURCES = tests/crashers/huge-error.c tests/crashers/crasher.h
+tests_crashers_huge_error_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_huge_error_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_slow_sum_la_SOURCES = tests/crashers/slow-sum.c tests/crashers/crasher.h
+tests_crashers_slow_sum_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_slow_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_fragile_sum_la_SOURCES = tests/crashers/fragile-sum.c tests/crashers/crasher.h tests/crashers/fragile.h
+tests_crashers_fragile_sum_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_fragile_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_fragile_backend_la_SOURCES = tests/crashers/fragile-backend.c tests/crashers/fragile.h
+tests_crashers_fragile_backend_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_fragile_backend_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_absurd_null_name_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
+tests_crashers_absurd_null_name_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=1
+tests_crashers_absurd_null_name_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_absurd_long_name_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
+tests_crashers_absurd_long_name_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=2
+tests_crashers_absurd_long_name_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_absurd_huge_params_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
+tests_crashers_absurd_huge_params_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=3
+tests_crashers_absurd_huge_params_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_absurd_null_default_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
+tests_crashers_absurd_null_default_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=4
+tests_crashers_absurd_null_default_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_absurd_long_summary_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
+tests_crashers_absurd_long_summary_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=5
+tests_crashers_absurd_long_summary_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_absurd_many_choices_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
+tests_crashers_absurd_many_choices_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=6
+tests_crashers_absurd_many_choices_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_absurd_bad_masks_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
+tests_crashers_absurd_bad_masks_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=7
+tests_crashers_absurd_bad_masks_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+# The folder the tests point --plugin-path at.
+tests/crashers/dir.stamp: $(CRASHER_PLUGINS) tests/plugins/tiny-sum.la
+	$(AM_V_GEN)rm -f tests/crashers/dir/*.so && $(MKDIR_P) tests/crashers/dir && \
+	for la in $(CRASHER_PLUGINS) tests/plugins/tiny-sum.la; do \
+	  so=`echo "$$la" | $(SED) 's|\([^/]*\)\.la$$|.libs/\1.so|'`; \
+	  cp "$$so" tests/crashers/dir/ || exit 1; \
+	done && touch $@
+check_DATA += tests/crashers/dir.stamp
+CLEANFILES += tests/crashers/dir.stamp tests/crashers/dir/*.so
+EXTRA_DIST += tests/crashers/README

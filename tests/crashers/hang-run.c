@@ -1,0 +1,17 @@
+/* tests/crashers/hang-run.c: run never returns (as a kernel that never
+ * ends would); the configuration must time out. */
+#include <unistd.h>
+
+#include "crasher.h"
+
+static int hang_run(void *state)
+{
+    crasher_state *s = state;
+    while (crasher_faulty(s->cfg))
+        sleep(1);
+    return crasher_run(state);
+}
+
+static const rb_plugin plugin = CRASHER("hang-run", NULL, crasher_init, hang_run,
+                                        crasher_verify, crasher_teardown);
+RB_PLUGIN_ENTRY(plugin)

@@ -1,0 +1,58 @@
+/* tests/crashers/print-stdout.c: a correct plugin that prints to standard
+ * output (with printf and with write(1, ...)) in every callback. None of it
+ * may reach the machine-readable output on redbench's standard output. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crasher.h"
+
+static void chatter(const rb_config *cfg, const char *where)
+{
+    static const char raw[] = "PLUGIN-STDOUT raw write\n";
+    if (!crasher_faulty(cfg))
+        return;
+    printf("PLUGIN-STDOUT printf in %s {not json\n", where);
+    fflush(stdout);
+    ssize_t ignored = write(STDOUT_FILENO, raw, sizeof raw - 1);
+    (void)ignored;
+}
+
+static int print_describe(const rb_config *cfg, rb_description *out)
+{
+    chatter(cfg, "describe");
+    strcpy(out->label, "chatty");
+    return RB_OK;
+}
+
+static int print_init(const rb_config *cfg, void **state)
+{
+    chatter(cfg, "init");
+    return crasher_init(cfg, state);
+}
+
+static int print_run(void *state)
+{
+    crasher_state *s = state;
+    chatter(s->cfg, "run");
+    return crasher_run(state);
+}
+
+static int print_verify(void *state, rb_result *result)
+{
+    crasher_state *s = state;
+    chatter(s->cfg, "verify");
+    return crasher_verify(state, result);
+}
+
+static void print_teardown(void *state)
+{
+    crasher_state *s = state;
+    chatter(s->cfg, "teardown");
+    printf("PLUGIN-STDOUT unflushed at teardown\n"); /* left in the buffer */
+    crasher_teardown(state);
+}
+
+static const rb_plugin plugin = CRASHER("print-stdout", print_describe, print_init, print_run,
+                                        print_verify, print_teardown);
+RB_PLUGIN_ENTRY(plugin)

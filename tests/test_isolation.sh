@@ -1,0 +1,153 @@
+#!/bin/bash
+# tests/test_isolation.sh: broken plugins (tests/crashers/) are contained.
+# One run mixes good plugins with one that crashes in each callback, hangs,
+# exits, returns a wrong sum, prints to standard output, returns absurd
+# values, or poisons its device; each broken configuration is one row with
+# the reason, and every other configuration runs and is ok. Descriptors with
+# absurd values are rejected when loaded. --no-isolation runs in-process.
+. "$top_srcdir/tests/lib.sh"
+cd "$top_builddir"
+dir=$top_builddir/tests/crashers/dir
+[ -d "$dir" ] || skip_all "broken test plugins not built"
+[ -n "${JQ:-}" ] || skip_all "jq not found"
+plan 44
+# The crashes must reach redbench as signals, also in a sanitized build.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
+
+cat >"$tmp/broken.ini" <<'INI'
+[experiment]
+warmup = 1
+min_time = 0
+min_reps = 3
+max_reps = 3
+timeout = 2
+[data]
+op = sum
+dtype = i32
+n = 4K
+[run before]
+plugin = tiny-sum
+[run describe]
+plugin = crash-describe
+fault = none, yes, none
+[run init]
+plugin = crash-init
+[run run]
+plugin = crash-run
+fault = none, yes, none
+[run verify]
+plugin = crash-verify
+[run teardown]
+plugin = crash-teardown
+[run hang]
+plugin = hang-run
+fault = none, yes, none
+[run exit]
+plugin = exit-run
+[run wrong]
+plugin = wrong-sum
+[run chatty]
+plugin = print-stdout
+[run huge]
+plugin = huge-error
+[run fragile]
+plugin = fragile-sum
+fault = none, yes, none, none
+[run serial]
+plugin = serial
+[run after]
+plugin = tiny-sum
+INI
+
+export FRAGILE_PEAK_LOG=$tmp/fragile-peaks
+started=$(date +%s)
+"$rb" -q -c "$tmp/broken.ini" --plugin-path "$dir" --format json >"$tmp/out.json" 2>"$tmp/err"
+is "$?" 1 "a run with broken plugins ends, exit status 1"
+elapsed=$(( $(date +%s) - started ))
+ok "... within 30 s (the hang is cut at its 2 s timeout; took ${elapsed} s)" test "$elapsed" -lt 30
+ok "standard output is valid JSON despite plugins printing to it" "$JQ" -e .results "$tmp/out.json"
+ok "what the plugins printed went to standard error" grep -q 'PLUGIN-STDOUT printf in run' "$tmp/err"
+ok "... even what was left unflushed at teardown" grep -q 'PLUGIN-STDOUT unflushed at teardown' "$tmp/err"
+is "$("$JQ" '.results|length' "$tmp/out.json")" 23 "one row per configuration (23)"
+
+statuses() { "$JQ" -r --arg run "$1" '[.results[]|select(.run==$run)|.status]|join(" ")' "$tmp/out.json"; }
+reasons() { "$JQ" -r --arg run "$1" '.results[]|select(.run==$run and .status!="ok")|.reason' "$tmp/out.json"; }
+
+is "$(statuses before)" "ok" "a good plugin before the broken ones is ok"
+is "$(statuses describe)" "ok failed ok" "a crash in describe fails that configuration only"
+is "$(reasons describe)" "crashed with SIGSEGV in describe" "... reason names the signal and the callback"
+is "$(statuses init)" "failed" "abort in init: failed"
+is "$(reasons init)" "crashed with SIGABRT in init" "... SIGABRT in init"
+is "$(statuses run)" "ok failed ok" "a crash in run fails that configuration only; the rest of its group runs"
+is "$(reasons run)" "crashed with SIGSEGV in run" "... SIGSEGV in run"
+is "$(statuses verify)" "failed" "SIGFPE in verify: failed"
+is "$(reasons verify)" "crashed with SIGFPE in verify" "... SIGFPE in verify"
+is "$(statuses teardown)" "failed" "a crash in teardown after a good result: failed"
+is "$(reasons teardown)" "crashed with SIGSEGV in teardown" "... SIGSEGV in teardown"
+is "$(statuses hang)" "ok failed ok" "a hang in run is killed; the configurations after it run"
+case "$(reasons hang)" in "timed out after 2 s in run"*) r=1;; *) r=0;; esac
+is "$r" 1 "... reason: timed out after 2 s in run"
+is "$(statuses exit)" "failed" "exit() in run: failed"
+is "$(reasons exit)" "exited with status 7 in run (warm-up)" "... reason names the exit status and the step"
+is "$(statuses wrong)" "wrong" "a wrong sum is judged wrong"
+is "$(statuses chatty)" "ok" "a plugin that prints to standard output is still ok"
+is "$(statuses huge)" "failed" "absurd status and error text from init: failed"
+case "$(reasons huge)" in "init failed: HUGE-ERROR eeee"*) r=1;; *) r=0;; esac
+is "$r" 1 "... with the plugin's error text"
+ok "... cut to fit the reason" test "$(reasons huge | wc -c)" -lt 600
+is "$(statuses fragile)" "ok failed ok ok" "a poisoned device fails one configuration; the next ones get a fresh process"
+case "$(reasons fragile)" in *"emulated sticky device error"*"no longer usable"*) r=1;; *) r=0;; esac
+is "$r" 1 "... reason says the device is no longer usable"
+is "$(grep -c measured "$FRAGILE_PEAK_LOG")" 1 "the fragile device's peak was measured once, in the first worker"
+is "$("$JQ" -r '[.devices[].backend]|join(" ")' "$tmp/out.json")" "cpu fragile" "both devices recorded once"
+is "$("$JQ" -r '[.results[]|select(.run=="fragile")|.device]|unique|join(" ")' "$tmp/out.json")" 1 "fragile rows point at the fragile device"
+is "$(statuses serial)" "ok" "a cpu pack plugin after the broken ones is ok"
+is "$(statuses after)" "ok" "a good plugin at the end is ok"
+is "$("$JQ" '[.results[]|select(.status=="ok")]|length' "$tmp/out.json")" 13 "13 rows ok in all"
+
+# Absurd descriptors are rejected at load time, each with a reason.
+"$rb" --list --plugin-path "$dir" >"$tmp/list" 2>&1; is "$?" 0 "--list with absurd descriptors exits 0"
+sed -n '/^Rejected/,$p' "$tmp/list" >"$tmp/rejected"
+rejected_for() { grep -A1 "/absurd-$1.so\$" "$tmp/rejected" | tail -n 1; }
+n=0
+for c in null-name long-name huge-params null-default long-summary many-choices bad-masks; do
+  [ -n "$(rejected_for $c)" ] && n=$((n+1))
+done
+is "$n" 7 "all 7 absurd descriptors are rejected, each with a reason"
+case "$(rejected_for huge-params)" in *"4294967295 parameters"*) r=1;; *) r=0;; esac
+is "$r" 1 "... the huge parameter table is named by its size"
+
+# --no-isolation: the same plugins in this process (crash-free ones).
+cat >"$tmp/inproc.ini" <<'INI'
+[experiment]
+warmup = 1
+min_time = 0
+max_reps = 3
+[data]
+dtype = i32
+n = 4K
+[run chatty]
+plugin = print-stdout
+[run wrong]
+plugin = wrong-sum
+[run fragile]
+plugin = fragile-sum
+fault = none, yes, none
+[run after]
+plugin = tiny-sum
+INI
+"$rb" -q --no-isolation -c "$tmp/inproc.ini" --plugin-path "$dir" --format json >"$tmp/in.json" 2>"$tmp/in.err"
+is "$?" 1 "--no-isolation runs in this process, exit status 1 (one wrong, one failed)"
+ok "... standard output is still valid JSON" "$JQ" -e .results "$tmp/in.json"
+ok "... what the plugin printed went to standard error" grep -q 'PLUGIN-STDOUT printf in verify' "$tmp/in.err"
+is "$("$JQ" -r '[.results[]|.status]|join(" ")' "$tmp/in.json")" "ok wrong ok failed skipped ok" "... statuses: ok wrong ok failed skipped ok"
+case "$("$JQ" -r '.results[4].reason' "$tmp/in.json")" in *"no longer usable"*) r=1;; *) r=0;; esac
+is "$r" 1 "... after the poisoned device, its next configuration is skipped with the reason"
+
+# With isolation off a crash ends the process: that is what isolation is for.
+printf '[experiment]\nmin_time = 0\nmax_reps = 3\n[data]\ndtype = i32\nn = 1K\n[run run]\nplugin = crash-run\n' >"$tmp/crash.ini"
+code=$( ( "$rb" -q --no-isolation -c "$tmp/crash.ini" --plugin-path "$dir" >/dev/null 2>&1; echo $? ) 2>/dev/null )
+is "$code" 139 "--no-isolation: a crash in run ends redbench with SIGSEGV (128+11)"
+"$rb" -q -c "$tmp/crash.ini" --plugin-path "$dir" >/dev/null 2>&1
+is "$?" 1 "the same file with isolation: exit status 1"
+done_testing
