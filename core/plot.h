@@ -95,6 +95,8 @@ typedef struct plot_ticks {
     char label[PLOT_MAX_TICKS][24];
 } plot_ticks;
 
+/* A log2 axis reaches this factor beyond its first and last ticks. */
+#define PLOT_LOG2_MARGIN 1.12
 /* Range and ticks for data from `lo` to `hi`: log2 (powers of two),
  * log10 (powers of ten) or linear (1, 2, 5 steps, from 0 when all data are
  * positive). Pass the range of everything drawn (data and reference lines). */

@@ -76,6 +76,8 @@ void plot_axis_log2(double lo, double hi, int unit, plot_ticks *t)
         hi_exp++;
     }
     power_ticks(t, 2, lo_exp, hi_exp, unit);
+    t->lo /= PLOT_LOG2_MARGIN; /* points at the end ticks are drawn whole */
+    t->hi *= PLOT_LOG2_MARGIN;
 }
 
 void plot_axis_log10(double lo, double hi, int unit, plot_ticks *t)

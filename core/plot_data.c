@@ -1,7 +1,8 @@
 /* core/plot_data.c: from a results document to figures. It reads the ok rows
  * with a time, groups them into configurations (a run with its parameters,
  * and the op, dtype, distribution or bins where those vary), and lays out
- * the bandwidth, time and speedup figures; plot_heatmap.c adds the maps.
+ * the bandwidth and time figures; plot_speedup.c and plot_heatmap.c add
+ * the others.
  * Which figures and why are described in plot.h. */
 #include "plot_data.h"
 
@@ -172,7 +173,7 @@ static void group_configs(plot_builder *b)
 /* Marks in `chosen` the configurations to draw among those `eligible`: all
  * of them, or the PLOT_MAX_SERIES with the highest score. Returns how many
  * were eligible. */
-static size_t choose(const plot_builder *b, const int *eligible, const double *score, int *chosen)
+size_t plot_choose(const plot_builder *b, const int *eligible, const double *score, int *chosen)
 {
     size_t n_eligible = 0;
     for (size_t c = 0; c < b->n_configs; c++) {
@@ -191,7 +192,7 @@ static size_t choose(const plot_builder *b, const int *eligible, const double *s
     return n_eligible;
 }
 
-static char *left_out_note(size_t drawn, size_t eligible, const char *what)
+char *plot_left_out_note(size_t drawn, size_t eligible, const char *what)
 {
     if (drawn >= eligible)
         return NULL;
@@ -241,7 +242,7 @@ static void add_lines(plot_figure *fig, const plot_builder *b, const int *chosen
     }
 }
 
-static void add_hline(plot_figure *fig, double y, const char *label)
+void plot_add_hline(plot_figure *fig, double y, const char *label)
 {
     size_t cap = fig->n_hlines;
     plot_hline *h = grow(&fig->hlines, &fig->n_hlines, &cap, sizeof *h);
@@ -272,7 +273,7 @@ static void bandwidth_figures(plot_builder *b, plot_set *set)
                 eligible[b->rows[k].config] = 1;
         for (size_t c = 0; c < b->n_configs; c++)
             score[c] = b->configs[c].best_gbs;
-        size_t n_eligible = choose(b, eligible, score, chosen);
+        size_t n_eligible = plot_choose(b, eligible, score, chosen);
         if (n_eligible == 0)
             continue;
         const char *name = json_string(json_get(dev, "name"));
@@ -290,7 +291,7 @@ static void bandwidth_figures(plot_builder *b, plot_set *set)
         else
             fig->name = xasprintf("bandwidth-%d", devices[d]);
         fig->title = xasprintf("Bandwidth against n%s%s", name ? " on " : "", name ? name : "");
-        fig->subtitle = left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
+        fig->subtitle = plot_left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
                                       n_eligible, "fastest");
         fig->x_label = xstrdup("n (elements)");
         fig->y_label = xstrdup("bandwidth (GB/s)");
@@ -303,11 +304,11 @@ static void bandwidth_figures(plot_builder *b, plot_set *set)
         char text[96];
         if (peak > 0) {
             snprintf(text, sizeof text, "theoretical peak %.4g GB/s", peak);
-            add_hline(fig, peak, text);
+            plot_add_hline(fig, peak, text);
         }
         if (measured > 0) {
             snprintf(text, sizeof text, "measured peak %.4g GB/s", measured);
-            add_hline(fig, measured, text);
+            plot_add_hline(fig, measured, text);
         }
     }
     free(eligible);
@@ -324,12 +325,12 @@ static void time_figure(plot_builder *b, plot_set *set)
         eligible[c] = 1;
         score[c] = b->configs[c].best_gbs;
     }
-    size_t n_eligible = choose(b, eligible, score, chosen);
+    size_t n_eligible = plot_choose(b, eligible, score, chosen);
     plot_figure *fig = plot_add_figure(set);
     fig->kind = PLOT_LINES;
     fig->name = xstrdup("time");
     fig->title = xstrdup("Median time against n");
-    fig->subtitle = left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
+    fig->subtitle = plot_left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
                                   n_eligible, "fastest");
     fig->x_label = xstrdup("n (elements)");
     fig->y_label = xstrdup("median time of one reduction");
@@ -341,208 +342,6 @@ static void time_figure(plot_builder *b, plot_set *set)
     free(eligible);
     free(chosen);
     free(score);
-}
-
-/* Does row r belong to the baseline (a run name, else a plugin name)? */
-static int in_baseline(const plot_row *r, const char *baseline, int by_run)
-{
-    const char *name = by_run ? r->run : r->plugin;
-    return name && strcmp(name, baseline) == 0;
-}
-
-/* The data a row read (its data fields and n): "f32 16M". */
-static char *case_label(const plot_builder *b, const plot_row *r)
-{
-    strbuf sb = {0};
-    for (int f = 0; f < PLOT_N_FIELDS; f++)
-        if (b->field_varies[f])
-            sb_printf(&sb, "%s ", r->field[f]);
-    char n[32];
-    plot_format(r->n, PLOT_UNIT_SIZE, n, sizeof n);
-    sb_append(&sb, n);
-    return sb.data;
-}
-
-static int same_data(const plot_row *a, const plot_row *b)
-{
-    for (int f = 0; f < PLOT_N_FIELDS; f++)
-        if (strcmp(a->field[f], b->field[f]) != 0)
-            return 0;
-    return 1;
-}
-
-/* The index of r's case (its data fields and n) among `cases`, or -1. */
-static int case_of(const plot_row *r, const plot_row **cases, size_t n_cases)
-{
-    for (size_t k = 0; k < n_cases; k++)
-        if (cases[k]->n == r->n && same_data(cases[k], r))
-            return (int)k;
-    return -1;
-}
-
-static void speedup_figure(plot_builder *b, plot_set *set, const char *baseline, int by_run)
-{
-    /* The cases with a baseline time, and the baseline's fastest time there. */
-    const plot_row **cases = xcalloc(b->n_rows, sizeof *cases);
-    double *base = xcalloc(b->n_rows, sizeof *base);
-    size_t n_cases = 0;
-    for (size_t k = 0; k < b->n_rows; k++) {
-        const plot_row *r = &b->rows[k];
-        if (!in_baseline(r, baseline, by_run))
-            continue;
-        int c = case_of(r, cases, n_cases);
-        if (c < 0) {
-            c = (int)n_cases++;
-            cases[c] = r;
-            base[c] = r->median_ns;
-        } else if (r->median_ns < base[c]) {
-            base[c] = r->median_ns;
-        }
-    }
-    if (n_cases == 0) {
-        diag_warn("the baseline %s has no ok rows with a time; no speedup figure", baseline);
-        free(cases);
-        free(base);
-        return;
-    }
-    /* Order: by the data fields as they first appear, then by n. */
-    size_t *group = xcalloc(n_cases, sizeof *group);
-    for (size_t k = 0; k < n_cases; k++) {
-        group[k] = k;
-        for (size_t g = 0; g < k && group[k] == k; g++)
-            if (same_data(cases[g], cases[k]))
-                group[k] = group[g];
-    }
-    for (size_t i = 1; i < n_cases; i++)
-        for (size_t j = i; j > 0 && (group[j] < group[j - 1] ||
-                                     (group[j] == group[j - 1] && cases[j]->n < cases[j - 1]->n));
-             j--) {
-            const plot_row *t = cases[j];
-            cases[j] = cases[j - 1];
-            cases[j - 1] = t;
-            double tb = base[j];
-            base[j] = base[j - 1];
-            base[j - 1] = tb;
-            size_t tg = group[j];
-            group[j] = group[j - 1];
-            group[j - 1] = tg;
-        }
-    free(group);
-    /* speedup[config][case] */
-    double *speedup = xcalloc(b->n_configs * n_cases, sizeof *speedup);
-    for (size_t k = 0; k < b->n_configs * n_cases; k++)
-        speedup[k] = NAN;
-    for (size_t k = 0; k < b->n_rows; k++) {
-        const plot_row *r = &b->rows[k];
-        int c = case_of(r, cases, n_cases);
-        if (c < 0)
-            continue;
-        double s = base[c] / r->median_ns;
-        double *cell = &speedup[r->config * n_cases + (size_t)c];
-        if (isnan(*cell) || s > *cell)
-            *cell = s;
-    }
-    int *eligible = xcalloc(b->n_configs, sizeof *eligible);
-    int *chosen = xcalloc(b->n_configs, sizeof *chosen);
-    double *score = xcalloc(b->n_configs, sizeof *score);
-    double lo = INFINITY, hi = 0;
-    for (size_t c = 0; c < b->n_configs; c++) {
-        score[c] = NAN;
-        for (size_t k = 0; k < n_cases; k++) {
-            double s = speedup[c * n_cases + k];
-            if (isnan(s))
-                continue;
-            eligible[c] = 1;
-            if (isnan(score[c]) || s > score[c])
-                score[c] = s;
-        }
-    }
-    size_t n_eligible = choose(b, eligible, score, chosen);
-    if (n_eligible >= 2) {
-        plot_figure *fig = plot_add_figure(set);
-        fig->kind = PLOT_BARS;
-        fig->name = xstrdup("speedup");
-        fig->title = xasprintf("Speedup against %s", baseline);
-        char *note = left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
-                                   n_eligible, "fastest");
-        fig->subtitle = xasprintf("%s%s%s's fastest configuration's time / each configuration's "
-                                  "time; above 1 is faster",
-                                  note ? note : "", note ? "; " : "", baseline);
-        free(note);
-        fig->x_label = xstrdup("data");
-        fig->y_label = xasprintf("speedup against %s", baseline);
-        fig->y_unit = PLOT_UNIT_TIMES;
-        fig->n_columns = n_cases;
-        fig->columns = xcalloc(n_cases, sizeof *fig->columns);
-        for (size_t k = 0; k < n_cases; k++)
-            fig->columns[k] = case_label(b, cases[k]);
-        size_t cap = 0;
-        for (size_t c = 0; c < b->n_configs; c++) {
-            if (!chosen[c])
-                continue;
-            plot_series *s = grow(&fig->series, &fig->n_series, &cap, sizeof *s);
-            s->label = xstrdup(b->configs[c].label);
-            s->n = n_cases;
-            s->y = xcalloc(n_cases, sizeof *s->y);
-            for (size_t k = 0; k < n_cases; k++) {
-                s->y[k] = speedup[c * n_cases + k];
-                if (s->y[k] > 0) {
-                    lo = s->y[k] < lo ? s->y[k] : lo;
-                    hi = s->y[k] > hi ? s->y[k] : hi;
-                }
-            }
-        }
-        fig->y_log10 = hi / lo > 20;
-        add_hline(fig, 1, "baseline");
-    }
-    free(eligible);
-    free(chosen);
-    free(score);
-    free(speedup);
-    free(cases);
-    free(base);
-}
-
-/* The baseline: a run named so, else a plugin named so, among all rows. */
-static int resolve_baseline(const plot_builder *b, const json_value *results, const char *baseline,
-                            int *by_run)
-{
-    int plugin_match = 0;
-    for (size_t k = 0; k < json_count(results); k++) {
-        const json_value *row = json_at(results, k);
-        if (strcmp(plot_value_text(json_get(row, "run")), baseline) == 0) {
-            *by_run = 1;
-            return 0;
-        }
-        plugin_match |= strcmp(plot_value_text(json_get(row, "plugin")), baseline) == 0;
-    }
-    if (plugin_match) {
-        *by_run = 0;
-        return 0;
-    }
-    strbuf runs = {0}, plugins = {0};
-    for (size_t k = 0; k < json_count(results); k++) {
-        const json_value *row = json_at(results, k);
-        const char *words[2] = {plot_value_text(json_get(row, "run")),
-                                plot_value_text(json_get(row, "plugin"))};
-        strbuf *lists[2] = {&runs, &plugins};
-        for (int w = 0; w < 2; w++) {
-            char *quoted = xasprintf(" %s,", words[w]);
-            if (*words[w] && (!lists[w]->data || !strstr(lists[w]->data, quoted)))
-                sb_append(lists[w], quoted);
-            free(quoted);
-        }
-    }
-    if (runs.len)
-        runs.data[--runs.len] = '\0';
-    if (plugins.len)
-        plugins.data[--plugins.len] = '\0';
-    diag_error("--baseline %s: %s has no run or plugin of that name; runs:%s; plugins:%s",
-               baseline, b->path, runs.data ? runs.data : " none",
-               plugins.data ? plugins.data : " none");
-    sb_free(&runs);
-    sb_free(&plugins);
-    return -1;
 }
 
 int plot_build(const json_value *doc, const char *path, const char *baseline, plot_set *set)
@@ -559,7 +358,7 @@ int plot_build(const json_value *doc, const char *path, const char *baseline, pl
     int status = read_rows(&b, results);
     int by_run = 1;
     if (status == 0 && baseline)
-        status = resolve_baseline(&b, results, baseline, &by_run);
+        status = plot_resolve_baseline(&b, results, baseline, &by_run);
     if (status == 0) {
         set->n_rows = json_count(results);
         set->n_plotted = b.n_rows;
@@ -570,7 +369,7 @@ int plot_build(const json_value *doc, const char *path, const char *baseline, pl
             set->baseline = xstrdup(baseline);
             bandwidth_figures(&b, set);
             time_figure(&b, set);
-            speedup_figure(&b, set, baseline, by_run);
+            plot_speedup(&b, set, baseline, by_run);
             plot_heatmaps(&b, set);
         }
     }

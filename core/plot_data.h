@@ -46,6 +46,19 @@ char *plot_file_name(const char *text);
 plot_figure *plot_add_figure(plot_set *set);
 /* The parameters whose value differs between the rows of `run`. */
 size_t plot_varying_params(const plot_builder *b, const char *run, const char **names, size_t max);
+/* Marks in `chosen` the configurations to draw among those `eligible`: all
+ * of them, or the PLOT_MAX_SERIES with the highest score. Returns how many
+ * were eligible. */
+size_t plot_choose(const plot_builder *b, const int *eligible, const double *score, int *chosen);
+/* "the 12 fastest of 40 configurations", or NULL when none was left out. */
+char *plot_left_out_note(size_t drawn, size_t eligible, const char *what);
+void plot_add_hline(plot_figure *fig, double y, const char *label);
+/* The baseline: 0 and *by_run set if a run (1) or else a plugin (0) has that
+ * name; -1 after an error listing the runs and plugins. */
+int plot_resolve_baseline(const plot_builder *b, const json_value *results, const char *baseline,
+                          int *by_run);
+/* Adds the speedup figure against the baseline (plot_speedup.c). */
+void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, int by_run);
 /* Adds the heat maps of every run that sweeps two or more parameters. */
 void plot_heatmaps(const plot_builder *b, plot_set *set);
 

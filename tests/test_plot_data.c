@@ -214,10 +214,13 @@ static void test_axes(void)
 {
     plot_ticks t;
     plot_axis_log2(1000, 5000, PLOT_UNIT_SIZE, &t);
-    ok(t.lo == 512 && t.hi == 8192 && t.count == 5, "log2 axis: 512 .. 8192 in 5 ticks");
+    ok(t.at[0] == 512 && t.at[t.count - 1] == 8192 && t.count == 5,
+       "log2 axis: ticks 512 .. 8192, 5 of them");
+    ok(fabs(t.lo * PLOT_LOG2_MARGIN - 512) < 1e-9 && fabs(t.hi / PLOT_LOG2_MARGIN - 8192) < 1e-9,
+       "... and a margin beyond the end ticks");
     is_str(t.label[1], "1K", "ticks are labelled as sizes");
     plot_axis_log2(1 << 20, 1 << 20, PLOT_UNIT_SIZE, &t);
-    ok(t.lo == 1 << 19 && t.hi == 1 << 21, "one size: a power of two on each side");
+    ok(t.at[0] == 1 << 19 && t.at[t.count - 1] == 1 << 21, "one size: a power of two on each side");
     plot_axis_log2(1, (double)(1ULL << 40), PLOT_UNIT_SIZE, &t);
     ok(t.count <= 12 && t.count >= 7, "41 powers of two: at most 12 ticks (%zu)", t.count);
     plot_axis_linear(3, 93, PLOT_UNIT_NUMBER, &t);
@@ -274,7 +277,7 @@ static void test_svg(const json_value *doc)
 
 int main(void)
 {
-    plan(52);
+    plan(53);
     char *text = results_document();
     json_error err;
     json_value *doc = json_parse(text, strlen(text), &err);
