@@ -1,38 +1,108 @@
 /* core/cmd_info.c: the commands that describe what is installed: --list
- * (plugins found, backends, and rejected files with the reason) and
- * --describe PLUGIN (parameters, ops, dtypes). */
+ * (the plugins found, grouped by pack with each pack's manifest; backends;
+ * shadowed and rejected files with the reason) and --describe PLUGIN
+ * (parameters, ops, dtypes, and the pack it comes from). */
 #include "config.h"
 
 #include "commands.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "diag.h"
 #include "names.h"
 #include "util.h"
+
+/* Column widths of the plugin table, wide enough for every row. */
+typedef struct list_columns {
+    int name, pack, backend, ops, dtypes;
+} list_columns;
+
+static int wider(int width, const char *text)
+{
+    int n = (int)strlen(text);
+    return n > width ? n : width;
+}
+
+static list_columns measure_columns(const rb_registry *reg)
+{
+    list_columns w = {4, 4, 7, 3, 6}; /* the headers: NAME PACK BACKEND OPS DTYPES */
+    for (size_t k = 0; k < reg->n_plugins; k++) {
+        const rb_loaded_plugin *p = &reg->plugins[k];
+        char *ops = op_mask_text(p->desc->ops), *dtypes = dtype_mask_text(p->desc->dtypes);
+        w.name = wider(w.name, p->desc->name);
+        w.pack = wider(w.pack, p->pack);
+        w.backend = wider(w.backend, p->desc->backend);
+        w.ops = wider(w.ops, ops);
+        w.dtypes = wider(w.dtypes, dtypes);
+        free(ops);
+        free(dtypes);
+    }
+    return w;
+}
+
+static void print_plugin_row(const list_columns *w, const char *name, const char *pack,
+                             const char *backend, const char *ops, const char *dtypes,
+                             const char *path)
+{
+    printf("  %-*s %-*s %-*s %-*s %-*s %s\n", w->name, name, w->pack, pack, w->backend, backend,
+           w->ops, ops, w->dtypes, dtypes, path);
+}
+
+/* One pack: its manifest, then its plugins. */
+static void print_pack(const rb_registry *reg, const rb_pack *pack, const list_columns *w)
+{
+    size_t count = 0;
+    for (size_t k = 0; k < reg->n_plugins; k++)
+        count += strcmp(reg->plugins[k].pack, pack->name) == 0;
+    if (pack->manifest) {
+        printf("\nPack %s %s, by %s, backend %s: %zu plugin%s\n", pack->name, pack->version,
+               pack->vendor, pack->backend, count, count == 1 ? "" : "s");
+        printf("  %s\n  manifest: %s\n", pack->description, pack->manifest);
+    } else {
+        printf("\nPack %s (no %s): %zu plugin%s\n  folder:   %s\n", pack->name,
+               RB_PACK_MANIFEST, count, count == 1 ? "" : "s", pack->dir);
+    }
+    if (!count) {
+        printf("  (no plugin loaded from it)\n");
+        return;
+    }
+    print_plugin_row(w, "NAME", "PACK", "BACKEND", "OPS", "DTYPES", "PATH");
+    for (size_t k = 0; k < reg->n_plugins; k++) {
+        const rb_loaded_plugin *p = &reg->plugins[k];
+        if (strcmp(p->pack, pack->name) != 0)
+            continue;
+        char *ops = op_mask_text(p->desc->ops), *dtypes = dtype_mask_text(p->desc->dtypes);
+        print_plugin_row(w, p->desc->name, p->pack, p->desc->backend, ops, dtypes, p->path);
+        free(ops);
+        free(dtypes);
+    }
+}
 
 int command_list(const rb_registry *reg)
 {
     printf("Plugin search path:\n");
     for (size_t k = 0; k < reg->n_dirs; k++)
         printf("  %s\n", reg->dirs[k]);
-    printf("\nPlugins (%zu):\n", reg->n_plugins);
-    if (reg->n_plugins)
-        printf("  %-18s %-8s %-8s %-28s %-22s %s\n", "NAME", "PACK", "BACKEND", "OPS", "DTYPES",
-               "PATH");
-    for (size_t k = 0; k < reg->n_plugins; k++) {
-        const rb_loaded_plugin *p = &reg->plugins[k];
-        char *ops = op_mask_text(p->desc->ops), *dtypes = dtype_mask_text(p->desc->dtypes);
-        printf("  %-18s %-8s %-8s %-28s %-22s %s\n", p->desc->name, p->pack, p->desc->backend,
-               ops, dtypes, p->path);
-        free(ops);
-        free(dtypes);
-    }
-    printf("\nBackends:\n  %-18s %-8s %s\n", "cpu", "cpu", "(built in)");
+
+    list_columns w = measure_columns(reg);
+    printf("\nPlugins (%zu) in %zu pack%s:\n", reg->n_plugins, reg->n_packs,
+           reg->n_packs == 1 ? "" : "s");
+    for (size_t k = 0; k < reg->n_packs; k++)
+        print_pack(reg, &reg->packs[k], &w);
+
+    printf("\nBackends:\n  %-*s %-*s %s\n", w.name, "cpu", w.pack, "cpu", "(built in)");
     for (size_t k = 0; k < reg->n_backends; k++)
-        printf("  %-18s %-8s %s\n", reg->backends[k].desc->name, reg->backends[k].pack,
-               reg->backends[k].path);
+        printf("  %-*s %-*s %s\n", w.name, reg->backends[k].desc->name, w.pack,
+               reg->backends[k].pack, reg->backends[k].path);
+
+    if (reg->n_shadowed) {
+        printf("\nShadowed (%zu): an earlier folder of the search path has the same pack and "
+               "name\n", reg->n_shadowed);
+        for (size_t k = 0; k < reg->n_shadowed; k++)
+            printf("  %s\n      used instead: %s\n", reg->shadowed[k].path, reg->shadowed[k].by);
+    }
     printf("\nRejected (%zu):\n", reg->n_rejected);
     for (size_t k = 0; k < reg->n_rejected; k++)
         printf("  %s\n      %s\n", reg->rejected[k].path, reg->rejected[k].reason);
@@ -71,16 +141,28 @@ int command_describe(const rb_registry *reg, const char *name)
 {
     const rb_loaded_plugin *p = registry_find(reg, name);
     if (!p) {
-        char *names = registry_plugin_names(reg);
-        diag_error("unknown plugin '%s'; available: %s", name, names);
-        free(names);
+        char *candidates = registry_ambiguity(reg, name);
+        if (candidates) {
+            diag_error("plugin '%s' is offered by more than one pack: %s; name one as PACK/NAME",
+                       name, candidates);
+            free(candidates);
+        } else {
+            char *names = registry_plugin_names(reg);
+            diag_error("unknown plugin '%s'; available: %s", name, names);
+            free(names);
+        }
         return 2;
     }
     const rb_plugin *d = p->desc;
+    const rb_pack *pack = registry_pack(reg, p->pack);
     char *ops = op_mask_text(d->ops), *dtypes = dtype_mask_text(d->dtypes);
     printf("%s %s: %s\n", d->name, d->version ? d->version : "", d->summary ? d->summary : "");
-    printf("  pack:     %s\n  backend:  %s\n  path:     %s\n  ABI:      %u.%u\n", p->pack,
-           d->backend, p->path, d->abi_major, d->abi_minor);
+    if (pack && pack->manifest)
+        printf("  pack:     %s %s, by %s\n", p->pack, pack->version, pack->vendor);
+    else
+        printf("  pack:     %s\n", p->pack);
+    printf("  backend:  %s\n  path:     %s\n  ABI:      %u.%u\n", d->backend, p->path,
+           d->abi_major, d->abi_minor);
     printf("  ops:      %s\n  dtypes:   %s\n", ops, dtypes);
     free(ops);
     free(dtypes);

@@ -1,12 +1,15 @@
-/* core/registry.c: plugin discovery and ABI checks. Every .so in a search
- * folder (or in a pack sub-folder of it) is opened; one exporting
+/* core/registry.c: plugin discovery, ABI checks and packs. Every .so in a
+ * search folder (or in a pack sub-folder of it) is opened; one exporting
  * redbench_plugin_entry or redbench_backend_entry whose descriptor passes
  * the checks below is kept, anything else is recorded as rejected with the
- * reason. The host reads no field past the size a descriptor declares. */
+ * reason. The host reads no field past the size a descriptor declares. Each
+ * folder's pack.ini names its pack and says who made it; a plugin of a pack
+ * and name already loaded from an earlier folder is shadowed. */
 #include "registry.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,16 +37,41 @@
 static void reject(rb_registry *reg, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Records a rejected file; the same file and reason are recorded once, even
+ * when two search folders lead to it. */
 static void reject(rb_registry *reg, const char *path, const char *fmt, ...)
 {
-    rb_rejected *r = grow(&reg->rejected, &reg->n_rejected, &reg->cap_rejected, sizeof *r);
     va_list ap;
     va_start(ap, fmt);
     char buf[1024];
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    for (size_t k = 0; k < reg->n_rejected; k++)
+        if (strcmp(reg->rejected[k].path, path) == 0 && strcmp(reg->rejected[k].reason, buf) == 0)
+            return;
+    rb_rejected *r = grow(&reg->rejected, &reg->n_rejected, &reg->cap_rejected, sizeof *r);
     r->path = xstrdup(path);
     r->reason = xstrdup(buf);
+}
+
+static void note_shadowed(rb_registry *reg, const char *path, const char *by)
+{
+    rb_shadowed *s = grow(&reg->shadowed, &reg->n_shadowed, &reg->cap_shadowed, sizeof *s);
+    s->path = xstrdup(path);
+    s->by = xstrdup(by);
+}
+
+/* The pack of that name, added (without a manifest) if it is new. The
+ * pointer is valid until the next pack is added. */
+static rb_pack *note_pack(rb_registry *reg, const char *name, const char *dir)
+{
+    for (size_t k = 0; k < reg->n_packs; k++)
+        if (strcmp(reg->packs[k].name, name) == 0)
+            return &reg->packs[k];
+    rb_pack *p = grow(&reg->packs, &reg->n_packs, &reg->cap_packs, sizeof *p);
+    p->name = xstrdup(name);
+    p->dir = xstrdup(dir);
+    return p;
 }
 
 /* A printable string of at most `max` characters, or NULL. */
@@ -214,6 +242,26 @@ static const char *dl_reason(const char *err)
     return "cannot be loaded";
 }
 
+/* The plugin of exactly that pack and name, or NULL. */
+static const rb_loaded_plugin *find_in_pack(const rb_registry *reg, const char *pack,
+                                            const char *name)
+{
+    for (size_t k = 0; k < reg->n_plugins; k++)
+        if (strcmp(reg->plugins[k].pack, pack) == 0 &&
+            strcmp(reg->plugins[k].desc->name, name) == 0)
+            return &reg->plugins[k];
+    return NULL;
+}
+
+/* The folder part of a path ("." for a bare file name). */
+static char *folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
 int registry_load_file(rb_registry *reg, const char *path, const char *pack)
 {
     for (size_t k = 0; k < reg->n_plugins; k++)
@@ -244,6 +292,16 @@ int registry_load_file(rb_registry *reg, const char *path, const char *pack)
             rb_plugin *copy = xcalloc(1, sizeof *copy);
             memcpy(copy, d, d->size < sizeof *copy ? d->size : sizeof *copy);
             if (plugin_ok(reg, path, copy)) {
+                const rb_loaded_plugin *same = find_in_pack(reg, pack, copy->name);
+                if (same) {
+                    note_shadowed(reg, path, same->path);
+                    free(copy);
+                    dlclose(handle);
+                    return 0;
+                }
+                char *dir = folder_of(path);
+                note_pack(reg, pack, dir);
+                free(dir);
                 rb_loaded_plugin *p =
                     grow(&reg->plugins, &reg->n_plugins, &reg->cap_plugins, sizeof *p);
                 p->path = xstrdup(path);
@@ -263,6 +321,13 @@ int registry_load_file(rb_registry *reg, const char *path, const char *pack)
             rb_backend *copy = xcalloc(1, sizeof *copy);
             memcpy(copy, d, d->size < sizeof *copy ? d->size : sizeof *copy);
             if (backend_ok(reg, path, copy)) {
+                const rb_loaded_backend *same = registry_backend(reg, copy->name);
+                if (same) { /* a backend of that name came from an earlier folder */
+                    note_shadowed(reg, path, same->path);
+                    free(copy);
+                    dlclose(handle);
+                    return 0;
+                }
                 rb_loaded_backend *b =
                     grow(&reg->backends, &reg->n_backends, &reg->cap_backends, sizeof *b);
                 b->path = xstrdup(path);
@@ -323,11 +388,173 @@ static const char *base_name(const char *path)
     return slash && slash[1] ? slash + 1 : path;
 }
 
-/* Loads the .so files of one folder, under the given pack name. */
-static void scan_files(rb_registry *reg, const char *dir, const char *pack)
+/* ---- pack manifests ---- */
+
+enum manifest_key { MF_NAME, MF_VENDOR, MF_VERSION, MF_BACKEND, MF_DESCRIPTION, MF_COUNT_ };
+static const char *const manifest_keys[MF_COUNT_] = {"name", "vendor", "version", "backend",
+                                                     "description"};
+static const char manifest_key_list[] = "name, vendor, version, backend, description";
+
+#define MANIFEST_LINE_MAX 400
+
+/* "cuda" or "cpu, cuda": one or more backend names. */
+static int backend_list_ok(const char *value)
+{
+    char **names;
+    size_t n = split_list(value, &names);
+    int ok = n > 0;
+    for (size_t k = 0; k < n; k++)
+        ok = ok && name_ok(names[k]);
+    free_list(names, n);
+    return ok;
+}
+
+/* Checks one `key = value` of a manifest; returns the key's index, or -1
+ * after recording what is wrong. */
+static int manifest_setting(rb_registry *reg, const char *path, int line, const char *key,
+                            const char *value, const int *key_lines)
+{
+    int k = 0;
+    while (k < MF_COUNT_ && strcmp(manifest_keys[k], key) != 0)
+        k++;
+    if (k == MF_COUNT_) {
+        reject(reg, path, "line %d: unknown key '%s'; a pack manifest has: %s", line, key,
+               manifest_key_list);
+        return -1;
+    }
+    if (key_lines[k]) {
+        reject(reg, path, "line %d: '%s' is set twice (first on line %d)", line, key,
+               key_lines[k]);
+        return -1;
+    }
+    if (k == MF_NAME && !name_ok(value)) {
+        reject(reg, path, "line %d: name = '%s' is not a valid pack name (lower case letters, "
+               "digits, - and _, at most %d characters)", line, value, RB_NAME_MAX);
+        return -1;
+    }
+    if (k == MF_BACKEND && !backend_list_ok(value)) {
+        reject(reg, path, "line %d: backend = '%s' is not a backend name or a comma list of "
+               "them (e.g. 'cuda' or 'cpu, cuda')", line, value);
+        return -1;
+    }
+    if (!*value || !text_ok(value, RB_TEXT_MAX)) {
+        reject(reg, path, "line %d: %s is %s; write one line of at most %d characters", line,
+               key, *value ? "too long or unprintable" : "empty", RB_TEXT_MAX);
+        return -1;
+    }
+    return k;
+}
+
+/* Reads a pack.ini into value[] (allocated). Returns 0, or -1 after
+ * recording the first mistake as a rejection of the file. */
+static int read_manifest(rb_registry *reg, const char *path, char *value[MF_COUNT_])
+{
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        reject(reg, path, "cannot read the pack manifest: %s", strerror(errno));
+        return -1;
+    }
+    int key_lines[MF_COUNT_] = {0};
+    int line = 0, pack_line = 0, ok = 1;
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while (ok && (len = getline(&buf, &cap, file)) >= 0) {
+        line++;
+        if (len > MANIFEST_LINE_MAX) {
+            reject(reg, path, "line %d is longer than %d characters", line, MANIFEST_LINE_MAX);
+            ok = 0;
+            break;
+        }
+        for (char *c = buf; *c; c++) /* an inline comment: ';' after white space */
+            if (*c == ';' && c > buf && (c[-1] == ' ' || c[-1] == '\t')) {
+                *c = '\0';
+                break;
+            }
+        char *text = trim(buf);
+        if (!*text || *text == ';' || *text == '#')
+            continue;
+        if (*text == '[') {
+            if (strcmp(text, "[pack]") != 0 || pack_line) {
+                reject(reg, path, "line %d: %s %s; a pack manifest has one section, [pack]",
+                       line, pack_line ? "another section" : "unknown section", text);
+                ok = 0;
+            }
+            pack_line = line;
+            continue;
+        }
+        char *eq = strchr(text, '=');
+        if (!pack_line || !eq) {
+            reject(reg, path, "line %d: expected %s", line,
+                   pack_line ? "'key = value'" : "the [pack] section first");
+            ok = 0;
+            break;
+        }
+        *eq = '\0';
+        const char *key = trim(text), *val = trim(eq + 1);
+        int k = manifest_setting(reg, path, line, key, val, key_lines);
+        if (k < 0) {
+            ok = 0;
+        } else {
+            key_lines[k] = line;
+            value[k] = xstrdup(val);
+        }
+    }
+    free(buf);
+    fclose(file);
+    for (int k = 0; ok && k < MF_COUNT_; k++)
+        if (!key_lines[k]) {
+            reject(reg, path, "no '%s' key; a pack manifest is [pack] followed by %s",
+                   manifest_keys[k], manifest_key_list);
+            ok = 0;
+        }
+    if (!ok)
+        for (int k = 0; k < MF_COUNT_; k++) {
+            free(value[k]);
+            value[k] = NULL;
+        }
+    return ok ? 0 : -1;
+}
+
+/* The name of the pack in `dir`: its manifest's name, else `folder`. A
+ * manifest read the first time the pack is seen describes it. The caller
+ * frees the name. */
+static char *pack_of_folder(rb_registry *reg, const char *dir, const char *folder)
+{
+    char *manifest = xasprintf("%s/%s", dir, RB_PACK_MANIFEST);
+    char *value[MF_COUNT_] = {NULL};
+    char *name;
+    struct stat st;
+    if (stat(manifest, &st) == 0 && read_manifest(reg, manifest, value) == 0) {
+        name = xstrdup(value[MF_NAME]);
+        rb_pack *p = note_pack(reg, name, dir);
+        if (!p->manifest) {
+            p->manifest = manifest;
+            manifest = NULL;
+            p->vendor = value[MF_VENDOR];
+            p->version = value[MF_VERSION];
+            p->backend = value[MF_BACKEND];
+            p->description = value[MF_DESCRIPTION];
+            value[MF_VENDOR] = value[MF_VERSION] = value[MF_BACKEND] = NULL;
+            value[MF_DESCRIPTION] = NULL;
+        }
+        for (int k = 0; k < MF_COUNT_; k++)
+            free(value[k]);
+    } else {
+        name = xstrdup(folder);
+    }
+    free(manifest);
+    return name;
+}
+
+/* ---- scanning folders ---- */
+
+/* Loads the .so files of one folder, under its pack's name. */
+static void scan_files(rb_registry *reg, const char *dir, const char *folder)
 {
     char **names;
     size_t n = sorted_entries(dir, &names);
+    char *pack = pack_of_folder(reg, dir, folder);
     for (size_t k = 0; k < n; k++) {
         if (has_suffix(names[k], ".so")) {
             char *path = xasprintf("%s/%s", dir, names[k]);
@@ -336,6 +563,7 @@ static void scan_files(rb_registry *reg, const char *dir, const char *pack)
             free(path);
         }
     }
+    free(pack);
     free_list(names, n);
 }
 
@@ -399,20 +627,50 @@ void registry_discover(rb_registry *reg, char *const *extra, size_t n_extra)
             scan_dir(reg, reg->dirs[k]);
 }
 
+/* ---- lookup ---- */
+
+/* How many packs offer a plugin of that name. */
+static size_t packs_offering(const rb_registry *reg, const char *name)
+{
+    size_t count = 0;
+    for (size_t k = 0; k < reg->n_plugins; k++)
+        count += strcmp(reg->plugins[k].desc->name, name) == 0;
+    return count;
+}
+
 const rb_loaded_plugin *registry_find(const rb_registry *reg, const char *name)
 {
     const char *slash = strchr(name, '/');
-    for (size_t k = 0; k < reg->n_plugins; k++) {
-        const rb_loaded_plugin *p = &reg->plugins[k];
-        if (slash) {
-            size_t pack_len = (size_t)(slash - name);
-            if (strlen(p->pack) == pack_len && strncmp(p->pack, name, pack_len) == 0 &&
-                strcmp(p->desc->name, slash + 1) == 0)
-                return p;
-        } else if (strcmp(p->desc->name, name) == 0) {
-            return p;
-        }
+    if (slash) {
+        char *pack = xstrndup(name, (size_t)(slash - name));
+        const rb_loaded_plugin *p = find_in_pack(reg, pack, slash + 1);
+        free(pack);
+        return p;
     }
+    if (packs_offering(reg, name) != 1)
+        return NULL;
+    for (size_t k = 0; k < reg->n_plugins; k++)
+        if (strcmp(reg->plugins[k].desc->name, name) == 0)
+            return &reg->plugins[k];
+    return NULL;
+}
+
+char *registry_ambiguity(const rb_registry *reg, const char *name)
+{
+    if (strchr(name, '/') || packs_offering(reg, name) < 2)
+        return NULL;
+    strbuf sb = {0};
+    for (size_t k = 0; k < reg->n_plugins; k++)
+        if (strcmp(reg->plugins[k].desc->name, name) == 0)
+            sb_printf(&sb, "%s%s/%s", sb.len ? ", " : "", reg->plugins[k].pack, name);
+    return sb.data;
+}
+
+const rb_pack *registry_pack(const rb_registry *reg, const char *name)
+{
+    for (size_t k = 0; k < reg->n_packs; k++)
+        if (strcmp(reg->packs[k].name, name) == 0)
+            return &reg->packs[k];
     return NULL;
 }
 
@@ -436,16 +694,22 @@ const rb_loaded_backend *registry_backend(const rb_registry *reg, const char *na
 char *registry_plugin_names(const rb_registry *reg)
 {
     const char **names = xcalloc(reg->n_plugins + 1, sizeof *names);
-    size_t n = 0;
+    char **qualified = xcalloc(reg->n_plugins + 1, sizeof *qualified);
+    size_t n = 0, n_qualified = 0;
     for (size_t k = 0; k < reg->n_plugins; k++) {
+        const rb_loaded_plugin *p = &reg->plugins[k];
+        const char *name = p->desc->name;
+        if (packs_offering(reg, name) > 1)
+            name = qualified[n_qualified++] = xasprintf("%s/%s", p->pack, name);
         int seen = 0;
         for (size_t j = 0; j < n; j++)
-            seen |= strcmp(names[j], reg->plugins[k].desc->name) == 0;
+            seen |= strcmp(names[j], name) == 0;
         if (!seen)
-            names[n++] = reg->plugins[k].desc->name;
+            names[n++] = name;
     }
     char *text = n ? join_words(names, n, ", ") : xstrdup("(none found)");
     free(names);
+    free_list(qualified, n_qualified);
     return text;
 }
 
@@ -466,6 +730,22 @@ void registry_free(rb_registry *reg)
         free(reg->rejected[k].path);
         free(reg->rejected[k].reason);
     }
+    for (size_t k = 0; k < reg->n_packs; k++) {
+        rb_pack *p = &reg->packs[k];
+        free(p->name);
+        free(p->dir);
+        free(p->manifest);
+        free(p->vendor);
+        free(p->version);
+        free(p->backend);
+        free(p->description);
+    }
+    for (size_t k = 0; k < reg->n_shadowed; k++) {
+        free(reg->shadowed[k].path);
+        free(reg->shadowed[k].by);
+    }
+    free(reg->packs);
+    free(reg->shadowed);
     free(reg->plugins);
     free(reg->backends);
     free(reg->rejected);

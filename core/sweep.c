@@ -382,6 +382,13 @@ static char *raw_parameters(const char *path, const rb_run_section *run)
 static void plan_absent_plugin(const rb_experiment *exp, const rb_registry *reg, run_plan *plan)
 {
     const rb_run_section *run = plan->run;
+    char *candidates = registry_ambiguity(reg, run->plugin);
+    if (candidates) { /* found, but in more than one pack: an error even when optional */
+        diag_at(exp->path, run->plugin_line, "plugin '%s' is offered by more than one pack: %s; "
+                "name one as 'plugin = PACK/NAME'", run->plugin, candidates);
+        free(candidates);
+        return;
+    }
     if (run->optional) {
         char *dirs = join_words((const char *const *)reg->dirs, reg->n_dirs, ", ");
         plan->skip_reason = xasprintf("plugin '%s' not found (searched: %s)", run->plugin,

@@ -28,3 +28,4 @@ include tests/compare.mk
 include tests/plot.mk
 include tests/crashers.mk
 include tests/robust.mk
+include tests/sdk.mk

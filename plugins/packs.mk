@@ -1,0 +1,42 @@
+# plugins/packs.mk: the packs' manifests. Each pack folder has a pack.ini
+# (name, vendor, version, backend, description) made from pack.ini.in with
+# redbench's version. It is made into the build tree's pack folder, where
+# redbench run from the build tree reads it, and installed beside the
+# pack's modules. The hooks keep the installed pack folders to modules and
+# manifests: libtool's .la files are removed after install, and the modules
+# they named are removed at uninstall.
+cpumanifestdir = $(pkglibdir)/cpu
+cudamanifestdir = $(pkglibdir)/cuda
+PACK_MANIFESTS = plugins/cpu/pack.ini
+nodist_cpumanifest_DATA = plugins/cpu/pack.ini
+if BUILD_CUDA
+PACK_MANIFESTS += plugins/cuda/pack.ini
+nodist_cudamanifest_DATA = plugins/cuda/pack.ini
+endif
+EXTRA_DIST += plugins/cpu/pack.ini.in plugins/cuda/pack.ini.in
+CLEANFILES += plugins/cpu/pack.ini plugins/cuda/pack.ini
+RB_ALL_HOOKS += $(PACK_MANIFESTS)
+
+edit_manifest = $(SED) -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
+
+plugins/cpu/pack.ini: plugins/cpu/pack.ini.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) plugins/cpu && \
+	$(edit_manifest) $(srcdir)/plugins/cpu/pack.ini.in >$@.tmp && mv -f $@.tmp $@
+
+plugins/cuda/pack.ini: plugins/cuda/pack.ini.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) plugins/cuda && \
+	$(edit_manifest) $(srcdir)/plugins/cuda/pack.ini.in >$@.tmp && mv -f $@.tmp $@
+
+# The libtool-built packs' modules, by install folder.
+RB_INSTALL_DATA_HOOKS += packs-remove-la
+RB_UNINSTALL_HOOKS += packs-uninstall-modules
+
+packs-remove-la:
+	@for la in $(cpu_LTLIBRARIES); do rm -f "$(DESTDIR)$(cpudir)/$${la##*/}"; done
+
+packs-uninstall-modules:
+	@for la in $(cpu_LTLIBRARIES); do \
+	  so=$${la##*/}; rm -f "$(DESTDIR)$(cpudir)/$${so%.la}.so"; \
+	done
+
+.PHONY: packs-remove-la packs-uninstall-modules

@@ -1,0 +1,117 @@
+/* blocksum.cu: the example pack's CUDA strategy: a grid-stride sum of i32,
+ * i64, f32 or f64 data. Each thread sums elements a grid apart, each block
+ * combines its threads' sums with warp shuffles (rb_cuda::block_reduce),
+ * and each block adds its sum to the result with one atomic. All device
+ * work is issued on cfg->queue, the stream on which redbench times it.
+ * Parameter `block` sets the threads per block. */
+#include <stdlib.h>
+
+#include <redbench/cuda_helpers.cuh>
+#include <redbench/plugin.h>
+
+static const rb_param_spec blocksum_params[] = {
+    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
+};
+
+/* What a sum of T accumulates in: T, or its unsigned type for integers. */
+template <class T> using sum_of = typename rb_cuda::op_sum::acc<T>::type;
+
+template <class T>
+__global__ void blocksum_kernel(const T *__restrict__ in, size_t n, sum_of<T> *out)
+{
+    __shared__ sum_of<T> scratch[32];
+    sum_of<T> sum = 0;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride)
+        sum += (sum_of<T>)in[k];
+    sum = rb_cuda::block_reduce<rb_cuda::op_sum>(sum, scratch);
+    if (threadIdx.x == 0)
+        atomicAdd(out, sum);
+}
+
+struct blocksum_state {
+    const rb_config *cfg;
+    void *out; /* the result on the device: 8 bytes */
+    unsigned block, grid;
+};
+
+static int blocksum_init(const rb_config *cfg, void **state)
+{
+    blocksum_state *s = (blocksum_state *)calloc(1, sizeof *s);
+    if (!s) {
+        cfg->host->error(cfg->host, "out of memory");
+        return RB_ERROR;
+    }
+    s->cfg = cfg;
+    s->block = (unsigned)rb_param_int(cfg, "block", 256);
+    /* enough blocks to fill the device once, fewer for a small input */
+    uint64_t fill = (uint64_t)rb_cuda::sm_count(cfg->device) * (2048 / s->block);
+    uint64_t need = (cfg->n + s->block - 1) / s->block;
+    s->grid = (unsigned)(need < fill ? need : fill);
+    cudaError_t e = cudaMalloc(&s->out, 8);
+    if (e != cudaSuccess) {
+        cfg->host->error(cfg->host, "cudaMalloc of the result: %s", cudaGetErrorString(e));
+        free(s);
+        return RB_ERROR;
+    }
+    *state = s;
+    return RB_OK;
+}
+
+template <class T> static void launch(const blocksum_state *s, cudaStream_t stream)
+{
+    blocksum_kernel<T><<<s->grid, s->block, 0, stream>>>((const T *)s->cfg->input, s->cfg->n,
+                                                          (sum_of<T> *)s->out);
+}
+
+static int blocksum_run(void *state)
+{
+    blocksum_state *s = (blocksum_state *)state;
+    const rb_host *host = s->cfg->host;
+    cudaStream_t stream = (cudaStream_t)s->cfg->queue;
+    RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, 8, stream)); /* each run starts from 0 */
+    switch (s->cfg->dtype) {
+    case RB_DTYPE_I32: launch<int>(s, stream); break;
+    case RB_DTYPE_I64: launch<long long>(s, stream); break;
+    case RB_DTYPE_F32: launch<float>(s, stream); break;
+    case RB_DTYPE_F64: launch<double>(s, stream); break;
+    default: return RB_UNSUPPORTED; /* not declared: redbench never asks */
+    }
+    RB_CUDA_CHECK_LAUNCH(host);
+    return RB_OK;
+}
+
+static int blocksum_verify(void *state, rb_result *result)
+{
+    blocksum_state *s = (blocksum_state *)state;
+    const rb_host *host = s->cfg->host;
+    cudaStream_t stream = (cudaStream_t)s->cfg->queue;
+    unsigned char bytes[8];
+    RB_CUDA_CHECK(host, cudaMemcpyAsync(bytes, s->out, 8, cudaMemcpyDeviceToHost, stream));
+    RB_CUDA_CHECK(host, cudaStreamSynchronize(stream));
+    rb_cuda::store_bytes(result, s->cfg->dtype, bytes); /* redbench compares it */
+    return RB_OK;
+}
+
+static void blocksum_teardown(void *state)
+{
+    blocksum_state *s = (blocksum_state *)state;
+    cudaFree(s->out);
+    free(s);
+}
+
+static const rb_plugin blocksum_plugin = {
+    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, sizeof(rb_plugin),
+    "blocksum",                                            /* name */
+    "grid-stride sum, block shuffles, one atomic a block", /* summary */
+    "1.0",                                                 /* version */
+    "cuda",                                                /* backend */
+    RB_OP_BIT(RB_OP_SUM),
+    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
+        RB_DTYPE_BIT(RB_DTYPE_F64),
+    blocksum_params, sizeof blocksum_params / sizeof blocksum_params[0],
+    NULL, /* describe: every declared op and dtype runs */
+    blocksum_init, blocksum_run, blocksum_verify, blocksum_teardown,
+};
+
+RB_CUDA_PLUGIN_ENTRY(blocksum_plugin)
