@@ -37,7 +37,11 @@ void plot_format(double v, int unit, char *buf, size_t len)
     default:
         break;
     }
-    snprintf(buf, len, "%.4g", v);
+    /* Three significant digits; whole numbers from 1000 up, not 1.23e+03. */
+    if (fabs(v) >= 1000 && fabs(v) < 1e15)
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "%.3g", v);
 }
 
 static void add_tick(plot_ticks *t, double at, int unit)

@@ -98,29 +98,35 @@ static int read_rows(plot_builder *b, const json_value *results)
 size_t plot_varying_params(const plot_builder *b, const char *run, const char **names,
                            size_t max)
 {
+    /* Every parameter name of the run, in order. */
+    const char *all[64];
+    size_t n_all = 0;
     const json_value *first = NULL;
-    size_t count = 0;
     for (size_t k = 0; k < b->n_rows; k++) {
         if (strcmp(b->rows[k].run, run) != 0)
             continue;
         const json_value *params = json_get(b->rows[k].json, "params");
         first = first ? first : params;
-        for (size_t m = 0; m < json_count(params) && count < max; m++) {
+        for (size_t m = 0; m < json_count(params) && n_all < RB_ARRAY_LEN(all); m++) {
             const char *name = json_key_at(params, m);
             size_t seen = 0;
-            while (seen < count && strcmp(names[seen], name) != 0)
+            while (seen < n_all && strcmp(all[seen], name) != 0)
                 seen++;
-            if (seen < count)
-                continue;
-            /* Does any row of the run give it another value than the first? */
-            for (size_t j = 0; j < b->n_rows; j++)
-                if (strcmp(b->rows[j].run, run) == 0 &&
-                    strcmp(plot_value_text(json_get(json_get(b->rows[j].json, "params"), name)),
-                           plot_value_text(json_get(first, name))) != 0) {
-                    names[count++] = name;
-                    break;
-                }
+            if (seen == n_all)
+                all[n_all++] = name;
         }
+    }
+    /* Those that some row of the run gives another value than the first row. */
+    size_t count = 0;
+    for (size_t p = 0; p < n_all && count < max; p++) {
+        const char *want = plot_value_text(json_get(first, all[p]));
+        for (size_t k = 0; k < b->n_rows; k++)
+            if (strcmp(b->rows[k].run, run) == 0 &&
+                strcmp(plot_value_text(json_get(json_get(b->rows[k].json, "params"), all[p])),
+                       want) != 0) {
+                names[count++] = all[p];
+                break;
+            }
     }
     return count;
 }
@@ -134,6 +140,9 @@ static void group_configs(plot_builder *b)
             if (strcmp(b->rows[k].field[f], b->rows[0].field[f]) != 0)
                 b->field_varies[f] = 1;
     size_t cap = 0;
+    const char *names_run = NULL; /* the run `names` are for: runs come in blocks */
+    const char *names[32];
+    size_t n_names = 0;
     for (size_t k = 0; k < b->n_rows; k++) {
         plot_row *r = &b->rows[k];
         strbuf id = {0};
@@ -158,8 +167,10 @@ static void group_configs(plot_builder *b)
         r->config = c;
         strbuf label = {0};
         sb_append(&label, r->run);
-        const char *names[32];
-        size_t n_names = plot_varying_params(b, r->run, names, RB_ARRAY_LEN(names));
+        if (!names_run || strcmp(names_run, r->run) != 0) {
+            names_run = r->run;
+            n_names = plot_varying_params(b, r->run, names, RB_ARRAY_LEN(names));
+        }
         const json_value *params = json_get(r->json, "params");
         for (size_t p = 0; p < n_names; p++)
             sb_printf(&label, " %s=%s", names[p], plot_value_text(json_get(params, names[p])));
@@ -192,11 +203,11 @@ size_t plot_choose(const plot_builder *b, const int *eligible, const double *sco
     return n_eligible;
 }
 
-char *plot_left_out_note(size_t drawn, size_t eligible, const char *what)
+char *plot_left_out_note(size_t eligible)
 {
-    if (drawn >= eligible)
+    if (eligible <= PLOT_MAX_SERIES)
         return NULL;
-    return xasprintf("the %zu %s of %zu configurations", drawn, what, eligible);
+    return xasprintf("the %d fastest of %zu configurations", PLOT_MAX_SERIES, eligible);
 }
 
 static int by_x(const void *pa, const void *pb)
@@ -291,8 +302,7 @@ static void bandwidth_figures(plot_builder *b, plot_set *set)
         else
             fig->name = xasprintf("bandwidth-%d", devices[d]);
         fig->title = xasprintf("Bandwidth against n%s%s", name ? " on " : "", name ? name : "");
-        fig->subtitle = plot_left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
-                                      n_eligible, "fastest");
+        fig->subtitle = plot_left_out_note(n_eligible);
         fig->x_label = xstrdup("n (elements)");
         fig->y_label = xstrdup("bandwidth (GB/s)");
         fig->x_unit = PLOT_UNIT_SIZE;
@@ -301,13 +311,15 @@ static void bandwidth_figures(plot_builder *b, plot_set *set)
         add_lines(fig, b, chosen, devices[d], 1);
         double peak = json_number(json_get(dev, "peak_gbs"), NAN);
         double measured = json_number(json_get(dev, "measured_peak_gbs"), NAN);
-        char text[96];
+        char value[32], text[96];
         if (peak > 0) {
-            snprintf(text, sizeof text, "theoretical peak %.4g GB/s", peak);
+            plot_format(peak, PLOT_UNIT_NUMBER, value, sizeof value);
+            snprintf(text, sizeof text, "theoretical peak %s GB/s", value);
             plot_add_hline(fig, peak, text);
         }
         if (measured > 0) {
-            snprintf(text, sizeof text, "measured peak %.4g GB/s", measured);
+            plot_format(measured, PLOT_UNIT_NUMBER, value, sizeof value);
+            snprintf(text, sizeof text, "measured peak %s GB/s", value);
             plot_add_hline(fig, measured, text);
         }
     }
@@ -330,8 +342,7 @@ static void time_figure(plot_builder *b, plot_set *set)
     fig->kind = PLOT_LINES;
     fig->name = xstrdup("time");
     fig->title = xstrdup("Median time against n");
-    fig->subtitle = plot_left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
-                                  n_eligible, "fastest");
+    fig->subtitle = plot_left_out_note(n_eligible);
     fig->x_label = xstrdup("n (elements)");
     fig->y_label = xstrdup("median time of one reduction");
     fig->x_unit = PLOT_UNIT_SIZE;

@@ -51,7 +51,7 @@ size_t plot_varying_params(const plot_builder *b, const char *run, const char **
  * were eligible. */
 size_t plot_choose(const plot_builder *b, const int *eligible, const double *score, int *chosen);
 /* "the 12 fastest of 40 configurations", or NULL when none was left out. */
-char *plot_left_out_note(size_t drawn, size_t eligible, const char *what);
+char *plot_left_out_note(size_t eligible);
 void plot_add_hline(plot_figure *fig, double y, const char *label);
 /* The baseline: 0 and *by_run set if a run (1) or else a plugin (0) has that
  * name; -1 after an error listing the runs and plugins. */

@@ -98,7 +98,8 @@ static void header(FILE *out, const plot_figure *fig, const char *source, int wi
                  "'%s.svg'\" %s.gp\n",
             width, height, fig->name, fig->name);
     fputs("set termoption noenhanced\nset title ", out);
-    char *title = fig->subtitle ? xasprintf("%s\n%s", fig->title, fig->subtitle) : xstrdup(fig->title);
+    char *title =
+        fig->subtitle ? xasprintf("%s\n%s", fig->title, fig->subtitle) : xstrdup(fig->title);
     put_quoted(out, title);
     free(title);
     fputs("\nset xlabel ", out);
@@ -106,6 +107,25 @@ static void header(FILE *out, const plot_figure *fig, const char *source, int wi
     fputs("\nset ylabel ", out);
     put_quoted(out, fig->y_label);
     fprintf(out, "\ncolors = \"%s\"\nset datafile missing \"NaN\"\n", palette);
+}
+
+/* A label longer than this puts the key below the plot, in two columns. */
+#define KEY_SIDE_CHARS 30
+
+static int key_below(const plot_figure *fig)
+{
+    for (size_t s = 0; s < fig->n_series; s++)
+        if (strlen(fig->series[s].label) > KEY_SIDE_CHARS)
+            return 1;
+    return 0;
+}
+
+static void key_setting(FILE *out, const plot_figure *fig)
+{
+    if (key_below(fig))
+        fputs("set key below left Left reverse maxcols 2\n", out);
+    else
+        fputs("set key outside right top Left reverse\n", out);
 }
 
 static void hline_plots(FILE *out, const plot_figure *fig)
@@ -150,7 +170,9 @@ static void lines_script(FILE *out, const plot_figure *fig)
         plot_axis_linear(ylo, yhi * 1.05, fig->y_unit, &t);
     }
     put_tics(out, "y", &t, fig->y_log10);
-    fputs("set grid\nset key outside right top Left reverse\nplot ", out);
+    fputs("set grid\n", out);
+    key_setting(out, fig);
+    fputs("plot ", out);
     for (size_t s = 0; s < fig->n_series; s++) {
         fprintf(out, "%s$S%zu using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb word(colors, %zu) "
                      "title ",
@@ -197,9 +219,9 @@ static void bars_script(FILE *out, const plot_figure *fig)
     if (fig->n_columns > 6)
         fputs("set xtics rotate by -35\n", out);
     fputs("set style data histograms\nset style histogram clustered gap 1\n"
-          "set style fill solid 0.9 border -1\nset grid ytics\n"
-          "set key outside right top Left reverse\n",
+          "set style fill solid 0.9 border -1\nset grid ytics\n",
           out);
+    key_setting(out, fig);
     fprintf(out, "plot for [i=2:%zu] $BARS using i:xtic(1) title columnheader(i) "
                  "lc rgb word(colors, (i - 2) %% %d + 1)",
             fig->n_series + 1, PLOT_MAX_SERIES);
@@ -213,8 +235,10 @@ static void heatmap_script(FILE *out, const plot_figure *fig)
     for (size_t r = 0; r < fig->n_rows; r++)
         for (size_t c = 0; c < fig->n_columns; c++) {
             double v = fig->cells[r * fig->n_columns + c];
+            char text[32];
+            plot_format(v, PLOT_UNIT_NUMBER, text, sizeof text);
             if (!isnan(v))
-                fprintf(out, "%zu %zu %.17g \"%.3g\"\n", c, r, v, v);
+                fprintf(out, "%zu %zu %.17g \"%s\"\n", c, r, v, text);
         }
     fputs("EOD\n", out);
     fprintf(out, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", fig->n_columns - 1,
@@ -245,6 +269,8 @@ static void figure_size(const plot_figure *fig, int *width, int *height)
 {
     *width = 960;
     *height = 540;
+    if (key_below(fig))
+        *height += 20 * (int)((fig->n_series + fig->n_hlines + 1) / 2);
     if (fig->kind == PLOT_HEATMAP) {
         *width = 200 + 72 * (int)fig->n_columns;
         *height = 170 + 34 * (int)fig->n_rows;

@@ -130,8 +130,7 @@ void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, in
         fig->kind = PLOT_BARS;
         fig->name = xstrdup("speedup");
         fig->title = xasprintf("Speedup against %s", baseline);
-        char *note = plot_left_out_note(n_eligible < PLOT_MAX_SERIES ? n_eligible : PLOT_MAX_SERIES,
-                                   n_eligible, "fastest");
+        char *note = plot_left_out_note(n_eligible);
         fig->subtitle = xasprintf("%s%s%s's fastest configuration's time / each configuration's "
                                   "time; above 1 is faster",
                                   note ? note : "", note ? "; " : "", baseline);

@@ -71,8 +71,14 @@ static double scale(double v, double lo, double hi, int log_axis)
     return hi > lo ? (v - lo) / (hi - lo) : 0.5;
 }
 
-static double px(const frame *f, double x) { return f->x0 + scale(x, f->xt.lo, f->xt.hi, f->x_log) * (f->x1 - f->x0); }
-static double py(const frame *f, double y) { return f->y1 - scale(y, f->yt.lo, f->yt.hi, f->y_log) * (f->y1 - f->y0); }
+static double px(const frame *f, double x)
+{
+    return f->x0 + scale(x, f->xt.lo, f->xt.hi, f->x_log) * (f->x1 - f->x0);
+}
+static double py(const frame *f, double y)
+{
+    return f->y1 - scale(y, f->yt.lo, f->yt.hi, f->y_log) * (f->y1 - f->y0);
+}
 
 static void begin_svg(FILE *out, const plot_figure *fig, int width, int height)
 {
@@ -93,10 +99,11 @@ static void begin_svg(FILE *out, const plot_figure *fig, int width, int height)
     }
 }
 
-static void axis_titles(FILE *out, const plot_figure *fig, const frame *f, int height)
+/* The axes' titles; the x title `below` pixels under the plot area. */
+static void axis_titles(FILE *out, const plot_figure *fig, const frame *f, double below)
 {
-    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#222\">",
-            (f->x0 + f->x1) / 2, height - 14);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#222\">",
+            (f->x0 + f->x1) / 2, f->y1 + below);
     put_text(out, fig->x_label);
     fprintf(out, "</text>\n<text transform=\"translate(18 %.1f) rotate(-90)\" "
                  "text-anchor=\"middle\" fill=\"#222\">",
@@ -147,11 +154,39 @@ static void draw_hlines(FILE *out, const plot_figure *fig, const frame *f)
     }
 }
 
-static void draw_legend(FILE *out, const plot_figure *fig, const frame *f, int bars)
+/* A legend label longer than this moves the legend below the plot. */
+#define LEGEND_SIDE_CHARS 30
+#define LEGEND_BELOW_CHARS 68
+
+static int legend_below(const plot_figure *fig)
 {
-    double x = f->x1 + 16;
+    for (size_t s = 0; s < fig->n_series; s++)
+        if (strlen(fig->series[s].label) > LEGEND_SIDE_CHARS)
+            return 1;
+    return 0;
+}
+
+/* Rows the legend takes below the plot (0: it is beside it). */
+static int legend_rows(const plot_figure *fig)
+{
+    return legend_below(fig) ? (int)(fig->n_series + 1) / 2 : 0;
+}
+
+/* The plot area: beside a legend on the right, or the whole width above one. */
+static frame plot_area(const plot_figure *fig)
+{
+    frame f = {.x0 = LEFT, .x1 = WIDTH - (legend_below(fig) ? 40 : LEGEND_WIDTH), .y0 = TOP,
+               .y1 = HEIGHT - BOTTOM};
+    return f;
+}
+
+/* The legend, beside the plot or, from `top` down, below it in two columns. */
+static void draw_legend(FILE *out, const plot_figure *fig, const frame *f, int bars, double top)
+{
+    int below = legend_below(fig);
     for (size_t s = 0; s < fig->n_series; s++) {
-        double y = f->y0 + 8 + 20 * (double)s;
+        double x = below ? f->x0 + (double)(s % 2) * (f->x1 - f->x0) / 2 : f->x1 + 16;
+        double y = below ? top + 20 * (double)(s / 2) : f->y0 + 8 + 20 * (double)s;
         const char *color = palette[s % PLOT_MAX_SERIES];
         if (bars)
             fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"%s\"/>\n",
@@ -163,7 +198,7 @@ static void draw_legend(FILE *out, const plot_figure *fig, const frame *f, int b
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\"><title>", x + 26, y + 4);
         put_text(out, fig->series[s].label);
         fputs("</title>", out);
-        put_short(out, fig->series[s].label, 30);
+        put_short(out, fig->series[s].label, below ? LEGEND_BELOW_CHARS : LEGEND_SIDE_CHARS);
         fputs("</text>\n", out);
     }
 }
@@ -182,8 +217,10 @@ static void draw_lines(FILE *out, const plot_figure *fig)
         ylo = fmin(ylo, fig->hlines[h].y);
         yhi = fmax(yhi, fig->hlines[h].y);
     }
-    frame f = {.x0 = LEFT, .x1 = WIDTH - LEGEND_WIDTH, .y0 = TOP, .y1 = HEIGHT - BOTTOM,
-               .x_log = fig->x_log2, .y_log = fig->y_log10};
+    frame f = plot_area(fig);
+    f.x_log = fig->x_log2;
+    f.y_log = fig->y_log10;
+    int height = HEIGHT + 20 * legend_rows(fig);
     if (fig->x_log2)
         plot_axis_log2(xlo, xhi, fig->x_unit, &f.xt);
     else
@@ -192,7 +229,7 @@ static void draw_lines(FILE *out, const plot_figure *fig)
         plot_axis_log10(ylo, yhi, fig->y_unit, &f.yt);
     else
         plot_axis_linear(ylo, yhi * 1.05, fig->y_unit, &f.yt);
-    begin_svg(out, fig, WIDTH, HEIGHT);
+    begin_svg(out, fig, WIDTH, height);
     draw_axes(out, &f, 1);
     draw_hlines(out, fig, &f);
     for (size_t s = 0; s < fig->n_series; s++) {
@@ -213,8 +250,8 @@ static void draw_lines(FILE *out, const plot_figure *fig)
         }
         fputs("</g>\n", out);
     }
-    draw_legend(out, fig, &f, 0);
-    axis_titles(out, fig, &f, HEIGHT);
+    draw_legend(out, fig, &f, 0, f.y1 + 64);
+    axis_titles(out, fig, &f, 42);
     fputs("</svg>\n", out);
 }
 
@@ -231,10 +268,10 @@ static void draw_bars(FILE *out, const plot_figure *fig)
         ylo = fmin(ylo, fig->hlines[h].y);
         yhi = fmax(yhi, fig->hlines[h].y);
     }
-    int rotate = fig->n_columns > 6;
-    int height = HEIGHT + (rotate ? 40 : 0);
-    frame f = {.x0 = LEFT, .x1 = WIDTH - LEGEND_WIDTH, .y0 = TOP,
-               .y1 = height - BOTTOM - (rotate ? 40 : 0), .y_log = fig->y_log10};
+    int rotate = fig->n_columns > 6; /* group names turned, 40 pixels more under the axis */
+    frame f = plot_area(fig);
+    f.y_log = fig->y_log10;
+    int height = HEIGHT + (rotate ? 40 : 0) + 20 * legend_rows(fig);
     if (fig->y_log10)
         plot_axis_log10(ylo, yhi, fig->y_unit, &f.yt);
     else
@@ -274,8 +311,8 @@ static void draw_bars(FILE *out, const plot_figure *fig)
         fputs("</text>\n", out);
     }
     draw_hlines(out, fig, &f);
-    draw_legend(out, fig, &f, 1);
-    axis_titles(out, fig, &f, height);
+    draw_legend(out, fig, &f, 1, f.y1 + 64 + (rotate ? 40 : 0));
+    axis_titles(out, fig, &f, 42 + (rotate ? 40 : 0));
     fputs("</svg>\n", out);
 }
 
@@ -328,7 +365,7 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
             double t = hi > lo ? (v - lo) / (hi - lo) : 1;
             if (!isnan(v)) {
                 viridis(t, color, sizeof color);
-                snprintf(text, sizeof text, "%.3g", v);
+                plot_format(v, PLOT_UNIT_NUMBER, text, sizeof text);
             }
             fprintf(out, "<rect class=\"rb-cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                          "height=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\"><title>",
@@ -340,9 +377,14 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
             put_text(out, fig->y_label);
             fputs(" = ", out);
             put_text(out, fig->rows[r]);
-            fprintf(out, ": %s %s</title></rect>\n", text, isnan(v) ? "(no ok row)" : fig->value_label);
-            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
-                    x + cell_w / 2, y + cell_h / 2 + 4, !isnan(v) && t > 0.6 ? "#222" : isnan(v) ? "#888" : "#fff",
+            fprintf(out, ": %s %s</title></rect>\n", text,
+                    isnan(v) ? "(no ok row)" : fig->value_label);
+            fprintf(out,
+                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+                    x + cell_w / 2, y + cell_h / 2 + 4,
+                    !isnan(v) && t > 0.6 ? "#222"
+                    : isnan(v)           ? "#888"
+                                         : "#fff",
                     text);
         }
     }
@@ -374,7 +416,7 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
     put_text(out, fig->value_label);
     fputs("</text>\n", out);
     frame f = {.x0 = x0, .x1 = x0 + cell_w * (double)fig->n_columns, .y0 = y0, .y1 = grid_bottom};
-    axis_titles(out, fig, &f, height);
+    axis_titles(out, fig, &f, 42);
     fputs("</svg>\n", out);
 }
 

@@ -75,12 +75,16 @@ static void cell(FILE *out, const char *text)
     fputs("</td>", out);
 }
 
-/* A number cell, times `factor`, four significant digits; empty unless a number. */
+/* A number cell, times `factor`: four significant digits (whole numbers from
+ * 1000 up); empty unless a number. */
 static void number_cell(FILE *out, const json_value *v, double factor)
 {
     fputs("<td class=\"num\">", out);
-    if (v && v->type == JSON_NUMBER)
-        fprintf(out, "%.4g", v->number * factor);
+    double x = v && v->type == JSON_NUMBER ? v->number * factor : NAN;
+    if (fabs(x) >= 1000 && fabs(x) < 1e15)
+        fprintf(out, "%.0f", x);
+    else if (!isnan(x))
+        fprintf(out, "%.4g", x);
     fputs("</td>", out);
 }
 
@@ -107,25 +111,25 @@ static void write_heading(FILE *out, const json_value *doc, const char *source)
     fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<h1>redbench: ", style);
     put_html(out, *name ? name : source);
     fputs("</h1>\n<p class=\"meta\">", out);
+    /* "Started T on HOST, 3.1 s; cache hot. From FILE." with what is known. */
     const char *started = text_of(doc, "started");
     const char *host = text_of(json_get(doc, "host"), "name");
-    if (*started) {
-        fputs("Started ", out);
-        put_html(out, started);
-    }
-    if (*host) {
-        fputs(" on ", out);
-        put_html(out, host);
-    }
-    double wall = json_number(json_get(doc, "wall_seconds"), NAN);
-    if (!isnan(wall))
-        fprintf(out, ", %.1f s", wall);
     const char *cache = text_of(json_get(exp, "settings"), "cache");
-    if (*cache) {
-        fputs("; cache ", out);
-        put_html(out, cache);
-    }
-    fputs(". From <code>", out);
+    double wall = json_number(json_get(doc, "wall_seconds"), NAN);
+    strbuf line = {0};
+    sb_append(&line, "");
+    if (*started)
+        sb_printf(&line, "Started %s", started);
+    if (*host)
+        sb_printf(&line, "%s%s", *started ? " on " : "Ran on ", host);
+    if (!isnan(wall))
+        sb_printf(&line, "%s%.1f s", line.len ? ", " : "Took ", wall);
+    if (*cache)
+        sb_printf(&line, "%scache %s", line.len ? "; " : "", cache);
+    sb_printf(&line, "%sFrom ", line.len ? ". " : "");
+    put_html(out, line.data);
+    sb_free(&line);
+    fputs("<code>", out);
     put_html(out, source);
     fputs("</code>.</p>\n", out);
 }
@@ -318,8 +322,13 @@ int html_report_write(FILE *out, const json_value *doc, const plot_set *set, con
     write_plots(out, set);
     write_results(out, doc);
     write_provenance(out, doc);
-    fprintf(out, "<p class=\"meta\">Written by redbench %s.</p>\n</main>\n</body>\n</html>\n",
-            text_of(doc, "version"));
+    const char *version = text_of(doc, "version");
+    fputs("<p class=\"meta\">Written by redbench", out);
+    if (*version) {
+        fputc(' ', out);
+        put_html(out, version);
+    }
+    fputs(".</p>\n</main>\n</body>\n</html>\n", out);
     return ferror(out) ? -1 : 0;
 }
 

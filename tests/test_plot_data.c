@@ -24,30 +24,35 @@ static char *results_document(void)
     strbuf sb = {0};
     sb_append(&sb, "{\"devices\": [{\"backend\": \"cpu\", \"device\": 0, \"name\": \"Test <CPU>\","
                    " \"peak_gbs\": 100, \"measured_peak_gbs\": 80}],\n\"results\": [\n");
-    sb_append(&sb, "{\"run\": \"base\", \"plugin\": \"serial\", \"params\": {}, \"params_text\": \"\","
-                   " \"op\": \"sum\", \"dtype\": \"i32\", \"n\": 1024, \"device\": 0, \"status\": \"ok\","
-                   " \"median_ns\": 4000, \"bandwidth_gbs\": 1.024},\n");
-    sb_append(&sb, "{\"run\": \"base\", \"plugin\": \"serial\", \"params\": {}, \"params_text\": \"\","
-                   " \"op\": \"sum\", \"dtype\": \"i32\", \"n\": 4096, \"device\": 0, \"status\": \"ok\","
-                   " \"median_ns\": 8000, \"bandwidth_gbs\": 2.048},\n");
+    sb_append(
+        &sb, "{\"run\": \"base\", \"plugin\": \"serial\", \"params\": {}, \"params_text\": \"\","
+             " \"op\": \"sum\", \"dtype\": \"i32\", \"n\": 1024, \"device\": 0, \"status\": \"ok\","
+             " \"median_ns\": 4000, \"bandwidth_gbs\": 1.024},\n");
+    sb_append(
+        &sb, "{\"run\": \"base\", \"plugin\": \"serial\", \"params\": {}, \"params_text\": \"\","
+             " \"op\": \"sum\", \"dtype\": \"i32\", \"n\": 4096, \"device\": 0, \"status\": \"ok\","
+             " \"median_ns\": 8000, \"bandwidth_gbs\": 2.048},\n");
     int blocks[2] = {32, 64}, vpts[2] = {1, 2};
     for (int n = 1024; n <= 4096; n *= 4)
         for (int b = 0; b < 2; b++)
             for (int v = 0; v < 2; v++) {
                 double ns = 1000.0 / (blocks[b] / 32 * vpts[v]) * (n == 1024 ? 1 : 2);
-                sb_printf(&sb,
-                          "{\"run\": \"grid\", \"plugin\": \"atomic\", \"params\": {\"block\": %d,"
-                          " \"vpt\": %d, \"mode\": \"x\"}, \"params_text\": \"block=%d vpt=%d mode=x\","
-                          " \"op\": \"sum\", \"dtype\": \"i32\", \"n\": %d, \"device\": 0,"
-                          " \"status\": \"ok\", \"median_ns\": %g, \"bandwidth_gbs\": %g},\n",
-                          blocks[b], vpts[v], blocks[b], vpts[v], n, ns, n * 4 / ns);
+                sb_printf(
+                    &sb,
+                    "{\"run\": \"grid\", \"plugin\": \"atomic\", \"params\": {\"block\": %d,"
+                    " \"vpt\": %d, \"mode\": \"x\"}, \"params_text\": \"block=%d vpt=%d mode=x\","
+                    " \"op\": \"sum\", \"dtype\": \"i32\", \"n\": %d, \"device\": 0,"
+                    " \"status\": \"ok\", \"median_ns\": %g, \"bandwidth_gbs\": %g},\n",
+                    blocks[b], vpts[v], blocks[b], vpts[v], n, ns, n * 4 / ns);
             }
-    sb_append(&sb, "{\"run\": \"grid\", \"plugin\": \"atomic\", \"params\": {\"block\": 128, \"vpt\": 1,"
-                   " \"mode\": \"x\"}, \"op\": \"sum\", \"dtype\": \"i32\", \"n\": 1024,"
-                   " \"status\": \"failed\", \"median_ns\": null},\n");
-    sb_append(&sb, "{\"run\": \"grid\", \"plugin\": \"atomic\", \"params\": {\"block\": 256, \"vpt\": 1,"
-                   " \"mode\": \"x\"}, \"op\": \"sum\", \"dtype\": \"i32\", \"n\": 1024,"
-                   " \"status\": \"wrong\", \"median_ns\": 10, \"bandwidth_gbs\": 409.6}\n]}\n");
+    sb_append(&sb,
+              "{\"run\": \"grid\", \"plugin\": \"atomic\", \"params\": {\"block\": 128, \"vpt\": 1,"
+              " \"mode\": \"x\"}, \"op\": \"sum\", \"dtype\": \"i32\", \"n\": 1024,"
+              " \"status\": \"failed\", \"median_ns\": null},\n");
+    sb_append(&sb,
+              "{\"run\": \"grid\", \"plugin\": \"atomic\", \"params\": {\"block\": 256, \"vpt\": 1,"
+              " \"mode\": \"x\"}, \"op\": \"sum\", \"dtype\": \"i32\", \"n\": 1024,"
+              " \"status\": \"wrong\", \"median_ns\": 10, \"bandwidth_gbs\": 409.6}\n]}\n");
     return sb.data;
 }
 
@@ -86,6 +91,8 @@ static void test_figures(const json_value *doc)
        "its points are (n, GB/s), sorted by n");
     ok(bw && bw->n_hlines == 2 && bw->hlines[0].y == 100 && bw->hlines[1].y == 80,
        "the theoretical (100) and measured (80) peaks are horizontal lines");
+    is_str(bw && bw->n_hlines == 2 ? bw->hlines[1].label : NULL, "measured peak 80 GB/s",
+           "... labelled with their value");
     ok(bw && strstr(bw->title, "Test <CPU>") != NULL, "the title names the device");
 
     const plot_figure *time = figure(&set, "time");
@@ -208,6 +215,25 @@ static void test_cap(void)
     plot_set_free(&set);
     json_free(doc);
     sb_free(&sb);
+
+    /* Labels too long for the side: the legend goes below, two a row. */
+    const char *text = "{\"results\": [{\"run\": \"a-run-with-a-name-longer-than-thirty\","
+                       " \"status\": \"ok\", \"n\": 1024, \"median_ns\": 10, \"bandwidth_gbs\": 4},"
+                       " {\"run\": \"b\", \"status\": \"ok\", \"n\": 1024, \"median_ns\": 20,"
+                       " \"bandwidth_gbs\": 2}]}";
+    doc = json_parse(text, strlen(text), NULL);
+    plot_build(doc, "long.json", NULL, &set);
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&svg, &len);
+    plot_svg_write(out, figure(&set, "bandwidth"));
+    fclose(out);
+    ok(strstr(svg, "width=\"960\" height=\"560\"") &&
+           strstr(svg, "a-run-with-a-name-longer-than-thirty</text>"),
+       "a long label: the legend goes below, one row for two entries, the label whole");
+    free(svg);
+    plot_set_free(&set);
+    json_free(doc);
 }
 
 static void test_axes(void)
@@ -231,6 +257,10 @@ static void test_axes(void)
     char buf[32];
     plot_format(1500, PLOT_UNIT_NS, buf, sizeof buf);
     is_str(buf, "1.5 us", "1500 ns is 1.5 us");
+    plot_format(2190.4, PLOT_UNIT_NUMBER, buf, sizeof buf);
+    is_str(buf, "2190", "2190.4 is written whole, not as 2.19e+03");
+    plot_format(17.114, PLOT_UNIT_NUMBER, buf, sizeof buf);
+    is_str(buf, "17.1", "17.114 has three significant digits");
     plot_format(2.5, PLOT_UNIT_TIMES, buf, sizeof buf);
     is_str(buf, "2.5x", "a ratio is 2.5x");
     plot_format(3 << 20, PLOT_UNIT_SIZE, buf, sizeof buf);
@@ -261,6 +291,7 @@ static void test_svg(const json_value *doc)
     is_int((long long)count(svg, "r=\"3.5\"><title>"), 10, "ten points, each with a tooltip");
     is_int((long long)count(svg, "class=\"rb-hline\""), 2, "two peak lines");
     ok(strstr(svg, "Test &lt;CPU&gt;") && !strstr(svg, "Test <CPU>"), "text is escaped");
+    ok(strstr(svg, "width=\"960\" height=\"540\"") != NULL, "short labels: the legend is beside");
     free(svg);
     out = open_memstream(&svg, &len);
     plot_svg_write(out, figure(&set, "heatmap-grid-1"));
@@ -270,14 +301,15 @@ static void test_svg(const json_value *doc)
     out = open_memstream(&svg, &len);
     plot_svg_write(out, figure(&set, "speedup"));
     fclose(out);
-    is_int((long long)count(svg, "class=\"rb-bar\""), 10, "speedup: five bars in each of two groups");
+    is_int((long long)count(svg, "class=\"rb-bar\""), 10,
+           "speedup: five bars in each of two groups");
     free(svg);
     plot_set_free(&set);
 }
 
 int main(void)
 {
-    plan(53);
+    plan(58);
     char *text = results_document();
     json_error err;
     json_value *doc = json_parse(text, strlen(text), &err);
