@@ -147,8 +147,10 @@ static void draw_hlines(FILE *out, const plot_figure *fig, const frame *f)
         fprintf(out, "<path class=\"rb-hline\" d=\"M%.1f %.1fH%.1f\" stroke=\"#444\" "
                      "stroke-width=\"1.5\" stroke-dasharray=\"6 4\" fill=\"none\"/>\n",
                 f->x0, y, f->x1);
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#444\">", f->x1 - 4,
-                y - 5);
+        /* A white halo keeps the label readable over the lines. */
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#444\" "
+                     "stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
+                f->x1 - 4, y - 5);
         put_text(out, fig->hlines[h].label);
         fputs("</text>\n", out);
     }
