@@ -46,3 +46,6 @@ core/git_revision.h: rb-git-revision-check
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; \
 	else echo "  GEN      $@ ($$rev)"; mv -f $@.tmp $@; fi
 rb-git-revision-check:
+
+# The plots and the HTML report.
+include core/plot.mk
