@@ -9,6 +9,7 @@
 # nothing behind.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
+unset REDBENCH_PLUGIN_PATH PKG_CONFIG_SYSROOT_DIR ACLOCAL_PATH # set below, as the test needs
 plan 39
 root=$tmp/root
 pre() { echo "$root$1"; }

@@ -8,6 +8,7 @@
 # layout loads and runs.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
+unset REDBENCH_PLUGIN_PATH # the search path is the test's: --plugin-path, ./plugins
 plan 29
 serial=$top_builddir/plugins/cpu/serial.so
 tiny=$top_builddir/tests/plugins/dir/tiny-sum.so
