@@ -90,7 +90,8 @@ static rb_loaded_plugin loaded[] = {
     {"/p/cpu/broken.so", "cpu", NULL, &broken},
 };
 static char *dirs[] = {"/opt/a", "/opt/b"};
-static rb_registry registry = {dirs, 2, loaded, 3, 3, NULL, 0, 0, NULL, 0, 0};
+static rb_registry registry = {.dirs = dirs, .n_dirs = 2, .plugins = loaded, .n_plugins = 3,
+                               .cap_plugins = 3};
 
 /* ---- helpers ---- */
 
