@@ -1,1 +1,55 @@
 # plugins/cuda/local.mk: the cuda pack (built when configure finds nvcc).
+# nvcc compiles each .cu straight to a shared object against the shared CUDA
+# runtime, so that every plugin in one process uses the same runtime; only
+# the entry point is exported. The objects land in plugins/cuda/ of the
+# build tree (where redbench run from there finds them) and are installed
+# into $(pkglibdir)/cuda by the hooks the top Makefile.am calls.
+CUDA_PACK_CU = \
+	plugins/cuda/backend.cu \
+	plugins/cuda/single_thread.cu \
+	plugins/cuda/tree.cu \
+	plugins/cuda/shuffle.cu \
+	plugins/cuda/atomic.cu \
+	plugins/cuda/reduce_add_sync.cu \
+	plugins/cuda/shared_array.cu \
+	plugins/cuda/histogram.cu \
+	plugins/cuda/cub.cu
+CUDA_PACK_DEPS = \
+	sdk/redbench/plugin.h \
+	sdk/redbench/backend.h \
+	sdk/redbench/cuda_helpers.cuh
+EXTRA_DIST += $(CUDA_PACK_CU) sdk/redbench/cuda_helpers.cuh
+
+# NVCCFLAGS is the user's, as CFLAGS is.
+NVCC_PLUGIN_FLAGS = $(NVCC_ARCH_FLAGS) -O3 -std=c++17 -shared \
+	-Xcompiler -fPIC,-fvisibility=hidden -cudart shared \
+	-Xlinker -rpath,$(CUDA_ROOT)/lib64 -I$(top_srcdir)/sdk
+SUFFIXES = .cu .so
+.cu.so:
+	@$(MKDIR_P) $(@D)
+	$(AM_V_GEN)$(NVCC) $(NVCC_PLUGIN_FLAGS) $(NVCCFLAGS) -o $@ $<
+
+if BUILD_CUDA
+cudapackdir = $(pkglibdir)/cuda
+CUDA_PACK_MODULES = $(CUDA_PACK_CU:.cu=.so)
+$(CUDA_PACK_MODULES): $(CUDA_PACK_DEPS)
+
+RB_ALL_HOOKS += $(CUDA_PACK_MODULES)
+RB_INSTALL_HOOKS += cuda-install
+RB_UNINSTALL_HOOKS += cuda-uninstall
+RB_CLEAN_HOOKS += cuda-clean
+
+cuda-install: $(CUDA_PACK_MODULES)
+	$(MKDIR_P) '$(DESTDIR)$(cudapackdir)'
+	$(INSTALL_PROGRAM) $(CUDA_PACK_MODULES) '$(DESTDIR)$(cudapackdir)'
+
+cuda-uninstall:
+	for f in $(CUDA_PACK_MODULES); do \
+	  rm -f "$(DESTDIR)$(cudapackdir)/$${f##*/}"; \
+	done
+
+cuda-clean:
+	rm -f $(CUDA_PACK_MODULES)
+
+endif
+.PHONY: cuda-install cuda-uninstall cuda-clean

@@ -8,7 +8,8 @@
  *                               they accumulate in the unsigned type)
  *   rb_cuda::warp_reduce, block_reduce, warp_argmax, block_argmax
  *   rb_cuda::atomic_combine<Op>::apply   one atomic update of a result
- *   rb_cuda::load_vec            one 4-, 8-, 16- or 32-byte load of V elements
+ *   rb_cuda::load_vec            one load of V elements (1 to 16 bytes; 32 in two)
+ *   rb_cuda::slice_length        the part of a thread's slice that lies below n
  *   rb_cuda::store_value, store_bytes   a reduced value into rb_result
  *
  * Everything here is a header: a plugin built against the installed SDK
@@ -127,6 +128,15 @@ template <class Op, class A> __device__ __forceinline__ A block_reduce(A v, A *s
     return v;
 }
 
+/* How many of `want` consecutive elements from index `first` lie below n:
+ * the length of a thread's slice at the end of the input. */
+__host__ __device__ __forceinline__ size_t slice_length(size_t first, size_t want, size_t n)
+{
+    if (first >= n)
+        return 0;
+    return n - first < want ? n - first : want;
+}
+
 /* A value and the index it came from, for argmax. */
 template <class T> struct arg {
     T value;
@@ -230,7 +240,7 @@ template <> struct atomic_combine<op_min> : atomic_extremum<op_min> {};
 template <> struct atomic_combine<op_max> : atomic_extremum<op_max> {};
 
 /* Loads V consecutive elements at p (aligned to V * sizeof(T)) with one
- * vector load of up to 16 bytes, or two for 32. */
+ * load of 1 to 16 bytes, or two for 32. */
 template <class T, int V> struct vec {
     T v[V];
 };
@@ -252,8 +262,14 @@ template <class T, int V> __device__ __forceinline__ vec<T, V> load_vec(const T 
     } else if constexpr (bytes == 8) {
         uint2 raw = *reinterpret_cast<const uint2 *>(p);
         memcpy(out.v, &raw, 8);
+    } else if constexpr (bytes == 4) {
+        unsigned raw = *reinterpret_cast<const unsigned *>(p);
+        memcpy(out.v, &raw, 4);
+    } else if constexpr (bytes == 2) {
+        unsigned short raw = *reinterpret_cast<const unsigned short *>(p);
+        memcpy(out.v, &raw, 2);
     } else {
-        memcpy(out.v, p, bytes);
+        out.v[0] = *p;
     }
     return out;
 }

@@ -1,0 +1,277 @@
+/* plugins/cuda/atomic.cu: reductions finished by atomics on one global
+ * result (seed 003's scenarios 1, 2 and 4). Thread t of the grid reads
+ * values_per_thread consecutive elements starting at t * values_per_thread,
+ * as in the seed (so a warp's loads are strided), and the grid has
+ * ceil(n / (values_per_thread * block)) blocks. The scope says how often the
+ * global result is updated:
+ *   value   one atomic per element (scenario 1)
+ *   thread  one atomic per thread with its total (scenario 2)
+ *   warp    one atomic per warp, after a shuffle reduction
+ *   block   every thread adds its total to one shared-memory value with a
+ *           shared atomic, then one global atomic per block (scenario 4)
+ * The result is reset with cudaMemsetAsync inside every run (for min and
+ * max it starts as the first element). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <redbench/cuda_helpers.cuh>
+#include <redbench/plugin.h>
+
+enum atomic_scope { SCOPE_VALUE, SCOPE_THREAD, SCOPE_WARP, SCOPE_BLOCK };
+enum atomic_acc { ACC_AUTO, ACC_F32, ACC_F64 };
+
+static const char *const scope_words[] = {"value", "thread", "warp", "block", NULL};
+static const char *const acc_words[] = {"auto", "f32", "f64", NULL};
+
+static const rb_param_spec atomic_params[] = {
+    {"scope", RB_PARAM_CHOICE, "thread", 0, 0, scope_words, 0,
+     "value | thread | warp | block: one global atomic per element, thread, warp or block"},
+    {"values_per_thread", RB_PARAM_INT, "16", 1, 1 << 20, NULL, 0,
+     "consecutive elements each thread reads"},
+    {"block", RB_PARAM_INT, "512", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
+    {"acc", RB_PARAM_CHOICE, "auto", 0, 0, acc_words, 0,
+     "floating data: the result's type (auto: the data's; f64 for f32 data stops one float "
+     "accumulator from stalling at large n)"},
+};
+
+template <class Op, class T, class A, int Scope>
+__global__ void atomic_reduce(const T *__restrict__ in, size_t n, unsigned values_per_thread,
+                              A *out)
+{
+    const size_t first = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * values_per_thread;
+    const size_t count = rb_cuda::slice_length(first, values_per_thread, n);
+
+    if (Scope == SCOPE_VALUE) {
+#pragma unroll 16
+        for (size_t i = 0; i < count; i++)
+            rb_cuda::atomic_combine<Op>::apply(out, (A)in[first + i]);
+        return;
+    }
+
+    A total = Op::template identity<A>();
+#pragma unroll 16
+    for (size_t i = 0; i < count; i++)
+        total = Op::apply(total, (A)in[first + i]);
+
+    if (Scope == SCOPE_THREAD) {
+        rb_cuda::atomic_combine<Op>::apply(out, total);
+    } else if (Scope == SCOPE_WARP) {
+        total = rb_cuda::warp_reduce<Op>(total);
+        if ((threadIdx.x & 31u) == 0)
+            rb_cuda::atomic_combine<Op>::apply(out, total);
+    } else { /* SCOPE_BLOCK */
+        __shared__ A block_total;
+        if (threadIdx.x == 0)
+            block_total = Op::template identity<A>();
+        __syncthreads();
+        rb_cuda::atomic_combine<Op>::apply(&block_total, total);
+        __syncthreads();
+        if (threadIdx.x == 0)
+            rb_cuda::atomic_combine<Op>::apply(out, block_total);
+    }
+}
+
+typedef struct atomic_state atomic_state;
+typedef void (*atomic_launch_fn)(const atomic_state *s);
+
+struct atomic_state {
+    const rb_config *cfg;
+    cudaStream_t stream;
+    unsigned values_per_thread, block, grid;
+    size_t acc_bytes;
+    int result_dtype; /* the dtype the result is read back as */
+    void *out;
+    atomic_launch_fn launch;
+};
+
+template <class Op, class T, class A, int Scope> static void launch_scope(const atomic_state *s)
+{
+    atomic_reduce<Op, T, A, Scope><<<s->grid, s->block, 0, s->stream>>>(
+        static_cast<const T *>(s->cfg->input), s->cfg->n, s->values_per_thread,
+        static_cast<A *>(s->out));
+}
+
+template <class Op, class T, class A> static atomic_launch_fn pick_scope(int scope)
+{
+    switch (scope) {
+    case SCOPE_VALUE: return launch_scope<Op, T, A, SCOPE_VALUE>;
+    case SCOPE_THREAD: return launch_scope<Op, T, A, SCOPE_THREAD>;
+    case SCOPE_WARP: return launch_scope<Op, T, A, SCOPE_WARP>;
+    default: return launch_scope<Op, T, A, SCOPE_BLOCK>;
+    }
+}
+
+/* The kernel for a configuration, or NULL with the reason. */
+static atomic_launch_fn pick(const rb_config *cfg, size_t *acc_bytes, int *result_dtype)
+{
+    const int scope = (int)rb_param_int(cfg, "scope", SCOPE_THREAD);
+    const int acc = (int)rb_param_int(cfg, "acc", ACC_AUTO);
+    const bool floating = cfg->dtype == RB_DTYPE_F32 || cfg->dtype == RB_DTYPE_F64;
+    const rb_host *host = cfg->host;
+    *result_dtype = cfg->dtype;
+    if (!floating && acc != ACC_AUTO) {
+        host->error(host, "acc applies to f32 and f64 data; integer results are exact");
+        return NULL;
+    }
+    if (cfg->dtype == RB_DTYPE_F64 && acc == ACC_F32) {
+        host->error(host, "acc = f32 would round f64 data; use auto or f64");
+        return NULL;
+    }
+    if (cfg->op == RB_OP_SUM) {
+        switch (cfg->dtype) {
+        case RB_DTYPE_I32:
+            *acc_bytes = 4;
+            return pick_scope<rb_cuda::op_sum, unsigned, unsigned>(scope);
+        case RB_DTYPE_I64:
+            *acc_bytes = 8;
+            return pick_scope<rb_cuda::op_sum, unsigned long long, unsigned long long>(scope);
+        case RB_DTYPE_F32:
+            if (acc == ACC_F64) {
+                *acc_bytes = 8;
+                *result_dtype = RB_DTYPE_F64;
+                return pick_scope<rb_cuda::op_sum, float, double>(scope);
+            }
+            *acc_bytes = 4;
+            return pick_scope<rb_cuda::op_sum, float, float>(scope);
+        case RB_DTYPE_F64:
+            *acc_bytes = 8;
+            return pick_scope<rb_cuda::op_sum, double, double>(scope);
+        default: break;
+        }
+    } else if (cfg->op == RB_OP_MIN || cfg->op == RB_OP_MAX) {
+        const bool is_min = cfg->op == RB_OP_MIN;
+        if (cfg->dtype == RB_DTYPE_I32) {
+            *acc_bytes = 4;
+            return is_min ? pick_scope<rb_cuda::op_min, int, int>(scope)
+                          : pick_scope<rb_cuda::op_max, int, int>(scope);
+        }
+        if (cfg->dtype == RB_DTYPE_I64) {
+            *acc_bytes = 8;
+            return is_min ? pick_scope<rb_cuda::op_min, long long, long long>(scope)
+                          : pick_scope<rb_cuda::op_max, long long, long long>(scope);
+        }
+        if (floating) {
+            host->error(host, "CUDA has no atomicMin/atomicMax for floating types; "
+                              "min and max take i32 or i64 here");
+            return NULL;
+        }
+    }
+    host->error(host, "atomic reduces sum (i32, i64, f32, f64) and min, max (i32, i64)");
+    return NULL;
+}
+
+static int plan_grid(const rb_config *cfg, unsigned values_per_thread, unsigned block,
+                     unsigned *grid)
+{
+    const size_t per_block = (size_t)values_per_thread * block;
+    const size_t blocks = (cfg->n + per_block - 1) / per_block;
+    if (blocks > 0x7fffffffu) {
+        cfg->host->error(cfg->host, "n = %llu needs more than 2^31 - 1 blocks of %zu elements",
+                         (unsigned long long)cfg->n, per_block);
+        return RB_UNSUPPORTED;
+    }
+    *grid = (unsigned)blocks;
+    return RB_OK;
+}
+
+static int atomic_describe(const rb_config *cfg, rb_description *out)
+{
+    size_t acc_bytes;
+    int result_dtype;
+    unsigned grid;
+    if (!pick(cfg, &acc_bytes, &result_dtype))
+        return RB_UNSUPPORTED;
+    if (plan_grid(cfg, (unsigned)rb_param_int(cfg, "values_per_thread", 16),
+                  (unsigned)rb_param_int(cfg, "block", 512), &grid) != RB_OK)
+        return RB_UNSUPPORTED;
+    snprintf(out->label, sizeof out->label, "atomic-per-%s",
+             scope_words[rb_param_int(cfg, "scope", SCOPE_THREAD)]);
+    return RB_OK;
+}
+
+static void atomic_teardown(void *state);
+
+static int atomic_setup(atomic_state *s, const rb_config *cfg)
+{
+    s->cfg = cfg;
+    s->stream = (cudaStream_t)cfg->queue;
+    s->values_per_thread = (unsigned)rb_param_int(cfg, "values_per_thread", 16);
+    s->block = (unsigned)rb_param_int(cfg, "block", 512);
+    s->launch = pick(cfg, &s->acc_bytes, &s->result_dtype);
+    if (!s->launch || plan_grid(cfg, s->values_per_thread, s->block, &s->grid) != RB_OK)
+        return RB_UNSUPPORTED;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
+    return RB_OK;
+}
+
+static int atomic_init(const rb_config *cfg, void **state)
+{
+    atomic_state *s = (atomic_state *)calloc(1, sizeof *s);
+    *state = NULL;
+    if (!s) {
+        cfg->host->error(cfg->host, "out of host memory");
+        return RB_ERROR;
+    }
+    int status = atomic_setup(s, cfg);
+    if (status != RB_OK) {
+        atomic_teardown(s);
+        return status;
+    }
+    *state = s;
+    return RB_OK;
+}
+
+static int atomic_run(void *state)
+{
+    atomic_state *s = (atomic_state *)state;
+    const rb_host *host = s->cfg->host;
+    if (s->cfg->op == RB_OP_SUM)
+        RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, s->acc_bytes, s->stream));
+    else /* min and max start from the first element */
+        RB_CUDA_CHECK(host, cudaMemcpyAsync(s->out, s->cfg->input, s->acc_bytes,
+                                            cudaMemcpyDeviceToDevice, s->stream));
+    s->launch(s);
+    RB_CUDA_CHECK_LAUNCH(host);
+    return RB_OK;
+}
+
+static int atomic_verify(void *state, rb_result *result)
+{
+    atomic_state *s = (atomic_state *)state;
+    unsigned char bytes[8];
+    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
+                                                cudaMemcpyDeviceToHost, s->stream));
+    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
+    rb_cuda::store_bytes(result, s->result_dtype, bytes);
+    return RB_OK;
+}
+
+static void atomic_teardown(void *state)
+{
+    atomic_state *s = (atomic_state *)state;
+    if (!s)
+        return;
+    cudaFree(s->out);
+    free(s);
+}
+
+static const rb_plugin atomic_plugin = {
+    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
+    "atomic",
+    "atomics on one global result per value, thread, warp or block (seed 003)",
+    "1.0",
+    "cuda",
+    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
+        RB_DTYPE_BIT(RB_DTYPE_F64),
+    atomic_params,
+    sizeof atomic_params / sizeof atomic_params[0],
+    atomic_describe,
+    atomic_init,
+    atomic_run,
+    atomic_verify,
+    atomic_teardown,
+};
+
+RB_CUDA_PLUGIN_ENTRY(atomic_plugin)

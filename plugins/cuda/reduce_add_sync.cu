@@ -1,0 +1,198 @@
+/* plugins/cuda/reduce_add_sync.cu: sums of 32-bit integers with the warp
+ * instruction __reduce_add_sync (sm_80 and newer; seed 003's scenarios 3 and
+ * 6). Each thread sums values_per_thread consecutive elements, the warp adds
+ * its threads' totals in one instruction, and then:
+ *   atomic        lane 0 of every warp adds the warp's total to the result
+ *   shared-array  lane 0 writes it to a shared array with one slot per warp;
+ *                 thread 0 adds the slots and makes one atomic per block
+ * The result is reset with cudaMemsetAsync inside every run. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <redbench/cuda_helpers.cuh>
+#include <redbench/plugin.h>
+
+enum ras_finish { FINISH_ATOMIC, FINISH_SHARED_ARRAY };
+
+static const char *const finish_words[] = {"atomic", "shared-array", NULL};
+
+static const rb_param_spec ras_params[] = {
+    {"finish", RB_PARAM_CHOICE, "atomic", 0, 0, finish_words, 0,
+     "atomic: one global atomic per warp; shared-array: one slot per warp, one atomic per block"},
+    {"values_per_thread", RB_PARAM_INT, "16", 1, 1 << 20, NULL, 0,
+     "consecutive elements each thread reads"},
+    {"block", RB_PARAM_INT, "512", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
+};
+
+/* The warp's sum of v. Built for sm_80 and newer; describe declines older
+ * devices, which would run the PTX of an older target. */
+__device__ __forceinline__ unsigned warp_add(unsigned v)
+{
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(rb_cuda::full_mask, v);
+#else
+    return rb_cuda::warp_reduce<rb_cuda::op_sum>(v); /* unreachable: see describe */
+#endif
+}
+
+template <int Finish>
+__global__ void reduce_add_sync_kernel(const unsigned *__restrict__ in, size_t n,
+                                       unsigned values_per_thread, unsigned *out)
+{
+    const size_t first = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * values_per_thread;
+    const size_t count = rb_cuda::slice_length(first, values_per_thread, n);
+    unsigned total = 0;
+#pragma unroll 16
+    for (size_t i = 0; i < count; i++)
+        total += in[first + i];
+    const unsigned warp_total = warp_add(total);
+    const unsigned lane = threadIdx.x & 31u;
+
+    if (Finish == FINISH_ATOMIC) {
+        if (lane == 0)
+            atomicAdd(out, warp_total);
+        return;
+    }
+    __shared__ unsigned slots[32];
+    if (lane == 0)
+        slots[threadIdx.x >> 5] = warp_total;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned block_total = 0;
+        for (unsigned w = 0; w < (blockDim.x >> 5); w++)
+            block_total += slots[w];
+        atomicAdd(out, block_total);
+    }
+}
+
+typedef struct ras_state {
+    const rb_config *cfg;
+    cudaStream_t stream;
+    int finish;
+    unsigned values_per_thread, block, grid;
+    unsigned *out;
+} ras_state;
+
+/* Says why a configuration cannot run, or returns RB_OK. */
+static int check(const rb_config *cfg, unsigned values_per_thread, unsigned block, unsigned *grid)
+{
+    const rb_host *host = cfg->host;
+    if (cfg->op != RB_OP_SUM || cfg->dtype != RB_DTYPE_I32) {
+        host->error(host, "__reduce_add_sync adds 32-bit integers: sum of i32 only");
+        return RB_UNSUPPORTED;
+    }
+    const int cc = rb_cuda::compute_capability(host, cfg->device);
+    if (cc < 0)
+        return RB_ERROR;
+    if (cc < 80) {
+        host->error(host, "__reduce_add_sync needs compute capability 8.0; device %d has %d.%d",
+                    cfg->device, cc / 10, cc % 10);
+        return RB_UNSUPPORTED;
+    }
+    const size_t per_block = (size_t)values_per_thread * block;
+    const size_t blocks = (cfg->n + per_block - 1) / per_block;
+    if (blocks > 0x7fffffffu) {
+        host->error(host, "n = %llu needs more than 2^31 - 1 blocks of %zu elements",
+                    (unsigned long long)cfg->n, per_block);
+        return RB_UNSUPPORTED;
+    }
+    *grid = (unsigned)blocks;
+    return RB_OK;
+}
+
+static int ras_describe(const rb_config *cfg, rb_description *out)
+{
+    unsigned grid;
+    int status = check(cfg, (unsigned)rb_param_int(cfg, "values_per_thread", 16),
+                       (unsigned)rb_param_int(cfg, "block", 512), &grid);
+    if (status == RB_OK)
+        snprintf(out->label, sizeof out->label, "%s",
+                 rb_param_int(cfg, "finish", FINISH_ATOMIC) == FINISH_ATOMIC
+                     ? "reduce-add-sync-per-warp"
+                     : "shared-with-reduce-add-sync");
+    return status;
+}
+
+static int ras_init(const rb_config *cfg, void **state)
+{
+    ras_state *s = (ras_state *)calloc(1, sizeof *s);
+    *state = NULL;
+    if (!s) {
+        cfg->host->error(cfg->host, "out of host memory");
+        return RB_ERROR;
+    }
+    s->cfg = cfg;
+    s->stream = (cudaStream_t)cfg->queue;
+    s->finish = (int)rb_param_int(cfg, "finish", FINISH_ATOMIC);
+    s->values_per_thread = (unsigned)rb_param_int(cfg, "values_per_thread", 16);
+    s->block = (unsigned)rb_param_int(cfg, "block", 512);
+    int status = check(cfg, s->values_per_thread, s->block, &s->grid);
+    cudaError_t e = cudaSuccess;
+    if (status == RB_OK && (e = cudaMalloc(&s->out, sizeof *s->out)) != cudaSuccess) {
+        cfg->host->error(cfg->host, "cannot allocate the result: %s", cudaGetErrorString(e));
+        status = RB_ERROR;
+    }
+    if (status != RB_OK) {
+        free(s);
+        return status;
+    }
+    *state = s;
+    return RB_OK;
+}
+
+static int ras_run(void *state)
+{
+    ras_state *s = (ras_state *)state;
+    const rb_host *host = s->cfg->host;
+    const unsigned *in = static_cast<const unsigned *>(s->cfg->input);
+    RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, sizeof *s->out, s->stream));
+    if (s->finish == FINISH_ATOMIC)
+        reduce_add_sync_kernel<FINISH_ATOMIC><<<s->grid, s->block, 0, s->stream>>>(
+            in, s->cfg->n, s->values_per_thread, s->out);
+    else
+        reduce_add_sync_kernel<FINISH_SHARED_ARRAY><<<s->grid, s->block, 0, s->stream>>>(
+            in, s->cfg->n, s->values_per_thread, s->out);
+    RB_CUDA_CHECK_LAUNCH(host);
+    return RB_OK;
+}
+
+static int ras_verify(void *state, rb_result *result)
+{
+    ras_state *s = (ras_state *)state;
+    unsigned sum = 0;
+    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(&sum, s->out, sizeof sum,
+                                                cudaMemcpyDeviceToHost, s->stream));
+    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
+    rb_cuda::store_value(result, sum);
+    return RB_OK;
+}
+
+static void ras_teardown(void *state)
+{
+    ras_state *s = (ras_state *)state;
+    if (!s)
+        return;
+    cudaFree(s->out);
+    free(s);
+}
+
+static const rb_plugin ras_plugin = {
+    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
+    "reduce-add-sync",
+    "__reduce_add_sync per warp, then atomics or a shared array (seed 003), sm_80+",
+    "1.0",
+    "cuda",
+    RB_OP_BIT(RB_OP_SUM),
+    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
+        RB_DTYPE_BIT(RB_DTYPE_F64),
+    ras_params,
+    sizeof ras_params / sizeof ras_params[0],
+    ras_describe,
+    ras_init,
+    ras_run,
+    ras_verify,
+    ras_teardown,
+};
+
+RB_CUDA_PLUGIN_ENTRY(ras_plugin)

@@ -1,0 +1,162 @@
+/* plugins/cuda/shared_array.cu: seed 003's scenario 5. Each thread sums
+ * values_per_thread consecutive elements into its own slot of a shared
+ * array; thread 0 adds the block's slots one by one and makes one global
+ * atomic per block. The result is reset with cudaMemsetAsync inside every
+ * run. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <redbench/cuda_helpers.cuh>
+#include <redbench/plugin.h>
+
+static const rb_param_spec shared_array_params[] = {
+    {"values_per_thread", RB_PARAM_INT, "16", 1, 1 << 20, NULL, 0,
+     "consecutive elements each thread reads"},
+    {"block", RB_PARAM_INT, "512", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
+};
+
+template <class A>
+__global__ void shared_array_kernel(const A *__restrict__ in, size_t n,
+                                    unsigned values_per_thread, A *out)
+{
+    __shared__ A slots[1024];
+    const size_t first = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * values_per_thread;
+    const size_t count = rb_cuda::slice_length(first, values_per_thread, n);
+    A total = 0;
+#pragma unroll 16
+    for (size_t i = 0; i < count; i++)
+        total += in[first + i];
+    slots[threadIdx.x] = total;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        A block_total = 0;
+        for (unsigned t = 0; t < blockDim.x; t++)
+            block_total += slots[t];
+        atomicAdd(out, block_total);
+    }
+}
+
+typedef struct shared_array_state {
+    const rb_config *cfg;
+    cudaStream_t stream;
+    unsigned values_per_thread, block, grid;
+    size_t acc_bytes;
+    void *out;
+} shared_array_state;
+
+static int check(const rb_config *cfg, unsigned values_per_thread, unsigned block, unsigned *grid)
+{
+    if (cfg->op != RB_OP_SUM || rb_dtype_size(cfg->dtype) < 4) {
+        cfg->host->error(cfg->host, "shared-array sums i32, i64, f32 or f64");
+        return RB_UNSUPPORTED;
+    }
+    const size_t per_block = (size_t)values_per_thread * block;
+    const size_t blocks = (cfg->n + per_block - 1) / per_block;
+    if (blocks > 0x7fffffffu) {
+        cfg->host->error(cfg->host, "n = %llu needs more than 2^31 - 1 blocks of %zu elements",
+                         (unsigned long long)cfg->n, per_block);
+        return RB_UNSUPPORTED;
+    }
+    *grid = (unsigned)blocks;
+    return RB_OK;
+}
+
+static int shared_array_describe(const rb_config *cfg, rb_description *out)
+{
+    unsigned grid;
+    int status = check(cfg, (unsigned)rb_param_int(cfg, "values_per_thread", 16),
+                       (unsigned)rb_param_int(cfg, "block", 512), &grid);
+    if (status == RB_OK)
+        snprintf(out->label, sizeof out->label, "shared-unique-entry-per-thread");
+    return status;
+}
+
+static int shared_array_init(const rb_config *cfg, void **state)
+{
+    shared_array_state *s = (shared_array_state *)calloc(1, sizeof *s);
+    *state = NULL;
+    if (!s) {
+        cfg->host->error(cfg->host, "out of host memory");
+        return RB_ERROR;
+    }
+    s->cfg = cfg;
+    s->stream = (cudaStream_t)cfg->queue;
+    s->values_per_thread = (unsigned)rb_param_int(cfg, "values_per_thread", 16);
+    s->block = (unsigned)rb_param_int(cfg, "block", 512);
+    s->acc_bytes = rb_dtype_size(cfg->dtype);
+    int status = check(cfg, s->values_per_thread, s->block, &s->grid);
+    cudaError_t e = cudaSuccess;
+    if (status == RB_OK && (e = cudaMalloc(&s->out, s->acc_bytes)) != cudaSuccess) {
+        cfg->host->error(cfg->host, "cannot allocate the result: %s", cudaGetErrorString(e));
+        status = RB_ERROR;
+    }
+    if (status != RB_OK) {
+        free(s);
+        return status;
+    }
+    *state = s;
+    return RB_OK;
+}
+
+template <class A> static void launch(const shared_array_state *s)
+{
+    shared_array_kernel<A><<<s->grid, s->block, 0, s->stream>>>(
+        static_cast<const A *>(s->cfg->input), s->cfg->n, s->values_per_thread,
+        static_cast<A *>(s->out));
+}
+
+static int shared_array_run(void *state)
+{
+    shared_array_state *s = (shared_array_state *)state;
+    const rb_host *host = s->cfg->host;
+    RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, s->acc_bytes, s->stream));
+    switch (s->cfg->dtype) { /* integer sums wrap in the unsigned type */
+    case RB_DTYPE_I32: launch<unsigned>(s); break;
+    case RB_DTYPE_I64: launch<unsigned long long>(s); break;
+    case RB_DTYPE_F32: launch<float>(s); break;
+    default: launch<double>(s); break;
+    }
+    RB_CUDA_CHECK_LAUNCH(host);
+    return RB_OK;
+}
+
+static int shared_array_verify(void *state, rb_result *result)
+{
+    shared_array_state *s = (shared_array_state *)state;
+    unsigned char bytes[8];
+    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
+                                                cudaMemcpyDeviceToHost, s->stream));
+    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
+    rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
+    return RB_OK;
+}
+
+static void shared_array_teardown(void *state)
+{
+    shared_array_state *s = (shared_array_state *)state;
+    if (!s)
+        return;
+    cudaFree(s->out);
+    free(s);
+}
+
+static const rb_plugin shared_array_plugin = {
+    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
+    "shared-array",
+    "one shared slot per thread, thread 0 adds them, one atomic per block (seed 003)",
+    "1.0",
+    "cuda",
+    RB_OP_BIT(RB_OP_SUM),
+    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
+        RB_DTYPE_BIT(RB_DTYPE_F64),
+    shared_array_params,
+    sizeof shared_array_params / sizeof shared_array_params[0],
+    shared_array_describe,
+    shared_array_init,
+    shared_array_run,
+    shared_array_verify,
+    shared_array_teardown,
+};
+
+RB_CUDA_PLUGIN_ENTRY(shared_array_plugin)

@@ -1,0 +1,396 @@
+/* plugins/cuda/shuffle.cu: grid-stride reduction with warp shuffles (seed
+ * 000's reduce6/reduce7, seed 001's warp shuffle, seed 002's V5, its
+ * vectorized version and its argmax). Each thread accumulates `items` loads
+ * of `vector` elements per loop step over a grid-stride loop, the block
+ * combines its warps' values by shuffles, and the blocks' values are finished
+ * one of three ways:
+ *   two-pass    each block writes a partial; one block of a second kernel
+ *               reduces them
+ *   atomic      each block combines its value into the result atomically
+ *               (the result is reset on the stream first)
+ *   last-block  each block writes a partial; the last block to finish (an
+ *               atomic ticket) reduces them, all in one kernel */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <redbench/cuda_helpers.cuh>
+#include <redbench/plugin.h>
+
+enum shuffle_finish { TWO_PASS, ATOMIC, LAST_BLOCK };
+
+static const char *const finish_words[] = {"two-pass", "atomic", "last-block", NULL};
+
+static const rb_param_spec shuffle_params[] = {
+    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
+    {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
+     "blocks; auto: enough to fill the device once (2048 threads per SM), fewer for small n"},
+    {"items", RB_PARAM_INT, "2", 1, 8, NULL, RB_PARAM_POW2,
+     "loads in flight per thread and loop step"},
+    {"vector", RB_PARAM_INT, "1", 1, 4, NULL, RB_PARAM_POW2,
+     "elements per load: 1, 2 or 4 (4 x f32 is one 16-byte float4 load)"},
+    {"finish", RB_PARAM_CHOICE, "two-pass", 0, 0, finish_words, 0,
+     "two-pass | atomic | last-block: how the blocks' values are combined"},
+};
+
+/* What a thread accumulates: a value under Op, or a value and its index. */
+template <class Op, class A> struct value_policy {
+    typedef A acc_t;
+    __device__ static A init() { return Op::template identity<A>(); }
+    __device__ static void add(A &acc, A x, size_t) { acc = Op::apply(acc, x); }
+    __device__ static void merge(A &acc, A other) { acc = Op::apply(acc, other); }
+    __device__ static A block(A v, A *scratch) { return rb_cuda::block_reduce<Op>(v, scratch); }
+    __device__ static A load_coherent(const A *p) { return __ldcg(p); }
+    __device__ static void atomic(A *out, A v) { rb_cuda::atomic_combine<Op>::apply(out, v); }
+};
+
+template <class A> struct argmax_policy {
+    typedef rb_cuda::arg<A> acc_t;
+    __device__ static acc_t init() { return rb_cuda::argmax_identity<A>(); }
+    __device__ static void add(acc_t &acc, A x, size_t index)
+    {
+        acc_t c;
+        c.value = x;
+        c.index = index;
+        acc = rb_cuda::argmax_pick(acc, c);
+    }
+    __device__ static void merge(acc_t &acc, acc_t other)
+    {
+        acc = rb_cuda::argmax_pick(acc, other);
+    }
+    __device__ static acc_t block(acc_t v, acc_t *scratch)
+    {
+        return rb_cuda::block_argmax(v, scratch);
+    }
+    __device__ static acc_t load_coherent(const acc_t *p)
+    {
+        acc_t a;
+        a.value = __ldcg(&p->value);
+        a.index = __ldcg(&p->index);
+        return a;
+    }
+    __device__ static void atomic(acc_t *, acc_t) {} /* declined by describe */
+};
+
+/* Where the input lies: `head` scalars before the first address aligned to
+ * a whole vector, `nvec` vectors, then scalars up to n. */
+struct layout {
+    size_t head, nvec, tail_start, n;
+};
+
+template <class P, class A, int V, int Items>
+__global__ void shuffle_main(const A *__restrict__ in, layout at,
+                             typename P::acc_t *__restrict__ partials,
+                             typename P::acc_t *__restrict__ out, unsigned *ticket, int finish)
+{
+    typedef typename P::acc_t acc_t;
+    __shared__ acc_t scratch[32];
+    __shared__ bool is_last;
+    const unsigned tid = threadIdx.x, block = blockDim.x;
+    const size_t gid = (size_t)blockIdx.x * block + tid;
+    acc_t acc = P::init();
+
+    if (gid < at.head)
+        P::add(acc, in[gid], gid);
+
+    const A *body = in + at.head;
+    const size_t step = (size_t)gridDim.x * block * Items;
+    size_t base = (size_t)blockIdx.x * block * Items + tid;
+    for (; base + (size_t)(Items - 1) * block < at.nvec; base += step) {
+        rb_cuda::vec<A, V> x[Items];
+#pragma unroll
+        for (int k = 0; k < Items; k++)
+            x[k] = rb_cuda::load_vec<A, V>(body + (base + (size_t)k * block) * V);
+#pragma unroll
+        for (int k = 0; k < Items; k++)
+#pragma unroll
+            for (int j = 0; j < V; j++)
+                P::add(acc, x[k].v[j], at.head + (base + (size_t)k * block) * V + j);
+    }
+#pragma unroll
+    for (int k = 0; k < Items; k++) {
+        const size_t v = base + (size_t)k * block;
+        if (v < at.nvec) {
+            rb_cuda::vec<A, V> x = rb_cuda::load_vec<A, V>(body + v * V);
+#pragma unroll
+            for (int j = 0; j < V; j++)
+                P::add(acc, x.v[j], at.head + v * V + j);
+        }
+    }
+    if (at.tail_start + gid < at.n)
+        P::add(acc, in[at.tail_start + gid], at.tail_start + gid);
+
+    acc = P::block(acc, scratch);
+    if (finish == ATOMIC) {
+        if (tid == 0)
+            P::atomic(out, acc);
+        return;
+    }
+    if (tid == 0)
+        partials[blockIdx.x] = acc;
+    if (finish == TWO_PASS)
+        return;
+
+    /* last-block: the block that takes the last ticket sees every partial. */
+    if (tid == 0) {
+        __threadfence();
+        is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!is_last)
+        return;
+    __threadfence();
+    acc = P::init();
+    for (unsigned i = tid; i < gridDim.x; i += block)
+        P::merge(acc, P::load_coherent(&partials[i]));
+    acc = P::block(acc, scratch);
+    if (tid == 0) {
+        *out = acc;
+        *ticket = 0;
+    }
+}
+
+/* two-pass: one block reduces the partials. */
+template <class P>
+__global__ void shuffle_partials(const typename P::acc_t *__restrict__ partials, unsigned count,
+                                 typename P::acc_t *__restrict__ out)
+{
+    __shared__ typename P::acc_t scratch[32];
+    typename P::acc_t acc = P::init();
+    for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
+        P::merge(acc, partials[i]);
+    acc = P::block(acc, scratch);
+    if (threadIdx.x == 0)
+        *out = acc;
+}
+
+typedef struct shuffle_state shuffle_state;
+typedef int (*shuffle_launch_fn)(shuffle_state *s);
+
+struct shuffle_state {
+    const rb_config *cfg;
+    cudaStream_t stream;
+    unsigned block, grid;
+    int items, vector, finish;
+    size_t acc_bytes; /* what one block yields */
+    void *partials, *out;
+    unsigned *ticket;
+    shuffle_launch_fn launch;
+};
+
+template <class P, class A, int V, int Items> static void launch_main(shuffle_state *s, layout at)
+{
+    typedef typename P::acc_t acc_t;
+    shuffle_main<P, A, V, Items><<<s->grid, s->block, 0, s->stream>>>(
+        static_cast<const A *>(s->cfg->input), at, static_cast<acc_t *>(s->partials),
+        static_cast<acc_t *>(s->out), s->ticket, s->finish);
+}
+
+template <class P, class A, int V> static void launch_items(shuffle_state *s, layout at)
+{
+    switch (s->items) {
+    case 1: launch_main<P, A, V, 1>(s, at); break;
+    case 2: launch_main<P, A, V, 2>(s, at); break;
+    case 4: launch_main<P, A, V, 4>(s, at); break;
+    default: launch_main<P, A, V, 8>(s, at); break;
+    }
+}
+
+template <class P, class A> static int shuffle_launch(shuffle_state *s)
+{
+    typedef typename P::acc_t acc_t;
+    const rb_host *host = s->cfg->host;
+    const size_t n = s->cfg->n, v = (size_t)s->vector;
+    layout at;
+    const size_t misalign = ((uintptr_t)s->cfg->input / sizeof(A)) % v;
+    at.n = n;
+    at.head = misalign ? v - misalign : 0;
+    if (at.head > n)
+        at.head = n;
+    at.nvec = (n - at.head) / v;
+    at.tail_start = at.head + at.nvec * v;
+
+    if (s->finish == ATOMIC) {
+        if (s->cfg->op == RB_OP_SUM)
+            RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, sizeof(acc_t), s->stream));
+        else /* min and max start from the first element */
+            RB_CUDA_CHECK(host, cudaMemcpyAsync(s->out, s->cfg->input, sizeof(acc_t),
+                                                cudaMemcpyDeviceToDevice, s->stream));
+    }
+    switch (s->vector) {
+    case 1: launch_items<P, A, 1>(s, at); break;
+    case 2: launch_items<P, A, 2>(s, at); break;
+    default: launch_items<P, A, 4>(s, at); break;
+    }
+    RB_CUDA_CHECK_LAUNCH(host);
+    if (s->finish == TWO_PASS) {
+        shuffle_partials<P><<<1, 256, 0, s->stream>>>(static_cast<const acc_t *>(s->partials),
+                                                      s->grid, static_cast<acc_t *>(s->out));
+        RB_CUDA_CHECK_LAUNCH(host);
+    }
+    return RB_OK;
+}
+
+template <class T> static shuffle_launch_fn pick_op(int op, size_t *acc_bytes)
+{
+    typedef typename rb_cuda::op_sum::acc<T>::type S;
+    switch (op) {
+    case RB_OP_SUM:
+        *acc_bytes = sizeof(S);
+        return shuffle_launch<value_policy<rb_cuda::op_sum, S>, S>;
+    case RB_OP_MIN:
+        *acc_bytes = sizeof(T);
+        return shuffle_launch<value_policy<rb_cuda::op_min, T>, T>;
+    case RB_OP_MAX:
+        *acc_bytes = sizeof(T);
+        return shuffle_launch<value_policy<rb_cuda::op_max, T>, T>;
+    case RB_OP_ARGMAX:
+        *acc_bytes = sizeof(rb_cuda::arg<T>);
+        return shuffle_launch<argmax_policy<T>, T>;
+    default: return NULL;
+    }
+}
+
+static shuffle_launch_fn pick(int dtype, int op, size_t *acc_bytes)
+{
+    switch (dtype) {
+    case RB_DTYPE_I32: return pick_op<int>(op, acc_bytes);
+    case RB_DTYPE_I64: return pick_op<long long>(op, acc_bytes);
+    case RB_DTYPE_F32: return pick_op<float>(op, acc_bytes);
+    case RB_DTYPE_F64: return pick_op<double>(op, acc_bytes);
+    default: return NULL;
+    }
+}
+
+/* The grid: as given, or auto: one full wave of the device (2048 threads
+ * per SM on every current GPU, e.g. 8 x SMs at 256 threads), fewer blocks if
+ * the input needs fewer. */
+static unsigned grid_for(const rb_config *cfg, unsigned block, int items, int vector)
+{
+    const int64_t given = rb_param_int(cfg, "grid", 0);
+    if (given > 0)
+        return (unsigned)given;
+    int threads_per_sm = 0;
+    if (cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+                               cfg->device) != cudaSuccess || threads_per_sm < (int)block)
+        threads_per_sm = 2048;
+    const size_t wave = (size_t)rb_cuda::sm_count(cfg->device) * (threads_per_sm / block);
+    const size_t per_block = (size_t)block * items * vector;
+    size_t need = (cfg->n + per_block - 1) / per_block;
+    if (need < 1)
+        need = 1;
+    return (unsigned)(need < wave ? need : wave);
+}
+
+static int shuffle_describe(const rb_config *cfg, rb_description *out)
+{
+    size_t acc_bytes;
+    const int finish = (int)rb_param_int(cfg, "finish", TWO_PASS);
+    if (!pick(cfg->dtype, cfg->op, &acc_bytes)) {
+        cfg->host->error(cfg->host,
+                         "shuffle reduces sum, min, max and argmax of i32, i64, f32 and f64");
+        return RB_UNSUPPORTED;
+    }
+    if (cfg->op == RB_OP_ARGMAX && finish == ATOMIC) {
+        cfg->host->error(cfg->host, "argmax has no single atomic for a value and its index; "
+                                    "use finish = two-pass or last-block");
+        return RB_UNSUPPORTED;
+    }
+    static const char *const finish_labels[] = {"2pass", "atomic", "lastblock"};
+    snprintf(out->label, sizeof out->label, "shuffle-v%d-%s",
+             (int)rb_param_int(cfg, "vector", 1), finish_labels[finish]);
+    return RB_OK;
+}
+
+static void shuffle_teardown(void *state);
+
+static int shuffle_setup(shuffle_state *s, const rb_config *cfg)
+{
+    s->cfg = cfg;
+    s->stream = (cudaStream_t)cfg->queue;
+    s->block = (unsigned)rb_param_int(cfg, "block", 256);
+    s->items = (int)rb_param_int(cfg, "items", 2);
+    s->vector = (int)rb_param_int(cfg, "vector", 1);
+    s->finish = (int)rb_param_int(cfg, "finish", TWO_PASS);
+    s->grid = grid_for(cfg, s->block, s->items, s->vector);
+    s->launch = pick(cfg->dtype, cfg->op, &s->acc_bytes);
+    if (!s->launch || (cfg->op == RB_OP_ARGMAX && s->finish == ATOMIC)) {
+        cfg->host->error(cfg->host, "configuration not supported (see describe)");
+        return RB_UNSUPPORTED;
+    }
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
+    if (s->finish != ATOMIC)
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials, (size_t)s->grid * s->acc_bytes));
+    if (s->finish == LAST_BLOCK) {
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->ticket, sizeof *s->ticket));
+        RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(s->ticket, 0, sizeof *s->ticket, s->stream));
+    }
+    return RB_OK;
+}
+
+static int shuffle_init(const rb_config *cfg, void **state)
+{
+    shuffle_state *s = (shuffle_state *)calloc(1, sizeof *s);
+    *state = NULL;
+    if (!s) {
+        cfg->host->error(cfg->host, "out of host memory");
+        return RB_ERROR;
+    }
+    int status = shuffle_setup(s, cfg);
+    if (status != RB_OK) {
+        shuffle_teardown(s);
+        return status;
+    }
+    *state = s;
+    return RB_OK;
+}
+
+static int shuffle_run(void *state)
+{
+    shuffle_state *s = (shuffle_state *)state;
+    return s->launch(s);
+}
+
+static int shuffle_verify(void *state, rb_result *result)
+{
+    shuffle_state *s = (shuffle_state *)state;
+    unsigned char bytes[16];
+    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
+                                                cudaMemcpyDeviceToHost, s->stream));
+    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
+    rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
+    if (s->cfg->op == RB_OP_ARGMAX) /* arg<T>: the value, then the index at 8 */
+        memcpy(&result->index, bytes + 8, sizeof result->index);
+    return RB_OK;
+}
+
+static void shuffle_teardown(void *state)
+{
+    shuffle_state *s = (shuffle_state *)state;
+    if (!s)
+        return;
+    cudaFree(s->out);
+    cudaFree(s->partials);
+    cudaFree(s->ticket);
+    free(s);
+}
+
+static const rb_plugin shuffle_plugin = {
+    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
+    "shuffle",
+    "grid-stride loop, vector loads, warp shuffles; two-pass, atomic or last-block finish",
+    "1.0",
+    "cuda",
+    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) | RB_OP_BIT(RB_OP_ARGMAX),
+    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
+        RB_DTYPE_BIT(RB_DTYPE_F64),
+    shuffle_params,
+    sizeof shuffle_params / sizeof shuffle_params[0],
+    shuffle_describe,
+    shuffle_init,
+    shuffle_run,
+    shuffle_verify,
+    shuffle_teardown,
+};
+
+RB_CUDA_PLUGIN_ENTRY(shuffle_plugin)
