@@ -161,12 +161,12 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
     res.info.tool_version = PACKAGE_VERSION;
     rb_runner_options ropt = {.verbosity = opt->verbosity,
                               .progress = !opt->quiet && isatty(STDERR_FILENO),
-                              .in_process = opt->no_isolation};
-    running_in_process = opt->no_isolation;
+                              .isolation = opt->isolation};
+    running_in_process = opt->isolation == RB_ISOLATION_NONE;
     /* Plugins run in this process: what they print goes to standard error
      * while they run (workers do the same for themselves). */
     int saved_stdout = -1;
-    if (opt->no_isolation) {
+    if (running_in_process) {
         fflush(stdout);
         saved_stdout = dup(STDOUT_FILENO);
         if (saved_stdout >= 0)

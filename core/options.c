@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "report.h"
+#include "runner.h"
 #include "util.h"
 
 void options_usage(void *stream)
@@ -27,9 +28,11 @@ void options_usage(void *stream)
           "  -p, --plugin-path DIR  search DIR for plugins first (repeatable)\n"
           "  -v, --verbose          more messages on standard error (repeatable)\n"
           "  -q, --quiet            no progress lines\n"
-          "      --no-isolation     run the plugins in this process, not in a worker process\n"
-          "                         per data group (for debugging: a crash or hang then\n"
-          "                         ends the whole run)\n"
+          "      --isolation MODE   where plugins run: worker (the default: in a worker\n"
+          "                         process, replaced after a crash, hang or lost device),\n"
+          "                         group (a fresh worker per data group) or none\n"
+          "      --no-isolation     the same as --isolation none: in this process, for\n"
+          "                         debugging (a crash or a hang then ends the run)\n"
           "\n"
           "Plugins are searched in: each --plugin-path, then $REDBENCH_PLUGIN_PATH\n"
           "(colon-separated), then ./plugins, then " RB_PLUGIN_DIR ".\n"
@@ -59,6 +62,7 @@ int options_parse(int argc, char **argv, rb_options *opt)
         {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},
         {"no-isolation", no_argument, NULL, 'I'},
+        {"isolation", required_argument, NULL, 'i'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -84,7 +88,17 @@ int options_parse(int argc, char **argv, rb_options *opt)
         case 'n': dry = 1; break;
         case 'v': opt->verbosity++; break;
         case 'q': opt->quiet = 1; break;
-        case 'I': opt->no_isolation = 1; break;
+        case 'I': opt->isolation = RB_ISOLATION_NONE; break;
+        case 'i':
+            if (strcmp(optarg, "worker") == 0)
+                opt->isolation = RB_ISOLATION_WORKER;
+            else if (strcmp(optarg, "group") == 0)
+                opt->isolation = RB_ISOLATION_GROUP;
+            else if (strcmp(optarg, "none") == 0)
+                opt->isolation = RB_ISOLATION_NONE;
+            else
+                return usage_error("--isolation takes worker, group or none, not: ", optarg);
+            break;
         case 'h': help = 1; break;
         case 'V': version = 1; break;
         case ':': return usage_error("this option needs a value: ", argv[optind - 1]);

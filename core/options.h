@@ -23,7 +23,8 @@ typedef struct rb_options {
     size_t n_plugin_paths;
     int verbosity;           /* -v raises, -q lowers */
     int quiet;
-    int no_isolation;        /* --no-isolation: run plugins in this process */
+    int isolation;           /* --isolation MODE, --no-isolation: enum
+                                rb_isolation_mode (runner.h) */
 } rb_options;
 
 /* Parses argv. Returns 0, or 2 after printing what was wrong and a hint. */

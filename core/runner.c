@@ -7,11 +7,14 @@
  * through describe, init, warm-up, timed repetitions, verify, the verdict and
  * teardown. Every outcome ends as a row with a status and a reason.
  *
- * By default each data group runs in a worker process (isolate.c), so that a
- * plugin that crashes, exits or hangs costs one `failed` row and nothing
- * else; this process then never opens a device. Rows that need no plugin
- * code (absent plugin or backend, an op or dtype the plugin lacks) are made
- * here. With isolation off everything runs in this process. */
+ * By default plugins run in a worker process (isolate.c), so that a plugin
+ * that crashes, exits or hangs costs one `failed` row and nothing else; a
+ * fresh worker goes on with the next configuration, and this process never
+ * opens a device. A worker keeps going across data groups (opening a device
+ * again, a CUDA context, costs more than most configurations) unless a fresh
+ * worker per group is asked for. Rows that need no plugin code (absent
+ * plugin or backend, an op or dtype the plugin lacks) are made here. With
+ * isolation off everything runs in this process. */
 #include "runner.h"
 
 #include <math.h>
@@ -42,6 +45,7 @@ typedef struct open_backend {
     char error[512];    /* why it could not */
     size_t record;      /* index into res->info.devices */
     int unusable;       /* recover() failed: no more work on this device */
+    rb_host_state host; /* handed to the backend's device_count and open */
 } open_backend;
 
 typedef struct runner {
@@ -102,13 +106,14 @@ static open_backend *backend_for(runner *r, const char *name, rb_row *row)
     memset(ob, 0, sizeof *ob);
     ob->loaded = loaded;
     const rb_backend *b = loaded->desc;
+    rb_host_state *host = &ob->host; /* the backend may keep it until close */
+    host_init(host, b->name, r->opt->verbosity);
 
-    rb_host_state host;
-    host_init(&host, b->name, r->opt->verbosity);
+    isolate_step(RB_STEP_OPEN);
     int count = 0;
-    if (b->device_count(&host.table, &count) != RB_OK) {
+    if (b->device_count(&host->table, &count) != RB_OK) {
         snprintf(ob->error, sizeof ob->error, "no %s device: %s", b->name,
-                 host.error[0] ? host.error : "the backend found none");
+                 host->error[0] ? host->error : "the backend found none");
         return ob;
     }
     int device = r->exp->device;
@@ -117,26 +122,25 @@ static open_backend *backend_for(runner *r, const char *name, rb_row *row)
                  count);
         return ob;
     }
-    rb_run_info *info = &r->res->info;
-    if (info->n_devices == RB_ARRAY_LEN(info->devices)) {
-        snprintf(ob->error, sizeof ob->error, "too many devices in one run");
-        return ob;
-    }
     /* An earlier worker process may have opened this device already: its
      * record (and measured peak) is kept and not measured again. */
+    rb_run_info *info = &r->res->info;
     size_t known = 0;
     while (known < info->n_devices && !(strcmp(info->devices[known].backend, b->name) == 0 &&
                                         info->devices[known].device == device))
         known++;
+    if (known == info->n_devices && info->n_devices == RB_ARRAY_LEN(info->devices)) {
+        snprintf(ob->error, sizeof ob->error, "too many devices in one run");
+        return ob;
+    }
     rb_device_record fresh;
     memset(&fresh, 0, sizeof fresh);
     fresh.info.size = sizeof fresh.info;
-    host_clear_error(&host);
-    isolate_step(RB_STEP_OPEN);
-    if (b->open(&host.table, device, &ob->ctx, &fresh.info) != RB_OK) {
+    host_clear_error(host);
+    if (b->open(&host->table, device, &ob->ctx, &fresh.info) != RB_OK) {
         ob->ctx = NULL;
         snprintf(ob->error, sizeof ob->error, "cannot open %s device %d: %s", b->name, device,
-                 host.error[0] ? host.error : "no reason given");
+                 host->error[0] ? host->error : "no reason given");
         return ob;
     }
     ob->record = known;
@@ -147,13 +151,13 @@ static open_backend *backend_for(runner *r, const char *name, rb_row *row)
     snprintf(rec->backend, sizeof rec->backend, "%s", b->name);
     rec->device = device;
     double peak = 0;
-    host_clear_error(&host);
+    host_clear_error(host);
     isolate_step(RB_STEP_PEAK);
     if (b->measure_peak(ob->ctx, &peak) == RB_OK && peak > 0)
         rec->measured_peak_gbs = peak;
     else
         fprintf(stderr, "redbench: warning: %s: could not measure the peak bandwidth: %s\n",
-                b->name, host.error[0] ? host.error : "no reason given");
+                b->name, host->error[0] ? host->error : "no reason given");
     info->n_devices++;
     return ob;
 }
@@ -238,6 +242,14 @@ static int prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
     return 0;
 }
 
+/* Why a step failed: the plugin's text, else the backend's (a failed
+ * synchronization or timer), else that none was given. */
+static const char *failure_text(const rb_host_state *plugin, const open_backend *ob)
+{
+    return plugin->error[0] ? plugin->error : ob->host.error[0] ? ob->host.error
+                                                                : "no reason given";
+}
+
 /* Measuring stops before the configuration has used this share of its
  * timeout, leaving the rest for verify and teardown: a worker still busy at
  * the timeout is killed. */
@@ -258,17 +270,17 @@ static int measure(runner *r, const rb_plugin *p, void *state, open_backend *ob,
     isolate_step(RB_STEP_RUN);
     for (;;) {
         double rep_started = now_seconds();
+        host_clear_error(host);
+        host_clear_error(&ob->host);
         if (exp->cache == RB_CACHE_COLD && b->flush_cache(ob->ctx) != RB_OK) {
-            set_reason(row, RB_ROW_FAILED, "cache flush failed: %s", host->error);
+            set_reason(row, RB_ROW_FAILED, "cache flush failed: %s", failure_text(host, ob));
             status = RB_ERROR;
             break;
         }
         double ns = 0;
-        host_clear_error(host);
         if (b->time_begin(ob->ctx) != RB_OK || p->run(state) != RB_OK ||
             b->time_end(ob->ctx, &ns) != RB_OK) {
-            set_reason(row, RB_ROW_FAILED, "run failed: %s",
-                       host->error[0] ? host->error : "no reason given");
+            set_reason(row, RB_ROW_FAILED, "run failed: %s", failure_text(host, ob));
             status = RB_ERROR;
             break;
         }
@@ -329,15 +341,15 @@ static void fill_config(rb_config *c, const rb_configuration *cfg, const rb_expe
 static void recover(runner *r, open_backend *ob, rb_row *row)
 {
     const rb_backend *b = ob->loaded->desc;
-    rb_host_state host;
-    host_init(&host, b->name, r->opt->verbosity);
+    host_clear_error(&ob->host);
     isolate_step(RB_STEP_RECOVER);
     if (b->recover(ob->ctx) == RB_OK)
         return;
     size_t len = strlen(row->reason);
     if (row->status == RB_ROW_FAILED)
         snprintf(row->reason + len, sizeof row->reason - len,
-                 "; the %s device is no longer usable in this process", b->name);
+                 "; the %s device is no longer usable in this process%s%s", b->name,
+                 ob->host.error[0] ? ": " : "", ob->host.error);
     ob->unusable = 1;
     r->must_end = 1;
     r->device_input = NULL; /* not released: the device is gone */
@@ -398,13 +410,13 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
     }
     for (int k = 0; k < r->exp->warmup && st == RB_OK; k++) {
         host_clear_error(&host);
+        host_clear_error(&ob->host);
         isolate_step(RB_STEP_WARMUP);
         st = p->run(state);
         if (st == RB_OK)
             st = b->synchronize(ob->ctx);
         if (st != RB_OK)
-            set_reason(row, RB_ROW_FAILED, "warm-up run failed: %s",
-                       host.error[0] ? host.error : "no reason given");
+            set_reason(row, RB_ROW_FAILED, "warm-up run failed: %s", failure_text(&host, ob));
     }
     if (st == RB_OK)
         st = measure(r, p, state, ob, &host, row);
@@ -583,6 +595,23 @@ static size_t group_end(const rb_sweep *sweep, size_t first)
     return k;
 }
 
+/* Where one worker's span from `first` ends: the last configuration of the
+ * data groups that need one in a row (a group settled without plugin code
+ * ends it). */
+static size_t worker_span_end(runner *r, size_t first)
+{
+    const rb_sweep *sweep = r->sweep;
+    size_t end = group_end(sweep, first);
+    while (end < sweep->n_configs) {
+        rb_row probe;
+        memset(&probe, 0, sizeof probe);
+        if (settle_without_running(r, &sweep->configs[end], &probe))
+            break;
+        end = group_end(sweep, end);
+    }
+    return end;
+}
+
 /* Runs [first, last) here. Returns where it stopped. */
 static size_t run_in_process(runner *r, size_t first, size_t last)
 {
@@ -630,7 +659,9 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
             k = end;
             continue;
         }
-        size_t done = opt->in_process ? run_in_process(&r, k, end) : isolate_run(&iso, k, end);
+        size_t done = opt->isolation == RB_ISOLATION_NONE ? run_in_process(&r, k, end)
+                      : opt->isolation == RB_ISOLATION_GROUP ? isolate_run(&iso, k, end)
+                      : isolate_run(&iso, k, worker_span_end(&r, k));
         k = done;
         if (done < end)
             break;

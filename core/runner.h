@@ -2,8 +2,8 @@
  * x n x distribution) it generates the input once, computes the reference,
  * uploads it once through the backend, and then for each configuration
  * reading it: describe, init, warm-up, timed repetitions (until min_time and
- * the noise target, within max_reps), verify, judge, teardown. Each data
- * group runs in a worker process unless isolation is off (isolate.h). */
+ * the noise target, within max_reps), verify, judge, teardown. Plugins run
+ * in worker processes unless isolation is off (isolate.h). */
 #ifndef RB_RUNNER_H
 #define RB_RUNNER_H
 
@@ -14,12 +14,23 @@
 #include "results.h"
 #include "sweep.h"
 
+/* Where plugins run. */
+enum rb_isolation_mode {
+    RB_ISOLATION_WORKER = 0, /* in a worker process that runs configurations
+                                one after another until one crashes, hangs
+                                or leaves its device unusable; then a fresh
+                                one goes on (the default) */
+    RB_ISOLATION_GROUP,      /* a fresh worker for each data group: stricter,
+                                but each pays for opening the device again
+                                (a CUDA context) */
+    RB_ISOLATION_NONE        /* in this process, for debugging: a crash or a
+                                hang ends the run (--no-isolation) */
+};
+
 typedef struct rb_runner_options {
     int verbosity;
     int progress;       /* print one line per configuration to stderr */
-    int in_process;     /* 0 (the default): each data group runs in a
-                           worker process; 1: everything runs in this one
-                           (--no-isolation, for debugging) */
+    int isolation;      /* enum rb_isolation_mode; 0 is the default */
 } rb_runner_options;
 
 /* Set by signal handlers (async-signal-safe to set). stop_requested: start

@@ -1,7 +1,32 @@
 # tests/robust.mk: robustness: malformed experiment files, broken plugins
-# contained in worker processes, interrupts, limits of sizes, and the
-# fuzzing harnesses (fuzz/, run by `make fuzz` or .ci/run).
+# contained in worker processes (tests/crashers.mk builds them), interrupts,
+# limits of sizes, and the fuzzing harnesses of fuzz/: `make check` replays
+# their seed corpus and regressions; `make fuzz` (fuzz/run.sh, clang's
+# libFuzzer) fuzzes for FUZZ_SECONDS (default 60).
 TESTS += tests/test_malformed.sh tests/test_isolation.sh tests/test_interrupt.sh \
-	tests/test_limits.sh
+	tests/test_limits.sh tests/test_fuzz_replay.sh tests/test_gpu_isolation.sh
 EXTRA_DIST += tests/test_malformed.sh tests/test_isolation.sh tests/test_interrupt.sh \
-	tests/test_limits.sh
+	tests/test_limits.sh tests/test_fuzz_replay.sh tests/test_gpu_isolation.sh tests/malformed \
+	tests/crashers/cuda-fault.cu
+
+check_PROGRAMS += fuzz/replay_experiment fuzz/replay_descriptor
+fuzz_replay_experiment_SOURCES = fuzz/fuzz_experiment.c fuzz/replay.c
+fuzz_replay_experiment_CPPFLAGS = $(TEST_CPPFLAGS)
+fuzz_replay_experiment_LDADD = $(TEST_LIBS)
+fuzz_replay_descriptor_SOURCES = fuzz/fuzz_descriptor.c fuzz/replay.c
+fuzz_replay_descriptor_CPPFLAGS = $(TEST_CPPFLAGS)
+fuzz_replay_descriptor_LDADD = $(TEST_LIBS)
+
+# The module whose descriptor fuzz_descriptor sets (it exports a setter).
+check_LTLIBRARIES += fuzz/fuzz-plugin.la
+fuzz_fuzz_plugin_la_SOURCES = fuzz/fuzz_plugin.c
+fuzz_fuzz_plugin_la_CPPFLAGS = -I$(top_srcdir)/sdk
+fuzz_fuzz_plugin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+
+EXTRA_DIST += fuzz/run.sh fuzz/README fuzz/experiment.dict fuzz/descriptor.dict \
+	fuzz/regressions
+
+FUZZ_SECONDS = 60
+fuzz:
+	BUILD='$(abs_top_builddir)' $(SHELL) $(top_srcdir)/fuzz/run.sh $(FUZZ_SECONDS)
+.PHONY: fuzz

@@ -10,7 +10,7 @@ cd "$top_builddir"
 dir=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "broken test plugins not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 44
+plan 48
 # The crashes must reach redbench as signals, also in a sanitized build.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
 
@@ -143,6 +143,31 @@ ok "... what the plugin printed went to standard error" grep -q 'PLUGIN-STDOUT p
 is "$("$JQ" -r '[.results[]|.status]|join(" ")' "$tmp/in.json")" "ok wrong ok failed skipped ok" "... statuses: ok wrong ok failed skipped ok"
 case "$("$JQ" -r '.results[4].reason' "$tmp/in.json")" in *"no longer usable"*) r=1;; *) r=0;; esac
 is "$r" 1 "... after the poisoned device, its next configuration is skipped with the reason"
+
+# A worker goes on across data groups; --isolation group starts a fresh one
+# for each (the fragile device is opened once per worker, measured once).
+cat >"$tmp/groups.ini" <<'INI'
+[experiment]
+min_time = 0
+max_reps = 3
+[data]
+dtype = i32
+[run fragile]
+plugin = fragile-sum
+n = 1K, 2K, 4K
+fault = none
+INI
+opens() { # opens MODE FILE: the device's opens and measurements in a run
+  rm -f "$tmp/opens" "$tmp/peaks"
+  FRAGILE_OPEN_LOG=$tmp/opens FRAGILE_PEAK_LOG=$tmp/peaks "$rb" -q --isolation "$1" \
+    -c "$tmp/$2" --plugin-path "$dir" --format json >"$tmp/groups.json" 2>/dev/null
+  echo "$(grep -c . "$tmp/opens") $(grep -c . "$tmp/peaks") $("$JQ" -r '[.results[]|.status]|join(" ")' "$tmp/groups.json")"
+}
+is "$(opens worker groups.ini)" "1 1 ok ok ok" "--isolation worker: one worker for three data groups (opened once, measured once)"
+is "$(opens group groups.ini)" "3 1 ok ok ok" "--isolation group: a fresh worker per data group (opened 3 times, measured once)"
+sed -i 's/^fault = none$/fault = none, yes/' "$tmp/groups.ini"
+is "$(opens worker groups.ini)" "3 1 ok failed ok failed ok failed" "after each poisoned device a fresh worker goes on"
+"$rb" -q --isolation sometimes -c "$tmp/groups.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "--isolation with an unknown mode exits 2"
 
 # With isolation off a crash ends the process: that is what isolation is for.
 printf '[experiment]\nmin_time = 0\nmax_reps = 3\n[data]\ndtype = i32\nn = 1K\n[run run]\nplugin = crash-run\n' >"$tmp/crash.ini"

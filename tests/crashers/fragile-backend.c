@@ -1,7 +1,8 @@
 /* tests/crashers/fragile-backend.c: the `fragile` backend: host memory and a
  * wall-clock timer like the cpu backend, but its context can be poisoned
- * (fragile.h). Each call of measure_peak appends a line to the file named
- * by FRAGILE_PEAK_LOG, so that a test can count how often it was measured. */
+ * (fragile.h). Each call of open appends a line to the file named by
+ * FRAGILE_OPEN_LOG and each call of measure_peak one to FRAGILE_PEAK_LOG, so
+ * that a test can count how often the device was opened and measured. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,16 @@ static double now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void log_line(const char *variable, const char *line)
+{
+    const char *path = getenv(variable);
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s\n", line);
+        fclose(f);
+    }
 }
 
 static int fragile_device_count(const rb_host *host, int *count)
@@ -35,6 +46,7 @@ static int fragile_open(const rb_host *host, int device, void **ctx, rb_device_i
     c = calloc(1, sizeof *c);
     if (!c)
         return RB_ERROR;
+    log_line("FRAGILE_OPEN_LOG", "opened");
     snprintf(info->name, sizeof info->name, "fragile test device");
     info->memory_bytes = (uint64_t)1 << 30;
     *ctx = c;
@@ -98,15 +110,8 @@ static int fragile_flush_cache(void *ctx)
 
 static int fragile_measure_peak(void *ctx, double *gbs)
 {
-    const char *log = getenv("FRAGILE_PEAK_LOG");
     (void)ctx;
-    if (log && *log) {
-        FILE *f = fopen(log, "a");
-        if (f) {
-            fputs("measured\n", f);
-            fclose(f);
-        }
-    }
+    log_line("FRAGILE_PEAK_LOG", "measured");
     *gbs = 1.0;
     return RB_OK;
 }
