@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "random.h"
 #include "util.h"
 
 static const char *const verdict_names[RB_VERDICT_COUNT_] = {
@@ -148,13 +149,8 @@ double mann_whitney_p(const double *a, size_t n_a, const double *b, size_t n_b)
 
 /* xoshiro256**, seeded through splitmix64: small, fast, and the same
  * sequence everywhere, so a comparison reads the same each time. */
-typedef struct rng {
-    uint64_t s[4];
-} rng;
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static void rng_seed(rng *r, uint64_t seed)
+static void rng_seed(rb_rng *r, uint64_t seed)
 {
     for (int k = 0; k < 4; k++) {
         uint64_t z = (seed += 0x9e3779b97f4a7c15u);
@@ -164,27 +160,14 @@ static void rng_seed(rng *r, uint64_t seed)
     }
 }
 
-static uint64_t rng_next(rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
 
 /* A uniform index below n (n < 2^32). */
-static size_t rng_index(rng *r, size_t n)
+static size_t rng_index(rb_rng *r, size_t n)
 {
-    return (size_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+    return (size_t)(((rb_rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
 
-static double resampled_median(rng *r, const double *v, size_t n, double *scratch)
+static double resampled_median(rb_rng *r, const double *v, size_t n, double *scratch)
 {
     for (size_t k = 0; k < n; k++)
         scratch[k] = v[rng_index(r, n)];
@@ -207,7 +190,7 @@ int bootstrap_ratio_interval(const double *a, size_t n_a, const double *b, size_
 {
     if (n_a == 0 || n_b == 0 || resamples == 0)
         return -1;
-    rng r;
+    rb_rng r;
     rng_seed(&r, seed);
     double *scratch = xmalloc((n_a > n_b ? n_a : n_b) * sizeof *scratch);
     double *ratios = xmalloc(resamples * sizeof *ratios);

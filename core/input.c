@@ -14,9 +14,10 @@
 #include <unistd.h>
 
 #include "names.h"
+#include "parallel.h"
+#include "random.h"
 
 #define INPUT_CHUNK ((uint64_t)1 << 20) /* elements; a multiple of 4 (float-bytes) */
-#define MAX_THREADS 256
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /* splitmix64's output function: a strong 64-bit mixer. */
@@ -50,29 +51,8 @@ uint64_t input_seed_for(uint64_t experiment_seed, const char *plugin_name)
     return mix_pair(experiment_seed, fnv1a(plugin_name ? plugin_name : ""));
 }
 
-/* xoshiro256** (Blackman and Vigna). */
-typedef struct rng {
-    uint64_t s[4];
-} rng;
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static inline uint64_t rng_next(rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* The generator of one chunk: its state is four splitmix64 outputs. */
-static void rng_seed_chunk(rng *r, uint64_t seed, uint64_t chunk)
+static void rng_seed_chunk(rb_rng *r, uint64_t seed, uint64_t chunk)
 {
     uint64_t x = mix_pair(seed, chunk);
     for (int k = 0; k < 4; k++) {
@@ -95,9 +75,9 @@ static inline int64_t below(uint64_t x, uint32_t range)
 }
 
 /* One integer element of a distribution (i32, i64, u8). */
-static inline int64_t draw_int(rng *r, int distribution, int is_byte)
+static inline int64_t draw_int(rb_rng *r, int distribution, int is_byte)
 {
-    uint64_t x = rng_next(r);
+    uint64_t x = rb_rng_next(r);
     switch (distribution) {
     case RB_DIST_UNIFORM: return is_byte ? (int64_t)(x >> 56) : below(x, 100);
     case RB_DIST_SIGNED: return is_byte ? (int64_t)(x >> 56) : below(x, 201) - 100;
@@ -106,9 +86,9 @@ static inline int64_t draw_int(rng *r, int distribution, int is_byte)
     }
 }
 
-static inline float draw_f32(rng *r, int distribution)
+static inline float draw_f32(rb_rng *r, int distribution)
 {
-    uint64_t x = rng_next(r);
+    uint64_t x = rb_rng_next(r);
     switch (distribution) {
     case RB_DIST_UNIFORM: return unit_f32(x);
     case RB_DIST_SIGNED: return signed_f32(x);
@@ -117,9 +97,9 @@ static inline float draw_f32(rng *r, int distribution)
     }
 }
 
-static inline double draw_f64(rng *r, int distribution)
+static inline double draw_f64(rb_rng *r, int distribution)
 {
-    uint64_t x = rng_next(r);
+    uint64_t x = rb_rng_next(r);
     switch (distribution) {
     case RB_DIST_UNIFORM: return unit_f64(x);
     case RB_DIST_SIGNED: return signed_f64(x);
@@ -134,7 +114,7 @@ static void fill_chunk(const rb_input *in, uint64_t chunk)
     uint64_t first = chunk * INPUT_CHUNK;
     uint64_t count = in->n - first < INPUT_CHUNK ? in->n - first : INPUT_CHUNK;
     int dist = in->distribution;
-    rng r;
+    rb_rng r;
     rng_seed_chunk(&r, in->seed, chunk);
 
     switch (in->dtype) {
@@ -168,11 +148,11 @@ static void fill_chunk(const rb_input *in, uint64_t chunk)
             /* whole floats while they fit, then the leading bytes of one */
             uint64_t k = 0;
             for (; k + 4 <= count; k += 4) {
-                float f = unit_f32(rng_next(&r));
+                float f = unit_f32(rb_rng_next(&r));
                 memcpy(p + k, &f, 4);
             }
             if (k < count) {
-                float f = unit_f32(rng_next(&r));
+                float f = unit_f32(rb_rng_next(&r));
                 memcpy(p + k, &f, (size_t)(count - k));
             }
         } else {
@@ -184,22 +164,6 @@ static void fill_chunk(const rb_input *in, uint64_t chunk)
     default:
         break;
     }
-}
-
-/* The number of host threads: REDBENCH_THREADS when it is a whole number
- * from 1 to MAX_THREADS, otherwise the online cores. */
-static unsigned host_threads(void)
-{
-    const char *text = getenv("REDBENCH_THREADS");
-    if (text && *text) {
-        char *end;
-        errno = 0;
-        long v = strtol(text, &end, 10);
-        if (!errno && *end == '\0' && v >= 1 && v <= MAX_THREADS)
-            return (unsigned)v;
-    }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (unsigned)cores;
 }
 
 /* Threads take chunks in turn from a shared counter. */
@@ -281,7 +245,7 @@ int input_generate(rb_input *in, int dtype, int distribution, uint64_t n, uint64
     unsigned threads = host_threads();
     if (threads > job.n_chunks)
         threads = (unsigned)job.n_chunks;
-    pthread_t ids[MAX_THREADS];
+    pthread_t ids[RB_MAX_THREADS];
     unsigned started = 0;
     for (unsigned t = 1; t < threads; t++) {
         if (pthread_create(&ids[started], NULL, fill_worker, &job) != 0)

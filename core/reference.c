@@ -25,10 +25,10 @@
 #include <unistd.h>
 
 #include "names.h"
+#include "parallel.h"
 #include "util.h"
 
 #define REF_CHUNK ((uint64_t)1 << 20)
-#define MAX_THREADS 256
 #define BYTE_VALUES 256
 
 /* A running Neumaier sum: the sum and the rounding errors it lost. */
@@ -205,28 +205,12 @@ static void *ref_worker(void *arg)
     }
 }
 
-/* REDBENCH_THREADS when it is a whole number from 1 to MAX_THREADS,
- * otherwise the online cores. */
-static unsigned host_threads(void)
-{
-    const char *text = getenv("REDBENCH_THREADS");
-    if (text && *text) {
-        char *end;
-        errno = 0;
-        long v = strtol(text, &end, 10);
-        if (!errno && *end == '\0' && v >= 1 && v <= MAX_THREADS)
-            return (unsigned)v;
-    }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (unsigned)cores;
-}
-
 static void run_chunks(ref_job *job)
 {
     unsigned threads = host_threads();
     if (threads > job->n_chunks)
         threads = (unsigned)job->n_chunks;
-    pthread_t ids[MAX_THREADS];
+    pthread_t ids[RB_MAX_THREADS];
     unsigned started = 0;
     for (unsigned t = 1; t < threads; t++) {
         if (pthread_create(&ids[started], NULL, ref_worker, job) != 0)
