@@ -2,7 +2,14 @@
  * is aligned host memory, the timer is CLOCK_MONOTONIC, a cache flush
  * writes and reads a buffer four times the size of all last-level caches,
  * and the measured peak is a streaming read of a large buffer by one thread
- * per online core. */
+ * per online core.
+ *
+ * Timing modes: `launch` times one call (a call returns when its work is
+ * done, so there is no separate device time: `device` is not offered and
+ * the host falls back to `launch`); `graph` times a batch of calls made back
+ * to back and divides by their number. Clock samples read the mean core
+ * clock from /proc/cpuinfo and count thermal throttling events from sysfs
+ * where the kernel offers them. */
 #include "backend_cpu.h"
 
 #include <inttypes.h>
@@ -33,6 +40,11 @@ typedef struct cpu_context {
     size_t flush_bytes;
     unsigned flush_round;     /* changes what a flush writes */
     struct timespec started;  /* time_begin */
+    int (*batch_run)(void *state); /* the batch batch_prepare recorded */
+    void *batch_state;
+    uint32_t batch_calls;
+    uint64_t throttle_events; /* thermal throttle events at the last sample */
+    int have_throttle_events; /* throttle_events holds a count */
 } cpu_context;
 
 /* ---- host facts ---- */
@@ -489,6 +501,127 @@ static int cpu_recover(void *ctx)
     return RB_OK;
 }
 
+/* ---- timing modes, batches, clocks (ABI 1.1) ---- */
+
+static int cpu_set_timing(void *ctx_ptr, int mode)
+{
+    cpu_context *ctx = ctx_ptr;
+    if (mode == RB_TIMING_LAUNCH)
+        return RB_OK;
+    if (ctx->host && ctx->host->error)
+        ctx->host->error(ctx->host, "the cpu backend times single calls only as `launch`");
+    return RB_UNSUPPORTED;
+}
+
+static int cpu_batch_prepare(void *ctx_ptr, int (*run)(void *state), void *state, uint32_t calls)
+{
+    cpu_context *ctx = ctx_ptr;
+    if (!run || calls == 0) {
+        if (ctx->host && ctx->host->error)
+            ctx->host->error(ctx->host, "a batch needs a run callback and at least one call");
+        return RB_ERROR;
+    }
+    ctx->batch_run = run;
+    ctx->batch_state = state;
+    ctx->batch_calls = calls;
+    return RB_OK;
+}
+
+static int cpu_batch_time(void *ctx_ptr, double *elapsed_ns)
+{
+    cpu_context *ctx = ctx_ptr;
+    if (!ctx->batch_run) {
+        if (ctx->host && ctx->host->error)
+            ctx->host->error(ctx->host, "batch_time without batch_prepare");
+        return RB_ERROR;
+    }
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (uint32_t k = 0; k < ctx->batch_calls; k++)
+        if (ctx->batch_run(ctx->batch_state) != RB_OK)
+            return RB_ERROR; /* the plugin said why */
+    *elapsed_ns = seconds_since(&t0) * 1e9;
+    return RB_OK;
+}
+
+static void cpu_batch_release(void *ctx_ptr)
+{
+    cpu_context *ctx = ctx_ptr;
+    ctx->batch_run = NULL;
+    ctx->batch_state = NULL;
+    ctx->batch_calls = 0;
+}
+
+/* The mean of the "cpu MHz" lines of /proc/cpuinfo; 0 if there are none. */
+static uint32_t mean_core_mhz(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    double sum = 0;
+    unsigned count = 0;
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "cpu MHz", 7) != 0)
+            continue;
+        const char *colon = strchr(line, ':');
+        if (colon) {
+            sum += strtod(colon + 1, NULL);
+            count++;
+        }
+    }
+    fclose(f);
+    return count ? (uint32_t)(sum / count + 0.5) : 0;
+}
+
+/* The sum of the thermal throttle event counts of every online CPU, and
+ * whether the kernel offers them at all. */
+static int thermal_events(unsigned cores, uint64_t *events)
+{
+    static const char *const counters[] = {"core_throttle_count", "package_throttle_count"};
+    char path[160], text[64];
+    int found = 0;
+    *events = 0;
+    for (unsigned cpu = 0; cpu < cores; cpu++) {
+        for (size_t k = 0; k < sizeof counters / sizeof *counters; k++) {
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%u/thermal_throttle/%s",
+                     cpu, counters[k]);
+            if (read_line(path, text, sizeof text) == 0) {
+                *events += strtoull(text, NULL, 10);
+                found = 1;
+            }
+        }
+    }
+    return found;
+}
+
+static int cpu_sample_clocks(void *ctx_ptr, rb_clock_sample *out)
+{
+    cpu_context *ctx = ctx_ptr;
+    if (!out || out->size < sizeof *out) {
+        if (ctx->host && ctx->host->error)
+            ctx->host->error(ctx->host, "the clock sample is smaller than this backend's");
+        return RB_ERROR;
+    }
+    memset(out, 0, sizeof *out);
+    out->size = sizeof *out;
+    out->core_mhz = mean_core_mhz();
+    uint64_t events = 0;
+    int counted = thermal_events(ctx->cores, &events);
+    if (counted && ctx->have_throttle_events && events > ctx->throttle_events)
+        out->throttle_reasons |= RB_THROTTLE_HW_THERMAL;
+    if (counted) {
+        ctx->throttle_events = events;
+        ctx->have_throttle_events = 1;
+    }
+    if (out->core_mhz == 0 && !counted) {
+        if (ctx->host && ctx->host->error)
+            ctx->host->error(ctx->host, "neither /proc/cpuinfo nor sysfs show the clocks here");
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
+}
+
 static const rb_backend cpu_backend = {
     .abi_major = REDBENCH_ABI_MAJOR,
     .abi_minor = REDBENCH_ABI_MINOR,
@@ -509,6 +642,14 @@ static const rb_backend cpu_backend = {
     .flush_cache = cpu_flush_cache,
     .measure_peak = cpu_measure_peak,
     .recover = cpu_recover,
+    .timing_modes = RB_TIMING_BIT(RB_TIMING_LAUNCH) | RB_TIMING_BIT(RB_TIMING_GRAPH),
+    .set_timing = cpu_set_timing,
+    .batch_prepare = cpu_batch_prepare,
+    .batch_time = cpu_batch_time,
+    .batch_release = cpu_batch_release,
+    .sample_clocks = cpu_sample_clocks,
+    .range_push = NULL, /* no profiler ranges for host code */
+    .range_pop = NULL,
 };
 
 const rb_backend *backend_cpu(void) { return &cpu_backend; }

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <redbench/backend.h>
+
 #include "diag.h"
 #include "units.h"
 #include "util.h"
@@ -30,14 +32,17 @@ enum section_kind {
 enum experiment_key {
     KEY_NAME, KEY_WARMUP, KEY_MIN_TIME, KEY_MIN_REPS, KEY_MAX_REPS, KEY_NOISE,
     KEY_CACHE, KEY_SEED, KEY_OUTPUT, KEY_FORMAT, KEY_DEVICE, KEY_TIMEOUT,
+    KEY_TIMING, KEY_GRAPH_CALLS, KEY_DETERMINISM_RUNS, KEY_PEAK,
     KEY_COUNT_
 };
 
 static const char *const experiment_keys[KEY_COUNT_] = {
     "name", "warmup", "min_time", "min_reps", "max_reps", "noise",
-    "cache", "seed", "output", "format", "device", "timeout"};
+    "cache", "seed", "output", "format", "device", "timeout",
+    "timing", "graph_calls", "determinism_runs", "peak"};
 static const char experiment_key_list[] =
-    "name, warmup, min_time, min_reps, max_reps, noise, cache, seed, output, format, device, timeout";
+    "name, warmup, min_time, min_reps, max_reps, noise, cache, seed, output, format, device, "
+    "timeout, timing, graph_calls, determinism_runs, peak";
 
 static const char *const data_keys[] = {"op", "dtype", "n", "distribution", "bins"};
 static const char data_key_list[] = "op, dtype, n, distribution, bins";
@@ -46,6 +51,8 @@ static const char section_list[] = "[experiment], [data], [run NAME]";
 
 #define MAX_REPS_LIMIT 1000000000L
 #define MAX_WARMUP 1000000
+#define MAX_GRAPH_CALLS 100000
+#define MAX_DETERMINISM_RUNS 100
 
 typedef struct parse_state {
     rb_experiment *exp;
@@ -175,6 +182,45 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
     case KEY_TIMEOUT:
         check_double(st, "timeout", value, "seconds, more than 0 (e.g. 60)", positive,
                      &exp->timeout);
+        break;
+    case KEY_TIMING: {
+        /* in the order of enum rb_timing_mode */
+        static const char *const timings[] = {"launch", "graph", "device"};
+        int k = word_index(timings, RB_ARRAY_LEN(timings), value);
+        if (k < 0)
+            diag_at(exp->path, st->line, "timing = %s is not valid; valid: launch (one call "
+                    "timed, launch cost included), graph (a captured batch replayed, time per "
+                    "call), device (one call on a held queue)", value);
+        else
+            exp->timing = k;
+        break;
+    }
+    case KEY_GRAPH_CALLS:
+        if (strcmp(value, "auto") == 0) {
+            exp->graph_calls = 0;
+        } else {
+            v = exp->graph_calls;
+            const char *why;
+            if (parse_int(value, &v, &why) != 0 || v < 1 || v > MAX_GRAPH_CALLS)
+                diag_at(exp->path, st->line, "graph_calls = %s is not valid; valid: auto or a "
+                        "whole number from 1 to %d", value, MAX_GRAPH_CALLS);
+            else
+                exp->graph_calls = (long)v;
+        }
+        break;
+    case KEY_DETERMINISM_RUNS:
+        v = exp->determinism_runs;
+        check_int(st, "determinism_runs", value, 0, MAX_DETERMINISM_RUNS, &v);
+        exp->determinism_runs = (int)v;
+        break;
+    case KEY_PEAK:
+        if (strcmp(value, "cached") == 0)
+            exp->peak = RB_PEAK_USE_CACHE;
+        else if (strcmp(value, "measure") == 0)
+            exp->peak = RB_PEAK_MEASURE;
+        else
+            diag_at(exp->path, st->line, "peak = %s is not valid; valid: cached (measured once "
+                    "per device and kept in the cache folder), measure (measured again)", value);
         break;
     }
 }
@@ -489,6 +535,10 @@ static void set_defaults(rb_experiment *exp, const char *path)
     exp->seed = 1;
     exp->device = 0;
     exp->timeout = 60;
+    exp->timing = RB_TIMING_DEVICE;
+    exp->graph_calls = 0;
+    exp->determinism_runs = 2;
+    exp->peak = RB_PEAK_USE_CACHE;
 }
 
 /* Cross-checks: min_reps must not exceed max_reps. A default gives way to
@@ -506,6 +556,15 @@ static void check_whole(parse_state *st, int errors_before)
         else
             exp->min_reps = exp->max_reps;
     }
+    int timing_line = st->key_lines[KEY_TIMING], cache_line = st->key_lines[KEY_CACHE];
+    if (exp->timing == RB_TIMING_GRAPH && exp->cache == RB_CACHE_COLD)
+        diag_at(exp->path, timing_line ? timing_line : cache_line,
+                "timing = graph replays calls back to back, with no cache flush between them, "
+                "so cache = cold (line %d) cannot hold; use timing = launch or device with "
+                "cache = cold", cache_line);
+    if (st->key_lines[KEY_GRAPH_CALLS] && exp->timing != RB_TIMING_GRAPH)
+        diag_at(exp->path, st->key_lines[KEY_GRAPH_CALLS], "graph_calls applies to timing = "
+                "graph only; remove it or add 'timing = graph'");
     if (exp->n_runs == 0 && diag_count() == errors_before)
         diag_at(exp->path, 0, "no [run NAME] section: nothing to run; add one, e.g. "
                 "'[run mine]' followed by 'plugin = NAME'");

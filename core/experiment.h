@@ -31,6 +31,13 @@ typedef struct rb_run_section {
 
 enum rb_cache_mode { RB_CACHE_HOT = 0, RB_CACHE_COLD = 1 };
 
+/* `peak`: where the measured peak bandwidth comes from. */
+enum rb_peak_mode {
+    RB_PEAK_USE_CACHE = 0, /* the user's cache when it holds one measured under
+                              the same key, else measured and cached */
+    RB_PEAK_MEASURE = 1    /* measured again, and the cache rewritten */
+};
+
 typedef struct rb_experiment {
     char *path;        /* as given on the command line */
     char *text;        /* the file verbatim */
@@ -48,6 +55,16 @@ typedef struct rb_experiment {
     char *format;      /* table|csv|json|md; default NULL (table) */
     int device;        /* backend device index; default 0 */
     double timeout;    /* seconds per configuration; default 60 */
+    int timing;        /* enum rb_timing_mode (redbench/backend.h); default
+                          RB_TIMING_DEVICE */
+    long graph_calls;  /* calls per graph batch; 0 (default): auto, a batch
+                          of about a millisecond */
+    int determinism_runs; /* extra run + verify pairs whose results are
+                          compared bit for bit with the first; default 2,
+                          0: not checked */
+    int peak;          /* enum rb_peak_mode; default RB_PEAK_USE_CACHE */
+    int profile;       /* --profile: each configuration runs once, no
+                          warm-up (set by the command line, not the file) */
 
     rb_setting *data;  /* [data] keys as written */
     size_t n_data, cap_data;

@@ -50,3 +50,6 @@ rb-git-revision-check:
 
 # The plots and the HTML report.
 include core/plot.mk
+# Measured peaks kept across runs; the rules of measuring one configuration.
+core_librbcore_la_SOURCES += core/peak_cache.c core/peak_cache.h
+core_librbcore_la_SOURCES += core/measure.c core/measure.h

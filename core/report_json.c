@@ -1,15 +1,20 @@
 /* core/report_json.c: the JSON reporter. One object: the run's metadata
  * and provenance (tool version and git revision, command line, time, host,
  * the experiment file verbatim and its expanded configurations, devices with
- * their driver and runtime, each plugin used with its ABI and the SHA-256 of
- * its file), a status summary and `results`, one object per configuration.
- * A number that is not known (no samples, no peak) is null, never 0. */
+ * their driver and runtime and where their measured peak came from, each
+ * plugin used with its ABI and the SHA-256 of its file), a status summary
+ * and `results`, one object per configuration: what it measured, how
+ * (timing mode, batch size, what stopped the repetitions), its accuracy in
+ * units of the tolerance, whether repeated runs gave the same bits, and the
+ * clocks around it. A number that is not known (no samples, no peak) is
+ * null, never 0. */
 #include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "json_writer.h"
+#include "measure.h"
 #include "names.h"
 #include "provenance.h"
 #include "util.h"
@@ -107,6 +112,16 @@ static void write_experiment(json_writer *w, const rb_results *res)
     member_uint(w, "seed", exp->seed);
     member_double(w, "timeout", exp->timeout);
     member_int(w, "device", exp->device);
+    member_string(w, "timing", timing_mode_name(exp->timing));
+    jw_key(w, "graph_calls");
+    if (exp->graph_calls > 0)
+        jw_int(w, exp->graph_calls);
+    else
+        jw_string(w, "auto");
+    member_int(w, "determinism_runs", exp->determinism_runs);
+    member_string(w, "peak", exp->peak == RB_PEAK_MEASURE ? "measure" : "cached");
+    jw_key(w, "profile");
+    jw_bool(w, exp->profile);
     jw_end_object(w);
     write_configurations(w, res);
     jw_end_object(w);
@@ -145,6 +160,12 @@ static void write_device(json_writer *w, const rb_device_record *d)
     member_string(w, "uuid", text_or_null(info->uuid));
     member_measured(w, "peak_gbs", info->peak_gbs > 0, info->peak_gbs);
     member_measured(w, "measured_peak_gbs", d->measured_peak_gbs > 0, d->measured_peak_gbs);
+    jw_key(w, "measured_peak_source");
+    if (d->measured_peak_gbs > 0)
+        jw_string(w, d->measured_peak_cached ? "cache" : "measured");
+    else
+        jw_null(w);
+    member_string(w, "measured_peak_at", text_or_null(d->measured_peak_at));
     jw_key(w, "memory_bytes");
     if (info->memory_bytes > 0)
         jw_uint(w, info->memory_bytes);
@@ -231,6 +252,43 @@ static void write_params(json_writer *w, const rb_configuration *cfg)
     jw_end_object(w);
 }
 
+static void write_clock_sample(json_writer *w, const char *key, const rb_clock_sample *c)
+{
+    char reasons[160];
+    jw_key(w, key);
+    jw_begin_object(w);
+    member_measured(w, "core_mhz", c->core_mhz > 0, c->core_mhz);
+    member_measured(w, "memory_mhz", c->memory_mhz > 0, c->memory_mhz);
+    member_measured(w, "temperature_c", c->temperature_c > 0, c->temperature_c);
+    member_measured(w, "power_w", c->power_w > 0, c->power_w);
+    throttle_reason_text(c->throttle_reasons, reasons, sizeof reasons);
+    member_string(w, "throttle_reasons", reasons);
+    jw_end_object(w);
+}
+
+/* The clocks after the warm-up and after the timed repetitions; null where
+ * the backend cannot read them. */
+static void write_clocks(json_writer *w, const rb_row *row)
+{
+    jw_key(w, "clocks");
+    if (!row->clocks_known) {
+        jw_null(w);
+    } else {
+        jw_begin_object(w);
+        write_clock_sample(w, "before", &row->clocks_before);
+        write_clock_sample(w, "after", &row->clocks_after);
+        jw_end_object(w);
+    }
+    jw_key(w, "throttled");
+    if (row->clocks_known)
+        jw_bool(w, row->throttled);
+    else
+        jw_null(w);
+    char reasons[160];
+    throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
+    member_string(w, "throttle_reasons", row->clocks_known ? reasons : NULL);
+}
+
 static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
 {
     const rb_configuration *cfg = row->config;
@@ -281,6 +339,21 @@ static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
     member_uint(w, "reps", st->count);
     jw_key(w, "hit_max_reps");
     jw_bool(w, row->hit_max_reps);
+    member_string(w, "timing", row->timing);
+    jw_key(w, "batch_calls");
+    if (row->batch_calls > 0)
+        jw_uint(w, row->batch_calls);
+    else
+        jw_null(w);
+    member_string(w, "stopped_by", row->stopped_by);
+    member_measured(w, "error_ratio", row->error_ratio_known, row->error_ratio);
+    jw_key(w, "deterministic");
+    if (row->determinism == RB_DETERMINISM_UNKNOWN)
+        jw_null(w);
+    else
+        jw_bool(w, row->determinism == RB_DETERMINISM_SAME);
+    member_uint(w, "determinism_results", row->determinism_results);
+    write_clocks(w, row);
     member_measured(w, "bandwidth_gbs", has_samples && row->bandwidth_gbs > 0, row->bandwidth_gbs);
     member_measured(w, "pct_peak", has_samples && row->pct_peak > 0, row->pct_peak);
     member_measured(w, "pct_measured_peak", has_samples && row->pct_measured_peak > 0,

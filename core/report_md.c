@@ -1,13 +1,17 @@
 /* core/report_md.c: the Markdown reporter. A heading with the experiment's
- * name, a list of the run's metadata (date, host, devices, cache regime,
- * command), the status summary, a table with one line per row (the reason
- * in its last column), and the experiment file as given. Text in the list
+ * name, a list of the run's metadata (date, host, devices and where their
+ * measured peak came from, cache regime, timing mode, command), the status
+ * summary, a table with one line per row (the error in units of the
+ * tolerance, whether repeated runs gave the same bits, notes on caps and
+ * throttling, and the reason in its last column), and the experiment file
+ * as given. Text in the list
  * and the table is escaped ('|', '\', '`', '*', '<'); line breaks become
  * spaces, so that each row stays one table line. */
 #include "report.h"
 
 #include <string.h>
 
+#include "measure.h"
 #include "names.h"
 #include "units.h"
 #include "util.h"
@@ -90,13 +94,16 @@ static void write_metadata(FILE *out, const rb_results *res)
         put_escaped(out, *d->info.name ? d->info.name : "(unnamed)");
         fprintf(out, " (%s %d", d->backend, d->device);
         if (d->measured_peak_gbs > 0)
-            fprintf(out, ", measured peak %.1f GB/s", d->measured_peak_gbs);
+            fprintf(out, ", measured peak %.1f GB/s%s", d->measured_peak_gbs,
+                    d->measured_peak_cached ? " (cached)" : "");
         if (d->info.peak_gbs > 0)
             fprintf(out, ", theoretical peak %.1f GB/s", d->info.peak_gbs);
         fputc(')', out);
     }
     if (exp) {
         fprintf(out, "\n- cache: %s", exp->cache == RB_CACHE_COLD ? "cold" : "hot");
+        fprintf(out, "\n- timing: %s%s", timing_mode_name(exp->timing),
+                exp->profile ? " (--profile: one run per configuration, no warm-up)" : "");
         fputs("\n- experiment: ", out);
         put_code_span(out, exp->path ? exp->path : "");
     }
@@ -125,6 +132,37 @@ static void put_decimal(FILE *out, int known, double pct)
         fputs(" - |", out);
 }
 
+/* The error in units of the tolerance, whether repeated runs gave the same
+ * bits, and the notes (a cap stopped the repetitions; throttled with its
+ * reasons), as three cells. */
+static void put_accuracy_cells(FILE *out, const rb_row *row)
+{
+    if (!row->error_ratio_known)
+        fputs(" - |", out);
+    else if (row->error_ratio == 0)
+        fputs(" 0 |", out);
+    else
+        fprintf(out, row->error_ratio < 0.01 ? " %.1e |" : " %.2g |", row->error_ratio);
+    fprintf(out, " %s |", row->determinism == RB_DETERMINISM_SAME      ? "yes"
+                          : row->determinism == RB_DETERMINISM_DIFFERS ? "no"
+                                                                       : "-");
+    int notes = 0;
+    fputc(' ', out);
+    if (row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
+                            strcmp(row->stopped_by, "timeout") == 0)) {
+        fprintf(out, "stopped by %s", row->stopped_by);
+        notes++;
+    }
+    if (row->throttled) {
+        char reasons[160];
+        throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
+        fprintf(out, "%sthrottled: ", notes ? "; " : "");
+        put_escaped(out, reasons);
+        notes++;
+    }
+    fputs(notes ? " |" : "- |", out);
+}
+
 static void write_row(FILE *out, const rb_row *row)
 {
     const rb_configuration *cfg = row->config;
@@ -148,6 +186,7 @@ static void write_row(FILE *out, const rb_row *row)
     put_decimal(out, has_samples && row->bandwidth_gbs > 0, row->bandwidth_gbs);
     put_decimal(out, has_samples && row->pct_measured_peak > 0, row->pct_measured_peak);
     put_decimal(out, has_samples && row->pct_peak > 0, row->pct_peak);
+    put_accuracy_cells(out, row);
     fprintf(out, " %s | ", row_status_name(row->status));
     put_escaped(out, row->reason);
     fputs(" |\n", out);
@@ -157,9 +196,10 @@ static void write_table(FILE *out, const rb_results *res)
 {
     if (res->n_rows == 0)
         return;
-    fputs("| run | plugin | params | n | dtype | op | median | GB/s | %meas | %peak | status | reason |\n",
+    fputs("| run | plugin | params | n | dtype | op | median | GB/s | %meas | %peak | err/tol | "
+          "det | notes | status | reason |\n",
           out);
-    fputs("|---|---|---|--:|---|---|--:|--:|--:|--:|---|---|\n", out);
+    fputs("|---|---|---|--:|---|---|--:|--:|--:|--:|--:|---|---|---|---|\n", out);
     for (size_t k = 0; k < res->n_rows; k++)
         write_row(out, &res->rows[k]);
     fputc('\n', out);

@@ -23,14 +23,48 @@ typedef struct rb_row {
     double bandwidth_gbs;   /* n * element size / median, GB/s (1e9 B/s) */
     double pct_peak;        /* % of the device's theoretical peak (0 unknown) */
     double pct_measured_peak; /* % of the backend's measured peak (0 unknown) */
-    int hit_max_reps;       /* stopped at max_reps before the noise target */
+    int hit_max_reps;       /* stopped by a cap (max_reps or the timeout)
+                               before the noise target */
     double error;           /* |result - reference| */
     double tolerance;       /* bound applied (0: exact) */
     char result_text[64];
     char expected_text[64];
     const char *backend;    /* backend name, e.g. "cpu" */
     int device_index;       /* index into rb_run_info.devices, -1 if none */
+
+    /* How it was measured. The strings are static. */
+    const char *timing;     /* "launch", "graph", "device", or "backend" (a
+                               backend of ABI 1.0 timed it its own way);
+                               NULL when nothing was timed */
+    uint32_t batch_calls;   /* graph timing: calls per replayed batch (each
+                               sample is a batch's time / batch_calls) */
+    const char *stopped_by; /* why the repetitions stopped: "noise" (the
+                               target was met after min_time and min_reps),
+                               "max_reps", "timeout", "profile" (--profile:
+                               one run); NULL when nothing was timed */
+
+    /* Accuracy and determinism, as results. */
+    double error_ratio;     /* error / tolerance: 1 is the edge of passing;
+                               for exact comparisons 0 when equal */
+    int error_ratio_known;  /* 0 when not verified, or exact and unequal */
+    int determinism;        /* enum rb_determinism */
+    uint32_t determinism_results; /* results compared bit for bit */
+
+    /* Clocks around the timed repetitions (after the warm-up, after the last
+     * repetition), where the backend can read them. */
+    int clocks_known;
+    rb_clock_sample clocks_before, clocks_after;
+    uint64_t throttle_reasons; /* RB_THROTTLE_SLOWDOWN bits seen in either */
+    int throttled;          /* a slowdown reason was active */
 } rb_row;
+
+/* Whether repeated runs of a configuration gave bit-identical results. */
+enum rb_determinism {
+    RB_DETERMINISM_UNKNOWN = 0, /* not checked (not verified, or
+                                   determinism_runs = 0) */
+    RB_DETERMINISM_SAME,        /* every result had the same bits */
+    RB_DETERMINISM_DIFFERS      /* at least two results differed */
+};
 
 /* One device a backend opened during the run. */
 typedef struct rb_device_record {
@@ -38,6 +72,8 @@ typedef struct rb_device_record {
     int device;
     rb_device_info info;
     double measured_peak_gbs; /* 0 if not measured */
+    int measured_peak_cached; /* taken from the peak cache, not measured now */
+    char measured_peak_at[40];/* when it was measured (ISO 8601 UTC), "" unknown */
 } rb_device_record;
 
 typedef struct rb_run_info {

@@ -1,5 +1,6 @@
 /* tests/test_experiment.c: reading experiment files (core/experiment.c):
- * the settings of a valid file, and for each kind of mistake the error, its
+ * the settings of a valid file, the measurement keys (timing, graph_calls,
+ * determinism_runs, peak), and for each kind of mistake the error, its
  * FILE:LINE and what it says is valid. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <redbench/backend.h>
 
 #include "diag.h"
 #include "experiment.h"
@@ -160,7 +163,9 @@ static void test_defaults(void)
     is_str(exp.name, "quick", "name defaults to the file's base name without .ini");
     ok(exp.warmup == 3 && exp.min_time == 0.5 && exp.min_reps == 5 && exp.max_reps == 1000 &&
            exp.noise == 0.01 && exp.cache == RB_CACHE_HOT && exp.seed == 1 &&
-           exp.output == NULL && exp.format == NULL && exp.device == 0 && exp.timeout == 60,
+           exp.output == NULL && exp.format == NULL && exp.device == 0 && exp.timeout == 60 &&
+           exp.timing == RB_TIMING_DEVICE && exp.graph_calls == 0 &&
+           exp.determinism_runs == 2 && exp.peak == RB_PEAK_USE_CACHE && exp.profile == 0,
        "every [experiment] setting has its default");
     ok(exp.n_runs == 1 && strcmp(exp.runs[0].plugin, "serial") == 0, "plugin without the CR");
     experiment_free(&exp);
@@ -175,7 +180,8 @@ static void test_sections_and_keys(void)
             "[data], [run NAME]");
     refused("unknown key in [experiment]", "[experiment]\nwarmups = 1\n[run a]\nplugin = p\n", 1,
             "t.ini:2: error: unknown key 'warmups' in [experiment]; valid keys: name, warmup, "
-            "min_time, min_reps, max_reps, noise, cache, seed, output, format, device, timeout");
+            "min_time, min_reps, max_reps, noise, cache, seed, output, format, device, "
+            "timeout, timing, graph_calls, determinism_runs, peak");
     refused("unknown key in [data]", "[data]\nsize = 4M\n[run a]\nplugin = p\n", 1,
             "t.ini:2: error: unknown key 'size' in [data]; valid keys: op, dtype, n, "
             "distribution, bins");
@@ -247,6 +253,66 @@ static void test_values(void)
             "t.ini:2: error: seed = -3 is out of range; valid: 0 to");
     refused("bad optional", "[run a]\nplugin = p\noptional = perhaps\n", 1,
             "t.ini:3: error: optional = perhaps: not a boolean; valid: true or false");
+}
+
+/* The measurement keys: timing, graph_calls, determinism_runs, peak. */
+static void test_measurement_keys(void)
+{
+    static const struct {
+        const char *word;
+        int mode;
+    } timings[] = {{"launch", RB_TIMING_LAUNCH}, {"graph", RB_TIMING_GRAPH},
+                   {"device", RB_TIMING_DEVICE}};
+    rb_experiment exp;
+    char text[256];
+    for (size_t k = 0; k < sizeof timings / sizeof *timings; k++) {
+        snprintf(text, sizeof text, "[experiment]\ntiming = %s\n[run a]\nplugin = p\n",
+                 timings[k].word);
+        int errors = load_text(text, &exp);
+        ok(errors == 0 && exp.timing == timings[k].mode, "timing = %s", timings[k].word);
+        experiment_free(&exp);
+    }
+    int errors = load_text("[experiment]\ntiming = graph\ngraph_calls = 250\n"
+                           "determinism_runs = 0\npeak = measure\n[run a]\nplugin = p\n",
+                           &exp);
+    ok(errors == 0 && exp.timing == RB_TIMING_GRAPH && exp.graph_calls == 250 &&
+           exp.determinism_runs == 0 && exp.peak == RB_PEAK_MEASURE,
+       "graph_calls = 250, determinism_runs = 0, peak = measure");
+    experiment_free(&exp);
+    errors = load_text("[experiment]\ntiming = graph\ngraph_calls = auto\npeak = cached\n"
+                       "[run a]\nplugin = p\n", &exp);
+    ok(errors == 0 && exp.graph_calls == 0 && exp.peak == RB_PEAK_USE_CACHE,
+       "graph_calls = auto is 0; peak = cached");
+    experiment_free(&exp);
+
+    refused("bad timing", "[experiment]\ntiming = wall\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: timing = wall is not valid; valid: launch (one call timed, launch "
+            "cost included), graph (a captured batch replayed, time per call), device (one "
+            "call on a held queue)");
+    refused("graph_calls of 0", "[experiment]\ntiming = graph\ngraph_calls = 0\n[run a]\n"
+            "plugin = p\n", 1,
+            "t.ini:3: error: graph_calls = 0 is not valid; valid: auto or a whole number from "
+            "1 to 100000");
+    refused("graph_calls as a word", "[experiment]\ntiming = graph\ngraph_calls = many\n"
+            "[run a]\nplugin = p\n", 1, "t.ini:3: error: graph_calls = many is not valid");
+    refused("graph_calls without graph timing", "[experiment]\ngraph_calls = 10\n[run a]\n"
+            "plugin = p\n", 1,
+            "t.ini:2: error: graph_calls applies to timing = graph only; remove it or add "
+            "'timing = graph'");
+    refused("determinism_runs too many", "[experiment]\ndeterminism_runs = 101\n[run a]\n"
+            "plugin = p\n", 1,
+            "t.ini:2: error: determinism_runs = 101 is out of range; valid: 0 to 100");
+    refused("bad peak", "[experiment]\npeak = fresh\n[run a]\nplugin = p\n", 1,
+            "t.ini:2: error: peak = fresh is not valid; valid: cached (measured once per "
+            "device and kept in the cache folder), measure (measured again)");
+    refused("graph timing with a cold cache", "[experiment]\ncache = cold\ntiming = graph\n"
+            "[run a]\nplugin = p\n", 1,
+            "t.ini:3: error: timing = graph replays calls back to back, with no cache flush "
+            "between them, so cache = cold (line 2) cannot hold; use timing = launch or device "
+            "with cache = cold");
+    refused("duplicate timing", "[experiment]\ntiming = launch\ntiming = graph\n[run a]\n"
+            "plugin = p\n", 1,
+            "t.ini:3: error: duplicate key 'timing' in [experiment] (first set at line 2)");
 }
 
 static void test_syntax(void)
@@ -383,11 +449,12 @@ static void test_files(void)
 
 int main(void)
 {
-    plan(80);
+    plan(93);
     test_valid_file();
     test_defaults();
     test_sections_and_keys();
     test_values();
+    test_measurement_keys();
     test_syntax();
     test_long_lines();
     test_files();

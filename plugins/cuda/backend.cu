@@ -2,27 +2,56 @@
  * it (name, UUID, memory, compute capability, theoretical peak bandwidth from
  * the memory clock and bus width, and the properties shown in reports), owns
  * the non-blocking stream plugins issue their work on, times runs with events
- * on that stream, flushes the L2 for cache = cold, measures a read-bandwidth
- * peak with a streaming kernel, and tells recoverable errors from sticky
- * ones after a plugin failed.
+ * on that stream in three modes, flushes the L2 for cache = cold, measures a
+ * read-bandwidth peak with a streaming kernel, samples clocks and throttle
+ * reasons through NVML, marks each configuration with an NVTX range, and
+ * tells recoverable errors from sticky ones after a plugin failed.
  *
- * Timing. time_begin holds the stream with a one-thread kernel that waits
- * for a flag in mapped host memory, then records the start event; the
- * plugin's run queues its work behind it; time_end records the stop event
- * and releases the flag. The GPU thus runs the whole reduction back to back,
- * and the time between the events is the device's, not the host's launch
- * latency (as nvbench does). The hold gives up after HOLD_LIMIT_NS, so a
- * plugin that waits for its own work inside run (thrust::reduce returns its
- * result to the host) still finishes, and is timed as before. The
- * environment variable REDBENCH_CUDA_TIMING=plain turns the hold off: the
- * events then also measure the host's launch latency. */
+ * Timing modes (the experiment's `timing`, set through set_timing):
+ * - launch: time_begin records the start event on the idle stream, the
+ *   plugin's run queues its work, time_end records the stop event and waits.
+ *   The host's launch latency is part of the time, as an application that
+ *   calls the reduction once sees it.
+ * - device: time_begin first holds the stream with a one-thread kernel that
+ *   waits for a flag in mapped host memory, then records the start event;
+ *   time_end records the stop event and releases the flag. The GPU runs the
+ *   whole reduction back to back, and the time is the device's (as nvbench
+ *   does). The hold gives up after HOLD_LIMIT_NS, so a plugin that waits for
+ *   its own work inside run (thrust::reduce returns its result to the host)
+ *   still finishes, and is timed with its host gaps.
+ * - graph: batch_prepare captures `calls` runs into a CUDA graph (thread-local
+ *   capture: a run that allocates or synchronizes cannot be captured, and the
+ *   configuration is declined with the CUDA error); batch_time replays the
+ *   whole graph behind the hold, between two events.
+ *
+ * NVML (libnvidia-ml.so.1) and the NVTX injection library are loaded at run
+ * time when present; neither is required. */
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <nvtx3/nvToolsExt.h>
 #include <redbench/backend.h>
 #include <redbench/cuda_helpers.cuh>
+
+/* NVML, as far as this backend uses it: the library is opened with dlopen,
+ * so no NVML header or link is needed. The values are NVML's. */
+typedef struct nvml_device_opaque *nvml_device;
+enum { NVML_OK = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_TEMPERATURE_GPU = 0 };
+
+typedef struct nvml_api {
+    void *library;
+    nvml_device device;
+    int (*init)(void);
+    int (*shutdown)(void);
+    int (*handle_by_uuid)(const char *uuid, nvml_device *device);
+    int (*clock)(nvml_device device, int type, unsigned *mhz);
+    int (*reasons)(nvml_device device, unsigned long long *reasons);
+    int (*temperature)(nvml_device device, int sensor, unsigned *celsius);
+    int (*power)(nvml_device device, unsigned *milliwatts);
+} nvml_api;
 
 typedef struct cuda_ctx {
     const rb_host *host;
@@ -32,9 +61,14 @@ typedef struct cuda_ctx {
     void *flush_buffer;  /* 2 x L2, written by flush_cache */
     size_t flush_bytes;
     int sm_count;
-    int hold;            /* hold the stream while the run is queued */
+    int hold;            /* device timing: hold the stream while the run is
+                            queued (launch timing: 0) */
     volatile int *release_host; /* the hold's flag, in mapped host memory */
     int *release_device;
+    cudaGraphExec_t batch; /* graph timing: the captured batch */
+    nvml_api nvml;       /* library NULL when NVML is absent */
+    char nvml_note[96];  /* how NVML was found, for the device properties */
+    nvtxDomainHandle_t nvtx;
 } cuda_ctx;
 
 /* How long the hold waits for the host at most. */
@@ -94,16 +128,21 @@ static void version_text(int v, char *out, size_t len)
     snprintf(out, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
+/* The UUID as nvidia-smi and NVML write it: GPU-xxxxxxxx-xxxx-... */
+static void describe_uuid(const cudaDeviceProp *prop, char *out, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)prop->uuid.bytes;
+    snprintf(out, len, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+             u[13], u[14], u[15]);
+}
+
 static void describe_device(int device, const cudaDeviceProp *prop, rb_device_info *info)
 {
     size_t name_len = strnlen(prop->name, sizeof info->name - 1);
     memcpy(info->name, prop->name, name_len);
     info->name[name_len] = '\0';
-    const unsigned char *u = (const unsigned char *)prop->uuid.bytes;
-    snprintf(info->uuid, sizeof info->uuid,
-             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
-             u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
-             u[14], u[15]);
+    describe_uuid(prop, info->uuid, sizeof info->uuid);
     info->cc_major = prop->major;
     info->cc_minor = prop->minor;
 
@@ -142,10 +181,78 @@ static void describe_device(int device, const cudaDeviceProp *prop, rb_device_in
     add_prop(info, "runtime_version", "%s", text);
 }
 
+/* ---- NVML, loaded at run time ---- */
+
+static void *nvml_symbol(void *library, const char *name)
+{
+    return dlsym(library, name);
+}
+
+/* Opens NVML and finds the device by its UUID. On any failure NVML stays
+ * closed and `note` says why; nothing else depends on it. */
+static void nvml_open(nvml_api *nvml, const char *uuid, char *note, size_t len)
+{
+    memset(nvml, 0, sizeof *nvml);
+    void *library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(note, len, "absent (libnvidia-ml.so.1 not found): no clocks or throttling");
+        return;
+    }
+    nvml->init = (int (*)(void))nvml_symbol(library, "nvmlInit_v2");
+    nvml->shutdown = (int (*)(void))nvml_symbol(library, "nvmlShutdown");
+    nvml->handle_by_uuid =
+        (int (*)(const char *, nvml_device *))nvml_symbol(library, "nvmlDeviceGetHandleByUUID");
+    nvml->clock = (int (*)(nvml_device, int, unsigned *))nvml_symbol(library,
+                                                                     "nvmlDeviceGetClockInfo");
+    /* renamed in recent drivers; the old name is kept as an alias */
+    nvml->reasons = (int (*)(nvml_device, unsigned long long *))nvml_symbol(
+        library, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!nvml->reasons)
+        nvml->reasons = (int (*)(nvml_device, unsigned long long *))nvml_symbol(
+            library, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    nvml->temperature = (int (*)(nvml_device, int, unsigned *))nvml_symbol(
+        library, "nvmlDeviceGetTemperature");
+    nvml->power = (int (*)(nvml_device, unsigned *))nvml_symbol(library,
+                                                                "nvmlDeviceGetPowerUsage");
+    if (!nvml->init || !nvml->shutdown || !nvml->handle_by_uuid || !nvml->clock) {
+        snprintf(note, len, "unusable (libnvidia-ml.so.1 lacks the functions needed)");
+        dlclose(library);
+        memset(nvml, 0, sizeof *nvml);
+        return;
+    }
+    int rc = nvml->init();
+    if (rc != NVML_OK) {
+        snprintf(note, len, "unusable (nvmlInit failed with NVML error %d)", rc);
+        dlclose(library);
+        memset(nvml, 0, sizeof *nvml);
+        return;
+    }
+    rc = nvml->handle_by_uuid(uuid, &nvml->device);
+    if (rc != NVML_OK) {
+        snprintf(note, len, "unusable (NVML does not find this device: NVML error %d)", rc);
+        nvml->shutdown();
+        dlclose(library);
+        memset(nvml, 0, sizeof *nvml);
+        return;
+    }
+    nvml->library = library;
+    snprintf(note, len, "loaded: clocks, throttle reasons%s%s", nvml->temperature ? ", temperature" : "",
+             nvml->power ? ", power" : "");
+}
+
+static void nvml_close(nvml_api *nvml)
+{
+    if (!nvml->library)
+        return;
+    nvml->shutdown();
+    dlclose(nvml->library);
+    memset(nvml, 0, sizeof *nvml);
+}
+
 /* Lets a waiting hold_stream go (the stream then runs what is queued). */
 static void release_hold(cuda_ctx *c)
 {
-    if (c->hold) {
+    if (c->release_host) {
         __sync_synchronize();
         *c->release_host = 1;
     }
@@ -153,6 +260,9 @@ static void release_hold(cuda_ctx *c)
 
 static void release_ctx(cuda_ctx *c)
 {
+    if (c->batch)
+        cudaGraphExecDestroy(c->batch);
+    nvml_close(&c->nvml);
     if (c->release_host)
         cudaFreeHost((void *)c->release_host);
     if (c->flush_buffer)
@@ -205,24 +315,26 @@ static int cuda_open(const rb_host *host, int device, void **ctx, rb_device_info
     }
     c->flush_bytes = 2 * (size_t)(prop.l2CacheSize > 0 ? prop.l2CacheSize : 64 << 20);
 
-    const char *timing = getenv("REDBENCH_CUDA_TIMING");
-    c->hold = !(timing && strcmp(timing, "plain") == 0);
-    if (c->hold) {
-        void *flag = NULL;
-        if ((e = cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped)) != cudaSuccess ||
-            (e = cudaHostGetDevicePointer((void **)&c->release_device, flag, 0)) != cudaSuccess) {
-            if (flag)
-                cudaFreeHost(flag);
-            release_ctx(c);
-            return fail(host, "cannot map the timing flag into device memory", e);
-        }
-        c->release_host = (volatile int *)flag;
-        *c->release_host = 1;
+    c->hold = 1; /* device timing until set_timing says otherwise */
+    void *flag = NULL;
+    if ((e = cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped)) != cudaSuccess ||
+        (e = cudaHostGetDevicePointer((void **)&c->release_device, flag, 0)) != cudaSuccess) {
+        if (flag)
+            cudaFreeHost(flag);
+        release_ctx(c);
+        return fail(host, "cannot map the timing flag into device memory", e);
     }
+    c->release_host = (volatile int *)flag;
+    *c->release_host = 1;
+
+    char uuid[64];
+    describe_uuid(&prop, uuid, sizeof uuid);
+    nvml_open(&c->nvml, uuid, c->nvml_note, sizeof c->nvml_note);
+    c->nvtx = nvtxDomainCreateA("redbench");
 
     if (info->size >= sizeof(rb_device_info)) {
         describe_device(device, &prop, info);
-        add_prop(info, "timing", "%s", c->hold ? "held-stream" : "plain");
+        add_prop(info, "nvml", "%s", c->nvml_note);
     }
     *ctx = c;
     return RB_OK;
@@ -431,10 +543,157 @@ static int cuda_recover(void *ctx)
     return RB_ERROR;
 }
 
+/* ---- timing modes and graphs (ABI 1.1) ---- */
+
+static int cuda_set_timing(void *ctx, int mode)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    if (mode != RB_TIMING_LAUNCH && mode != RB_TIMING_DEVICE) {
+        c->host->error(c->host, "set_timing takes launch or device; graph timing uses batches");
+        return RB_UNSUPPORTED;
+    }
+    c->hold = mode == RB_TIMING_DEVICE;
+    return RB_OK;
+}
+
+static void cuda_batch_release(void *ctx)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    if (c->batch)
+        cudaGraphExecDestroy(c->batch);
+    c->batch = NULL;
+}
+
+/* Captures `calls` runs into a graph, instantiates it and replays it once
+ * (the first launch of a graph uploads it). */
+static int cuda_batch_prepare(void *ctx, int (*run)(void *state), void *state, uint32_t calls)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    cuda_batch_release(c);
+    cudaError_t e = cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal);
+    if (e != cudaSuccess)
+        return fail(c->host, "cannot start a CUDA graph capture", e);
+    int status = RB_OK;
+    uint32_t done = 0;
+    for (; done < calls && status == RB_OK; done++)
+        status = run(state);
+    cudaGraph_t graph = NULL;
+    e = cudaStreamEndCapture(c->stream, &graph);
+    if (status != RB_OK || e != cudaSuccess || !graph) {
+        if (graph)
+            cudaGraphDestroy(graph);
+        cudaError_t last = cudaGetLastError(); /* capture errors are not sticky */
+        if (e == cudaSuccess)
+            e = last;
+        if (e != cudaSuccess)
+            c->host->error(c->host, "the run cannot be captured in a CUDA graph "
+                           "(call %u of %u): %s (%s)", done, calls, cudaGetErrorString(e),
+                           cudaGetErrorName(e));
+        else
+            c->host->error(c->host, "the run failed while being captured in a CUDA graph "
+                           "(call %u of %u)", done, calls);
+        return RB_UNSUPPORTED;
+    }
+    e = cudaGraphInstantiate(&c->batch, graph, 0);
+    cudaGraphDestroy(graph);
+    if (e != cudaSuccess) {
+        c->batch = NULL;
+        cudaGetLastError();
+        c->host->error(c->host, "the captured runs cannot be made a CUDA graph: %s (%s)",
+                       cudaGetErrorString(e), cudaGetErrorName(e));
+        return RB_UNSUPPORTED;
+    }
+    if ((e = cudaGraphLaunch(c->batch, c->stream)) != cudaSuccess ||
+        (e = cudaStreamSynchronize(c->stream)) != cudaSuccess) {
+        cuda_batch_release(c);
+        return fail(c->host, "the first replay of the CUDA graph failed", e);
+    }
+    return RB_OK;
+}
+
+/* Replays the batch behind the hold, between two events. */
+static int cuda_batch_time(void *ctx, double *elapsed_ns)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    if (!c->batch) {
+        c->host->error(c->host, "batch_time without a captured batch");
+        return RB_ERROR;
+    }
+    *c->release_host = 0;
+    __sync_synchronize();
+    hold_stream<<<1, 1, 0, c->stream>>>(c->release_device, HOLD_LIMIT_NS);
+    cudaError_t e = cudaGetLastError();
+    float ms = 0;
+    if (e == cudaSuccess)
+        e = cudaEventRecord(c->start, c->stream);
+    if (e == cudaSuccess)
+        e = cudaGraphLaunch(c->batch, c->stream);
+    if (e == cudaSuccess)
+        e = cudaEventRecord(c->stop, c->stream);
+    release_hold(c);
+    if (e == cudaSuccess)
+        e = cudaEventSynchronize(c->stop);
+    if (e == cudaSuccess)
+        e = cudaEventElapsedTime(&ms, c->start, c->stop);
+    if (e != cudaSuccess)
+        return fail(c->host, "the graph replay failed", e);
+    *elapsed_ns = ms * 1e6;
+    return RB_OK;
+}
+
+/* ---- clocks (NVML) and profiler ranges (NVTX) ---- */
+
+static int cuda_sample_clocks(void *ctx, rb_clock_sample *out)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    const nvml_api *nvml = &c->nvml;
+    if (!nvml->library) {
+        c->host->error(c->host, "NVML %s", c->nvml_note);
+        return RB_UNSUPPORTED;
+    }
+    if (!out || out->size < sizeof *out) {
+        c->host->error(c->host, "the clock sample is smaller than this backend's");
+        return RB_ERROR;
+    }
+    memset(out, 0, sizeof *out);
+    out->size = sizeof *out;
+    unsigned value = 0;
+    unsigned long long reasons = 0;
+    if (nvml->clock(nvml->device, NVML_CLOCK_SM, &value) == NVML_OK)
+        out->core_mhz = value;
+    if (nvml->clock(nvml->device, NVML_CLOCK_MEM, &value) == NVML_OK)
+        out->memory_mhz = value;
+    if (nvml->reasons && nvml->reasons(nvml->device, &reasons) == NVML_OK)
+        out->throttle_reasons = reasons;
+    if (nvml->temperature &&
+        nvml->temperature(nvml->device, NVML_TEMPERATURE_GPU, &value) == NVML_OK)
+        out->temperature_c = value;
+    if (nvml->power && nvml->power(nvml->device, &value) == NVML_OK)
+        out->power_w = value / 1000.0;
+    return RB_OK;
+}
+
+static void cuda_range_push(void *ctx, const char *name)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    nvtxEventAttributes_t attributes;
+    memset(&attributes, 0, sizeof attributes);
+    attributes.version = NVTX_VERSION;
+    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attributes.message.ascii = name;
+    nvtxDomainRangePushEx(c->nvtx, &attributes);
+}
+
+static void cuda_range_pop(void *ctx)
+{
+    nvtxDomainRangePop(((cuda_ctx *)ctx)->nvtx);
+}
+
 static const rb_backend cuda_backend = {
     REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_backend),
     "cuda",
-    "NVIDIA GPUs through the CUDA runtime: events on a non-blocking stream",
+    "NVIDIA GPUs through the CUDA runtime: events on a non-blocking stream, CUDA graphs, NVML, NVTX",
     "1.0",
     cuda_device_count,
     cuda_open,
@@ -449,6 +708,15 @@ static const rb_backend cuda_backend = {
     cuda_flush_cache,
     cuda_measure_peak,
     cuda_recover,
+    RB_TIMING_BIT(RB_TIMING_LAUNCH) | RB_TIMING_BIT(RB_TIMING_GRAPH) |
+        RB_TIMING_BIT(RB_TIMING_DEVICE),
+    cuda_set_timing,
+    cuda_batch_prepare,
+    cuda_batch_time,
+    cuda_batch_release,
+    cuda_sample_clocks,
+    cuda_range_push,
+    cuda_range_pop,
 };
 
 extern "C" {

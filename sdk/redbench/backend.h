@@ -4,7 +4,9 @@
  * ...). It gives the host what it needs to feed and time every strategy of
  * the pack in the same way: device properties, memory for the input, a queue
  * the plugins issue their work on, a timer, synchronization, a cache flush
- * and a measured peak bandwidth.
+ * and a measured peak bandwidth; since ABI 1.1 also timing modes, batches
+ * of calls replayed as one (CUDA graphs), clock samples and profiler
+ * ranges.
  *
  * A backend is a shared object in a pack folder that exports
  * redbench_backend_entry, returning a const struct rb_backend. The cpu
@@ -42,6 +44,52 @@ typedef struct rb_device_info {
     uint32_t n_props;
     rb_property props[RB_DEVICE_MAX_PROPS];
 } rb_device_info;
+
+/* How a backend times one run (the `timing` key of an experiment). */
+enum rb_timing_mode {
+    RB_TIMING_LAUNCH = 0, /* time_begin and time_end around one call on an
+                             idle queue: the host's launch cost is included,
+                             as an application calling once sees it */
+    RB_TIMING_GRAPH = 1,  /* a batch of calls recorded once (a CUDA graph)
+                             and replayed back to back; the time per call is
+                             the batch's time / calls: what the device does */
+    RB_TIMING_DEVICE = 2, /* one call, queued while the queue is held and then
+                             released, so that the device runs it back to
+                             back without the host's launch latency */
+    RB_TIMING_COUNT_ = 3
+};
+#define RB_TIMING_BIT(mode) (1u << (mode))
+
+/* Throttle reasons in rb_clock_sample.throttle_reasons: the bits of NVML's
+ * clock event reasons, so a cuda backend copies them unchanged. */
+#define RB_THROTTLE_IDLE 0x1ull            /* nothing to run: not a slowdown */
+#define RB_THROTTLE_APP_CLOCKS 0x2ull      /* application clocks set lower */
+#define RB_THROTTLE_SW_POWER_CAP 0x4ull    /* power management holds clocks down */
+#define RB_THROTTLE_HW_SLOWDOWN 0x8ull     /* hardware slowdown (heat, power brake) */
+#define RB_THROTTLE_SYNC_BOOST 0x10ull     /* clocks synchronized with other devices */
+#define RB_THROTTLE_SW_THERMAL 0x20ull     /* software thermal slowdown */
+#define RB_THROTTLE_HW_THERMAL 0x40ull     /* hardware thermal slowdown */
+#define RB_THROTTLE_HW_POWER_BRAKE 0x80ull /* external power brake */
+#define RB_THROTTLE_DISPLAY_CLOCKS 0x100ull/* display clock setting */
+/* The reasons that make a measurement slower than the device can be. */
+#define RB_THROTTLE_SLOWDOWN                                                   \
+    (RB_THROTTLE_SW_POWER_CAP | RB_THROTTLE_HW_SLOWDOWN | RB_THROTTLE_SW_THERMAL |  \
+     RB_THROTTLE_HW_THERMAL | RB_THROTTLE_HW_POWER_BRAKE)
+
+/* The device's clocks at one moment. Filled by sample_clocks; 0 in a field
+ * means not known. */
+typedef struct rb_clock_sample {
+    uint32_t size;             /* sizeof(struct rb_clock_sample) as built by
+                                  the host; a backend MUST NOT write past it */
+    uint32_t core_mhz;         /* the compute clock now: a GPU's SM clock, a
+                                  CPU's mean core clock */
+    uint32_t memory_mhz;       /* the memory clock now */
+    uint32_t temperature_c;    /* the device's temperature */
+    double power_w;            /* the power drawn now */
+    uint64_t throttle_reasons; /* RB_THROTTLE_* bits active now (or, where
+                                  the device only counts events, seen since
+                                  the backend's previous sample) */
+} rb_clock_sample;
 
 typedef struct rb_backend {
     uint32_t abi_major, abi_minor, size; /* as in rb_plugin */
@@ -85,6 +133,60 @@ typedef struct rb_backend {
     /* Called after a plugin failed: clears what can be cleared. Returns
      * RB_ERROR if the device is no longer usable in this process. */
     int (*recover)(void *ctx);
+
+    /* ---- Added in ABI 1.1 ----
+     * A backend built against 1.0 ends at `recover`: the host reads none of
+     * the fields below from it (its `size` does not cover them), times it
+     * with time_begin and time_end alone, and records that timing as the
+     * backend's own. Every callback below is optional: NULL means the
+     * backend does not offer it, and the host MUST check before calling. */
+
+    /* The timing modes the backend offers: a mask of RB_TIMING_BIT(mode).
+     * Set by the backend. RB_TIMING_GRAPH MUST only be set together with
+     * batch_prepare, batch_time and batch_release; RB_TIMING_DEVICE only
+     * with set_timing. */
+    uint32_t timing_modes;
+
+    /* Chooses how the following time_begin / time_end pairs time a run:
+     * RB_TIMING_LAUNCH or RB_TIMING_DEVICE, one of timing_modes. The host
+     * calls it before each configuration's warm-up; until the first call the
+     * backend times as it did in ABI 1.0. Returns RB_OK, or RB_UNSUPPORTED
+     * for a mode it does not offer. */
+    int (*set_timing)(void *ctx, int mode);
+
+    /* Graph timing. batch_prepare makes one batch of `calls` consecutive
+     * calls of run(state) (the plugin's run) that batch_time can replay as a
+     * whole: the cuda backend captures them into a CUDA graph (run is called
+     * `calls` times during the capture); the cpu backend calls run `calls`
+     * times inside each batch_time. When the plugin's work cannot be
+     * recorded (run allocates memory or waits for the device), batch_prepare
+     * MUST leave the queue usable and return RB_UNSUPPORTED, saying why
+     * through the host's error. The host calls batch_prepare after the
+     * warm-up, then batch_time once per repetition, then batch_release once
+     * after every successful batch_prepare, before the plugin's verify.
+     * batch_time replays the batch, waits for it, and stores the elapsed
+     * nanoseconds of the whole batch (the host divides by calls). */
+    int (*batch_prepare)(void *ctx, int (*run)(void *state), void *state, uint32_t calls);
+    int (*batch_time)(void *ctx, double *elapsed_ns);
+    void (*batch_release)(void *ctx);
+
+    /* Reads the device's clocks and throttle reasons now into *out (whose
+     * `size` the host sets). The host calls it after a configuration's
+     * warm-up and again after its timed repetitions, and flags the row when
+     * a slowdown reason was active at either. Returns RB_OK, or
+     * RB_UNSUPPORTED when the backend cannot read them here (the cuda
+     * backend needs NVML, which it loads at run time if present). SHOULD
+     * take well under a millisecond. */
+    int (*sample_clocks)(void *ctx, rb_clock_sample *out);
+
+    /* Profiler ranges: the host calls range_push with a name made of the
+     * run, the parameters, the op, the dtype and n before a configuration's
+     * init, and range_pop after its teardown (always paired, never nested
+     * by the host). The cuda backend makes them NVTX ranges in the domain
+     * "redbench", so that nsys and ncu --nvtx can pick one configuration
+     * out. MUST cost next to nothing when no profiler listens. */
+    void (*range_push)(void *ctx, const char *name);
+    void (*range_pop)(void *ctx);
 } rb_backend;
 
 typedef const rb_backend *(*rb_backend_entry_fn)(void);

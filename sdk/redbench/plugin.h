@@ -28,8 +28,10 @@
 extern "C" {
 #endif
 
+/* Minor versions: 1.0 the first; 1.1 appended timing modes, batches, clock
+ * samples and profiler ranges to rb_backend (backend.h). */
 #define REDBENCH_ABI_MAJOR 1
-#define REDBENCH_ABI_MINOR 0
+#define REDBENCH_ABI_MINOR 1
 
 /* The name of the one symbol a plugin exports. */
 #define REDBENCH_PLUGIN_ENTRY_NAME "redbench_plugin_entry"
