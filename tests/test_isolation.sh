@@ -10,7 +10,7 @@ cd "$top_builddir"
 dir=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "broken test plugins not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 48
+plan 50
 # The crashes must reach redbench as signals, also in a sanitized build.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
 
@@ -168,6 +168,15 @@ is "$(opens group groups.ini)" "3 1 ok ok ok" "--isolation group: a fresh worker
 sed -i 's/^fault = none$/fault = none, yes/' "$tmp/groups.ini"
 is "$(opens worker groups.ini)" "3 1 ok failed ok failed ok failed" "after each poisoned device a fresh worker goes on"
 "$rb" -q --isolation sometimes -c "$tmp/groups.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "--isolation with an unknown mode exits 2"
+
+# A slow but healthy configuration stops measuring before its timeout, keeps
+# what it measured and is ok: only a worker that does not return is killed.
+printf '[experiment]\nwarmup = 0\nmin_time = 10\nmax_reps = 100000\ntimeout = 1\n[data]\ndtype = i32\nn = 1K\n[run slow]\nplugin = slow-sum\n' >"$tmp/slow.ini"
+"$rb" -q -c "$tmp/slow.ini" --plugin-path "$dir" --format json >"$tmp/slow.json" 2>/dev/null
+is "$?" 0 "a configuration slower than its timeout allows: exit 0"
+case "$("$JQ" -r '.results[0]|"\(.status) \(.hit_max_reps) \(.reps > 10) \(.reason)"' "$tmp/slow.json")" in
+  "ok true true stopped after "*" repetitions, near the 1 s timeout") r=1;; *) r=0;; esac
+is "$r" 1 "... it stops measuring near the timeout, keeps its samples, and is ok"
 
 # With isolation off a crash ends the process: that is what isolation is for.
 printf '[experiment]\nmin_time = 0\nmax_reps = 3\n[data]\ndtype = i32\nn = 1K\n[run run]\nplugin = crash-run\n' >"$tmp/crash.ini"
