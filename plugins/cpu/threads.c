@@ -36,7 +36,7 @@ struct threads_state {
     uint64_t chunk;             /* elements per chunk */
     cpu_partial *partials;      /* one per chunk */
     uint64_t *tables;           /* histogram scratch: lanes * 256 per thread */
-    threads_worker *workers;    /* n_threads - 1 */
+    threads_worker *workers;    /* the n_threads - 1 besides the caller */
     unsigned n_started;
 
     pthread_mutex_t lock;
