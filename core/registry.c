@@ -262,7 +262,7 @@ static char *folder_of(const char *path)
     return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
-int registry_load_file(rb_registry *reg, const char *path, const char *pack)
+static int load_file(rb_registry *reg, const char *path, const char *pack)
 {
     for (size_t k = 0; k < reg->n_plugins; k++)
         if (strcmp(reg->plugins[k].path, path) == 0)
@@ -344,6 +344,24 @@ int registry_load_file(rb_registry *reg, const char *path, const char *pack)
     }
     dlclose(handle);
     return -1;
+}
+
+/* Plugin code runs while a file is loaded (constructors, the entry point):
+ * whatever it prints goes to standard error, never into the machine-readable
+ * output on standard output. */
+int registry_load_file(rb_registry *reg, const char *path, const char *pack)
+{
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    if (saved >= 0)
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+    int status = load_file(reg, path, pack);
+    fflush(stdout);
+    if (saved >= 0) {
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
+    return status;
 }
 
 static int has_suffix(const char *s, const char *suffix)

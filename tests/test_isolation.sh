@@ -10,7 +10,7 @@ cd "$top_builddir"
 dir=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "broken test plugins not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 50
+plan 51
 # The crashes must reach redbench as signals, also in a sanitized build.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
 
@@ -67,6 +67,7 @@ elapsed=$(( $(date +%s) - started ))
 ok "... within 30 s (the hang is cut at its 2 s timeout; took ${elapsed} s)" test "$elapsed" -lt 30
 ok "standard output is valid JSON despite plugins printing to it" "$JQ" -e .results "$tmp/out.json"
 ok "what the plugins printed went to standard error" grep -q 'PLUGIN-STDOUT printf in run' "$tmp/err"
+ok "... also what a plugin printed while it was loaded" grep -q 'PLUGIN-STDOUT at load time' "$tmp/err"
 ok "... even what was left unflushed at teardown" grep -q 'PLUGIN-STDOUT unflushed at teardown' "$tmp/err"
 is "$("$JQ" '.results|length' "$tmp/out.json")" 23 "one row per configuration (23)"
 

@@ -1,11 +1,19 @@
 /* tests/crashers/print-stdout.c: a correct plugin that prints to standard
- * output (with printf and with write(1, ...)) in every callback. None of it
- * may reach the machine-readable output on redbench's standard output. */
+ * output (with printf and with write(1, ...)) when it is loaded and in every
+ * callback. None of it may reach the machine-readable output on redbench's
+ * standard output. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "crasher.h"
+
+/* At load time, before redbench has called anything. */
+__attribute__((constructor)) static void chatter_at_load(void)
+{
+    printf("PLUGIN-STDOUT at load time {not json\n");
+    fflush(stdout);
+}
 
 static void chatter(const rb_config *cfg, const char *where)
 {
