@@ -122,6 +122,7 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
         experiment_free(&exp);
         return 2;
     }
+    exp.profile = opt->profile;
     rb_sweep sweep;
     memset(&sweep, 0, sizeof sweep);
     if (sweep_expand(&exp, reg, &sweep) != 0) {

@@ -33,6 +33,9 @@ void options_usage(void *stream)
           "                         group (a fresh worker per data group) or none\n"
           "      --no-isolation     the same as --isolation none: in this process, for\n"
           "                         debugging (a crash or a hang then ends the run)\n"
+          "      --profile          run each configuration once, with no warm-up and\n"
+          "                         launch timing, inside an NVTX range named after it:\n"
+          "                         for ncu --nvtx --nvtx-include (docs/profiling.md)\n"
           "\n"
           "Plugins are searched in: each --plugin-path, then $REDBENCH_PLUGIN_PATH\n"
           "(colon-separated), then ./plugins, then " RB_PLUGIN_DIR ".\n"
@@ -63,6 +66,7 @@ int options_parse(int argc, char **argv, rb_options *opt)
         {"quiet", no_argument, NULL, 'q'},
         {"no-isolation", no_argument, NULL, 'I'},
         {"isolation", required_argument, NULL, 'i'},
+        {"profile", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -89,6 +93,7 @@ int options_parse(int argc, char **argv, rb_options *opt)
         case 'v': opt->verbosity++; break;
         case 'q': opt->quiet = 1; break;
         case 'I': opt->isolation = RB_ISOLATION_NONE; break;
+        case 'P': opt->profile = 1; break;
         case 'i':
             if (strcmp(optarg, "worker") == 0)
                 opt->isolation = RB_ISOLATION_WORKER;

@@ -25,6 +25,8 @@ typedef struct rb_options {
     int quiet;
     int isolation;           /* --isolation MODE, --no-isolation: enum
                                 rb_isolation_mode (runner.h) */
+    int profile;             /* --profile: each configuration once, no
+                                warm-up, launch timing (for ncu) */
 } rb_options;
 
 /* Parses argv. Returns 0, or 2 after printing what was wrong and a hint. */

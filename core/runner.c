@@ -4,8 +4,13 @@
  * distribution) are consecutive in a sweep: a data group. Its input is
  * generated and its reference computed once, uploaded once through the
  * backend, and handed read-only to each of them. Each configuration then goes
- * through describe, init, warm-up, timed repetitions, verify, the verdict and
- * teardown. Every outcome ends as a row with a status and a reason.
+ * through describe, init, warm-up, timed repetitions (in the experiment's
+ * timing mode: single calls, or replays of a captured batch), verify, the
+ * verdict, repeated runs compared bit for bit, and teardown, inside a
+ * profiler range named after it, with the device's clocks sampled around
+ * the timed repetitions. Each device's measured peak comes from the peak
+ * cache or is measured once. Every outcome ends as a row with a status and
+ * a reason.
  *
  * By default plugins run in a worker process (isolate.c), so that a plugin
  * that crashes, exits or hangs costs one `failed` row and nothing else; a
@@ -17,6 +22,7 @@
  * isolation off everything runs in this process. */
 #include "runner.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,7 +35,9 @@
 #include "host.h"
 #include "isolate.h"
 #include "input.h"
+#include "measure.h"
 #include "names.h"
+#include "peak_cache.h"
 #include "reference.h"
 #include "stats.h"
 #include "units.h"
@@ -84,6 +92,68 @@ static void set_reason(rb_row *row, int status, const char *fmt, ...)
     row->status = status;
     vsnprintf(row->reason, sizeof row->reason, fmt, ap);
     va_end(ap);
+}
+
+/* A device property by key ("driver_version"), or "". */
+static const char *device_property(const rb_device_info *info, const char *key)
+{
+    for (uint32_t k = 0; k < info->n_props && k < RB_DEVICE_MAX_PROPS; k++)
+        if (strcmp(info->props[k].key, key) == 0)
+            return info->props[k].value;
+    return "";
+}
+
+/* The device's measured peak: from the peak cache when it holds one made
+ * under the same key (backend, device, driver, redbench's version), unless
+ * the experiment says `peak = measure` or the environment
+ * REDBENCH_PEAK=measure; otherwise measured with the backend's calibration
+ * and stored in the cache. */
+static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
+{
+    const rb_backend *b = ob->loaded->desc;
+    rb_host_state *host = &ob->host;
+    rb_peak_key key = {
+        .backend = b->name,
+        .backend_version = b->version,
+        .device = rec->info.name,
+        .uuid = rec->info.uuid,
+        .host = r->res->info.host,
+        .driver = device_property(&rec->info, "driver_version"),
+        .tool_version = r->res->info.tool_version,
+    };
+    char *dir = peak_cache_dir();
+    char why[256] = "";
+    const char *forced = getenv("REDBENCH_PEAK");
+    if (r->exp->peak == RB_PEAK_USE_CACHE && !(forced && strcmp(forced, "measure") == 0)) {
+        double gbs = 0;
+        int found = peak_cache_load(dir, &key, &gbs, rec->measured_peak_at,
+                                    sizeof rec->measured_peak_at, why, sizeof why);
+        if (found == RB_PEAK_CACHED) {
+            rec->measured_peak_gbs = gbs;
+            rec->measured_peak_cached = 1;
+            free(dir);
+            return;
+        }
+        if (found == RB_PEAK_STALE && r->opt->verbosity > 1)
+            fprintf(stderr, "redbench: %s: the cached peak is stale (%s); measuring again\n",
+                    b->name, why);
+    }
+    double peak = 0;
+    host_clear_error(host);
+    if (b->measure_peak(ob->ctx, &peak) == RB_OK && peak > 0) {
+        rec->measured_peak_gbs = peak;
+        if (!dir || peak_cache_store(dir, &key, peak, rec->measured_peak_at,
+                                     sizeof rec->measured_peak_at) != 0) {
+            if (r->opt->verbosity > 1)
+                fprintf(stderr, "redbench: %s: the peak is not cached (%s): %s\n", b->name,
+                        dir ? dir : "no cache folder: neither XDG_CACHE_HOME nor HOME is set",
+                        dir ? strerror(errno) : "");
+        }
+    } else {
+        fprintf(stderr, "redbench: warning: %s: could not measure the peak bandwidth: %s\n",
+                b->name, host->error[0] ? host->error : "no reason given");
+    }
+    free(dir);
 }
 
 /* Opens the backend a plugin names (once per run). NULL if it is absent. */
@@ -150,14 +220,8 @@ static open_backend *backend_for(runner *r, const char *name, rb_row *row)
     *rec = fresh;
     snprintf(rec->backend, sizeof rec->backend, "%s", b->name);
     rec->device = device;
-    double peak = 0;
-    host_clear_error(host);
     isolate_step(RB_STEP_PEAK);
-    if (b->measure_peak(ob->ctx, &peak) == RB_OK && peak > 0)
-        rec->measured_peak_gbs = peak;
-    else
-        fprintf(stderr, "redbench: warning: %s: could not measure the peak bandwidth: %s\n",
-                b->name, host->error[0] ? host->error : "no reason given");
+    find_peak(r, ob, rec);
     info->n_devices++;
     return ob;
 }
@@ -255,20 +319,88 @@ static const char *failure_text(const rb_host_state *plugin, const open_backend 
  * the timeout is killed. */
 #define RUNNER_MEASURE_SHARE 0.8
 
-/* Timed repetitions: until min_reps and min_time are reached and the noise of
- * the median is under target, or max_reps, or the share of the timeout. */
+/* How a configuration is timed on its backend. */
+typedef struct timing_plan {
+    int graph;          /* replayed batches (timing = graph) */
+    const char *single; /* what a single timed call measures: "launch",
+                           "device", or "backend" (a 1.0 backend's own) */
+} timing_plan;
+
+/* The mode the experiment asks for: its `timing`, or launch under
+ * --profile (one call, and no hold kernel in the profile). */
+static int wanted_timing(const rb_experiment *exp)
+{
+    return exp->profile ? RB_TIMING_LAUNCH : exp->timing;
+}
+
+/* Whether backend b can replay batches; if not, says why in the row. */
+static int graph_offered(const rb_backend *b, rb_row *row)
+{
+    if ((b->timing_modes & RB_TIMING_BIT(RB_TIMING_GRAPH)) && b->batch_prepare &&
+        b->batch_time && b->batch_release)
+        return 1;
+    set_reason(row, RB_ROW_UNSUPPORTED, "timing = graph: the %s backend (ABI %u.%u) cannot "
+               "replay batches of calls; use timing = launch or device", b->name,
+               (unsigned)b->abi_major, (unsigned)b->abi_minor);
+    return 0;
+}
+
+/* Tells the backend how to time single calls: `device` where it offers it
+ * (also to estimate a graph batch's size), else `launch` (a backend with no
+ * queue to hold: a call returns when its work is done); a backend of ABI 1.0
+ * times its own way. */
+static void choose_timing(const rb_backend *b, void *ctx, int want, timing_plan *plan)
+{
+    plan->graph = want == RB_TIMING_GRAPH;
+    int single = plan->graph ? RB_TIMING_DEVICE : want;
+    uint32_t offered = b->timing_modes;
+    if (single == RB_TIMING_DEVICE && !(offered & RB_TIMING_BIT(RB_TIMING_DEVICE)))
+        single = RB_TIMING_LAUNCH;
+    if (b->set_timing && (offered & RB_TIMING_BIT(single)) &&
+        b->set_timing(ctx, single) == RB_OK)
+        plan->single = timing_mode_name(single);
+    else if (!b->set_timing && (offered & RB_TIMING_BIT(RB_TIMING_LAUNCH)))
+        plan->single = "launch";
+    else
+        plan->single = "backend";
+}
+
+/* One call, timed between time_begin and time_end. */
+static int time_one_call(const rb_backend *b, void *ctx, const rb_plugin *p, void *state,
+                         double *ns)
+{
+    if (b->time_begin(ctx) != RB_OK || p->run(state) != RB_OK || b->time_end(ctx, ns) != RB_OK)
+        return RB_ERROR;
+    return RB_OK;
+}
+
+/* Timed repetitions, each one call (or, with batch_calls > 0, one replay of
+ * the prepared batch, recorded as its time per call), until the stop rule
+ * of measure.c says so: the noise target met after min_reps and min_time,
+ * max_reps, or the share of the timeout. --profile: one repetition. */
 static int measure(runner *r, const rb_plugin *p, void *state, open_backend *ob,
-                   rb_host_state *host, rb_row *row)
+                   rb_host_state *host, rb_row *row, uint32_t batch_calls)
 {
     const rb_experiment *exp = r->exp;
     const rb_backend *b = ob->loaded->desc;
+    rb_stop_rule rule = {
+        .min_reps = exp->min_reps,
+        .max_reps = exp->max_reps,
+        .min_time_ns = exp->min_time * 1e9,
+        .noise = exp->noise,
+        .budget_s = RUNNER_MEASURE_SHARE * exp->timeout,
+    };
+    if (exp->profile) {
+        rule.min_reps = rule.max_reps = 1;
+        rule.min_time_ns = 0;
+    }
     size_t cap = 64, count = 0;
     double *samples = xmalloc(cap * sizeof *samples);
-    double total_ns = 0, last_rep = 0;
-    double budget = RUNNER_MEASURE_SHARE * exp->timeout;
+    double total_ns = 0;
     int status = RB_OK;
+    const char *stop = NULL;
     isolate_step(RB_STEP_RUN);
-    for (;;) {
+    while (!stop) {
         double rep_started = now_seconds();
         host_clear_error(host);
         host_clear_error(&ob->host);
@@ -278,44 +410,157 @@ static int measure(runner *r, const rb_plugin *p, void *state, open_backend *ob,
             break;
         }
         double ns = 0;
-        if (b->time_begin(ob->ctx) != RB_OK || p->run(state) != RB_OK ||
-            b->time_end(ob->ctx, &ns) != RB_OK) {
+        int st = batch_calls ? b->batch_time(ob->ctx, &ns)
+                             : time_one_call(b, ob->ctx, p, state, &ns);
+        if (st != RB_OK) {
             set_reason(row, RB_ROW_FAILED, "run failed: %s", failure_text(host, ob));
             status = RB_ERROR;
             break;
         }
+        total_ns += ns;
+        if (batch_calls)
+            ns /= batch_calls;
         if (count == cap) {
             cap *= 2;
             samples = xrealloc(samples, cap * sizeof *samples);
         }
         samples[count++] = ns;
-        total_ns += ns;
-        if ((long)count >= exp->max_reps) {
-            rb_stats s;
-            stats_compute(samples, count, &s);
-            row->hit_max_reps = s.noise > exp->noise || total_ns < exp->min_time * 1e9;
-            break;
-        }
-        if ((long)count >= exp->min_reps && total_ns >= exp->min_time * 1e9 &&
-            (count < 64 || count % 16 == 0)) {
-            rb_stats s;
-            stats_compute(samples, count, &s);
-            if (s.noise <= exp->noise)
-                break;
-        }
         double now = now_seconds();
-        last_rep = now - rep_started;
-        if (now - r->config_started + last_rep > budget) {
-            row->hit_max_reps = 1;
+        stop = measure_should_stop(&rule, samples, count, total_ns, now - r->config_started,
+                                   now - rep_started);
+    }
+    if (stop) {
+        row->stopped_by = exp->profile ? "profile" : stop;
+        row->hit_max_reps = !exp->profile && strcmp(stop, "noise") != 0;
+        if (strcmp(stop, "timeout") == 0)
             snprintf(row->reason, sizeof row->reason,
                      "stopped after %zu repetitions, near the %g s timeout", count,
                      exp->timeout);
-            break;
-        }
     }
     row->samples_ns = samples;
     stats_compute(samples, count, &row->stats);
     return status;
+}
+
+/* Samples the clocks into *out; 0 when the backend cannot read them. */
+static int sample_clocks(const rb_backend *b, open_backend *ob, rb_clock_sample *out)
+{
+    memset(out, 0, sizeof *out);
+    out->size = sizeof *out;
+    if (!b->sample_clocks)
+        return 0;
+    host_clear_error(&ob->host);
+    return b->sample_clocks(ob->ctx, out) == RB_OK;
+}
+
+/* Graph timing: sizes a batch from the warm-up's fastest call, captures it,
+ * measures replays and releases it. A run that cannot be captured makes the
+ * row `unsupported`, with the backend's and the plugin's reasons. */
+static int measure_graph(runner *r, const rb_plugin *p, void *state, open_backend *ob,
+                         rb_host_state *host, rb_row *row, double call_ns)
+{
+    const rb_backend *b = ob->loaded->desc;
+    uint32_t calls = measure_batch_calls(r->exp->graph_calls, call_ns);
+    host_clear_error(host);
+    host_clear_error(&ob->host);
+    isolate_step(RB_STEP_RUN);
+    int st = b->batch_prepare(ob->ctx, p->run, state, calls);
+    if (st == RB_UNSUPPORTED) {
+        set_reason(row, RB_ROW_UNSUPPORTED, "timing = graph: %s%s%s",
+                   ob->host.error[0] ? ob->host.error : "the batch cannot be recorded",
+                   host->error[0] ? "; the plugin said: " : "", host->error);
+        return RB_UNSUPPORTED;
+    }
+    if (st != RB_OK) {
+        set_reason(row, RB_ROW_FAILED, "preparing a batch of %u calls failed: %s", calls,
+                   failure_text(host, ob));
+        return RB_ERROR;
+    }
+    row->batch_calls = calls;
+    st = measure(r, p, state, ob, host, row, calls);
+    b->batch_release(ob->ctx);
+    return st;
+}
+
+/* Warm-up runs. With `timed`, each is timed as a single call and the
+ * fastest is stored in *call_ns (for sizing a graph batch); with no warm-up
+ * then, one timed call is made anyway. */
+static int warm_up(runner *r, const rb_plugin *p, void *state, open_backend *ob,
+                   rb_host_state *host, rb_row *row, int timed, double *call_ns)
+{
+    const rb_backend *b = ob->loaded->desc;
+    int runs = r->exp->profile ? 0 : r->exp->warmup;
+    if (timed && runs == 0 && !r->exp->profile)
+        runs = 1;
+    *call_ns = 0;
+    for (int k = 0; k < runs; k++) {
+        host_clear_error(host);
+        host_clear_error(&ob->host);
+        isolate_step(RB_STEP_WARMUP);
+        double ns = 0;
+        int st = timed ? time_one_call(b, ob->ctx, p, state, &ns) : p->run(state);
+        if (st == RB_OK && !timed)
+            st = b->synchronize(ob->ctx);
+        if (st != RB_OK) {
+            set_reason(row, RB_ROW_FAILED, "warm-up run failed: %s", failure_text(host, ob));
+            return RB_ERROR;
+        }
+        if (timed && (*call_ns == 0 || ns < *call_ns))
+            *call_ns = ns;
+    }
+    return RB_OK;
+}
+
+/* Repeats run + verify determinism_runs times after the first verify and
+ * compares each result's bits with the first; each is also judged against
+ * the reference. Skipped when it would not fit in the timeout. */
+static void check_determinism(runner *r, const rb_configuration *cfg, const rb_plugin *p,
+                              void *state, open_backend *ob, rb_host_state *host,
+                              const rb_result *first, rb_row *row)
+{
+    const rb_backend *b = ob->loaded->desc;
+    int runs = r->exp->profile ? 0 : r->exp->determinism_runs;
+    double per_run_s = 2 * row->stats.median * 1e-9 + 0.01; /* a run and its verify */
+    double left = 0.95 * r->exp->timeout - (now_seconds() - r->config_started);
+    if (runs == 0 || per_run_s * runs > left)
+        return;
+    uint64_t *bins = cfg->op == RB_OP_HISTOGRAM ? xcalloc(cfg->bins, sizeof *bins) : NULL;
+    int same = 1;
+    uint32_t compared = 1;
+    for (int k = 0; k < runs; k++) {
+        host_clear_error(host);
+        host_clear_error(&ob->host);
+        isolate_step(RB_STEP_RUN);
+        if (p->run(state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
+            set_reason(row, RB_ROW_FAILED, "a run after the timed repetitions failed: %s",
+                       failure_text(host, ob));
+            free(bins);
+            return;
+        }
+        rb_result again;
+        memset(&again, 0, sizeof again);
+        again.size = sizeof again;
+        again.bins = bins;
+        again.n_bins = bins ? cfg->bins : 0;
+        if (bins)
+            memset(bins, 0, cfg->bins * sizeof *bins);
+        isolate_step(RB_STEP_VERIFY);
+        if (p->verify(state, &again) != RB_OK) {
+            set_reason(row, RB_ROW_FAILED, "verify after a repeated run failed: %s",
+                       host->error[0] ? host->error : "no reason given");
+            free(bins);
+            return;
+        }
+        compared++;
+        same &= measure_same_result(first, &again, cfg->op, cfg->bins);
+        rb_verdict v;
+        reference_judge(&r->ref, &r->input, &again, &v);
+        if (!v.ok && row->status == RB_ROW_OK)
+            set_reason(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2, runs + 1, v.why);
+    }
+    free(bins);
+    row->determinism = same ? RB_DETERMINISM_SAME : RB_DETERMINISM_DIFFERS;
+    row->determinism_results = compared;
 }
 
 static void fill_config(rb_config *c, const rb_configuration *cfg, const rb_experiment *exp,
@@ -387,7 +632,46 @@ static int describe_one(runner *r, const rb_configuration *cfg, open_backend *ob
     return 0;
 }
 
-/* Runs one configuration whose data is ready. */
+/* Verifies the last run and judges it: the row becomes ok or wrong, with
+ * the error in units of the tolerance. The result is kept in *result (its
+ * bins in *bins, for the caller to free) for the determinism check. */
+static int verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plugin *p,
+                            void *state, rb_host_state *host, rb_row *row, rb_result *result,
+                            uint64_t **bins)
+{
+    memset(result, 0, sizeof *result);
+    result->size = sizeof *result;
+    *bins = NULL;
+    if (cfg->op == RB_OP_HISTOGRAM) {
+        *bins = xcalloc(cfg->bins, sizeof **bins);
+        result->bins = *bins;
+        result->n_bins = cfg->bins;
+    }
+    host_clear_error(host);
+    isolate_step(RB_STEP_VERIFY);
+    if (p->verify(state, result) != RB_OK) {
+        set_reason(row, RB_ROW_FAILED, "verify failed: %s",
+                   host->error[0] ? host->error : "no reason given");
+        return RB_ERROR;
+    }
+    rb_verdict v;
+    reference_judge(&r->ref, &r->input, result, &v);
+    row->error = v.error;
+    row->tolerance = v.tolerance;
+    row->error_ratio_known = measure_error_ratio(v.error, v.tolerance, &row->error_ratio);
+    snprintf(row->result_text, sizeof row->result_text, "%s", v.result_text);
+    snprintf(row->expected_text, sizeof row->expected_text, "%s", v.expected_text);
+    if (v.ok)
+        row->status = RB_ROW_OK;
+    else
+        set_reason(row, RB_ROW_WRONG, "%s", v.why);
+    return RB_OK;
+}
+
+/* Runs one configuration whose data is ready: init, warm-up, the timed
+ * repetitions in the experiment's timing mode with the clocks sampled
+ * around them, verify and the verdict, the determinism check, teardown;
+ * all inside the backend's profiler range named after the configuration. */
 static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb_row *row)
 {
     const rb_plugin *p = cfg->plugin->desc;
@@ -397,6 +681,12 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
     rb_config c;
     fill_config(&c, cfg, r->exp, b->queue(ob->ctx), r->device_input, &host.table);
 
+    char range[320];
+    measure_range_name(cfg, range, sizeof range);
+    int ranged = b->range_push && b->range_pop;
+    if (ranged)
+        b->range_push(ob->ctx, range);
+
     void *state = NULL;
     host_clear_error(&host);
     isolate_step(RB_STEP_INIT);
@@ -405,52 +695,41 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
         set_reason(row, st == RB_UNSUPPORTED ? RB_ROW_UNSUPPORTED : RB_ROW_FAILED, "%s%s",
                    st == RB_UNSUPPORTED ? "" : "init failed: ",
                    host.error[0] ? host.error : "no reason given");
+        if (ranged)
+            b->range_pop(ob->ctx);
         recover(r, ob, row);
         return;
     }
-    for (int k = 0; k < r->exp->warmup && st == RB_OK; k++) {
-        host_clear_error(&host);
-        host_clear_error(&ob->host);
-        isolate_step(RB_STEP_WARMUP);
-        st = p->run(state);
-        if (st == RB_OK)
-            st = b->synchronize(ob->ctx);
-        if (st != RB_OK)
-            set_reason(row, RB_ROW_FAILED, "warm-up run failed: %s", failure_text(&host, ob));
-    }
-    if (st == RB_OK)
-        st = measure(r, p, state, ob, &host, row);
+    timing_plan plan;
+    choose_timing(b, ob->ctx, wanted_timing(r->exp), &plan);
+    double call_ns = 0;
+    st = warm_up(r, p, state, ob, &host, row, plan.graph, &call_ns);
+    rb_clock_sample before, after;
+    int clocks = st == RB_OK && sample_clocks(b, ob, &before);
     if (st == RB_OK) {
-        rb_result result;
-        memset(&result, 0, sizeof result);
-        result.size = sizeof result;
+        row->timing = plan.graph ? "graph" : plan.single;
+        st = plan.graph ? measure_graph(r, p, state, ob, &host, row, call_ns)
+                        : measure(r, p, state, ob, &host, row, 0);
+    }
+    if (st == RB_OK && clocks && sample_clocks(b, ob, &after)) {
+        row->clocks_known = 1;
+        row->clocks_before = before;
+        row->clocks_after = after;
+        row->throttle_reasons =
+            (before.throttle_reasons | after.throttle_reasons) & RB_THROTTLE_SLOWDOWN;
+        row->throttled = row->throttle_reasons != 0;
+    }
+    if (st == RB_OK) {
+        rb_result first;
         uint64_t *bins = NULL;
-        if (cfg->op == RB_OP_HISTOGRAM) {
-            bins = xcalloc(cfg->bins, sizeof *bins);
-            result.bins = bins;
-            result.n_bins = cfg->bins;
-        }
-        host_clear_error(&host);
-        isolate_step(RB_STEP_VERIFY);
-        if (p->verify(state, &result) != RB_OK) {
-            set_reason(row, RB_ROW_FAILED, "verify failed: %s",
-                       host.error[0] ? host.error : "no reason given");
-        } else {
-            rb_verdict v;
-            reference_judge(&r->ref, &r->input, &result, &v);
-            row->error = v.error;
-            row->tolerance = v.tolerance;
-            snprintf(row->result_text, sizeof row->result_text, "%s", v.result_text);
-            snprintf(row->expected_text, sizeof row->expected_text, "%s", v.expected_text);
-            if (v.ok)
-                row->status = RB_ROW_OK;
-            else
-                set_reason(row, RB_ROW_WRONG, "%s", v.why);
-        }
+        if (verify_and_judge(r, cfg, p, state, &host, row, &first, &bins) == RB_OK)
+            check_determinism(r, cfg, p, state, ob, &host, &first, row);
         free(bins);
     }
     isolate_step(RB_STEP_TEARDOWN);
     p->teardown(state);
+    if (ranged)
+        b->range_pop(ob->ctx);
     if (row->status == RB_ROW_FAILED)
         recover(r, ob, row);
 }
@@ -538,6 +817,8 @@ static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
                    "gets a fresh process)", p->backend);
         return;
     }
+    if (wanted_timing(r->exp) == RB_TIMING_GRAPH && !graph_offered(ob->loaded->desc, row))
+        return;
     if (describe_one(r, cfg, ob, row) != 0)
         return;
     isolate_step(RB_STEP_INPUT);

@@ -29,3 +29,4 @@ include tests/plot.mk
 include tests/crashers.mk
 include tests/robust.mk
 include tests/sdk.mk
+include tests/timing.mk

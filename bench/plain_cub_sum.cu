@@ -1,0 +1,115 @@
+// bench/plain_cub_sum.cu: a plain event-timed loop around
+// cub::DeviceReduce::Sum, written without any redbench code, to check
+// redbench's `timing = launch` against what a user would measure by hand.
+//
+// For each n (f32, 1K to 1G by factors of 4 unless sizes are given): the
+// input is filled on the device, CUB's temporary storage is allocated once,
+// three calls warm up, and then each repetition is
+//
+//     cudaEventRecord(start, stream);
+//     cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n, stream);
+//     cudaEventRecord(stop, stream);
+//     cudaEventSynchronize(stop);
+//
+// until 0.5 s of measured time and at least 20 repetitions (at most 10000).
+// Prints one CSV line per n: n,reps,median_ns,min_ns,mean_ns.
+//
+//     nvcc -O3 -arch=sm_90 -o plain_cub_sum plain_cub_sum.cu
+//     ./plain_cub_sum [N ...]
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <cub/device/device_reduce.cuh>
+
+#define CHECK(call)                                                            \
+    do {                                                                       \
+        cudaError_t e_ = (call);                                               \
+        if (e_ != cudaSuccess) {                                               \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+                         cudaGetErrorString(e_));                              \
+            std::exit(1);                                                      \
+        }                                                                      \
+    } while (0)
+
+// Values in [0, 1) from a hash of the index: not constant, not zero.
+__global__ void fill(float *data, size_t n)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned x = (unsigned)i * 2654435761u + 12345u;
+        x ^= x >> 15;
+        x *= 2246822519u;
+        x ^= x >> 13;
+        data[i] = (x >> 8) * (1.0f / 16777216.0f);
+    }
+}
+
+static void measure(size_t n, cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
+{
+    float *in = nullptr, *out = nullptr;
+    void *temp = nullptr;
+    size_t temp_bytes = 0;
+    const int count = (int)n; // CUB's 32-bit offsets, as n < 2^31
+    CHECK(cudaMalloc(&in, n * sizeof(float)));
+    CHECK(cudaMalloc(&out, sizeof(float)));
+    fill<<<1024, 256, 0, stream>>>(in, n);
+    CHECK(cudaGetLastError());
+    CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, count, stream));
+    CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 1));
+    CHECK(cudaStreamSynchronize(stream));
+
+    for (int k = 0; k < 3; k++)
+        CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, count, stream));
+    CHECK(cudaStreamSynchronize(stream));
+
+    std::vector<double> samples;
+    double total_ns = 0;
+    while ((total_ns < 0.5e9 || samples.size() < 20) && samples.size() < 10000) {
+        float ms = 0;
+        CHECK(cudaEventRecord(start, stream));
+        CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, count, stream));
+        CHECK(cudaEventRecord(stop, stream));
+        CHECK(cudaEventSynchronize(stop));
+        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        samples.push_back(ms * 1e6);
+        total_ns += ms * 1e6;
+    }
+    std::vector<double> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    size_t m = sorted.size() / 2;
+    double median = sorted.size() % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+    std::printf("%zu,%zu,%.1f,%.1f,%.1f\n", n, samples.size(), median, sorted.front(),
+                total_ns / samples.size());
+    std::fflush(stdout);
+    CHECK(cudaFree(temp));
+    CHECK(cudaFree(out));
+    CHECK(cudaFree(in));
+}
+
+int main(int argc, char **argv)
+{
+    std::vector<size_t> sizes;
+    for (int k = 1; k < argc; k++)
+        sizes.push_back(std::strtoull(argv[k], nullptr, 10));
+    if (sizes.empty())
+        for (size_t n = 1024; n <= ((size_t)1 << 30); n *= 4)
+            sizes.push_back(n);
+
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    std::fprintf(stderr, "device: %s\n", prop.name);
+    std::printf("n,reps,median_ns,min_ns,mean_ns\n");
+    for (size_t n : sizes)
+        measure(n, stream, start, stop);
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
+    CHECK(cudaStreamDestroy(stream));
+    return 0;
+}

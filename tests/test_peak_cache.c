@@ -1,0 +1,154 @@
+/* tests/test_peak_cache.c: the measured-peak cache (core/peak_cache.c): the
+ * folder it uses, a figure stored and found again under the same key, and
+ * found stale under another UUID, driver, tool version, backend version or
+ * (for a device without a UUID) host; a file rewritten, a missing one,
+ * damaged ones. Works in a temporary folder. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "peak_cache.h"
+#include "tap.h"
+#include "util.h"
+
+static const rb_peak_key gpu = {
+    .backend = "cuda", .backend_version = "1.1", .device = "NVIDIA H200",
+    .uuid = "GPU-0123", .host = "node1", .driver = "13.0", .tool_version = "0.1.0"};
+
+static int lookup(const char *dir, const rb_peak_key *key, double *gbs, char *why)
+{
+    char when[40];
+    return peak_cache_load(dir, key, gbs, when, sizeof when, why, 256);
+}
+
+static void test_folder(void)
+{
+    setenv("XDG_CACHE_HOME", "/x/cache", 1);
+    char *dir = peak_cache_dir();
+    is_str(dir, "/x/cache/redbench/peaks", "XDG_CACHE_HOME/redbench/peaks");
+    free(dir);
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "/home/u", 1);
+    dir = peak_cache_dir();
+    is_str(dir, "/home/u/.cache/redbench/peaks", "without XDG_CACHE_HOME: ~/.cache/redbench/peaks");
+    free(dir);
+    setenv("XDG_CACHE_HOME", "relative", 1);
+    dir = peak_cache_dir();
+    is_str(dir, "/home/u/.cache/redbench/peaks", "a relative XDG_CACHE_HOME is ignored");
+    free(dir);
+    unsetenv("XDG_CACHE_HOME");
+    unsetenv("HOME");
+    ok(peak_cache_dir() == NULL, "neither set: no cache folder");
+}
+
+static void test_store_and_find(const char *dir)
+{
+    double gbs = 0;
+    char why[256], when[40] = "";
+    is_int(lookup(dir, &gpu, &gbs, why), RB_PEAK_ABSENT, "nothing cached yet: absent");
+    ok(peak_cache_store(dir, &gpu, 4321.5, when, sizeof when) == 0 && strlen(when) == 20,
+       "stored, with the time it was measured (%s)", when);
+    char *path = peak_cache_path(dir, &gpu);
+    ok(access(path, R_OK) == 0 && strstr(path, "/cuda-") != NULL, "the file is %s", path);
+    ok(lookup(dir, &gpu, &gbs, why) == RB_PEAK_CACHED && gbs == 4321.5,
+       "found again under the same key, the same figure");
+
+    rb_peak_key other = gpu;
+    other.uuid = "GPU-4567";
+    is_int(lookup(dir, &other, &gbs, why), RB_PEAK_ABSENT, "another UUID: another device, absent");
+    other = gpu;
+    other.tool_version = "0.2.0";
+    ok(lookup(dir, &other, &gbs, why) == RB_PEAK_STALE &&
+           strcmp(why, "tool_version was '0.1.0', now '0.2.0'") == 0,
+       "another tool version: stale (%s)", why);
+    other = gpu;
+    other.driver = "13.1";
+    ok(lookup(dir, &other, &gbs, why) == RB_PEAK_STALE && strstr(why, "driver"),
+       "another driver: stale");
+    other = gpu;
+    other.backend_version = "1.2";
+    ok(lookup(dir, &other, &gbs, why) == RB_PEAK_STALE && strstr(why, "backend_version"),
+       "another backend version: stale");
+    other = gpu;
+    other.host = "node2";
+    ok(lookup(dir, &other, &gbs, why) == RB_PEAK_CACHED,
+       "a device with a UUID is the same device on another host");
+
+    other = gpu;
+    other.tool_version = "0.2.0";
+    ok(peak_cache_store(dir, &other, 4400, NULL, 0) == 0 &&
+           lookup(dir, &other, &gbs, why) == RB_PEAK_CACHED && gbs == 4400 &&
+           lookup(dir, &gpu, &gbs, why) == RB_PEAK_STALE,
+       "measured again under the new version: the file is rewritten");
+    unlink(path);
+    free(path);
+
+    rb_peak_key cpu = {.backend = "cpu", .backend_version = "1.0", .device = "AMD EPYC",
+                       .uuid = "", .host = "node1", .driver = "", .tool_version = "0.1.0"};
+    rb_peak_key cpu2 = cpu;
+    cpu2.host = "node2";
+    ok(peak_cache_store(dir, &cpu, 30, NULL, 0) == 0 &&
+           lookup(dir, &cpu, &gbs, why) == RB_PEAK_CACHED && gbs == 30 &&
+           lookup(dir, &cpu2, &gbs, why) == RB_PEAK_ABSENT,
+       "a device without a UUID is known by its host too");
+    path = peak_cache_path(dir, &cpu);
+
+    FILE *f = fopen(path, "w");
+    fputs("backend = cpu\nmeasured_gbs = 30\n", f);
+    fclose(f);
+    ok(lookup(dir, &cpu, &gbs, why) == RB_PEAK_STALE && strstr(why, "has no"),
+       "a file missing key lines is stale (%s)", why);
+    f = fopen(path, "w");
+    fclose(f);
+    ok(lookup(dir, &cpu, &gbs, why) == RB_PEAK_STALE, "an empty file is stale");
+    unlink(path);
+    free(path);
+    ok(lookup(NULL, &cpu, &gbs, why) == RB_PEAK_ABSENT, "no folder: absent");
+}
+
+static void test_store_errors(const char *dir)
+{
+    char *file = xasprintf("%s/plain-file", dir);
+    FILE *f = fopen(file, "w");
+    fclose(f);
+    char *below = xasprintf("%s/sub/peaks", file);
+    errno = 0;
+    ok(peak_cache_store(below, &gpu, 1, NULL, 0) == -1 && errno != 0,
+       "a folder that cannot be made: -1 with errno (%s)", strerror(errno));
+    ok(peak_cache_store(dir, &gpu, 0, NULL, 0) == -1, "a figure of 0 is not stored");
+    char *nested = xasprintf("%s/a/b/c", dir);
+    ok(peak_cache_store(nested, &gpu, 2, NULL, 0) == 0, "missing parent folders are made");
+    char *path = peak_cache_path(nested, &gpu);
+    unlink(path);
+    free(path);
+    char *c = xasprintf("%s/a/b/c", dir), *b = xasprintf("%s/a/b", dir), *a = xasprintf("%s/a", dir);
+    rmdir(c);
+    rmdir(b);
+    rmdir(a);
+    free(a);
+    free(b);
+    free(c);
+    unlink(file);
+    free(nested);
+    free(below);
+    free(file);
+}
+
+int main(void)
+{
+    plan(21);
+    const char *tmpdir = getenv("TMPDIR");
+    char *dir = xasprintf("%s/rb-peaks.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(dir)) {
+        printf("Bail out! cannot create a temporary folder\n");
+        return 1;
+    }
+    test_folder();
+    test_store_and_find(dir);
+    test_store_errors(dir);
+    rmdir(dir);
+    free(dir);
+    return done();
+}

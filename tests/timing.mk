@@ -1,0 +1,56 @@
+# tests/timing.mk: the measurement's tests. Unit tests of the stop rule,
+# batch sizes, bit comparison and names (core/measure.c) and of the peak
+# cache; tests/test_timing.sh runs the cpu pack and the plugins of
+# tests/timing/ in every timing mode and checks the rows' timing,
+# stopped_by, error_ratio, determinism and clock fields, the peak cache and
+# --profile; tests/test_gpu_timing.sh does the same on a GPU with the cuda
+# pack. tests/timing/: flaky-bits (right, but its last bit changes between
+# runs), old-clock (a backend of ABI 1.0) and old-sum (a plugin on it),
+# gathered in tests/timing/dir/. The standalone check in bench/ is shipped.
+check_PROGRAMS += tests/test_measure tests/test_peak_cache
+TESTS += tests/test_measure tests/test_peak_cache tests/test_timing.sh
+tests_test_measure_SOURCES = tests/test_measure.c
+tests_test_measure_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_measure_LDADD = $(TEST_LIBS)
+tests_test_peak_cache_SOURCES = tests/test_peak_cache.c
+tests_test_peak_cache_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_peak_cache_LDADD = $(TEST_LIBS)
+
+TIMING_PLUGINS = \
+	tests/timing/flaky-bits.la \
+	tests/timing/old-clock.la \
+	tests/timing/old-sum.la
+check_LTLIBRARIES += $(TIMING_PLUGINS)
+tests_timing_flaky_bits_la_SOURCES = tests/timing/flaky-bits.c
+tests_timing_flaky_bits_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_timing_flaky_bits_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_timing_flaky_bits_la_LIBADD = -lm
+tests_timing_old_clock_la_SOURCES = tests/timing/old-clock.c
+tests_timing_old_clock_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_timing_old_clock_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_timing_old_sum_la_SOURCES = tests/timing/old-sum.c
+tests_timing_old_sum_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_timing_old_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests/timing/dir.stamp: $(TIMING_PLUGINS)
+	$(AM_V_GEN)rm -f tests/timing/dir/*.so && $(MKDIR_P) tests/timing/dir && \
+	for la in $(TIMING_PLUGINS); do \
+	  so=`echo "$$la" | $(SED) 's|\([^/]*\)\.la$$|.libs/\1.so|'`; \
+	  cp "$$so" tests/timing/dir/ || exit 1; \
+	done && touch $@
+check_DATA += tests/timing/dir.stamp
+CLEANFILES += tests/timing/dir.stamp tests/timing/dir/*.so
+
+EXTRA_DIST += tests/test_timing.sh tests/test_gpu_timing.sh \
+	bench/Makefile bench/plain_cub_sum.cu bench/launch_vs_plain.py \
+	bench/launch-vs-plain.ini
+if BUILD_CUDA
+TESTS += tests/test_gpu_timing.sh
+endif
+
+# Tests measure each device's peak as before the peak cache (some count the
+# measurements), and keep what they store in the build tree, not ~/.cache;
+# test_timing.sh tests the cache in a folder of its own.
+AM_TESTS_ENVIRONMENT += XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; REDBENCH_PEAK=measure; \
+	export XDG_CACHE_HOME REDBENCH_PEAK;
+CLEANFILES += tests/cache/redbench/peaks/*.ini

@@ -1,0 +1,75 @@
+/* tests/timing/flaky-bits.c: a test plugin whose results are right but not
+ * bit-identical from one run to the next, as float atomics make them: the
+ * sum of f32 or f64 data on the cpu backend, computed in long double and
+ * rounded to double, one ulp higher on every other run. Every result is
+ * far inside the tolerance, so its rows are `ok` and not deterministic. */
+#include <math.h>
+#include <stdlib.h>
+
+#include <redbench/plugin.h>
+
+typedef struct flaky_state {
+    const rb_config *cfg;
+    unsigned long runs;
+    double sum;
+} flaky_state;
+
+static int flaky_init(const rb_config *cfg, void **state)
+{
+    flaky_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        cfg->host->error(cfg->host, "out of memory");
+        return RB_ERROR;
+    }
+    s->cfg = cfg;
+    *state = s;
+    return RB_OK;
+}
+
+static int flaky_run(void *state)
+{
+    flaky_state *s = state;
+    long double sum = 0;
+    if (s->cfg->dtype == RB_DTYPE_F32) {
+        const float *x = s->cfg->input;
+        for (uint64_t k = 0; k < s->cfg->n; k++)
+            sum += x[k];
+    } else {
+        const double *x = s->cfg->input;
+        for (uint64_t k = 0; k < s->cfg->n; k++)
+            sum += x[k];
+    }
+    s->sum = (double)sum;
+    if (++s->runs % 2)
+        s->sum = nextafter(s->sum, INFINITY);
+    return RB_OK;
+}
+
+static int flaky_verify(void *state, rb_result *result)
+{
+    result->f = ((flaky_state *)state)->sum;
+    return RB_OK;
+}
+
+static void flaky_teardown(void *state)
+{
+    free(state);
+}
+
+static const rb_plugin flaky_bits = {
+    .abi_major = REDBENCH_ABI_MAJOR,
+    .abi_minor = REDBENCH_ABI_MINOR,
+    .size = sizeof(rb_plugin),
+    .name = "flaky-bits",
+    .summary = "test plugin: a right sum whose last bit changes from run to run",
+    .version = "1.0",
+    .backend = "cpu",
+    .ops = RB_OP_BIT(RB_OP_SUM),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
+    .init = flaky_init,
+    .run = flaky_run,
+    .verify = flaky_verify,
+    .teardown = flaky_teardown,
+};
+
+RB_PLUGIN_ENTRY(flaky_bits)
