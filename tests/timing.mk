@@ -49,8 +49,12 @@ TESTS += tests/test_gpu_timing.sh
 endif
 
 # Tests measure each device's peak as before the peak cache (some count the
-# measurements), and keep what they store in the build tree, not ~/.cache;
-# test_timing.sh tests the cache in a folder of its own.
+# measurements), and keep what they store (and what other programs they run
+# cache) in the build tree, not in ~/.cache; test_timing.sh tests the peak
+# cache in a folder of its own.
 AM_TESTS_ENVIRONMENT += XDG_CACHE_HOME='$(abs_top_builddir)/tests/cache'; REDBENCH_PEAK=measure; \
 	export XDG_CACHE_HOME REDBENCH_PEAK;
-CLEANFILES += tests/cache/redbench/peaks/*.ini
+RB_CLEAN_HOOKS += timing-clean
+timing-clean:
+	rm -rf tests/cache
+.PHONY: timing-clean
