@@ -14,7 +14,7 @@ TEST_LIBS = core/librbcore.la -lm
 # Test plugins: modules that are never installed.
 TEST_PLUGIN_LINK_FLAGS = $(PLUGIN_LINK_FLAGS) -rpath /nowhere
 
-EXTRA_DIST += tests/tap.h tests/lib.sh
+EXTRA_DIST += tests/tap.h tests/lib.sh tests/capture.h
 check_SCRIPTS =
 check_DATA =
 

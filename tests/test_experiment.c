@@ -13,52 +13,8 @@
 
 #include "diag.h"
 #include "experiment.h"
+#include "capture.h"
 #include "tap.h"
-
-/* ---- standard error, captured ---- */
-
-static char captured[65536];
-static int saved_stderr = -1;
-static FILE *capture_file;
-
-static void capture_start(void)
-{
-    fflush(stderr);
-    capture_file = tmpfile();
-    if (!capture_file) {
-        perror("tmpfile");
-        exit(99);
-    }
-    saved_stderr = dup(2);
-    dup2(fileno(capture_file), 2);
-}
-
-static const char *capture_end(void)
-{
-    fflush(stderr);
-    dup2(saved_stderr, 2);
-    close(saved_stderr);
-    rewind(capture_file);
-    size_t n = fread(captured, 1, sizeof captured - 1, capture_file);
-    captured[n] = '\0';
-    fclose(capture_file);
-    return captured;
-}
-
-/* Whether the captured messages contain `want`; shows them when not. */
-static int says(const char *want)
-{
-    if (strstr(captured, want))
-        return 1;
-    printf("# missing: %s\n# messages:\n", want);
-    for (const char *line = captured; *line;) {
-        const char *end = strchr(line, '\n');
-        int len = end ? (int)(end - line) : (int)strlen(line);
-        printf("#   %.*s\n", len, line);
-        line += len + (end ? 1 : 0);
-    }
-    return 0;
-}
 
 /* The same, silently, for checks that something is absent. */
 static int mentions(const char *want)

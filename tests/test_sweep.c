@@ -10,44 +10,8 @@
 #include "experiment.h"
 #include "names.h"
 #include "sweep.h"
+#include "capture.h"
 #include "tap.h"
-
-/* ---- standard error, captured ---- */
-
-static char captured[65536];
-static int saved_stderr = -1;
-static FILE *capture_file;
-
-static void capture_start(void)
-{
-    fflush(stderr);
-    capture_file = tmpfile();
-    if (!capture_file) {
-        perror("tmpfile");
-        exit(99);
-    }
-    saved_stderr = dup(2);
-    dup2(fileno(capture_file), 2);
-}
-
-static void capture_end(void)
-{
-    fflush(stderr);
-    dup2(saved_stderr, 2);
-    close(saved_stderr);
-    rewind(capture_file);
-    size_t n = fread(captured, 1, sizeof captured - 1, capture_file);
-    captured[n] = '\0';
-    fclose(capture_file);
-}
-
-static int says(const char *want)
-{
-    if (strstr(captured, want))
-        return 1;
-    printf("# missing: %s\n# messages:\n%s", want, captured);
-    return 0;
-}
 
 /* ---- plugins, declared here ---- */
 
