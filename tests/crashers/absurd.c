@@ -24,8 +24,8 @@ static const rb_param_spec many_choices[] = {
      .help = "one of very many words"},
 };
 
-static rb_plugin plugin = CRASHER("absurd", NULL, crasher_init, crasher_run, crasher_verify,
-                                  crasher_teardown);
+static rb_plugin plugin = CRASHER("absurd", NULL, test_init, test_run, test_verify,
+                                  test_teardown);
 
 RB_EXPORT const rb_plugin *redbench_plugin_entry(void);
 RB_EXPORT const rb_plugin *redbench_plugin_entry(void)

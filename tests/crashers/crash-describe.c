@@ -9,6 +9,6 @@ static int crash_describe(const rb_config *cfg, rb_description *out)
     return RB_OK;
 }
 
-static const rb_plugin plugin = CRASHER("crash-describe", crash_describe, crasher_init,
-                                        crasher_run, crasher_verify, crasher_teardown);
+static const rb_plugin plugin = CRASHER("crash-describe", crash_describe, test_init,
+                                        test_run, test_verify, test_teardown);
 RB_PLUGIN_ENTRY(plugin)

@@ -5,9 +5,9 @@ static int crash_init(const rb_config *cfg, void **state)
 {
     if (crasher_faulty(cfg))
         abort();
-    return crasher_init(cfg, state);
+    return test_init(cfg, state);
 }
 
-static const rb_plugin plugin = CRASHER("crash-init", NULL, crash_init, crasher_run,
-                                        crasher_verify, crasher_teardown);
+static const rb_plugin plugin = CRASHER("crash-init", NULL, crash_init, test_run,
+                                        test_verify, test_teardown);
 RB_PLUGIN_ENTRY(plugin)

@@ -3,14 +3,14 @@
 #include "crasher.h"
 
 typedef struct crash_run_state {
-    crasher_state sum; /* first: crasher_verify and crasher_teardown read it */
+    test_sum sum; /* first: test_verify and test_teardown read it */
     unsigned calls;
 } crash_run_state;
 
 static int crash_init(const rb_config *cfg, void **state)
 {
-    crasher_state *inner;
-    int rc = crasher_init(cfg, (void **)&inner);
+    test_sum *inner;
+    int rc = test_init(cfg, (void **)&inner);
     if (rc != RB_OK)
         return rc;
     crash_run_state *s = realloc(inner, sizeof *s);
@@ -28,9 +28,9 @@ static int crash_run(void *state)
     crash_run_state *s = state;
     if (++s->calls == 3 && crasher_faulty(s->sum.cfg))
         crasher_segfault();
-    return crasher_run(&s->sum);
+    return test_run(&s->sum);
 }
 
 static const rb_plugin plugin = CRASHER("crash-run", NULL, crash_init, crash_run,
-                                        crasher_verify, crasher_teardown);
+                                        test_verify, test_teardown);
 RB_PLUGIN_ENTRY(plugin)

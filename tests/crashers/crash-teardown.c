@@ -4,13 +4,13 @@
 
 static void crash_teardown(void *state)
 {
-    crasher_state *s = state;
+    test_sum *s = state;
     int faulty = crasher_faulty(s->cfg);
     free(state);
     if (faulty)
         crasher_segfault();
 }
 
-static const rb_plugin plugin = CRASHER("crash-teardown", NULL, crasher_init, crasher_run,
-                                        crasher_verify, crash_teardown);
+static const rb_plugin plugin = CRASHER("crash-teardown", NULL, test_init, test_run,
+                                        test_verify, crash_teardown);
 RB_PLUGIN_ENTRY(plugin)

@@ -4,12 +4,12 @@
 
 static int crash_verify(void *state, rb_result *result)
 {
-    crasher_state *s = state;
+    test_sum *s = state;
     if (crasher_faulty(s->cfg))
         raise(SIGFPE);
-    return crasher_verify(state, result);
+    return test_verify(state, result);
 }
 
-static const rb_plugin plugin = CRASHER("crash-verify", NULL, crasher_init, crasher_run,
-                                        crash_verify, crasher_teardown);
+static const rb_plugin plugin = CRASHER("crash-verify", NULL, test_init, test_run,
+                                        crash_verify, test_teardown);
 RB_PLUGIN_ENTRY(plugin)

@@ -4,12 +4,12 @@
 
 static int exit_run(void *state)
 {
-    crasher_state *s = state;
+    test_sum *s = state;
     if (crasher_faulty(s->cfg))
         exit(7);
-    return crasher_run(state);
+    return test_run(state);
 }
 
-static const rb_plugin plugin = CRASHER("exit-run", NULL, crasher_init, exit_run,
-                                        crasher_verify, crasher_teardown);
+static const rb_plugin plugin = CRASHER("exit-run", NULL, test_init, exit_run,
+                                        test_verify, test_teardown);
 RB_PLUGIN_ENTRY(plugin)

@@ -7,18 +7,18 @@
 
 static int fragile_run(void *state)
 {
-    crasher_state *s = state;
+    test_sum *s = state;
     if (crasher_faulty(s->cfg)) {
         fragile_context *device = s->cfg->queue;
         device->sticky = 1;
         s->cfg->host->error(s->cfg->host, "emulated sticky device error");
         return RB_ERROR;
     }
-    return crasher_run(state);
+    return test_run(state);
 }
 
-static rb_plugin plugin = CRASHER("fragile-sum", NULL, crasher_init, fragile_run,
-                                  crasher_verify, crasher_teardown);
+static rb_plugin plugin = CRASHER("fragile-sum", NULL, test_init, fragile_run,
+                                  test_verify, test_teardown);
 
 RB_EXPORT const rb_plugin *redbench_plugin_entry(void);
 RB_EXPORT const rb_plugin *redbench_plugin_entry(void)

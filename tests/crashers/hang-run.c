@@ -6,12 +6,12 @@
 
 static int hang_run(void *state)
 {
-    crasher_state *s = state;
+    test_sum *s = state;
     while (crasher_faulty(s->cfg))
         sleep(1);
-    return crasher_run(state);
+    return test_run(state);
 }
 
-static const rb_plugin plugin = CRASHER("hang-run", NULL, crasher_init, hang_run,
-                                        crasher_verify, crasher_teardown);
+static const rb_plugin plugin = CRASHER("hang-run", NULL, test_init, hang_run,
+                                        test_verify, test_teardown);
 RB_PLUGIN_ENTRY(plugin)

@@ -24,13 +24,13 @@ static int huge_describe(const rb_config *cfg, rb_description *out)
 static int huge_init(const rb_config *cfg, void **state)
 {
     if (!crasher_faulty(cfg))
-        return crasher_init(cfg, state);
+        return test_init(cfg, state);
     memset(huge, 'e', HUGE_TEXT);
     memcpy(huge, "HUGE-ERROR ", 11);
     cfg->host->error(cfg->host, "%s", huge);
     return 42;
 }
 
-static const rb_plugin plugin = CRASHER("huge-error", huge_describe, huge_init, crasher_run,
-                                        crasher_verify, crasher_teardown);
+static const rb_plugin plugin = CRASHER("huge-error", huge_describe, huge_init, test_run,
+                                        test_verify, test_teardown);
 RB_PLUGIN_ENTRY(plugin)

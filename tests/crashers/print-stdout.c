@@ -36,29 +36,29 @@ static int print_describe(const rb_config *cfg, rb_description *out)
 static int print_init(const rb_config *cfg, void **state)
 {
     chatter(cfg, "init");
-    return crasher_init(cfg, state);
+    return test_init(cfg, state);
 }
 
 static int print_run(void *state)
 {
-    crasher_state *s = state;
+    test_sum *s = state;
     chatter(s->cfg, "run");
-    return crasher_run(state);
+    return test_run(state);
 }
 
 static int print_verify(void *state, rb_result *result)
 {
-    crasher_state *s = state;
+    test_sum *s = state;
     chatter(s->cfg, "verify");
-    return crasher_verify(state, result);
+    return test_verify(state, result);
 }
 
 static void print_teardown(void *state)
 {
-    crasher_state *s = state;
+    test_sum *s = state;
     chatter(s->cfg, "teardown");
     printf("PLUGIN-STDOUT unflushed at teardown\n"); /* left in the buffer */
-    crasher_teardown(state);
+    test_teardown(state);
 }
 
 static const rb_plugin plugin = CRASHER("print-stdout", print_describe, print_init, print_run,

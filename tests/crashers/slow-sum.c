@@ -17,19 +17,19 @@ static int slow_init(const rb_config *cfg, void **state)
         if (fd >= 0)
             close(fd);
     }
-    return crasher_init(cfg, state);
+    return test_init(cfg, state);
 }
 
 static int slow_run(void *state)
 {
-    crasher_state *s = state;
+    test_sum *s = state;
     if (crasher_faulty(s->cfg)) {
         struct timespec pause = {0, 20000000};
         nanosleep(&pause, NULL);
     }
-    return crasher_run(state);
+    return test_run(state);
 }
 
-static const rb_plugin plugin = CRASHER("slow-sum", NULL, slow_init, slow_run, crasher_verify,
-                                        crasher_teardown);
+static const rb_plugin plugin = CRASHER("slow-sum", NULL, slow_init, slow_run, test_verify,
+                                        test_teardown);
 RB_PLUGIN_ENTRY(plugin)

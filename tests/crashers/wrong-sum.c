@@ -4,8 +4,8 @@
 
 static int wrong_verify(void *state, rb_result *result)
 {
-    crasher_state *s = state;
-    int rc = crasher_verify(state, result);
+    test_sum *s = state;
+    int rc = test_verify(state, result);
     if (crasher_faulty(s->cfg)) {
         result->i += 1;
         result->f = result->f * 1.5 + 1.0;
@@ -13,6 +13,6 @@ static int wrong_verify(void *state, rb_result *result)
     return rc;
 }
 
-static const rb_plugin plugin = CRASHER("wrong-sum", NULL, crasher_init, crasher_run,
-                                        wrong_verify, crasher_teardown);
+static const rb_plugin plugin = CRASHER("wrong-sum", NULL, test_init, test_run,
+                                        wrong_verify, test_teardown);
 RB_PLUGIN_ENTRY(plugin)
