@@ -338,7 +338,9 @@ static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
     member_measured(w, "noise", has_spread, st->noise);
     member_uint(w, "reps", st->count);
     jw_key(w, "hit_max_reps");
-    jw_bool(w, row->hit_max_reps);
+    /* stopped by a cap (max_reps or the timeout) before the noise target */
+    jw_bool(w, row->stopped_by && strcmp(row->stopped_by, "noise") != 0 &&
+                   strcmp(row->stopped_by, "profile") != 0);
     member_string(w, "timing", row->timing);
     jw_key(w, "batch_calls");
     if (row->batch_calls > 0)

@@ -23,8 +23,6 @@ typedef struct rb_row {
     double bandwidth_gbs;   /* n * element size / median, GB/s (1e9 B/s) */
     double pct_peak;        /* % of the device's theoretical peak (0 unknown) */
     double pct_measured_peak; /* % of the backend's measured peak (0 unknown) */
-    int hit_max_reps;       /* stopped by a cap (max_reps or the timeout)
-                               before the noise target */
     double error;           /* |result - reference| */
     double tolerance;       /* bound applied (0: exact) */
     char result_text[64];

@@ -431,7 +431,6 @@ static int measure(runner *r, const rb_plugin *p, void *state, open_backend *ob,
     }
     if (stop) {
         row->stopped_by = exp->profile ? "profile" : stop;
-        row->hit_max_reps = !exp->profile && strcmp(stop, "noise") != 0;
         if (strcmp(stop, "timeout") == 0)
             snprintf(row->reason, sizeof row->reason,
                      "stopped after %zu repetitions, near the %g s timeout", count,
