@@ -23,11 +23,23 @@ const char *timing_mode_name(int mode)
     }
 }
 
+int measure_checks_noise_at(size_t count)
+{
+    if (count <= 64)
+        return 1;
+    /* every 16th up to 256, then every (largest power of two <= count/16)th:
+     * about 16 checks per doubling */
+    size_t step = 16;
+    while (step * 2 <= count / 16)
+        step *= 2;
+    return count % step == 0;
+}
+
 const char *measure_should_stop(const rb_stop_rule *rule, const double *samples, size_t count,
                                 double total_ns, double elapsed_s, double next_s)
 {
     int enough = (long)count >= rule->min_reps && total_ns >= rule->min_time_ns;
-    int check_noise = enough && count >= 2 && (count <= 64 || count % 16 == 0);
+    int check_noise = enough && count >= 2 && measure_checks_noise_at(count);
     if ((long)count >= rule->max_reps) {
         /* the last look at the noise decides which it was */
         rb_stats s;

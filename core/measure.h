@@ -36,9 +36,17 @@ typedef struct rb_stop_rule {
  * take. Returns NULL to go on, or why to stop: "noise" (min_reps and
  * min_time reached and the noise under target), "max_reps" (the cap came
  * first) or "timeout" (one more repetition would pass the budget). The noise
- * is computed after every repetition up to 64, then every 16th. */
+ * is computed only where measure_checks_noise_at says, so that the host's
+ * sorting leaves the device idle between few of the timed calls. */
 const char *measure_should_stop(const rb_stop_rule *rule, const double *samples, size_t count,
                                 double total_ns, double elapsed_s, double next_s);
+
+/* Whether the noise is computed after repetition `count`: after each one up
+ * to 64, after every 16th below 512, every 32nd below 1024, every 64th below
+ * 2048, and so on: the step doubles with the count, so a run of n samples
+ * has about 16 pauses for sorting per doubling instead of n/16, and few
+ * timed calls follow an idle device. */
+int measure_checks_noise_at(size_t count);
 
 /* Calls per graph batch: `requested` when it is not 0, otherwise enough
  * calls of call_ns each for RB_BATCH_TARGET_NS, within 1..RB_BATCH_MAX_CALLS

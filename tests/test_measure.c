@@ -60,6 +60,25 @@ static void test_stop_rule(void)
            "max_reps = 1: one repetition, stopped by max_reps");
 }
 
+static void test_noise_cadence(void)
+{
+    ok(measure_checks_noise_at(1) && measure_checks_noise_at(63) && measure_checks_noise_at(64),
+       "the noise is checked after every repetition up to 64");
+    ok(!measure_checks_noise_at(65) && measure_checks_noise_at(80) && !measure_checks_noise_at(88),
+       "then after every 16th");
+    ok(measure_checks_noise_at(496) && !measure_checks_noise_at(528) &&
+           measure_checks_noise_at(544),
+       "every 32nd from 512");
+    ok(!measure_checks_noise_at(8000) && measure_checks_noise_at(8192) &&
+           !measure_checks_noise_at(8448) && measure_checks_noise_at(8704),
+       "every 512th from 8192");
+    int checks = 0;
+    for (size_t count = 1; count <= 10000; count++)
+        checks += measure_checks_noise_at(count);
+    ok(checks >= 64 + 16 * 5 && checks <= 64 + 20 * 6, "10000 repetitions: %d checks, not 685",
+       checks);
+}
+
 static void test_batch_calls(void)
 {
     is_int(measure_batch_calls(7, 1e3), 7, "graph_calls = 7 is taken as is");
@@ -137,8 +156,9 @@ static void test_names(void)
 
 int main(void)
 {
-    plan(38);
+    plan(43);
     test_stop_rule();
+    test_noise_cadence();
     test_batch_calls();
     test_same_result();
     test_error_ratio();
