@@ -1,8 +1,18 @@
 /* core/compare.c: `redbench compare OLD.json NEW.json`: the command line,
  * reading the two result files back, matching their configurations (same
  * run, plugin, parameters, op, dtype, n, distribution and bins), refusing
- * different devices unless told, and judging each pair (compare_stats.c).
- * The reports are written by compare_report.c. */
+ * different devices unless told, judging each pair (compare_stats.c) and
+ * noticing pairs measured differently. The reports are written by
+ * compare_report.c.
+ *
+ * A pair whose rows were timed in different modes (launch against graph,
+ * say) or with a different cache regime (hot against cold) compares
+ * different measurements. Such pairs keep the verdict their samples give
+ * and count toward the exit status like any other pair, so a regression
+ * gate is neither loosened nor tightened by the difference; a warning on
+ * standard error names them with both settings, and every report marks
+ * them. Only settings that both rows record are compared: a file written
+ * before rows carried their timing mode is taken as it is. */
 #include "compare.h"
 
 #include <math.h>
@@ -16,6 +26,16 @@
 #include "util.h"
 
 /* ---- reading a result file ---- */
+
+static const char *const setting_names[RB_SETTING_COUNT_] = {
+    [RB_SETTING_TIMING] = "timing",
+    [RB_SETTING_CACHE] = "cache",
+};
+
+const char *compare_setting_name(int setting)
+{
+    return setting >= 0 && setting < RB_SETTING_COUNT_ ? setting_names[setting] : "?";
+}
 
 static const char *member_text(const json_value *object, const char *key)
 {
@@ -94,8 +114,18 @@ static int load_samples(const char *path, const json_value *row, size_t position
     return 0;
 }
 
+/* How a row was measured: its own "timing" and "cache"; the cache regime is
+ * a run-wide setting, so a row without it takes the experiment's. */
+static void load_settings(const json_value *row, const char *file_cache, rb_compare_row *out)
+{
+    out->settings[RB_SETTING_TIMING] = member_text(row, "timing");
+    out->settings[RB_SETTING_CACHE] = member_text(row, "cache");
+    if (!out->settings[RB_SETTING_CACHE])
+        out->settings[RB_SETTING_CACHE] = file_cache;
+}
+
 static int load_row(const char *path, const json_value *row, size_t position, size_t n_devices,
-                    rb_compare_row *out)
+                    const char *file_cache, rb_compare_row *out)
 {
     memset(out, 0, sizeof *out);
     out->position = position;
@@ -133,6 +163,7 @@ static int load_row(const char *path, const json_value *row, size_t position, si
         (uint64_t)device < n_devices)
         out->device = (int)device;
     out->params_text = params_text(out->params);
+    load_settings(row, file_cache, out);
 
     uint64_t bins = 0;
     char bins_text[32] = "";
@@ -181,10 +212,11 @@ int compare_file_load(const char *path, rb_compare_file *file)
     file->started = member_text(doc, "started");
     file->host = member_text(json_get(doc, "host"), "name");
     load_devices(json_get(doc, "devices"), file);
+    const char *cache = member_text(json_get(json_get(doc, "experiment"), "settings"), "cache");
     file->rows = xcalloc(results->count ? results->count : 1, sizeof *file->rows);
     for (size_t k = 0; k < results->count; k++) {
         file->n_rows = k + 1;
-        if (load_row(path, &results->items[k], k, file->n_devices, &file->rows[k]) != 0)
+        if (load_row(path, &results->items[k], k, file->n_devices, cache, &file->rows[k]) != 0)
             return -1;
     }
     return 0;
@@ -345,14 +377,89 @@ static void judge_pair(rb_compare_pair *p, const rb_compare_criteria *criteria)
              *bad->reason ? ": " : "", 100, bad->reason);
 }
 
+/* The settings both rows record and that differ, as bits. */
+static unsigned settings_that_differ(const rb_compare_row *a, const rb_compare_row *b)
+{
+    unsigned differs = 0;
+    for (int s = 0; s < RB_SETTING_COUNT_; s++)
+        if (a->settings[s] && b->settings[s] && strcmp(a->settings[s], b->settings[s]) != 0)
+            differs |= 1u << s;
+    return differs;
+}
+
 void comparison_run(rb_comparison *cmp)
 {
     match_rows(cmp);
     find_device_changes(cmp);
     for (size_t k = 0; k < cmp->n_pairs; k++) {
-        judge_pair(&cmp->pairs[k], &cmp->criteria);
-        cmp->counts[cmp->pairs[k].stats.verdict]++;
+        rb_compare_pair *p = &cmp->pairs[k];
+        judge_pair(p, &cmp->criteria);
+        cmp->counts[p->stats.verdict]++;
+        p->differs = settings_that_differ(p->old_row, p->new_row);
+        cmp->n_differ += p->differs != 0;
     }
+}
+
+/* ---- warning about pairs measured differently ---- */
+
+/* Configurations named per warning; the rest are counted. */
+#define NAMED_PER_WARNING 5
+
+/* Whether pair p was measured with `old_value` and `new_value` of a
+ * setting that differs. */
+static int differs_as(const rb_compare_pair *p, int setting, const char *old_value,
+                      const char *new_value)
+{
+    return (p->differs & (1u << setting)) &&
+           strcmp(p->old_row->settings[setting], old_value) == 0 &&
+           strcmp(p->new_row->settings[setting], new_value) == 0;
+}
+
+/* One warning per setting and pair of values (old, new): how many
+ * configurations, and the first few by number and name. */
+static void warn_setting(const rb_comparison *cmp, int setting)
+{
+    unsigned char *warned = xcalloc(cmp->n_pairs ? cmp->n_pairs : 1, 1);
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *first = &cmp->pairs[k];
+        if (warned[k] || !(first->differs & (1u << setting)))
+            continue;
+        const char *old_value = first->old_row->settings[setting];
+        const char *new_value = first->new_row->settings[setting];
+        size_t count = 0;
+        for (size_t j = k; j < cmp->n_pairs; j++)
+            count += differs_as(&cmp->pairs[j], setting, old_value, new_value);
+        diag_warn("%s differs in %zu configuration%s (old: %s, new: %s); their samples measure "
+                  "different things:",
+                  setting_names[setting], count, count == 1 ? "" : "s", old_value, new_value);
+        size_t named = 0;
+        for (size_t j = k; j < cmp->n_pairs; j++) {
+            if (!differs_as(&cmp->pairs[j], setting, old_value, new_value))
+                continue;
+            warned[j] = 1;
+            if (named == NAMED_PER_WARNING)
+                continue;
+            char *title = compare_row_title(cmp->pairs[j].old_row);
+            fprintf(stderr, "  #%zu %s\n", j + 1, title);
+            free(title);
+            named++;
+        }
+        if (count > named)
+            fprintf(stderr, "  and %zu more\n", count - named);
+    }
+    free(warned);
+}
+
+static void warn_measured_differently(const rb_comparison *cmp)
+{
+    if (cmp->n_differ == 0)
+        return;
+    for (int s = 0; s < RB_SETTING_COUNT_; s++)
+        warn_setting(cmp, s);
+    diag_warn("%s %zu verdict%s %s kept, marked in the report, and count%s toward the exit "
+              "status as usual; compare files measured the same way",
+              cmp->n_differ == 1 ? "that" : "those", cmp->n_differ, cmp->n_differ == 1 ? "" : "s",
+              cmp->n_differ == 1 ? "is" : "are", cmp->n_differ == 1 ? "s" : "");
 }
 
 void comparison_free(rb_comparison *cmp)
@@ -377,6 +484,8 @@ static void compare_usage(FILE *out)
           "samples: a Mann-Whitney U test and a bootstrap 99% interval of the ratio of\n"
           "medians (new / old). A change counts when it is significant and larger than the\n"
           "threshold; the interval decides `same`; anything else is `unclear`.\n"
+          "A configuration timed in another mode or with another cache regime in NEW\n"
+          "keeps its verdict, is marked in the report, and is named in a warning.\n"
           "\n"
           "  --threshold PCT         smallest change that matters, in percent (default 5)\n"
           "  --allow-device-change   compare results from different devices, saying what differs\n"
@@ -485,6 +594,7 @@ int command_compare(int argc, char **argv)
                         "them anyway\n");
         goto done;
     }
+    warn_measured_differently(&cmp);
     if (compare_reporter_for(format)(stdout, &cmp) != 0) {
         diag_error("cannot write the comparison to standard output");
         goto done;

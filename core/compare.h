@@ -1,6 +1,7 @@
 /* core/compare.h: `redbench compare OLD.json NEW.json`: two result files
  * read back, their configurations matched, each pair judged with the
- * statistics of compare_stats.h, and the outcome written as a table, CSV,
+ * statistics of compare_stats.h, pairs measured differently (another timing
+ * mode or cache regime) noted, and the outcome written as a table, CSV,
  * JSON or Markdown (compare_report.c). */
 #ifndef RB_COMPARE_H
 #define RB_COMPARE_H
@@ -11,6 +12,17 @@
 
 #include "compare_stats.h"
 #include "json_reader.h"
+
+/* The measurement settings that make two sets of samples measure different
+ * things when they differ: samples timed per launch against samples of a
+ * replayed graph, or a hot cache against a flushed one. */
+enum rb_compare_setting {
+    RB_SETTING_TIMING = 0,  /* the row's "timing": launch, graph, device, ... */
+    RB_SETTING_CACHE,       /* the row's "cache" (else the experiment's): hot, cold */
+    RB_SETTING_COUNT_
+};
+
+const char *compare_setting_name(int setting); /* "timing", "cache" */
 
 /* One row of a result file. Text fields point into the file's document. */
 typedef struct rb_compare_row {
@@ -25,6 +37,10 @@ typedef struct rb_compare_row {
     double *samples;        /* samples_ns */
     size_t n_samples;
     int device;             /* index into the file's devices, -1 if none */
+    const char *settings[RB_SETTING_COUNT_]; /* how it was measured; NULL where
+                                                the file does not say (a row
+                                                that was not timed has no
+                                                timing) */
 } rb_compare_row;
 
 /* One device a file's run used. */
@@ -47,6 +63,8 @@ typedef struct rb_compare_file {
 typedef struct rb_compare_pair {
     const rb_compare_row *old_row, *new_row;
     rb_sample_comparison stats;
+    unsigned differs;       /* bit 1 << setting for each setting both rows
+                               record and that differs between them */
 } rb_compare_pair;
 
 typedef struct rb_comparison {
@@ -61,6 +79,7 @@ typedef struct rb_comparison {
     char **device_changes;           /* "cpu 0: name 'A' -> 'B'", one per difference */
     size_t n_device_changes;
     size_t counts[RB_VERDICT_COUNT_];
+    size_t n_differ;                 /* pairs measured differently (differs != 0) */
 } rb_comparison;
 
 /* Reads a result file written by `redbench --format json`. Errors name the
@@ -72,6 +91,10 @@ void compare_file_free(rb_compare_file *file);
  * every pair. `cmp` holds both files, already loaded. */
 void comparison_run(rb_comparison *cmp);
 void comparison_free(rb_comparison *cmp);
+
+/* "plain serial block=4 sum f32 n=1K uniform": one configuration on one
+ * line, for reports and warnings (compare_report.c). Free it. */
+char *compare_row_title(const rb_compare_row *row);
 
 /* The reporters (compare_report.c). Each returns 0, or -1 on a write error. */
 typedef int (*rb_compare_reporter)(FILE *out, const rb_comparison *cmp);

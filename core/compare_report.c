@@ -1,9 +1,11 @@
 /* core/compare_report.c: the reports of `redbench compare`: an aligned
  * table for a terminal, CSV, JSON and Markdown. Each shows, for every
  * configuration in both files, the old and new medians, the ratio new / old
- * with its interval, the p-value and the verdict; then the configurations
- * found in one file only, the device differences (when compared anyway) and
- * a summary. */
+ * with its interval, the p-value and the verdict, and marks a configuration
+ * measured differently in the two files (timing mode, cache regime) with a
+ * note; then the configurations found in one file only, the device
+ * differences (when compared anyway) and a summary. The table and Markdown
+ * have the `note` column only when some configuration has a note. */
 #include "compare.h"
 
 #include <math.h>
@@ -18,7 +20,7 @@
 
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_OP, COL_DTYPE, COL_N, COL_OLD, COL_NEW,
-    COL_RATIO, COL_INTERVAL, COL_P, COL_VERDICT, COL_COUNT
+    COL_RATIO, COL_INTERVAL, COL_P, COL_VERDICT, COL_NOTE, COL_COUNT
 };
 
 static const struct {
@@ -30,7 +32,14 @@ static const struct {
     [COL_N] = {"n", 1},            [COL_OLD] = {"old", 1},     [COL_NEW] = {"new", 1},
     [COL_RATIO] = {"ratio", 1},    [COL_INTERVAL] = {"interval", 0},
     [COL_P] = {"p", 1},            [COL_VERDICT] = {"verdict", 0},
+    [COL_NOTE] = {"note", 0},
 };
+
+/* The columns shown: `note` only when some pair was measured differently. */
+static int column_count(const rb_comparison *cmp)
+{
+    return cmp->n_differ > 0 ? COL_COUNT : COL_NOTE;
+}
 
 /* A copy with control characters (line breaks, tabs) as spaces. */
 static char *one_line(const char *text)
@@ -49,6 +58,21 @@ static char *duration_cell(double ns)
     char text[64];
     format_duration_ns(ns, text, sizeof text);
     return xstrdup(text);
+}
+
+/* "timing launch -> graph; cache hot -> cold": each setting that differs
+ * between the two rows of a pair, old value first; "" when none. */
+static char *note_text(const rb_compare_pair *p)
+{
+    strbuf sb = {0};
+    sb_append(&sb, "");
+    for (int s = 0; s < RB_SETTING_COUNT_; s++)
+        if (p->differs & (1u << s))
+            sb_printf(&sb, "%s%s %s -> %s", sb.len ? "; " : "", compare_setting_name(s),
+                      p->old_row->settings[s], p->new_row->settings[s]);
+    char *line = one_line(sb.data);
+    sb_free(&sb);
+    return line;
 }
 
 static void fill_cells(size_t number, const rb_compare_pair *p, char *cells[COL_COUNT])
@@ -72,6 +96,7 @@ static void fill_cells(size_t number, const rb_compare_pair *p, char *cells[COL_
                               : xstrdup("-");
     cells[COL_P] = isfinite(s->p_value) ? xasprintf("%.2g", s->p_value) : xstrdup("-");
     cells[COL_VERDICT] = xstrdup(verdict_name(s->verdict));
+    cells[COL_NOTE] = note_text(p);
 }
 
 static void free_cells(char *cells[COL_COUNT])
@@ -81,7 +106,7 @@ static void free_cells(char *cells[COL_COUNT])
 }
 
 /* "plain serial block=4 sum f32 n=1K": one configuration on one line. */
-static char *row_title(const rb_compare_row *row)
+char *compare_row_title(const rb_compare_row *row)
 {
     char n[32];
     format_size(row->n, n, sizeof n);
@@ -111,16 +136,22 @@ static size_t display_width(const char *s)
     return width;
 }
 
-static void write_line(FILE *out, char *const cells[COL_COUNT], const size_t width[COL_COUNT])
+/* Writes the first n_columns cells, up to the last that is not empty, so
+ * that no line ends in spaces. */
+static void write_line(FILE *out, char *const cells[COL_COUNT], const size_t width[COL_COUNT],
+                       int n_columns)
 {
-    for (int c = 0; c < COL_COUNT; c++) {
+    int last = n_columns - 1;
+    while (last > 0 && !*cells[last])
+        last--;
+    for (int c = 0; c <= last; c++) {
         size_t pad = width[c] - display_width(cells[c]);
         if (c)
             fputs("  ", out);
         if (columns[c].right)
             fprintf(out, "%*s", (int)pad, "");
         fputs(cells[c], out);
-        if (!columns[c].right && c != COL_COUNT - 1)
+        if (!columns[c].right && c != last)
             fprintf(out, "%*s", (int)pad, "");
     }
     fputc('\n', out);
@@ -144,7 +175,7 @@ static void write_one_file_rows(FILE *out, const char *path, const rb_compare_ro
     fprintf(out, "\nonly in %s:\n", name);
     free(name);
     for (size_t k = 0; k < count; k++) {
-        char *title = row_title(rows[k]);
+        char *title = compare_row_title(rows[k]);
         fprintf(out, "  %s\n", title);
         free(title);
     }
@@ -160,10 +191,21 @@ static void write_summary(FILE *out, const rb_comparison *cmp)
     fprintf(out, "ratio = new / old median; %g%% bootstrap interval; Mann-Whitney p; "
                  "threshold %g%%\n",
             confidence_percent(cmp), 100 * cmp->criteria.threshold);
-    if (count_slower(cmp))
-        fprintf(out, "regression: %zu configuration%s slower by more than %g%%\n",
-                count_slower(cmp), count_slower(cmp) == 1 ? "" : "s",
-                100 * cmp->criteria.threshold);
+    if (cmp->n_differ)
+        fprintf(out, "measured differently: %zu configuration%s (see note); %s verdict%s "
+                     "compare%s different measurements\n",
+                cmp->n_differ, cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "its" : "their",
+                cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "s" : "");
+    if (count_slower(cmp)) {
+        size_t differ = 0;
+        for (size_t k = 0; k < cmp->n_pairs; k++)
+            differ += cmp->pairs[k].stats.verdict == RB_VERDICT_SLOWER && cmp->pairs[k].differs;
+        fprintf(out, "regression: %zu configuration%s slower by more than %g%%", count_slower(cmp),
+                count_slower(cmp) == 1 ? "" : "s", 100 * cmp->criteria.threshold);
+        if (differ)
+            fprintf(out, " (%zu measured differently)", differ);
+        fputc('\n', out);
+    }
 }
 
 int compare_report_table(FILE *out, const rb_comparison *cmp)
@@ -195,10 +237,10 @@ int compare_report_table(FILE *out, const rb_comparison *cmp)
             rules[c][width[c]] = '\0';
         }
         fputc('\n', out);
-        write_line(out, titles, width);
-        write_line(out, rules, width);
+        write_line(out, titles, width, column_count(cmp));
+        write_line(out, rules, width, column_count(cmp));
         for (size_t k = 0; k < cmp->n_pairs; k++) {
-            write_line(out, cells[k], width);
+            write_line(out, cells[k], width, column_count(cmp));
             free_cells(cells[k]);
         }
         for (int c = 0; c < COL_COUNT; c++)
@@ -214,7 +256,7 @@ int compare_report_table(FILE *out, const rb_comparison *cmp)
         if (!header_written)
             fputs("\nunclear:\n", out);
         header_written = 1;
-        char *title = row_title(p->old_row), *why = one_line(p->stats.why);
+        char *title = compare_row_title(p->old_row), *why = one_line(p->stats.why);
         fprintf(out, "  #%zu %s: %s\n", k + 1, title, why);
         free(title);
         free(why);
@@ -252,10 +294,29 @@ static void csv_number(FILE *out, double v)
     }
 }
 
+/* The settings of each side (empty where a side is absent or does not
+ * say), then the names of those that differ, space-separated. */
+static void csv_settings(FILE *out, const rb_compare_row *old_row, const rb_compare_row *new_row,
+                         unsigned differs)
+{
+    for (int s = 0; s < RB_SETTING_COUNT_; s++) {
+        fputc(',', out);
+        csv_text(out, old_row ? old_row->settings[s] : NULL);
+        fputc(',', out);
+        csv_text(out, new_row ? new_row->settings[s] : NULL);
+    }
+    fputc(',', out);
+    int named = 0;
+    for (int s = 0; s < RB_SETTING_COUNT_; s++)
+        if (differs & (1u << s))
+            fprintf(out, "%s%s", named++ ? " " : "", compare_setting_name(s));
+}
+
 static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
                     const rb_compare_row *old_row, const rb_compare_row *new_row,
-                    const rb_sample_comparison *s)
+                    const rb_compare_pair *pair)
 {
+    const rb_sample_comparison *s = pair ? &pair->stats : NULL;
     csv_text(out, in);
     fputc(',', out);
     const char *fields[] = {row->run, row->plugin, row->params_text, row->op, row->dtype};
@@ -296,17 +357,19 @@ static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
             csv_number(out, median);
         fputs(",,,,,,", out);
     }
+    csv_settings(out, old_row, new_row, pair ? pair->differs : 0);
     fputc('\n', out);
 }
 
 int compare_report_csv(FILE *out, const rb_comparison *cmp)
 {
     fputs("in,run,plugin,params,op,dtype,n,distribution,old_status,new_status,old_reps,"
-          "new_reps,old_median_ns,new_median_ns,ratio,ci_low,ci_high,p_value,verdict,why\n",
+          "new_reps,old_median_ns,new_median_ns,ratio,ci_low,ci_high,p_value,verdict,why,"
+          "old_timing,new_timing,old_cache,new_cache,measured_differently\n",
           out);
     for (size_t k = 0; k < cmp->n_pairs; k++) {
         const rb_compare_pair *p = &cmp->pairs[k];
-        csv_row(out, "both", p->old_row, p->old_row, p->new_row, &p->stats);
+        csv_row(out, "both", p->old_row, p->old_row, p->new_row, p);
     }
     for (size_t k = 0; k < cmp->n_only_old; k++)
         csv_row(out, "old", cmp->only_old[k], cmp->only_old[k], NULL, NULL);
@@ -382,6 +445,24 @@ static void write_configuration(json_writer *w, const rb_compare_row *row)
     member_string(w, "distribution", *row->distribution ? row->distribution : NULL);
 }
 
+/* "old_timing", "new_timing", "old_cache", "new_cache" for the sides
+ * present (null where a row does not say). */
+static void write_settings(json_writer *w, const rb_compare_row *old_row,
+                           const rb_compare_row *new_row)
+{
+    for (int s = 0; s < RB_SETTING_COUNT_; s++) {
+        char key[32];
+        if (old_row) {
+            snprintf(key, sizeof key, "old_%s", compare_setting_name(s));
+            member_string(w, key, old_row->settings[s]);
+        }
+        if (new_row) {
+            snprintf(key, sizeof key, "new_%s", compare_setting_name(s));
+            member_string(w, key, new_row->settings[s]);
+        }
+    }
+}
+
 static void write_file_info(json_writer *w, const char *key, const rb_compare_file *f)
 {
     jw_key(w, key);
@@ -395,7 +476,7 @@ static void write_file_info(json_writer *w, const char *key, const rb_compare_fi
 }
 
 static void write_one_file_list(json_writer *w, const char *key, const rb_compare_row *const *rows,
-                                size_t count)
+                                size_t count, int old_side)
 {
     jw_key(w, key);
     jw_begin_array(w);
@@ -404,6 +485,7 @@ static void write_one_file_list(json_writer *w, const char *key, const rb_compar
         write_configuration(w, rows[k]);
         member_string(w, "status", rows[k]->status);
         member_number(w, "median_ns", sample_median(rows[k]->samples, rows[k]->n_samples));
+        write_settings(w, old_side ? rows[k] : NULL, old_side ? NULL : rows[k]);
         jw_end_object(w);
     }
     jw_end_array(w);
@@ -437,6 +519,8 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
     jw_uint(&w, cmp->n_only_old);
     jw_key(&w, "only_new");
     jw_uint(&w, cmp->n_only_new);
+    jw_key(&w, "measured_differently");
+    jw_uint(&w, cmp->n_differ);
     jw_end_object(&w);
 
     jw_key(&w, "comparisons");
@@ -460,11 +544,18 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
         member_number(&w, "p_value", s->p_value);
         member_string(&w, "verdict", verdict_name(s->verdict));
         member_string(&w, "why", s->why);
+        write_settings(&w, p->old_row, p->new_row);
+        jw_key(&w, "measured_differently");
+        jw_begin_array_compact(&w);
+        for (int c = 0; c < RB_SETTING_COUNT_; c++)
+            if (p->differs & (1u << c))
+                jw_string(&w, compare_setting_name(c));
+        jw_end_array(&w);
         jw_end_object(&w);
     }
     jw_end_array(&w);
-    write_one_file_list(&w, "only_in_old", cmp->only_old, cmp->n_only_old);
-    write_one_file_list(&w, "only_in_new", cmp->only_new, cmp->n_only_new);
+    write_one_file_list(&w, "only_in_old", cmp->only_old, cmp->n_only_old, 1);
+    write_one_file_list(&w, "only_in_new", cmp->only_new, cmp->n_only_new, 0);
     jw_end_object(&w);
     return jw_finish(&w);
 }
@@ -504,7 +595,7 @@ static void md_one_file_rows(FILE *out, const char *which, const rb_compare_row 
         return;
     fprintf(out, "\nOnly in the %s file:\n\n", which);
     for (size_t k = 0; k < count; k++) {
-        char *title = row_title(rows[k]);
+        char *title = compare_row_title(rows[k]);
         fputs("- ", out);
         md_text(out, title);
         fputc('\n', out);
@@ -527,16 +618,16 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
     }
     if (cmp->n_pairs > 0) {
         fputc('\n', out);
-        for (int c = 0; c < COL_COUNT; c++)
+        for (int c = 0; c < column_count(cmp); c++)
             fprintf(out, "| %s ", columns[c].title);
         fputs("|\n", out);
-        for (int c = 0; c < COL_COUNT; c++)
+        for (int c = 0; c < column_count(cmp); c++)
             fputs(columns[c].right ? "|---:" : "|---", out);
         fputs("|\n", out);
         for (size_t k = 0; k < cmp->n_pairs; k++) {
             char *cells[COL_COUNT];
             fill_cells(k + 1, &cmp->pairs[k], cells);
-            for (int c = 0; c < COL_COUNT; c++) {
+            for (int c = 0; c < column_count(cmp); c++) {
                 fputs("| ", out);
                 md_text(out, cells[c]);
                 fputc(' ', out);
@@ -553,7 +644,7 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
         if (!header_written)
             fputs("\nUnclear:\n\n", out);
         header_written = 1;
-        char *title = row_title(p->old_row);
+        char *title = compare_row_title(p->old_row);
         fprintf(out, "- #%zu ", k + 1);
         md_text(out, title);
         fputs(": ", out);
@@ -568,6 +659,11 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
             cmp->n_pairs, cmp->counts[RB_VERDICT_SAME], cmp->counts[RB_VERDICT_FASTER],
             cmp->counts[RB_VERDICT_SLOWER], cmp->counts[RB_VERDICT_UNCLEAR], cmp->n_only_old,
             cmp->n_only_new);
+    if (cmp->n_differ)
+        fprintf(out, "\n**Measured differently:** %zu configuration%s (see the note column); "
+                     "%s verdict%s compare%s different measurements.\n",
+                cmp->n_differ, cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "its" : "their",
+                cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "s" : "");
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
 

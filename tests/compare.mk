@@ -1,5 +1,6 @@
 # tests/compare.mk: provenance (SHA-256, git revision, the JSON of a real
-# run), the statistics behind `redbench compare`, and compare itself.
+# run), the statistics behind `redbench compare`, and compare itself with
+# its fixtures (files measured in different timing modes and cache regimes).
 check_PROGRAMS += tests/test_provenance
 tests_test_provenance_SOURCES = tests/test_provenance.c
 tests_test_provenance_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -12,4 +13,6 @@ tests_test_compare_stats_SOURCES = tests/test_compare_stats.c
 tests_test_compare_stats_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_compare_stats_LDADD = $(TEST_LIBS)
 TESTS += tests/test_compare_stats tests/test_compare.sh
-EXTRA_DIST += tests/test_compare.sh
+EXTRA_DIST += tests/test_compare.sh tests/fixtures/compare/launch.json \
+	tests/fixtures/compare/graph.json tests/fixtures/compare/cold.json \
+	tests/fixtures/compare/unlabelled.json

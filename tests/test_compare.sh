@@ -3,10 +3,14 @@
 # against itself, against copies with every time doubled, halved or 10%
 # longer (the threshold), files made by hand with known samples (too few,
 # noisy, failed), configurations in one file only, parameters written in
-# another order, different devices, the four formats, and bad usage.
+# another order, different devices, the four formats, and bad usage. Then
+# files measured differently (tests/fixtures/compare: launch against graph
+# timing, a hot against a cold cache, a file that does not say): the
+# warning, the note in every format, and the exit status left as the
+# verdicts make it.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 46
+plan 77
 
 cat >"$tmp/small.ini" <<'INI'
 [experiment]
@@ -129,4 +133,74 @@ is "$(status "$rb" compare "$tmp/old.json" "$tmp/broken.json")" 2 "invalid JSON:
 ok "  naming the file and line" grep -q "broken.json:3:" "$tmp/err"
 printf '{"results": [\n {"run": "x", "plugin": "tree", "op": "sum", "dtype": "f32", "n": 4, "status": "ok",\n  "samples_ns": [1, "two"]}]}\n' >"$tmp/bad-sample.json"
 is "$(status "$rb" compare "$tmp/old.json" "$tmp/bad-sample.json")" 2 "a sample that is not a number: exit 2"
+
+# Measured differently. launch.json and graph.json hold the same three
+# configurations: `small` (7 us launch-timed, 1.5 us graph-timed) and
+# `large` (2x slower in graph.json) differ in timing; `steady` is
+# launch-timed in both.
+fx=$top_srcdir/tests/fixtures/compare
+is "$(status "$rb" compare "$fx/launch.json" "$fx/graph.json")" 1 \
+   "launch against graph timing: the slower verdict still exits 1"
+cp "$tmp/out" "$tmp/modes.txt"; cp "$tmp/err" "$tmp/modes.err"
+is "$(sed -n 1p "$tmp/modes.err")" \
+   "redbench: warning: timing differs in 2 configurations (old: launch, new: graph); their samples measure different things:" \
+   "  a warning names the setting and both modes"
+is "$(sed -n '2,3p' "$tmp/modes.err" | tr '\n' '|')" \
+   "  #1 small tree block=256 sum f32 n=1K uniform|  #2 large tree block=256 sum f32 n=1M uniform|" \
+   "  and the configurations, by number and name"
+is "$(sed -n 4p "$tmp/modes.err")" \
+   "redbench: warning: those 2 verdicts are kept, marked in the report, and count toward the exit status as usual; compare files measured the same way" \
+   "  and says what happens to their verdicts"
+is "$(wc -l <"$tmp/modes.err")" 4 "  nothing else on standard error (steady is not named)"
+ok "  the table has a note column" grep -Eq "^#  run .* verdict  note$" "$tmp/modes.txt"
+ok "  small: faster, noted" grep -Eq "^1  small .* faster   timing launch -> graph$" "$tmp/modes.txt"
+ok "  large: slower, noted" grep -Eq "^2  large .* slower   timing launch -> graph$" "$tmp/modes.txt"
+ok "  steady: same, no note" grep -Eq "^3  steady .* same$" "$tmp/modes.txt"
+ok "  the summary counts them" grep -qx "measured differently: 2 configurations (see note); their verdicts compare different measurements" "$tmp/modes.txt"
+ok "  the regression line says one was measured differently" grep -qx "regression: 1 configuration slower by more than 5% (1 measured differently)" "$tmp/modes.txt"
+is "$(status "$rb" compare --threshold 150 "$fx/launch.json" "$fx/graph.json")" 0 \
+   "  --threshold 150: nothing slower beyond it, exits 0"
+ok "  and still warns" grep -q "warning: timing differs in 2 configurations" "$tmp/err"
+
+"$rb" compare --format json "$fx/launch.json" "$fx/graph.json" >"$tmp/modes.json" 2>/dev/null
+is "$("$JQ" -r '[.comparisons[]|.run+":"+.verdict+":"+(.measured_differently|join(" "))]|join(",")' "$tmp/modes.json")" \
+   "small:faster:timing,large:slower:timing,steady:same:" "JSON: verdicts kept, each pair says what differs"
+is "$("$JQ" -r '.comparisons[0]|[.old_timing,.new_timing,.old_cache,.new_cache]|join(",")' "$tmp/modes.json")" \
+   "launch,graph,hot,hot" "JSON: both sides' timing and cache"
+is "$("$JQ" .summary.measured_differently "$tmp/modes.json")" 2 "JSON: the summary counts them"
+"$rb" compare --format csv "$fx/launch.json" "$fx/graph.json" >"$tmp/modes.csv" 2>/dev/null
+is "$(head -n 1 "$tmp/modes.csv" | cut -d, -f21-)" "old_timing,new_timing,old_cache,new_cache,measured_differently" \
+   "CSV: the settings appended to the header"
+is "$(sed -n 2p "$tmp/modes.csv" | cut -d, -f1,2,19,21-)" "both,small,faster,launch,graph,hot,hot,timing" \
+   "CSV: a pair timed differently"
+is "$(sed -n 4p "$tmp/modes.csv" | cut -d, -f1,2,19,21-)" "both,steady,same,launch,launch,hot,hot," \
+   "CSV: a pair timed the same way"
+"$rb" compare --format md "$fx/launch.json" "$fx/graph.json" >"$tmp/modes.md" 2>/dev/null
+ok "Markdown: a note cell" grep -q '^| 1 | small | .* | faster | timing launch -> graph |$' "$tmp/modes.md"
+ok "Markdown: the summary counts them" grep -qx '\*\*Measured differently:\*\* 2 configurations (see the note column); their verdicts compare different measurements.' "$tmp/modes.md"
+
+# cold.json: the same samples, cache = cold in its experiment (its rows do
+# not say), so every pair differs in cache and none in timing.
+is "$(status "$rb" compare "$fx/launch.json" "$fx/cold.json")" 0 "hot against cold cache: all same, exits 0"
+is "$(sed -n 1p "$tmp/err")" \
+   "redbench: warning: cache differs in 3 configurations (old: hot, new: cold); their samples measure different things:" \
+   "  a warning names the cache regimes, taken from the experiment where rows do not say"
+ok "  every row noted" test "$(grep -c 'same     cache hot -> cold$' "$tmp/out")" -eq 3
+
+# Both settings differ in one pair; each setting gets its own warning.
+"$JQ" '.results[0].cache = "cold"' "$fx/graph.json" >"$tmp/graph-cold.json"
+"$rb" compare "$fx/launch.json" "$tmp/graph-cold.json" >"$tmp/out" 2>"$tmp/err"
+ok "timing and cache both differ: one note with both" grep -Eq "^1  small .* faster   timing launch -> graph; cache hot -> cold$" "$tmp/out"
+ok "  and a warning for the cache" grep -qx "redbench: warning: cache differs in 1 configuration (old: hot, new: cold); their samples measure different things:" "$tmp/err"
+
+# unlabelled.json does not say how it was measured: nothing to warn about.
+is "$(status "$rb" compare "$fx/launch.json" "$fx/unlabelled.json")" 0 "a file that does not say how it was timed: exits 0"
+is "$(wc -c <"$tmp/err")" 0 "  no warning"
+ok "  no note column" bash -c "! grep -q 'note' '$tmp/out'"
+
+# More configurations than a warning names: the real run, relabelled.
+"$JQ" '.results |= map(.timing = "graph")' "$tmp/a.json" >"$tmp/a-graph.json"
+"$rb" compare "$tmp/a.json" "$tmp/a-graph.json" >/dev/null 2>"$tmp/err"
+is "$(grep -c '^  #' "$tmp/err")" 5 "$rows configurations timed differently: five are named"
+is "$(grep '^  and ' "$tmp/err")" "  and $((rows - 5)) more" "  and the rest counted"
 done_testing
