@@ -3,18 +3,31 @@
  * quoted, quotes doubled), lines ending in LF. A line break inside a field
  * is written as a space, so that every row stays one physical line (line
  * counts equal rows + 1); the JSON report keeps the exact text. A number
- * that is not known is an empty field. */
+ * that is not known is an empty field.
+ *
+ * The columns, in order: the configuration (run to distribution), its
+ * status and reason, the time statistics, bandwidth and peaks, result and
+ * expected value; then, appended so that earlier columns keep their
+ * positions, how it was measured and how far to trust it: timing (mode),
+ * batch_calls (graph timing), stopped_by, error_ratio (the error in units of
+ * the tolerance), deterministic and determinism_results (repeated runs gave
+ * the same bits: true or false, empty when not checked), throttled and
+ * throttle_reasons (empty where the clocks could not be read). The names
+ * are those of the JSON report. */
 #include "report.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 #include "json_writer.h"
+#include "measure.h"
 #include "names.h"
 
 static const char *const header =
     "run,plugin,params,op,dtype,n,distribution,status,reason,median_ns,min_ns,mean_ns,"
-    "stddev_ns,noise,reps,bandwidth_gbs,pct_peak,pct_measured_peak,result,expected";
+    "stddev_ns,noise,reps,bandwidth_gbs,pct_peak,pct_measured_peak,result,expected,"
+    "timing,batch_calls,stopped_by,error_ratio,deterministic,determinism_results,throttled,"
+    "throttle_reasons";
 
 static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
 
@@ -51,6 +64,32 @@ static void put_number(FILE *out, int known, double value)
     }
 }
 
+/* A yes/no field: "true" or "false", empty unless `known`. */
+static void put_bool(FILE *out, int known, int value)
+{
+    put_text(out, known ? (value ? "true" : "false") : NULL, 0);
+}
+
+/* How the row was measured and how far to trust it: the appended columns. */
+static void write_measurement(FILE *out, const rb_row *row)
+{
+    char number[32] = "";
+    put_text(out, row->timing, 0);
+    if (row->batch_calls > 0)
+        snprintf(number, sizeof number, "%" PRIu32, row->batch_calls);
+    put_text(out, number, 0);
+    put_text(out, row->stopped_by, 0);
+    put_number(out, row->error_ratio_known, row->error_ratio);
+    put_bool(out, row->determinism != RB_DETERMINISM_UNKNOWN,
+             row->determinism == RB_DETERMINISM_SAME);
+    snprintf(number, sizeof number, "%" PRIu32, row->determinism_results);
+    put_text(out, row->determinism != RB_DETERMINISM_UNKNOWN ? number : NULL, 0);
+    put_bool(out, row->clocks_known, row->throttled);
+    char reasons[160];
+    throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
+    put_text(out, row->clocks_known ? reasons : NULL, 0);
+}
+
 static void write_row(FILE *out, const rb_row *row)
 {
     const rb_configuration *cfg = row->config;
@@ -81,6 +120,7 @@ static void write_row(FILE *out, const rb_row *row)
     put_number(out, has_samples && row->pct_measured_peak > 0, row->pct_measured_peak);
     put_text(out, row->result_text, 0);
     put_text(out, row->expected_text, 0);
+    write_measurement(out, row);
     fputc('\n', out);
 }
 

@@ -1,7 +1,12 @@
 /* core/report_html.c: the HTML report (see report_html.h). The `html`
  * reporter writes the JSON report into memory, reads it back and draws the
  * page from that document, like `redbench plot` does from a file. The
- * plots are drawn in C (plot_svg.c), so the page never needs gnuplot. */
+ * plots are drawn in C (plot_svg.c), so the page never needs gnuplot. The
+ * results table says for each row, besides its numbers, how it was
+ * measured and how far to trust it: the timing mode (with the batch size of
+ * graph timing), what stopped the repetitions, the error in units of the
+ * tolerance, whether repeated runs gave the same bits, and whether the
+ * device was throttled; a cell is empty where the document does not say. */
 #include "report_html.h"
 
 #include <math.h>
@@ -34,6 +39,7 @@ static const char style[] =
     ".status{font-weight:bold}.status.ok{color:#2e7d32}.status.wrong{color:#c62828}"
     ".status.failed{color:#8e0000}.status.unsupported,.status.skipped{color:#757575}\n"
     "tr.wrong td,tr.failed td{background:#fff3f3}\n"
+    "td.caution{color:#b25a00;font-weight:bold}\n"
     "figure{margin:0 0 18px;background:#fff;border:1px solid #ddd;padding:8px;"
     "display:inline-block;max-width:100%;overflow-x:auto}\n"
     "figure svg{display:block;max-width:100%;height:auto}\n"
@@ -209,11 +215,85 @@ static void write_plots(FILE *out, const plot_set *set)
     }
 }
 
+/* A cell that draws the eye (class "caution") when `caution` holds. */
+static void flagged_cell(FILE *out, const char *text, int caution)
+{
+    fputs(caution ? "<td class=\"caution\">" : "<td>", out);
+    put_html(out, text);
+    fputs("</td>", out);
+}
+
+/* A member that is true, false or absent/null: "yes", "no" or "". */
+static const char *yes_no(const json_value *obj, const char *key)
+{
+    const json_value *v = json_get(obj, key);
+    if (!v || v->type != JSON_BOOL)
+        return "";
+    return v->boolean ? "yes" : "no";
+}
+
+/* "launch", or "graph, 513 calls per batch". */
+static void timing_cell(FILE *out, const json_value *r)
+{
+    const char *timing = text_of(r, "timing");
+    uint64_t calls;
+    fputs("<td>", out);
+    put_html(out, timing);
+    if (*timing && json_uint64(json_get(r, "batch_calls"), &calls))
+        fprintf(out, ", %llu calls per batch", (unsigned long long)calls);
+    fputs("</td>", out);
+}
+
+/* The error in units of the tolerance, as the terminal table writes it:
+ * two significant digits, 0 when exact. */
+static void error_ratio_cell(FILE *out, const json_value *r)
+{
+    const json_value *v = json_get(r, "error_ratio");
+    fputs("<td class=\"num\">", out);
+    if (v && v->type == JSON_NUMBER) {
+        if (v->number == 0)
+            fputs("0", out);
+        else
+            fprintf(out, fabs(v->number) < 0.01 ? "%.1e" : "%.2g", v->number);
+    }
+    fputs("</td>", out);
+}
+
+/* "yes (hw_slowdown)", "no", or "" when the clocks were not read. */
+static void throttled_cell(FILE *out, const json_value *r)
+{
+    const char *throttled = yes_no(r, "throttled");
+    const char *reasons = text_of(r, "throttle_reasons");
+    int is_throttled = strcmp(throttled, "yes") == 0;
+    fputs(is_throttled ? "<td class=\"caution\">" : "<td>", out);
+    put_html(out, throttled);
+    if (is_throttled && *reasons) {
+        fputs(" (", out);
+        put_html(out, reasons);
+        fputc(')', out);
+    }
+    fputs("</td>", out);
+}
+
+/* How a row was measured and how far to trust it. */
+static void measurement_cells(FILE *out, const json_value *r)
+{
+    timing_cell(out, r);
+    const char *stopped_by = text_of(r, "stopped_by");
+    flagged_cell(out, stopped_by,
+                 strcmp(stopped_by, "max_reps") == 0 || strcmp(stopped_by, "timeout") == 0);
+    error_ratio_cell(out, r);
+    const char *deterministic = yes_no(r, "deterministic");
+    flagged_cell(out, deterministic, strcmp(deterministic, "no") == 0);
+    throttled_cell(out, r);
+}
+
 static void write_results(FILE *out, const json_value *doc)
 {
     static const char *const head[] = {"#", "run", "plugin", "params", "op", "dtype", "n",
                                        "status", "median", "GB/s", "% peak", "% measured",
-                                       "reps", "noise %", "reason"};
+                                       "reps", "noise %", "timing", "stopped by", "err/tol",
+                                       "deterministic", "throttled", "reason"};
     const json_value *results = json_get(doc, "results");
     fputs("<h2 id=\"results\">Results</h2>\n<table>\n", out);
     header_cells(out, head, RB_ARRAY_LEN(head));
@@ -247,6 +327,7 @@ static void write_results(FILE *out, const json_value *doc)
         number_cell(out, json_get(r, "pct_measured_peak"), 1);
         number_cell(out, json_get(r, "reps"), 1);
         number_cell(out, json_get(r, "noise"), 100);
+        measurement_cells(out, r);
         cell(out, text_of(r, "reason"));
         fputs("</tr>\n", out);
     }

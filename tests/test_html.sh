@@ -1,14 +1,16 @@
 #!/bin/bash
 # tests/test_html.sh: `--format html`: one self-contained page (no scripts,
 # links or external files) with the status counts, the devices, the plots as
-# inline SVG, the results table and the provenance; drawn without gnuplot;
+# inline SVG, the results table (with how each row was measured: timing
+# mode, what stopped it, err/tol, determinism, throttling) and the
+# provenance; drawn without gnuplot;
 # a note where there is nothing to plot. Then headless Chromium loads the
 # page: a script appended to a copy measures every plot's marks after
 # layout, and a screenshot must differ from a blank page's. Without Chromium
 # those two checks are skipped.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 21
+plan 23
 f=$top_srcdir/tests/fixtures/plot
 
 # small.ini: plain and fast x 2 dtypes x 2 sizes, grid 6 x 2 sizes: 20 rows;
@@ -22,6 +24,11 @@ for s in wrong failed unsupported skipped; do
   ok "... and 0 $s" grep -q "class=\"count $s\"><b>0</b>$s" "$tmp/r.html"
 done
 is "$(grep -c '<tr class="ok">' "$tmp/r.html")" 20 "the results table has the 20 rows"
+ok "... with the measurement columns before the reason" grep -qF '<th>noise %</th><th>timing</th><th>stopped by</th><th>err/tol</th><th>deterministic</th><th>throttled</th><th>reason</th></tr>' "$tmp/r.html"
+# The cpu backend times each call (launch); a cap or the noise target stops
+# the repetitions; serial, unrolled and threaded sums give the same bits.
+is "$(grep -cE '<td>launch</td><td( class="caution")?>(noise|max_reps)</td><td class="num">[0-9.e+-]+</td><td>yes</td><td( class="caution")?>(yes[^<]*|no|)</td><td></td></tr>' "$tmp/r.html")" 20 \
+   "... and every row says launch, what stopped it, err/tol, deterministic and throttled"
 ok "the devices table names the cpu backend" grep -q '<td>cpu</td><td>0</td>' "$tmp/r.html"
 ok "the provenance holds the experiment file" grep -q 'name = plot-test' "$tmp/r.html"
 ok "self-contained: no script, link, src or href" bash -c "! grep -qiE '<script|<link|src=|href=' '$tmp/r.html'"

@@ -1,8 +1,10 @@
 /* tests/test_reports.c: the reporters and the JSON writer. Builds a results
  * set by hand (one row of each status, a reason holding a comma, a quote and
- * a line break, rows without samples, a row whose optional plugin is absent),
- * writes every format to a file and checks what is in it. The JSON report is
- * read back with jq ($JQ); without jq those checks are skipped. */
+ * a line break, rows without samples, a row whose optional plugin is absent,
+ * rows timed in graph and launch mode, stopped by each cap, deterministic
+ * or not, throttled or not), writes every format to a file and checks what
+ * is in it. The JSON report is read back with jq ($JQ); without jq those
+ * checks are skipped. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +136,14 @@ static void build_results(void)
     ok_row->tolerance = 2;
     snprintf(ok_row->result_text, sizeof ok_row->result_text, "524288.5");
     snprintf(ok_row->expected_text, sizeof ok_row->expected_text, "524288.25");
+    ok_row->timing = "graph";
+    ok_row->batch_calls = 64;
+    ok_row->stopped_by = "noise";
+    ok_row->error_ratio = 0.125;
+    ok_row->error_ratio_known = 1;
+    ok_row->determinism = RB_DETERMINISM_SAME;
+    ok_row->determinism_results = 3;
+    ok_row->clocks_known = 1;
 
     rb_row *wrong_row = &results.rows[1];
     wrong_row->status = RB_ROW_WRONG;
@@ -143,9 +153,20 @@ static void build_results(void)
     wrong_row->bandwidth_gbs = 3.2;
     wrong_row->pct_peak = 3.2;
     wrong_row->pct_measured_peak = 4;
+    wrong_row->timing = "launch";
+    wrong_row->stopped_by = "max_reps";
+    wrong_row->error_ratio = 1.5;
+    wrong_row->error_ratio_known = 1;
+    wrong_row->determinism = RB_DETERMINISM_DIFFERS;
+    wrong_row->determinism_results = 3;
+    wrong_row->clocks_known = 1;
+    wrong_row->throttled = 1;
+    wrong_row->throttle_reasons = RB_THROTTLE_HW_SLOWDOWN | RB_THROTTLE_SW_THERMAL;
 
     results.rows[2].status = RB_ROW_FAILED;
     snprintf(results.rows[2].reason, sizeof results.rows[2].reason, "%s", failed_reason);
+    results.rows[2].timing = "launch";
+    results.rows[2].stopped_by = "timeout";
     results.rows[3].status = RB_ROW_UNSUPPORTED;
     snprintf(results.rows[3].reason, sizeof results.rows[3].reason,
              "declines dtype u8 | op histogram");
@@ -259,6 +280,12 @@ static const struct {
     {".results[0].tolerance", "2"},
     {".results[0] | has(\"bins\")", "false"},
     {".results[0].cache", "hot"},
+    {".results[0] | [.timing, .batch_calls, .stopped_by, .error_ratio, .deterministic, "
+     ".throttled] | map(tostring) | join(\",\")",
+     "graph,64,noise,0.125,true,false"},
+    {".results[1] | [.timing, .stopped_by, .error_ratio, .deterministic, .throttled, "
+     ".throttle_reasons] | map(tostring) | join(\",\")",
+     "launch,max_reps,1.5,false,true,hw_slowdown, sw_thermal"},
     {".results[1].status", "wrong"},
     {".results[1].samples_ns | length", "3"},
     {".results[2].status", "failed"},
@@ -428,21 +455,30 @@ static void check_csv(const char *path)
     if (n == 1 + N_ROWS) {
         is_str(lines[0],
                "run,plugin,params,op,dtype,n,distribution,status,reason,median_ns,min_ns,mean_ns,"
-               "stddev_ns,noise,reps,bandwidth_gbs,pct_peak,pct_measured_peak,result,expected",
-               "csv: header");
+               "stddev_ns,noise,reps,bandwidth_gbs,pct_peak,pct_measured_peak,result,expected,"
+               "timing,batch_calls,stopped_by,error_ratio,deterministic,determinism_results,"
+               "throttled,throttle_reasons",
+               "csv: header, the measurement columns after the first 20");
         is_str(lines[1],
                "main,tree,block=256 variant=sequential,sum,f32,1048576,uniform,ok,,1234.5,1200,"
-               "1250.25,40.5,0.0125,5,3.5,3.5,4.375,524288.5,524288.25",
-               "csv: ok row");
+               "1250.25,40.5,0.0125,5,3.5,3.5,4.375,524288.5,524288.25,graph,64,noise,0.125,true,3,"
+               "false,",
+               "csv: ok row, graph-timed, stopped by the noise target, deterministic");
+        is_str(lines[2],
+               "main,tree,block=512 variant=divergent,sum,f32,4194304,uniform,wrong,"
+               "result 1.5 outside tolerance 0.01,5000,4900,5000,100,0.03,3,3.2,3.2,4,,,launch,,"
+               "max_reps,1.5,false,3,true,\"hw_slowdown, sw_thermal\"",
+               "csv: wrong row, stopped by max_reps, not deterministic, throttled with reasons");
         is_str(lines[3],
                "main,tree,block=128 variant=sequential,sum,f32,1024,uniform,failed,"
-               "\"plugin said \"\"no\"\", then stopped\",,,,,,0,,,,,",
+               "\"plugin said \"\"no\"\", then stopped\",,,,,,0,,,,,,launch,,timeout,,,,,",
                "csv: reason with comma and quote is quoted; unknown numbers are empty");
         is_str(lines[5],
-               "opt,warp_magic,,sum,f32,1024,uniform,skipped,plugin warp_magic not found,,,,,,0,,,,,",
+               "opt,warp_magic,,sum,f32,1024,uniform,skipped,plugin warp_magic not found,,,,,,0,,,,,"
+               ",,,,,,,,",
                "csv: row of an absent optional plugin");
     } else {
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 5; k++)
             ok(0, "csv: line contents (wrong line count)");
     }
     free(lines);
@@ -542,6 +578,43 @@ static void check_md(const char *path)
     free(text);
 }
 
+/* The line of the HTML results table that starts with `start`, or NULL. */
+static const char *html_line(char **lines, size_t n, const char *start)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strncmp(lines[k], start, strlen(start)) == 0)
+            return lines[k];
+    return NULL;
+}
+
+static void check_html(const char *path)
+{
+    char *text = read_whole(path);
+    char **lines;
+    size_t n = split_lines(text, &lines);
+    const char *head = html_line(lines, n, "<tr><th>#</th><th>run</th>");
+    ok(head && strstr(head, "<th>noise %</th><th>timing</th><th>stopped by</th><th>err/tol</th>"
+                            "<th>deterministic</th><th>throttled</th><th>reason</th></tr>"),
+       "html: results header with timing, stopped by, err/tol, deterministic, throttled");
+    const char *row = html_line(lines, n, "<tr class=\"ok\">");
+    ok(row && strstr(row, "<td>graph, 64 calls per batch</td><td>noise</td>"
+                          "<td class=\"num\">0.12</td><td>yes</td><td>no</td><td></td></tr>"),
+       "html: ok row: graph timing with its batch, noise, err/tol, deterministic, not throttled");
+    if (row && !strstr(row, "64 calls per batch"))
+        printf("# %s\n", row);
+    row = html_line(lines, n, "<tr class=\"wrong\">");
+    ok(row && strstr(row, "<td>launch</td><td class=\"caution\">max_reps</td>"
+                          "<td class=\"num\">1.5</td><td class=\"caution\">no</td>"
+                          "<td class=\"caution\">yes (hw_slowdown, sw_thermal)</td>"),
+       "html: wrong row: a cap, not deterministic and throttled are marked");
+    row = html_line(lines, n, "<tr class=\"skipped\">");
+    ok(row && strstr(row, "<td class=\"num\"></td><td></td><td></td><td class=\"num\"></td>"
+                          "<td></td><td></td><td>plugin warp_magic not found</td></tr>"),
+       "html: a row that was not measured has empty measurement cells");
+    free(lines);
+    free(text);
+}
+
 static void check_lookup_and_counts(void)
 {
     ok(report_for("table") == report_table && report_for("csv") == report_csv &&
@@ -558,7 +631,7 @@ static void check_lookup_and_counts(void)
 
 int main(void)
 {
-    plan(37 + (int)RB_ARRAY_LEN(json_checks));
+    plan(42 + (int)RB_ARRAY_LEN(json_checks));
     build_results();
 
     const char *tmpdir = getenv("TMPDIR");
@@ -567,10 +640,10 @@ int main(void)
         printf("Bail out! cannot create a temporary folder\n");
         return 1;
     }
-    static const char *const formats[] = {"table", "csv", "json", "md"};
-    char *paths[4];
+    static const char *const formats[] = {"table", "csv", "json", "md", "html"};
+    char *paths[RB_ARRAY_LEN(formats)];
     int written_ok = 1;
-    for (size_t k = 0; k < 4; k++) {
+    for (size_t k = 0; k < RB_ARRAY_LEN(formats); k++) {
         paths[k] = xasprintf("%s/report.%s", dir, formats[k]);
         written_ok &= write_report(report_for(formats[k]), paths[k]) == 0;
     }
@@ -581,6 +654,7 @@ int main(void)
     check_csv(paths[1]);
     check_table(paths[0]);
     check_md(paths[3]);
+    check_html(paths[4]);
     check_lookup_and_counts();
 
     FILE *full = fopen("/dev/full", "w");
@@ -594,11 +668,11 @@ int main(void)
     if (getenv("RB_KEEP_REPORTS")) {
         printf("# reports kept in %s\n", dir);
     } else {
-        for (size_t k = 0; k < 4; k++)
+        for (size_t k = 0; k < RB_ARRAY_LEN(formats); k++)
             remove(paths[k]);
         rmdir(dir);
     }
-    for (size_t k = 0; k < 4; k++)
+    for (size_t k = 0; k < RB_ARRAY_LEN(formats); k++)
         free(paths[k]);
     free(dir);
 
