@@ -98,7 +98,7 @@ big_sections() { # PLUGIN OPS DTYPES PARAMS...
   done
 }
 
-tests=15
+tests=16
 [ "$large" = 0 ] || tests=$((tests + 7))
 plan "$tests"
 
@@ -131,7 +131,7 @@ EOF
 } >"$tmp/tree.ini"
 ok "tree: every variant, op and dtype, n = 1 .. 2^26" all_ok tree $((6*3*3*4*4 + 6*3*4 + 2*2))
 
-# --- shuffle: finish x vector x items, all ops (argmax has no atomic finish)
+# --- shuffle: finish x vector x items, all ops (argmax has no atomic finishes)
 { header shuffle
   cat <<EOF
 [data]
@@ -147,7 +147,7 @@ items = 1, 8
 [run shuffle-atomic]
 plugin = shuffle
 op = sum, min, max
-finish = atomic
+finish = atomic, atomic-epoch
 vector = 1, 2, 4
 items = 1, 8
 [run shuffle-shapes]
@@ -159,7 +159,49 @@ grid = 1, 1024
 EOF
 } >"$tmp/shuffle.ini"
 ok "shuffle: every finish, vector and op, n = 1 .. 2^26" \
-  all_ok shuffle $((5*4*4*2*3*2 + 5*4*3*3*2 + 2*4*2*2*2))
+  all_ok shuffle $((5*4*4*2*3*2 + 5*4*3*2*3*2 + 2*4*2*2*2))
+
+# --- bulk and cluster: ring shapes x finish, cluster sizes, sum/min/max
+# (compute capability 9.0 and later)
+{ header bulk
+  cat <<EOF
+[data]
+distribution = signed
+n = $small
+dtype = i32, i64, f32, f64
+[run bulk]
+plugin = bulk
+op = sum, min, max
+finish = last-block, atomic
+stages = 2, 5
+chunk = 4096, 16384
+[run bulk-shapes]
+plugin = bulk
+op = sum
+n = 1000, 1048579
+block = 64, 1024
+per_sm = 1, 3
+[run cluster]
+plugin = cluster
+op = sum, min, max
+blocks = 1, 8, 16
+items = 1, 8
+[run cluster-shapes]
+plugin = cluster
+op = sum
+n = 1000, 1048579
+blocks = 3
+block = 64, 256
+EOF
+} >"$tmp/bulk.ini"
+bulk_cc=$("$JQ" -r '.devices[0].compute_capability // empty' "$tmp/probe.json")
+case $bulk_cc in
+  [1-8].*|"")
+    skip "bulk and cluster: need compute capability 9.0, device has ${bulk_cc:-unknown}" ;;
+  *)
+    ok "bulk and cluster: every finish, ring shape and cluster size, n = 1 .. 2^26" \
+      all_ok bulk $((5*4*3*2*2*2 + 2*4*2*2 + 5*4*3*3*2 + 2*4*2)) ;;
+esac
 
 # --- atomic: every scope, several values per thread
 { header atomic
@@ -301,7 +343,7 @@ ok "cub: DeviceReduce, DeviceHistogram and thrust::reduce, n = 1 .. 2^26" \
 ok "reduce-add-sync declines all but i32" declined declined-ras "32-bit integers"
 
 { header declined-argmax
-  printf '[data]\nop = argmax\ndtype = f32\nn = 1000\n[run s]\nplugin = shuffle\nfinish = atomic\n'
+  printf '[data]\nop = argmax\ndtype = f32\nn = 1000\n[run s]\nplugin = shuffle\nfinish = atomic, atomic-epoch\n'
 } >"$tmp/declined-argmax.ini"
 ok "shuffle declines argmax with an atomic finish" declined declined-argmax "no single atomic"
 

@@ -64,8 +64,20 @@ vector = 1, 4
 plugin = shuffle
 op = sum, min
 dtype = i32, f64
-finish = atomic
+finish = atomic, atomic-epoch
 vector = 2
+[run bulk]
+plugin = bulk
+op = sum, max
+dtype = f32, i64
+finish = last-block, atomic
+stages = 3
+chunk = 4096
+[run cluster]
+plugin = cluster
+op = sum, min
+dtype = f32, i64
+blocks = 4, 16
 [run atomic]
 plugin = atomic
 op = sum, max

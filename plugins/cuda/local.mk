@@ -9,6 +9,8 @@ CUDA_PACK_CU = \
 	plugins/cuda/single_thread.cu \
 	plugins/cuda/tree.cu \
 	plugins/cuda/shuffle.cu \
+	plugins/cuda/bulk.cu \
+	plugins/cuda/cluster.cu \
 	plugins/cuda/atomic.cu \
 	plugins/cuda/reduce_add_sync.cu \
 	plugins/cuda/shared_array.cu \

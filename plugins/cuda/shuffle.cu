@@ -9,7 +9,14 @@
  *   atomic      each block combines its value into the result atomically
  *               (the result is reset on the stream first)
  *   last-block  each block writes a partial; the last block to finish (an
- *               atomic ticket) reduces them, all in one kernel */
+ *               atomic ticket) reduces them, all in one kernel
+ *   atomic-epoch  as atomic, without the reset: a running count of the
+ *               blocks started picks one of two results for each call, and
+ *               the first block of a call clears the other one, for the
+ *               next call. One launch per call, as last-block, with no
+ *               ticket at the end of the blocks
+ * A grid of one block (small n) writes its value as the result: one launch
+ * whatever the finish. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +24,10 @@
 #include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
 
-enum shuffle_finish { TWO_PASS, ATOMIC, LAST_BLOCK };
+enum shuffle_finish { TWO_PASS, ATOMIC, LAST_BLOCK, ATOMIC_EPOCH };
 
-static const char *const finish_words[] = {"two-pass", "atomic", "last-block", NULL};
+static const char *const finish_words[] = {"two-pass", "atomic", "last-block", "atomic-epoch",
+                                           NULL};
 
 static const rb_param_spec shuffle_params[] = {
     {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
@@ -30,7 +38,7 @@ static const rb_param_spec shuffle_params[] = {
     {"vector", RB_PARAM_INT, "1", 1, 4, NULL, RB_PARAM_POW2,
      "elements per load: 1, 2 or 4 (4 x f32 is one 16-byte float4 load)"},
     {"finish", RB_PARAM_CHOICE, "two-pass", 0, 0, finish_words, 0,
-     "two-pass | atomic | last-block: how the blocks' values are combined"},
+     "two-pass | atomic | last-block | atomic-epoch: how the blocks' values are combined"},
 };
 
 /* What a thread accumulates: a value under Op, or a value and its index. */
@@ -81,14 +89,24 @@ struct layout {
 template <class P, class A, int V, int Items>
 __global__ void shuffle_main(const A *__restrict__ in, layout at,
                              typename P::acc_t *__restrict__ partials,
-                             typename P::acc_t *__restrict__ out, unsigned *ticket, int finish)
+                             typename P::acc_t *__restrict__ out, unsigned *ticket,
+                             unsigned long long *blocks_started, int finish)
 {
     typedef typename P::acc_t acc_t;
     __shared__ acc_t scratch[32];
     __shared__ bool is_last;
+    __shared__ unsigned slot;
     const unsigned tid = threadIdx.x, block = blockDim.x;
     const size_t gid = (size_t)blockIdx.x * block + tid;
     acc_t acc = P::init();
+
+    /* atomic-epoch: this call's result slot, while the loads below fly */
+    if (finish == ATOMIC_EPOCH && gridDim.x > 1 && tid == 0) {
+        const unsigned long long started = atomicAdd(blocks_started, 1ull);
+        slot = (unsigned)(started / gridDim.x) & 1u;
+        if (started % gridDim.x == 0) /* the call's first block */
+            out[slot ^ 1u] = P::init();
+    }
 
     if (gid < at.head)
         P::add(acc, in[gid], gid);
@@ -121,9 +139,14 @@ __global__ void shuffle_main(const A *__restrict__ in, layout at,
         P::add(acc, in[at.tail_start + gid], at.tail_start + gid);
 
     acc = P::block(acc, scratch);
-    if (finish == ATOMIC) {
+    if (gridDim.x == 1) { /* one block: its value is the result */
         if (tid == 0)
-            P::atomic(out, acc);
+            *out = acc;
+        return;
+    }
+    if (finish == ATOMIC || finish == ATOMIC_EPOCH) {
+        if (tid == 0) /* slot was set by this thread */
+            P::atomic(finish == ATOMIC ? out : out + slot, acc);
         return;
     }
     if (tid == 0)
@@ -132,14 +155,11 @@ __global__ void shuffle_main(const A *__restrict__ in, layout at,
         return;
 
     /* last-block: the block that takes the last ticket sees every partial. */
-    if (tid == 0) {
-        __threadfence();
-        is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
+    if (tid == 0)
+        is_last = rb_cuda::take_ticket(ticket) == gridDim.x - 1;
     __syncthreads();
     if (!is_last)
         return;
-    __threadfence();
     acc = P::init();
     for (unsigned i = tid; i < gridDim.x; i += block)
         P::merge(acc, P::load_coherent(&partials[i]));
@@ -175,6 +195,7 @@ struct shuffle_state {
     size_t acc_bytes; /* what one block yields */
     void *partials, *out;
     unsigned *ticket;
+    unsigned long long *blocks_started; /* atomic-epoch: blocks run so far */
     shuffle_launch_fn launch;
 };
 
@@ -183,7 +204,7 @@ template <class P, class A, int V, int Items> static void launch_main(shuffle_st
     typedef typename P::acc_t acc_t;
     shuffle_main<P, A, V, Items><<<s->grid, s->block, 0, s->stream>>>(
         static_cast<const A *>(s->cfg->input), at, static_cast<acc_t *>(s->partials),
-        static_cast<acc_t *>(s->out), s->ticket, s->finish);
+        static_cast<acc_t *>(s->out), s->ticket, s->blocks_started, s->finish);
 }
 
 template <class P, class A, int V> static void launch_items(shuffle_state *s, layout at)
@@ -210,7 +231,7 @@ template <class P, class A> static int shuffle_launch(shuffle_state *s)
     at.nvec = (n - at.head) / v;
     at.tail_start = at.head + at.nvec * v;
 
-    if (s->finish == ATOMIC) {
+    if (s->finish == ATOMIC && s->grid > 1) {
         if (s->cfg->op == RB_OP_SUM)
             RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, sizeof(acc_t), s->stream));
         else /* min and max start from the first element */
@@ -223,7 +244,7 @@ template <class P, class A> static int shuffle_launch(shuffle_state *s)
     default: launch_items<P, A, 4>(s, at); break;
     }
     RB_CUDA_CHECK_LAUNCH(host);
-    if (s->finish == TWO_PASS) {
+    if (s->finish == TWO_PASS && s->grid > 1) {
         shuffle_partials<P><<<1, 256, 0, s->stream>>>(static_cast<const acc_t *>(s->partials),
                                                       s->grid, static_cast<acc_t *>(s->out));
         RB_CUDA_CHECK_LAUNCH(host);
@@ -291,12 +312,12 @@ static int shuffle_describe(const rb_config *cfg, rb_description *out)
                          "shuffle reduces sum, min, max and argmax of i32, i64, f32 and f64");
         return RB_UNSUPPORTED;
     }
-    if (cfg->op == RB_OP_ARGMAX && finish == ATOMIC) {
+    if (cfg->op == RB_OP_ARGMAX && (finish == ATOMIC || finish == ATOMIC_EPOCH)) {
         cfg->host->error(cfg->host, "argmax has no single atomic for a value and its index; "
                                     "use finish = two-pass or last-block");
         return RB_UNSUPPORTED;
     }
-    static const char *const finish_labels[] = {"2pass", "atomic", "lastblock"};
+    static const char *const finish_labels[] = {"2pass", "atomic", "lastblock", "epoch"};
     snprintf(out->label, sizeof out->label, "shuffle-v%d-%s",
              (int)rb_param_int(cfg, "vector", 1), finish_labels[finish]);
     return RB_OK;
@@ -314,17 +335,49 @@ static int shuffle_setup(shuffle_state *s, const rb_config *cfg)
     s->finish = (int)rb_param_int(cfg, "finish", TWO_PASS);
     s->grid = grid_for(cfg, s->block, s->items, s->vector);
     s->launch = pick(cfg->dtype, cfg->op, &s->acc_bytes);
-    if (!s->launch || (cfg->op == RB_OP_ARGMAX && s->finish == ATOMIC)) {
+    const int epoch = s->finish == ATOMIC_EPOCH;
+    if (!s->launch || (cfg->op == RB_OP_ARGMAX && (s->finish == ATOMIC || epoch))) {
         cfg->host->error(cfg->host, "configuration not supported (see describe)");
         return RB_UNSUPPORTED;
     }
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
-    if (s->finish != ATOMIC)
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, (epoch ? 2 : 1) * s->acc_bytes));
+    if (s->finish == TWO_PASS || s->finish == LAST_BLOCK)
         RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials, (size_t)s->grid * s->acc_bytes));
     if (s->finish == LAST_BLOCK) {
         RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->ticket, sizeof *s->ticket));
         RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(s->ticket, 0, sizeof *s->ticket, s->stream));
     }
+    if (epoch) {
+        /* both results start as a sum of nothing, or as the first element
+         * (a valid start for min and max) */
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->blocks_started, sizeof *s->blocks_started));
+        RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(s->blocks_started, 0,
+                                                 sizeof *s->blocks_started, s->stream));
+        for (int slot = 0; slot < 2; slot++) {
+            char *to = static_cast<char *>(s->out) + slot * s->acc_bytes;
+            if (cfg->op == RB_OP_SUM)
+                RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(to, 0, s->acc_bytes, s->stream));
+            else
+                RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(to, cfg->input, s->acc_bytes,
+                                                         cudaMemcpyDeviceToDevice, s->stream));
+        }
+    }
+    return RB_OK;
+}
+
+/* atomic-epoch: the result of the last call is in the slot its blocks
+ * picked from the count of blocks started (slot 0 for a grid of one). */
+static int result_slot(shuffle_state *s, unsigned *slot)
+{
+    *slot = 0;
+    if (s->finish != ATOMIC_EPOCH || s->grid == 1)
+        return RB_OK;
+    unsigned long long started = 0;
+    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(&started, s->blocks_started, sizeof started,
+                                                cudaMemcpyDeviceToHost, s->stream));
+    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
+    if (started >= s->grid)
+        *slot = (unsigned)((started / s->grid - 1) & 1u);
     return RB_OK;
 }
 
@@ -355,7 +408,11 @@ static int shuffle_verify(void *state, rb_result *result)
 {
     shuffle_state *s = (shuffle_state *)state;
     unsigned char bytes[16];
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
+    unsigned slot;
+    if (result_slot(s, &slot) != RB_OK)
+        return RB_ERROR;
+    const char *from = static_cast<const char *>(s->out) + slot * s->acc_bytes;
+    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, from, s->acc_bytes,
                                                 cudaMemcpyDeviceToHost, s->stream));
     RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
     rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
@@ -372,6 +429,7 @@ static void shuffle_teardown(void *state)
     cudaFree(s->out);
     cudaFree(s->partials);
     cudaFree(s->ticket);
+    cudaFree(s->blocks_started);
     free(s);
 }
 

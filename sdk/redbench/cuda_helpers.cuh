@@ -8,6 +8,7 @@
  *                               they accumulate in the unsigned type)
  *   rb_cuda::warp_reduce, block_reduce, warp_argmax, block_argmax
  *   rb_cuda::atomic_combine<Op>::apply   one atomic update of a result
+ *   rb_cuda::take_ticket         the ticket of a last-block finish
  *   rb_cuda::load_vec            one load of V elements (1 to 16 bytes; 32 in two)
  *   rb_cuda::slice_length        the part of a thread's slice that lies below n
  *   rb_cuda::store_value, store_bytes   a reduced value into rb_result
@@ -238,6 +239,24 @@ template <class Op> struct atomic_extremum {
 };
 template <> struct atomic_combine<op_min> : atomic_extremum<op_min> {};
 template <> struct atomic_combine<op_max> : atomic_extremum<op_max> {};
+
+/* Takes the next ticket of a last-block finish: adds 1 to *ticket and
+ * returns the old value, as one atomic with acquire-release semantics at
+ * device scope. Release: what this thread stored before (its block's
+ * partial) is visible to whoever takes a later ticket. Acquire: the thread
+ * that takes the last ticket sees every earlier partial, and so do the other
+ * threads of its block once it has passed a __syncthreads() with them. It
+ * replaces __threadfence() + atomicAdd(), whose sequentially consistent
+ * fence costs a microsecond at the end of every block. */
+__device__ __forceinline__ unsigned take_ticket(unsigned *ticket)
+{
+    unsigned old;
+    asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], 1;"
+                 : "=r"(old)
+                 : "l"(ticket)
+                 : "memory");
+    return old;
+}
 
 /* Loads V consecutive elements at p (aligned to V * sizeof(T)) with one
  * load of 1 to 16 bytes, or two for 32. */

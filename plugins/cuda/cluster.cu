@@ -1,0 +1,335 @@
+/* plugins/cuda/cluster.cu: a reduction by one thread-block cluster
+ * (compute capability 9.0 and later), for small inputs where the time is
+ * the launch and a few memory round trips. The grid is a single cluster of
+ * `blocks` blocks. Each thread adds up `items` 16-byte loads per loop step
+ * over a cluster-stride loop, each block reduces its threads' values by warp
+ * shuffles, and block 0 reads the other blocks' values straight from their
+ * shared memory (distributed shared memory) after a cluster barrier. One
+ * launch, no atomics, no reset of the result before the call, and the same
+ * order of additions every time: bit-identical results run to run. Any n is
+ * right, but above a few hundred thousand elements the few multiprocessors
+ * of one cluster limit the bandwidth; `bulk` and `shuffle` are for those. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cooperative_groups.h>
+
+#include <redbench/cuda_helpers.cuh>
+#include <redbench/plugin.h>
+
+namespace cg = cooperative_groups;
+
+#define CLUSTER_MAX_BLOCKS 16
+
+static const rb_param_spec cluster_params[] = {
+    {"blocks", RB_PARAM_INT, "8", 1, CLUSTER_MAX_BLOCKS, NULL, 0,
+     "blocks in the cluster (up to 8 on every Hopper; 9..16 where the device allows)"},
+    {"block", RB_PARAM_INT, "1024", 64, 1024, NULL, RB_PARAM_POW2, "threads per block"},
+    {"items", RB_PARAM_INT, "2", 1, 8, NULL, RB_PARAM_POW2,
+     "16-byte loads in flight per thread and loop step"},
+};
+
+/* Where the input lies: `head` elements before the first 16-byte boundary,
+ * `nvec` 16-byte vectors, then the rest from `tail_start` up to n. */
+struct cluster_layout {
+    size_t head, nvec, tail_start, n;
+};
+
+template <class Op, class T, class A, int Items>
+__global__ void __launch_bounds__(1024) cluster_main(const T *__restrict__ in, cluster_layout at,
+                                                     A *__restrict__ out)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    __trap(); /* describe declines devices before compute capability 9.0 */
+#else
+    constexpr int V = 16 / sizeof(T);
+    typedef rb_cuda::vec<T, V> vec_t;
+    __shared__ A scratch[32];
+    __shared__ A block_value;
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned tid = threadIdx.x, block = blockDim.x;
+    const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
+    const size_t threads = (size_t)blocks * block, gid = (size_t)rank * block + tid;
+    A acc = Op::template identity<A>();
+
+    /* the scalars before the first vector and after the last */
+    const size_t rest = at.head + (at.n - at.tail_start);
+    for (size_t i = gid; i < rest; i += threads) {
+        const size_t index = i < at.head ? i : at.tail_start + (i - at.head);
+        acc = Op::apply(acc, (A)in[index]);
+    }
+
+    const T *body = in + at.head;
+    size_t v = (size_t)rank * block * Items + tid;
+    for (; v + (size_t)(Items - 1) * block < at.nvec; v += threads * Items) {
+        vec_t x[Items];
+#pragma unroll
+        for (int k = 0; k < Items; k++)
+            x[k] = rb_cuda::load_vec<T, V>(body + (v + (size_t)k * block) * V);
+#pragma unroll
+        for (int k = 0; k < Items; k++)
+#pragma unroll
+            for (int e = 0; e < V; e++)
+                acc = Op::apply(acc, (A)x[k].v[e]);
+    }
+#pragma unroll
+    for (int k = 0; k < Items; k++) {
+        const size_t w = v + (size_t)k * block;
+        if (w < at.nvec) {
+            const vec_t x = rb_cuda::load_vec<T, V>(body + w * V);
+#pragma unroll
+            for (int e = 0; e < V; e++)
+                acc = Op::apply(acc, (A)x.v[e]);
+        }
+    }
+
+    acc = rb_cuda::block_reduce<Op>(acc, scratch);
+    if (tid == 0)
+        block_value = acc;
+    cluster.sync(); /* every block's value is in its shared memory */
+    if (rank == 0 && tid < 32) {
+        A mine = tid < blocks ? *cluster.map_shared_rank(&block_value, tid)
+                              : Op::template identity<A>();
+        mine = rb_cuda::warp_reduce<Op>(mine);
+        if (tid == 0)
+            *out = mine;
+    }
+    cluster.sync(); /* block 0 has read them: the others may leave */
+#endif
+}
+
+typedef struct cluster_state cluster_state;
+typedef int (*cluster_launch_fn)(cluster_state *s);
+typedef cudaError_t (*cluster_prepare_fn)(cluster_state *s, int *max_blocks);
+
+struct cluster_state {
+    const rb_config *cfg;
+    cudaStream_t stream;
+    unsigned blocks, block;
+    int items;
+    size_t acc_bytes;
+    void *out;
+    cluster_launch_fn launch;
+    cluster_prepare_fn prepare;
+};
+
+template <class Op, class T, class A, int Items> static int launch_items(cluster_state *s)
+{
+    const size_t n = s->cfg->n;
+    cluster_layout at;
+    const size_t misalign = (uintptr_t)s->cfg->input % 16;
+    at.n = n;
+    at.head = misalign ? (16 - misalign) / sizeof(T) : 0;
+    if (at.head > n)
+        at.head = n;
+    at.nvec = (n - at.head) * sizeof(T) / 16;
+    at.tail_start = at.head + at.nvec * (16 / sizeof(T));
+
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = s->blocks;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.gridDim = dim3(s->blocks);
+    config.blockDim = dim3(s->block);
+    config.stream = s->stream;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    RB_CUDA_CHECK(s->cfg->host,
+                  cudaLaunchKernelEx(&config, cluster_main<Op, T, A, Items>,
+                                     static_cast<const T *>(s->cfg->input), at,
+                                     static_cast<A *>(s->out)));
+    return RB_OK;
+}
+
+template <class Op, class T, class A> static int cluster_launch(cluster_state *s)
+{
+    switch (s->items) {
+    case 1: return launch_items<Op, T, A, 1>(s);
+    case 2: return launch_items<Op, T, A, 2>(s);
+    case 4: return launch_items<Op, T, A, 4>(s);
+    default: return launch_items<Op, T, A, 8>(s);
+    }
+}
+
+/* Allows clusters above the portable 8 where the device can, and says the
+ * largest cluster of these blocks it can place. */
+template <class Op, class T, class A, int Items>
+static cudaError_t prepare_items(cluster_state *s, int *max_blocks)
+{
+    cudaError_t e = cudaSuccess;
+    if (s->blocks > 8)
+        e = cudaFuncSetAttribute(cluster_main<Op, T, A, Items>,
+                                 cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (e != cudaSuccess)
+        return e;
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = s->blocks;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.gridDim = dim3(s->blocks);
+    config.blockDim = dim3(s->block);
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    return cudaOccupancyMaxPotentialClusterSize(max_blocks, cluster_main<Op, T, A, Items>,
+                                                &config);
+}
+
+template <class Op, class T, class A>
+static cudaError_t cluster_prepare(cluster_state *s, int *max_blocks)
+{
+    switch (s->items) {
+    case 1: return prepare_items<Op, T, A, 1>(s, max_blocks);
+    case 2: return prepare_items<Op, T, A, 2>(s, max_blocks);
+    case 4: return prepare_items<Op, T, A, 4>(s, max_blocks);
+    default: return prepare_items<Op, T, A, 8>(s, max_blocks);
+    }
+}
+
+template <class T> static cluster_launch_fn pick_op(int op, cluster_prepare_fn *prepare,
+                                                    size_t *acc_bytes)
+{
+    typedef typename rb_cuda::op_sum::acc<T>::type S;
+    switch (op) {
+    case RB_OP_SUM:
+        *prepare = cluster_prepare<rb_cuda::op_sum, T, S>;
+        *acc_bytes = sizeof(S);
+        return cluster_launch<rb_cuda::op_sum, T, S>;
+    case RB_OP_MIN:
+        *prepare = cluster_prepare<rb_cuda::op_min, T, T>;
+        *acc_bytes = sizeof(T);
+        return cluster_launch<rb_cuda::op_min, T, T>;
+    case RB_OP_MAX:
+        *prepare = cluster_prepare<rb_cuda::op_max, T, T>;
+        *acc_bytes = sizeof(T);
+        return cluster_launch<rb_cuda::op_max, T, T>;
+    default: return NULL;
+    }
+}
+
+static cluster_launch_fn pick(int dtype, int op, cluster_prepare_fn *prepare, size_t *acc_bytes)
+{
+    switch (dtype) {
+    case RB_DTYPE_I32: return pick_op<int>(op, prepare, acc_bytes);
+    case RB_DTYPE_I64: return pick_op<long long>(op, prepare, acc_bytes);
+    case RB_DTYPE_F32: return pick_op<float>(op, prepare, acc_bytes);
+    case RB_DTYPE_F64: return pick_op<double>(op, prepare, acc_bytes);
+    default: return NULL;
+    }
+}
+
+static int cluster_describe(const rb_config *cfg, rb_description *out)
+{
+    const rb_host *host = cfg->host;
+    cluster_prepare_fn prepare;
+    size_t acc_bytes;
+    if (!pick(cfg->dtype, cfg->op, &prepare, &acc_bytes)) {
+        host->error(host, "cluster reduces sum, min and max of i32, i64, f32 and f64");
+        return RB_UNSUPPORTED;
+    }
+    const int cc = rb_cuda::compute_capability(host, cfg->device);
+    if (cc < 0)
+        return RB_ERROR;
+    if (cc < 90) {
+        host->error(host, "thread-block clusters need compute capability 9.0; device %d has %d.%d",
+                    cfg->device, cc / 10, cc % 10);
+        return RB_UNSUPPORTED;
+    }
+    snprintf(out->label, sizeof out->label, "cluster-%dx%d", (int)rb_param_int(cfg, "blocks", 8),
+             (int)rb_param_int(cfg, "block", 1024));
+    return RB_OK;
+}
+
+static void cluster_teardown(void *state);
+
+static int cluster_setup(cluster_state *s, const rb_config *cfg)
+{
+    const rb_host *host = cfg->host;
+    s->cfg = cfg;
+    s->stream = (cudaStream_t)cfg->queue;
+    s->blocks = (unsigned)rb_param_int(cfg, "blocks", 8);
+    s->block = (unsigned)rb_param_int(cfg, "block", 1024);
+    s->items = (int)rb_param_int(cfg, "items", 2);
+    s->launch = pick(cfg->dtype, cfg->op, &s->prepare, &s->acc_bytes);
+    if (!s->launch) {
+        host->error(host, "configuration not supported (see describe)");
+        return RB_UNSUPPORTED;
+    }
+    int max_blocks = 0;
+    RB_CUDA_CHECK(host, s->prepare(s, &max_blocks));
+    if ((int)s->blocks > max_blocks) {
+        host->error(host, "blocks = %u: device %d places clusters of at most %d blocks of %u "
+                          "threads",
+                    s->blocks, cfg->device, max_blocks, s->block);
+        return RB_UNSUPPORTED;
+    }
+    RB_CUDA_CHECK(host, cudaMalloc(&s->out, s->acc_bytes));
+    return RB_OK;
+}
+
+static int cluster_init(const rb_config *cfg, void **state)
+{
+    cluster_state *s = (cluster_state *)calloc(1, sizeof *s);
+    *state = NULL;
+    if (!s) {
+        cfg->host->error(cfg->host, "out of host memory");
+        return RB_ERROR;
+    }
+    int status = cluster_setup(s, cfg);
+    if (status != RB_OK) {
+        cluster_teardown(s);
+        return status;
+    }
+    *state = s;
+    return RB_OK;
+}
+
+static int cluster_run(void *state)
+{
+    cluster_state *s = (cluster_state *)state;
+    return s->launch(s);
+}
+
+static int cluster_verify(void *state, rb_result *result)
+{
+    cluster_state *s = (cluster_state *)state;
+    unsigned char bytes[8];
+    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
+                                                cudaMemcpyDeviceToHost, s->stream));
+    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
+    rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
+    return RB_OK;
+}
+
+static void cluster_teardown(void *state)
+{
+    cluster_state *s = (cluster_state *)state;
+    if (!s)
+        return;
+    cudaFree(s->out);
+    free(s);
+}
+
+static const rb_plugin cluster_plugin = {
+    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
+    "cluster",
+    "one thread-block cluster, blocks combined through distributed shared memory; one launch",
+    "1.0",
+    "cuda",
+    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
+        RB_DTYPE_BIT(RB_DTYPE_F64),
+    cluster_params,
+    sizeof cluster_params / sizeof cluster_params[0],
+    cluster_describe,
+    cluster_init,
+    cluster_run,
+    cluster_verify,
+    cluster_teardown,
+};
+
+RB_CUDA_PLUGIN_ENTRY(cluster_plugin)
