@@ -280,15 +280,8 @@ static int bulk_describe(const rb_config *cfg, rb_description *out)
         host->error(host, "bulk reduces sum, min and max of i32, i64, f32 and f64");
         return RB_UNSUPPORTED;
     }
-    const int block = (int)rb_param_int(cfg, "block", 256);
     const int stages = (int)rb_param_int(cfg, "stages", 4);
     const int chunk = (int)rb_param_int(cfg, "chunk", 8192);
-    if (chunk < 16 * block) {
-        host->error(host, "chunk = %d bytes gives %d threads nothing to do: it must be at least "
-                          "16 bytes per thread (%d for block = %d)",
-                    chunk, block - chunk / 16, 16 * block, block);
-        return RB_UNSUPPORTED;
-    }
     const int cc = rb_cuda::compute_capability(host, cfg->device);
     if (cc < 0)
         return RB_ERROR;
