@@ -4,7 +4,7 @@
 # that re-runs exactly the winners, and a JSON winner map.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 12
+plan 13
 [ -n "${JQ:-}" ] || skip_all "jq not found (apt-get install jq)"
 
 "$rb" tune -q -c "$fixtures/tune/cpu.ini" -o "$tmp/tuned.ini" >"$tmp/out" 2>&1; is "$?" 0 "tune exits 0"
@@ -17,6 +17,8 @@ is "$(grep -c '^  \* ' "$tmp/out")" 4 "one winner per run and size, marked"
 is "$(grep -cE '^ +[0-9]+  ' "$tmp/dry")" 4 "it holds exactly the 4 winners"
 winner=$(grep '^  \* ' "$tmp/out" | head -n 1 | awk '{print $2}')
 ok "the first winner's parameters are in the tuned file" grep -qx "${winner%% *}" <(sed -n '/^\[run unrolled-sum-f32-64K\]/,/^$/p' "$tmp/tuned.ini" | tr -d ' ')
+ok "the tuned file measures as the search did (timing, determinism runs)" \
+  test "$(grep -cxE 'timing = launch|determinism_runs = 2' "$tmp/tuned.ini")" = 2
 ok "the winner map parses" $JQ -e '.winners|length>=1' "$tmp/tuned.json"
 ok "each winner has a size range, plugin and params" $JQ -e '[.winners[]|has("n_min") and has("n_max") and has("plugin") and has("params")]|all' "$tmp/tuned.json"
 ok "the map names the device" $JQ -e '.device.backend=="cpu"' "$tmp/tuned.json"
