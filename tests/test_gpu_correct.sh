@@ -98,7 +98,7 @@ big_sections() { # PLUGIN OPS DTYPES PARAMS...
   done
 }
 
-tests=16
+tests=17
 [ "$large" = 0 ] || tests=$((tests + 7))
 plan "$tests"
 
@@ -180,7 +180,7 @@ plugin = bulk
 op = sum
 n = 1000, 1048579
 block = 64, 1024
-per_sm = 1, 3
+per_sm = 1, 2
 [run cluster]
 plugin = cluster
 op = sum, min, max
@@ -197,10 +197,15 @@ EOF
 bulk_cc=$("$JQ" -r '.devices[0].compute_capability // empty' "$tmp/probe.json")
 case $bulk_cc in
   [1-8].*|"")
-    skip "bulk and cluster: need compute capability 9.0, device has ${bulk_cc:-unknown}" ;;
+    skip "bulk and cluster: need compute capability 9.0, device has ${bulk_cc:-unknown}"
+    skip "bulk: needs compute capability 9.0" ;;
   *)
     ok "bulk and cluster: every finish, ring shape and cluster size, n = 1 .. 2^26" \
-      all_ok bulk $((5*4*3*2*2*2 + 2*4*2*2 + 5*4*3*3*2 + 2*4*2)) ;;
+      all_ok bulk $((5*4*3*2*2*2 + 2*4*2*2 + 5*4*3*3*2 + 2*4*2))
+    { header declined-bulk
+      printf '[data]\nop = sum\ndtype = f32\nn = 1000\n[run b]\nplugin = bulk\nblock = 1024\nper_sm = 3\n'
+    } >"$tmp/declined-bulk.ini"
+    ok "bulk declines more blocks per SM than fit" declined declined-bulk "fit on one multiprocessor" ;;
 esac
 
 # --- atomic: every scope, several values per thread
