@@ -1,0 +1,22 @@
+#!/bin/sh
+# bench/launch_rounds.sh: interleaved rounds of the plain CUB loop (static
+# and shared CUDA runtime) and of redbench's `timing = launch`, so that the
+# launch path's variation from process to process falls on all three alike.
+# Run in a configured build folder after `make` and `make -C bench`:
+#     bench/launch_rounds.sh ROUNDS OUT_DIR [EXPERIMENT]
+# Writes OUT_DIR/static-R.csv, shared-R.csv and launch-R.json per round;
+# bench/launch_rounds.py compares them.
+set -eu
+rounds=$1 out=$2 experiment=${3:-bench/launch-vs-plain.ini}
+sizes=$(sed -n 's/^n = //p' "$experiment" | tr -d ',' | awk '{
+  for (i = 1; i <= NF; i++) { v = $i; m = 1
+    if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
+    sub(/[KMG]$/, "", v); printf "%d ", v * m } }')
+mkdir -p "$out"
+r=1
+while [ "$r" -le "$rounds" ]; do
+  bench/plain_cub_sum $sizes >"$out/static-$r.csv" 2>/dev/null
+  bench/plain_cub_sum_shared $sizes >"$out/shared-$r.csv" 2>/dev/null
+  ./redbench -q -c "$experiment" -o "$out/launch-$r.json" >/dev/null 2>&1
+  r=$((r + 1))
+done
