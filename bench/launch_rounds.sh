@@ -3,7 +3,7 @@
 # and shared CUDA runtime) and of redbench's `timing = launch`, so that the
 # launch path's variation from process to process falls on all three alike.
 # Run in a configured build folder after `make` and `make -C bench`:
-#     bench/launch_rounds.sh ROUNDS OUT_DIR [EXPERIMENT]
+#     bench/launch_rounds.sh ROUNDS OUT_DIR [EXPERIMENT]   (e.g. bench/launch-rounds.ini)
 # Writes OUT_DIR/static-R.csv, shared-R.csv and launch-R.json per round;
 # bench/launch_rounds.py compares them.
 set -eu
