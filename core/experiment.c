@@ -113,9 +113,22 @@ static int word_index(const char *const *words, size_t count, const char *word)
     return -1;
 }
 
+/* The words of the cache and peak settings, in the order of their enums. */
+static const char *const caches[] = {"hot", "cold"};
+static const char *const peaks[] = {"cached", "measure"};
+
+const char *cache_mode_name(int cache)
+{
+    return cache == RB_CACHE_COLD ? caches[RB_CACHE_COLD] : caches[RB_CACHE_HOT];
+}
+
+const char *peak_mode_name(int peak)
+{
+    return peak == RB_PEAK_MEASURE ? peaks[RB_PEAK_MEASURE] : peaks[RB_PEAK_USE_CACHE];
+}
+
 static void set_experiment_key(parse_state *st, int key, const char *value)
 {
-    static const char *const caches[] = {"hot", "cold"};
     static const char *const formats[] = {"table", "csv", "json", "md"};
     rb_experiment *exp = st->exp;
     int64_t v;
@@ -214,10 +227,8 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
         exp->determinism_runs = (int)v;
         break;
     case KEY_PEAK:
-        if (strcmp(value, "cached") == 0)
-            exp->peak = RB_PEAK_USE_CACHE;
-        else if (strcmp(value, "measure") == 0)
-            exp->peak = RB_PEAK_MEASURE;
+        if ((v = word_index(peaks, RB_ARRAY_LEN(peaks), value)) >= 0)
+            exp->peak = (int)v;
         else
             diag_at(exp->path, st->line, "peak = %s is not valid; valid: cached (measured once "
                     "per device and kept in the cache folder), measure (measured again)", value);

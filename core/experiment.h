@@ -83,4 +83,9 @@ int experiment_load_text(const char *path, const char *text, rb_experiment *exp)
 
 void experiment_free(rb_experiment *exp);
 
+/* The words for the settings, as written in an experiment file: "hot" or
+ * "cold"; "cached" or "measure". */
+const char *cache_mode_name(int cache);
+const char *peak_mode_name(int peak);
+
 #endif

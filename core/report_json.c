@@ -19,7 +19,6 @@
 #include "provenance.h"
 #include "util.h"
 
-static const char *cache_name(int cache) { return cache == RB_CACHE_COLD ? "cold" : "hot"; }
 
 /* NULL for "", so that an unknown text is null rather than empty. */
 static const char *text_or_null(const char *s) { return s && *s ? s : NULL; }
@@ -108,7 +107,7 @@ static void write_experiment(json_writer *w, const rb_results *res)
     member_int(w, "min_reps", exp->min_reps);
     member_int(w, "max_reps", exp->max_reps);
     member_double(w, "noise", exp->noise);
-    member_string(w, "cache", cache_name(exp->cache));
+    member_string(w, "cache", cache_mode_name(exp->cache));
     member_uint(w, "seed", exp->seed);
     member_double(w, "timeout", exp->timeout);
     member_int(w, "device", exp->device);
@@ -119,7 +118,7 @@ static void write_experiment(json_writer *w, const rb_results *res)
     else
         jw_string(w, "auto");
     member_int(w, "determinism_runs", exp->determinism_runs);
-    member_string(w, "peak", exp->peak == RB_PEAK_MEASURE ? "measure" : "cached");
+    member_string(w, "peak", peak_mode_name(exp->peak));
     jw_key(w, "profile");
     jw_bool(w, exp->profile);
     jw_end_object(w);
@@ -322,7 +321,7 @@ static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
     if (cfg->op == RB_OP_HISTOGRAM)
         member_uint(w, "bins", cfg->bins);
     member_uint(w, "seed", row->seed);
-    member_string(w, "cache", exp ? cache_name(exp->cache) : NULL);
+    member_string(w, "cache", exp ? cache_mode_name(exp->cache) : NULL);
     member_string(w, "status", row_status_name(row->status));
     member_string(w, "reason", row->reason);
     member_string(w, "result", text_or_null(row->result_text));

@@ -101,7 +101,7 @@ static void write_metadata(FILE *out, const rb_results *res)
         fputc(')', out);
     }
     if (exp) {
-        fprintf(out, "\n- cache: %s", exp->cache == RB_CACHE_COLD ? "cold" : "hot");
+        fprintf(out, "\n- cache: %s", cache_mode_name(exp->cache));
         fprintf(out, "\n- timing: %s%s", timing_mode_name(exp->timing),
                 exp->profile ? " (--profile: one run per configuration, no warm-up)" : "");
         fputs("\n- experiment: ", out);

@@ -290,14 +290,14 @@ static int write_experiment(const char *path, const rb_experiment *exp, const gr
     fprintf(out, "[experiment]\nname = %s-tuned\nwarmup = %d\nmin_time = %g\nmin_reps = %ld\n"
             "max_reps = %ld\nnoise = %g\ncache = %s\nseed = %llu\ndevice = %d\ntimeout = %g\n",
             exp->name, exp->warmup, exp->min_time, exp->min_reps, exp->max_reps, exp->noise,
-            exp->cache == RB_CACHE_COLD ? "cold" : "hot", (unsigned long long)exp->seed,
+            cache_mode_name(exp->cache), (unsigned long long)exp->seed,
             exp->device, exp->timeout);
     /* how it was measured, so that the re-run measures the same way */
     fprintf(out, "timing = %s\n", timing_mode_name(exp->timing));
     if (exp->graph_calls > 0)
         fprintf(out, "graph_calls = %ld\n", exp->graph_calls);
     fprintf(out, "determinism_runs = %d\npeak = %s\n", exp->determinism_runs,
-            exp->peak == RB_PEAK_MEASURE ? "measure" : "cached");
+            peak_mode_name(exp->peak));
     for (size_t k = 0; k < n_groups; k++) {
         const group *g = &groups[k];
         if (g->winner == g->count)
