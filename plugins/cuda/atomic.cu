@@ -207,19 +207,7 @@ static int atomic_setup(atomic_state *s, const rb_config *cfg)
 
 static int atomic_init(const rb_config *cfg, void **state)
 {
-    atomic_state *s = (atomic_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
-    int status = atomic_setup(s, cfg);
-    if (status != RB_OK) {
-        atomic_teardown(s);
-        return status;
-    }
-    *state = s;
-    return RB_OK;
+    return rb_cuda::init_state(cfg, state, atomic_setup, atomic_teardown);
 }
 
 static int atomic_run(void *state)
@@ -239,12 +227,8 @@ static int atomic_run(void *state)
 static int atomic_verify(void *state, rb_result *result)
 {
     atomic_state *s = (atomic_state *)state;
-    unsigned char bytes[8];
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
-                                                cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
-    rb_cuda::store_bytes(result, s->result_dtype, bytes);
-    return RB_OK;
+    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->result_dtype,
+                               result);
 }
 
 static void atomic_teardown(void *state)

@@ -348,19 +348,7 @@ static int bulk_setup(bulk_state *s, const rb_config *cfg)
 
 static int bulk_init(const rb_config *cfg, void **state)
 {
-    bulk_state *s = (bulk_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
-    int status = bulk_setup(s, cfg);
-    if (status != RB_OK) {
-        bulk_teardown(s);
-        return status;
-    }
-    *state = s;
-    return RB_OK;
+    return rb_cuda::init_state(cfg, state, bulk_setup, bulk_teardown);
 }
 
 static int bulk_run(void *state)
@@ -372,12 +360,8 @@ static int bulk_run(void *state)
 static int bulk_verify(void *state, rb_result *result)
 {
     bulk_state *s = (bulk_state *)state;
-    unsigned char bytes[8];
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
-                                                cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
-    rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
-    return RB_OK;
+    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->cfg->dtype,
+                               result);
 }
 
 static void bulk_teardown(void *state)

@@ -273,19 +273,7 @@ static int cluster_setup(cluster_state *s, const rb_config *cfg)
 
 static int cluster_init(const rb_config *cfg, void **state)
 {
-    cluster_state *s = (cluster_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
-    int status = cluster_setup(s, cfg);
-    if (status != RB_OK) {
-        cluster_teardown(s);
-        return status;
-    }
-    *state = s;
-    return RB_OK;
+    return rb_cuda::init_state(cfg, state, cluster_setup, cluster_teardown);
 }
 
 static int cluster_run(void *state)
@@ -297,12 +285,8 @@ static int cluster_run(void *state)
 static int cluster_verify(void *state, rb_result *result)
 {
     cluster_state *s = (cluster_state *)state;
-    unsigned char bytes[8];
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
-                                                cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
-    rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
-    return RB_OK;
+    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->cfg->dtype,
+                               result);
 }
 
 static void cluster_teardown(void *state)

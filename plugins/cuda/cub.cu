@@ -192,19 +192,7 @@ static int cub_setup(cub_state *s, const rb_config *cfg)
 
 static int cub_init(const rb_config *cfg, void **state)
 {
-    cub_state *s = (cub_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
-    int status = cub_setup(s, cfg);
-    if (status != RB_OK) {
-        cub_teardown(s);
-        return status;
-    }
-    *state = s;
-    return RB_OK;
+    return rb_cuda::init_state(cfg, state, cub_setup, cub_teardown);
 }
 
 static int cub_run(void *state)

@@ -246,10 +246,8 @@ static int histogram_verify(void *state, rb_result *result)
                     s->bins);
         return RB_ERROR;
     }
-    RB_CUDA_CHECK(host, cudaMemcpyAsync(result->bins, s->global, s->bins * sizeof *s->global,
-                                        cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(host, cudaStreamSynchronize(s->stream));
-    return RB_OK;
+    return rb_cuda::read_bytes(host, s->stream, result->bins, s->global,
+                               s->bins * sizeof *s->global);
 }
 
 static void histogram_teardown(void *state)

@@ -160,12 +160,9 @@ static int ras_run(void *state)
 static int ras_verify(void *state, rb_result *result)
 {
     ras_state *s = (ras_state *)state;
-    unsigned sum = 0;
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(&sum, s->out, sizeof sum,
-                                                cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
-    rb_cuda::store_value(result, sum);
-    return RB_OK;
+    /* the wrapped unsigned sum has the bits of the i32 result */
+    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, sizeof *s->out, RB_DTYPE_I32,
+                               result);
 }
 
 static void ras_teardown(void *state)

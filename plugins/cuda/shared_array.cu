@@ -124,12 +124,8 @@ static int shared_array_run(void *state)
 static int shared_array_verify(void *state, rb_result *result)
 {
     shared_array_state *s = (shared_array_state *)state;
-    unsigned char bytes[8];
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
-                                                cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
-    rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
-    return RB_OK;
+    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->cfg->dtype,
+                               result);
 }
 
 static void shared_array_teardown(void *state)

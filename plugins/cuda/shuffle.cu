@@ -373,9 +373,9 @@ static int result_slot(shuffle_state *s, unsigned *slot)
     if (s->finish != ATOMIC_EPOCH || s->grid == 1)
         return RB_OK;
     unsigned long long started = 0;
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(&started, s->blocks_started, sizeof started,
-                                                cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
+    if (rb_cuda::read_bytes(s->cfg->host, s->stream, &started, s->blocks_started,
+                            sizeof started) != RB_OK)
+        return RB_ERROR;
     if (started >= s->grid)
         *slot = (unsigned)((started / s->grid - 1) & 1u);
     return RB_OK;
@@ -383,19 +383,7 @@ static int result_slot(shuffle_state *s, unsigned *slot)
 
 static int shuffle_init(const rb_config *cfg, void **state)
 {
-    shuffle_state *s = (shuffle_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
-    int status = shuffle_setup(s, cfg);
-    if (status != RB_OK) {
-        shuffle_teardown(s);
-        return status;
-    }
-    *state = s;
-    return RB_OK;
+    return rb_cuda::init_state(cfg, state, shuffle_setup, shuffle_teardown);
 }
 
 static int shuffle_run(void *state)
@@ -412,9 +400,8 @@ static int shuffle_verify(void *state, rb_result *result)
     if (result_slot(s, &slot) != RB_OK)
         return RB_ERROR;
     const char *from = static_cast<const char *>(s->out) + slot * s->acc_bytes;
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, from, s->acc_bytes,
-                                                cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
+    if (rb_cuda::read_bytes(s->cfg->host, s->stream, bytes, from, s->acc_bytes) != RB_OK)
+        return RB_ERROR;
     rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
     if (s->cfg->op == RB_OP_ARGMAX) /* arg<T>: the value, then the index at 8 */
         memcpy(&result->index, bytes + 8, sizeof result->index);

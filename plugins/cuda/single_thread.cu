@@ -121,12 +121,8 @@ static int single_run(void *state)
 static int single_verify(void *state, rb_result *result)
 {
     single_state *s = (single_state *)state;
-    unsigned char bytes[8];
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
-                                                cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
-    rb_cuda::store_bytes(result, s->result_dtype, bytes);
-    return RB_OK;
+    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->result_dtype,
+                               result);
 }
 
 static void single_teardown(void *state)

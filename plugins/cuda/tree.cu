@@ -279,19 +279,7 @@ static int tree_setup(tree_state *s, const rb_config *cfg)
 
 static int tree_init(const rb_config *cfg, void **state)
 {
-    tree_state *s = (tree_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
-    int status = tree_setup(s, cfg);
-    if (status != RB_OK) {
-        tree_teardown(s);
-        return status;
-    }
-    *state = s;
-    return RB_OK;
+    return rb_cuda::init_state(cfg, state, tree_setup, tree_teardown);
 }
 
 static int tree_run(void *state)
@@ -310,12 +298,8 @@ static int tree_run(void *state)
 static int tree_verify(void *state, rb_result *result)
 {
     tree_state *s = (tree_state *)state;
-    unsigned char bytes[8];
-    RB_CUDA_CHECK(s->cfg->host, cudaMemcpyAsync(bytes, s->out, s->acc_bytes,
-                                                cudaMemcpyDeviceToHost, s->stream));
-    RB_CUDA_CHECK(s->cfg->host, cudaStreamSynchronize(s->stream));
-    rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
-    return RB_OK;
+    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->cfg->dtype,
+                               result);
 }
 
 static void tree_teardown(void *state)

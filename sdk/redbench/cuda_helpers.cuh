@@ -12,6 +12,8 @@
  *   rb_cuda::load_vec            one load of V elements (1 to 16 bytes; 32 in two)
  *   rb_cuda::slice_length        the part of a thread's slice that lies below n
  *   rb_cuda::store_value, store_bytes   a reduced value into rb_result
+ *   rb_cuda::read_bytes, read_value      read a result back in verify
+ *   rb_cuda::init_state          the body of init: allocate, set up, or undo
  *
  * Everything here is a header: a plugin built against the installed SDK
  * needs nothing else. Block functions assume blockDim.x is a multiple of 32
@@ -22,6 +24,7 @@
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <redbench/plugin.h>
@@ -313,6 +316,55 @@ inline void store_bytes(rb_result *r, int dtype, const void *bytes)
     case RB_DTYPE_F64: { double v; memcpy(&v, bytes, sizeof v); r->f = v; break; }
     default: break;
     }
+}
+
+/* Copies `bytes` from device memory `from` into host memory `to` on
+ * `stream` and waits for it: what a verify callback reads back. */
+inline int read_bytes(const rb_host *host, cudaStream_t stream, void *to, const void *from,
+                      size_t bytes)
+{
+    RB_CUDA_CHECK(host, cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToHost, stream));
+    RB_CUDA_CHECK(host, cudaStreamSynchronize(stream));
+    return RB_OK;
+}
+
+/* Reads a reduced value of `bytes` (at most 8) from device memory and
+ * stores it into *result as an element of `dtype` (or of its unsigned sum
+ * type, which has the same bits). */
+inline int read_value(const rb_host *host, cudaStream_t stream, const void *from, size_t bytes,
+                      int dtype, rb_result *result)
+{
+    unsigned char raw[8] = {0};
+    if (bytes > sizeof raw) {
+        host->error(host, "read_value reads at most 8 bytes, not %zu", bytes);
+        return RB_ERROR;
+    }
+    if (read_bytes(host, stream, raw, from, bytes) != RB_OK)
+        return RB_ERROR;
+    store_bytes(result, dtype, raw);
+    return RB_OK;
+}
+
+/* The body of an init callback: a zeroed State, set up by `setup`, handed
+ * back in *state; when setup fails, `teardown` frees what it had made and
+ * *state stays NULL. */
+template <class State>
+inline int init_state(const rb_config *cfg, void **state, int (*setup)(State *, const rb_config *),
+                      void (*teardown)(void *))
+{
+    *state = NULL;
+    State *s = static_cast<State *>(calloc(1, sizeof(State)));
+    if (!s) {
+        cfg->host->error(cfg->host, "out of host memory");
+        return RB_ERROR;
+    }
+    int status = setup(s, cfg);
+    if (status != RB_OK) {
+        teardown(s);
+        return status;
+    }
+    *state = s;
+    return RB_OK;
 }
 
 /* The compute capability of a device, or -1 (with the reason through host)
