@@ -195,24 +195,13 @@ struct bulk_state {
     size_t acc_bytes, ring_bytes;
     void *partials, *out;
     unsigned *ticket;
+    bulk_layout at; /* set once in init */
     bulk_launch_fn launch;
 };
 
 template <class Op, class T, class A> static int bulk_launch(bulk_state *s)
 {
     const rb_host *host = s->cfg->host;
-    const size_t n = s->cfg->n;
-    bulk_layout at;
-    const size_t misalign = (uintptr_t)s->cfg->input % 16;
-    at.n = n;
-    at.head = misalign ? (16 - misalign) / sizeof(T) : 0;
-    if (at.head > n)
-        at.head = n;
-    at.chunks = (n - at.head) * sizeof(T) / s->chunk;
-    at.tail_start = at.head + at.chunks * (s->chunk / sizeof(T));
-    at.chunk_bytes = s->chunk;
-    at.stages = s->stages;
-
     if (s->finish == ATOMIC && s->grid > 1) {
         if (s->cfg->op == RB_OP_SUM)
             RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, sizeof(A), s->stream));
@@ -221,7 +210,7 @@ template <class Op, class T, class A> static int bulk_launch(bulk_state *s)
                                                 cudaMemcpyDeviceToDevice, s->stream));
     }
     bulk_main<Op, T, A><<<s->grid, s->block, s->ring_bytes, s->stream>>>(
-        static_cast<const T *>(s->cfg->input), at, static_cast<A *>(s->partials),
+        static_cast<const T *>(s->cfg->input), s->at, static_cast<A *>(s->partials),
         static_cast<A *>(s->out), s->ticket, s->finish);
     RB_CUDA_CHECK_LAUNCH(host);
     return RB_OK;
@@ -333,6 +322,14 @@ static int bulk_setup(bulk_state *s, const rb_config *cfg)
         return RB_UNSUPPORTED;
     }
     /* one block per chunk at most: small inputs get few blocks */
+    const rb_cuda::aligned_split split =
+        rb_cuda::split_aligned(cfg->input, cfg->n, k.element_bytes, 16, s->chunk);
+    s->at.head = split.head;
+    s->at.chunks = split.units;
+    s->at.tail_start = split.tail_start;
+    s->at.n = split.n;
+    s->at.chunk_bytes = s->chunk;
+    s->at.stages = s->stages;
     const size_t elements_per_chunk = s->chunk / k.element_bytes;
     size_t need = (cfg->n + elements_per_chunk - 1) / elements_per_chunk;
     const size_t full = (size_t)rb_cuda::sm_count(cfg->device) * (size_t)s->per_sm;

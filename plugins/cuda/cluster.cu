@@ -31,10 +31,8 @@ static const rb_param_spec cluster_params[] = {
 };
 
 /* Where the input lies: `head` elements before the first 16-byte boundary,
- * `nvec` 16-byte vectors, then the rest from `tail_start` up to n. */
-struct cluster_layout {
-    size_t head, nvec, tail_start, n;
-};
+ * `units` 16-byte vectors, then the rest from `tail_start` up to n. */
+typedef rb_cuda::aligned_split cluster_layout;
 
 template <class Op, class T, class A, int Items>
 __global__ void __launch_bounds__(1024) cluster_main(const T *__restrict__ in, cluster_layout at,
@@ -62,7 +60,7 @@ __global__ void __launch_bounds__(1024) cluster_main(const T *__restrict__ in, c
 
     const T *body = in + at.head;
     size_t v = (size_t)rank * block * Items + tid;
-    for (; v + (size_t)(Items - 1) * block < at.nvec; v += threads * Items) {
+    for (; v + (size_t)(Items - 1) * block < at.units; v += threads * Items) {
         vec_t x[Items];
 #pragma unroll
         for (int k = 0; k < Items; k++)
@@ -76,7 +74,7 @@ __global__ void __launch_bounds__(1024) cluster_main(const T *__restrict__ in, c
 #pragma unroll
     for (int k = 0; k < Items; k++) {
         const size_t w = v + (size_t)k * block;
-        if (w < at.nvec) {
+        if (w < at.units) {
             const vec_t x = rb_cuda::load_vec<T, V>(body + w * V);
 #pragma unroll
             for (int e = 0; e < V; e++)
@@ -110,36 +108,18 @@ struct cluster_state {
     int items;
     size_t acc_bytes;
     void *out;
+    cluster_layout at;                /* set once in init */
+    cudaLaunchAttribute attribute[1]; /* the cluster's size */
+    cudaLaunchConfig_t config;        /* grid = one cluster, on the stream */
     cluster_launch_fn launch;
     cluster_prepare_fn prepare;
 };
 
 template <class Op, class T, class A, int Items> static int launch_items(cluster_state *s)
 {
-    const size_t n = s->cfg->n;
-    cluster_layout at;
-    const size_t misalign = (uintptr_t)s->cfg->input % 16;
-    at.n = n;
-    at.head = misalign ? (16 - misalign) / sizeof(T) : 0;
-    if (at.head > n)
-        at.head = n;
-    at.nvec = (n - at.head) * sizeof(T) / 16;
-    at.tail_start = at.head + at.nvec * (16 / sizeof(T));
-
-    cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = s->blocks;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.gridDim = dim3(s->blocks);
-    config.blockDim = dim3(s->block);
-    config.stream = s->stream;
-    config.attrs = attribute;
-    config.numAttrs = 1;
     RB_CUDA_CHECK(s->cfg->host,
-                  cudaLaunchKernelEx(&config, cluster_main<Op, T, A, Items>,
-                                     static_cast<const T *>(s->cfg->input), at,
+                  cudaLaunchKernelEx(&s->config, cluster_main<Op, T, A, Items>,
+                                     static_cast<const T *>(s->cfg->input), s->at,
                                      static_cast<A *>(s->out)));
     return RB_OK;
 }
@@ -165,18 +145,8 @@ static cudaError_t prepare_items(cluster_state *s, int *max_blocks)
                                  cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     if (e != cudaSuccess)
         return e;
-    cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = s->blocks;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.gridDim = dim3(s->blocks);
-    config.blockDim = dim3(s->block);
-    config.attrs = attribute;
-    config.numAttrs = 1;
     return cudaOccupancyMaxPotentialClusterSize(max_blocks, cluster_main<Op, T, A, Items>,
-                                                &config);
+                                                &s->config);
 }
 
 template <class Op, class T, class A>
@@ -259,6 +229,17 @@ static int cluster_setup(cluster_state *s, const rb_config *cfg)
         host->error(host, "configuration not supported (see describe)");
         return RB_UNSUPPORTED;
     }
+    const size_t element = rb_dtype_size(cfg->dtype);
+    s->at = rb_cuda::split_aligned(cfg->input, cfg->n, element, 16, 16);
+    s->attribute[0].id = cudaLaunchAttributeClusterDimension;
+    s->attribute[0].val.clusterDim.x = s->blocks;
+    s->attribute[0].val.clusterDim.y = 1;
+    s->attribute[0].val.clusterDim.z = 1;
+    s->config.gridDim = dim3(s->blocks);
+    s->config.blockDim = dim3(s->block);
+    s->config.stream = s->stream;
+    s->config.attrs = s->attribute;
+    s->config.numAttrs = 1;
     int max_blocks = 0;
     RB_CUDA_CHECK(host, s->prepare(s, &max_blocks));
     if ((int)s->blocks > max_blocks) {

@@ -81,10 +81,8 @@ template <class A> struct argmax_policy {
 };
 
 /* Where the input lies: `head` scalars before the first address aligned to
- * a whole vector, `nvec` vectors, then scalars up to n. */
-struct layout {
-    size_t head, nvec, tail_start, n;
-};
+ * a whole vector, `units` vectors, then scalars up to n (set once in init). */
+typedef rb_cuda::aligned_split layout;
 
 template <class P, class A, int V, int Items>
 __global__ void shuffle_main(const A *__restrict__ in, layout at,
@@ -114,7 +112,7 @@ __global__ void shuffle_main(const A *__restrict__ in, layout at,
     const A *body = in + at.head;
     const size_t step = (size_t)gridDim.x * block * Items;
     size_t base = (size_t)blockIdx.x * block * Items + tid;
-    for (; base + (size_t)(Items - 1) * block < at.nvec; base += step) {
+    for (; base + (size_t)(Items - 1) * block < at.units; base += step) {
         rb_cuda::vec<A, V> x[Items];
 #pragma unroll
         for (int k = 0; k < Items; k++)
@@ -128,7 +126,7 @@ __global__ void shuffle_main(const A *__restrict__ in, layout at,
 #pragma unroll
     for (int k = 0; k < Items; k++) {
         const size_t v = base + (size_t)k * block;
-        if (v < at.nvec) {
+        if (v < at.units) {
             rb_cuda::vec<A, V> x = rb_cuda::load_vec<A, V>(body + v * V);
 #pragma unroll
             for (int j = 0; j < V; j++)
@@ -196,24 +194,25 @@ struct shuffle_state {
     void *partials, *out;
     unsigned *ticket;
     unsigned long long *blocks_started; /* atomic-epoch: blocks run so far */
+    layout at;
     shuffle_launch_fn launch;
 };
 
-template <class P, class A, int V, int Items> static void launch_main(shuffle_state *s, layout at)
+template <class P, class A, int V, int Items> static void launch_main(shuffle_state *s)
 {
     typedef typename P::acc_t acc_t;
     shuffle_main<P, A, V, Items><<<s->grid, s->block, 0, s->stream>>>(
-        static_cast<const A *>(s->cfg->input), at, static_cast<acc_t *>(s->partials),
+        static_cast<const A *>(s->cfg->input), s->at, static_cast<acc_t *>(s->partials),
         static_cast<acc_t *>(s->out), s->ticket, s->blocks_started, s->finish);
 }
 
-template <class P, class A, int V> static void launch_items(shuffle_state *s, layout at)
+template <class P, class A, int V> static void launch_items(shuffle_state *s)
 {
     switch (s->items) {
-    case 1: launch_main<P, A, V, 1>(s, at); break;
-    case 2: launch_main<P, A, V, 2>(s, at); break;
-    case 4: launch_main<P, A, V, 4>(s, at); break;
-    default: launch_main<P, A, V, 8>(s, at); break;
+    case 1: launch_main<P, A, V, 1>(s); break;
+    case 2: launch_main<P, A, V, 2>(s); break;
+    case 4: launch_main<P, A, V, 4>(s); break;
+    default: launch_main<P, A, V, 8>(s); break;
     }
 }
 
@@ -221,16 +220,6 @@ template <class P, class A> static int shuffle_launch(shuffle_state *s)
 {
     typedef typename P::acc_t acc_t;
     const rb_host *host = s->cfg->host;
-    const size_t n = s->cfg->n, v = (size_t)s->vector;
-    layout at;
-    const size_t misalign = ((uintptr_t)s->cfg->input / sizeof(A)) % v;
-    at.n = n;
-    at.head = misalign ? v - misalign : 0;
-    if (at.head > n)
-        at.head = n;
-    at.nvec = (n - at.head) / v;
-    at.tail_start = at.head + at.nvec * v;
-
     if (s->finish == ATOMIC && s->grid > 1) {
         if (s->cfg->op == RB_OP_SUM)
             RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, sizeof(acc_t), s->stream));
@@ -239,9 +228,9 @@ template <class P, class A> static int shuffle_launch(shuffle_state *s)
                                                 cudaMemcpyDeviceToDevice, s->stream));
     }
     switch (s->vector) {
-    case 1: launch_items<P, A, 1>(s, at); break;
-    case 2: launch_items<P, A, 2>(s, at); break;
-    default: launch_items<P, A, 4>(s, at); break;
+    case 1: launch_items<P, A, 1>(s); break;
+    case 2: launch_items<P, A, 2>(s); break;
+    default: launch_items<P, A, 4>(s); break;
     }
     RB_CUDA_CHECK_LAUNCH(host);
     if (s->finish == TWO_PASS && s->grid > 1) {
@@ -334,6 +323,8 @@ static int shuffle_setup(shuffle_state *s, const rb_config *cfg)
     s->vector = (int)rb_param_int(cfg, "vector", 1);
     s->finish = (int)rb_param_int(cfg, "finish", TWO_PASS);
     s->grid = grid_for(cfg, s->block, s->items, s->vector);
+    const size_t element = rb_dtype_size(cfg->dtype), vector_bytes = s->vector * element;
+    s->at = rb_cuda::split_aligned(cfg->input, cfg->n, element, vector_bytes, vector_bytes);
     s->launch = pick(cfg->dtype, cfg->op, &s->acc_bytes);
     const int epoch = s->finish == ATOMIC_EPOCH;
     if (!s->launch || (cfg->op == RB_OP_ARGMAX && (s->finish == ATOMIC || epoch))) {

@@ -11,6 +11,7 @@
  *   rb_cuda::take_ticket         the ticket of a last-block finish
  *   rb_cuda::load_vec            one load of V elements (1 to 16 bytes; 32 in two)
  *   rb_cuda::slice_length        the part of a thread's slice that lies below n
+ *   rb_cuda::split_aligned       head, whole aligned units and tail of the input
  *   rb_cuda::store_value, store_bytes   a reduced value into rb_result
  *   rb_cuda::read_bytes, read_value      read a result back in verify
  *   rb_cuda::init_state          the body of init: allocate, set up, or undo
@@ -259,6 +260,29 @@ __device__ __forceinline__ unsigned take_ticket(unsigned *ticket)
                  : "l"(ticket)
                  : "memory");
     return old;
+}
+
+/* Where n elements of `element` bytes at `input` lie for wide loads:
+ * `head` elements before the first address aligned to `align` bytes (a
+ * multiple of the element size), then `units` whole units of `unit_bytes`
+ * (a multiple of align), then the rest from `tail_start` up to n. A plugin
+ * works it out once in init, since the input does not move. */
+struct aligned_split {
+    size_t head, units, tail_start, n;
+};
+
+inline aligned_split split_aligned(const void *input, size_t n, size_t element, size_t align,
+                                   size_t unit_bytes)
+{
+    aligned_split at;
+    const size_t misalign = (size_t)((uintptr_t)input % align);
+    at.n = n;
+    at.head = misalign ? (align - misalign) / element : 0;
+    if (at.head > n)
+        at.head = n;
+    at.units = (n - at.head) * element / unit_bytes;
+    at.tail_start = at.head + at.units * (unit_bytes / element);
+    return at;
 }
 
 /* Loads V consecutive elements at p (aligned to V * sizeof(T)) with one
