@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # bench/launch_rounds.py: compares the rounds of bench/launch_rounds.sh. Per
-# size: the median over rounds of each program's median, and the ratio of
-# redbench's to each plain loop's with a 95% bootstrap interval (rounds
-# resampled). Prints Markdown.
+# size: the median over rounds of each program's median (plain loops from
+# the CSV files, redbench from the JSON files), and each one's ratio to the
+# plain loop linked statically (static-R.csv), with a 95% bootstrap
+# interval (rounds resampled). Prints Markdown.
 #
 #     launch_rounds.py DIR
 import csv
@@ -10,8 +11,11 @@ import glob
 import json
 import os
 import random
+import re
 import statistics
 import sys
+
+ORDER = ["static", "shared", "dlopen", "split", "launch"]
 
 
 def size_text(n):
@@ -42,29 +46,38 @@ def interval(base, other, rng, draws=4000):
     return ratios[int(0.025 * draws)] - 1, ratios[int(0.975 * draws) - 1] - 1
 
 
+def load(d):
+    """{series: [per-round {n: median_ns}]} over the rounds every series has."""
+    files = {}
+    for p in glob.glob(f"{d}/*-*.csv") + glob.glob(f"{d}/*-*.json"):
+        m = re.fullmatch(r"(.+)-(\d+)\.(csv|json)", os.path.basename(p))
+        if m:
+            files.setdefault(m.group(1), {})[int(m.group(2))] = p
+    rounds = sorted(set.intersection(*(set(v) for v in files.values())))
+    series = {name: [(plain if by_round[r].endswith(".csv") else redbench)(by_round[r])
+                     for r in rounds] for name, by_round in files.items()}
+    return series, len(rounds)
+
+
 def main():
-    d = sys.argv[1]
-    rounds = sorted(int(os.path.basename(p)[7:-4]) for p in glob.glob(f"{d}/static-*.csv"))
-    series = {"static": [], "shared": [], "launch": []}
-    for r in rounds:
-        series["static"].append(plain(f"{d}/static-{r}.csv"))
-        series["shared"].append(plain(f"{d}/shared-{r}.csv"))
-        series["launch"].append(redbench(f"{d}/launch-{r}.json"))
+    series, rounds = load(sys.argv[1])
+    names = sorted(series, key=lambda s: (ORDER.index(s) if s in ORDER else len(ORDER), s))
+    others = [s for s in names if s != "static"]
     rng = random.Random(1)
-    print(f"{len(rounds)} rounds\n")
-    print("| n | plain, static runtime (us) | plain, shared runtime (us) | redbench launch (us) "
-          "| redbench / static | 95% interval | redbench / shared | 95% interval |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print(f"{rounds} rounds; per size, the median over rounds of each program's median (us), "
+          "and its ratio to the static plain loop's with a 95% interval\n")
+    head = "| n |" + "".join(f" {s} |" for s in names)
+    head += "".join(f" {s} / static | 95% interval |" for s in others)
+    print(head)
+    print("|--:" * (head.count("|") - 1) + "|")
     for n in sorted(series["static"][0]):
-        st = [s[n] for s in series["static"]]
-        sh = [s[n] for s in series["shared"]]
-        rb = [s[n] for s in series["launch"] if n in s]
-        m = [statistics.median(x) for x in (st, sh, rb)]
-        lo1, hi1 = interval(st, rb, rng)
-        lo2, hi2 = interval(sh, rb, rng)
-        print(f"| {size_text(n)} | {m[0] / 1e3:.2f} | {m[1] / 1e3:.2f} | {m[2] / 1e3:.2f} "
-              f"| {100 * (m[2] / m[0] - 1):+.1f}% | {100 * lo1:+.1f}% .. {100 * hi1:+.1f}% "
-              f"| {100 * (m[2] / m[1] - 1):+.1f}% | {100 * lo2:+.1f}% .. {100 * hi2:+.1f}% |")
+        values = {s: [r[n] for r in series[s] if n in r] for s in names}
+        med = {s: statistics.median(v) for s, v in values.items()}
+        row = f"| {size_text(n)} |" + "".join(f" {med[s] / 1e3:.2f} |" for s in names)
+        for s in others:
+            lo, hi = interval(values["static"], values[s], rng)
+            row += f" {100 * (med[s] / med['static'] - 1):+.1f}% | {100 * lo:+.1f}% .. {100 * hi:+.1f}% |"
+        print(row)
 
 
 if __name__ == "__main__":

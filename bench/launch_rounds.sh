@@ -1,22 +1,34 @@
 #!/bin/sh
 # bench/launch_rounds.sh: interleaved rounds of the plain CUB loop (static
 # and shared CUDA runtime) and of redbench's `timing = launch`, so that the
-# launch path's variation from process to process falls on all three alike.
+# launch path's variation from process to process falls on all alike.
 # Run in a configured build folder after `make` and `make -C bench`:
-#     bench/launch_rounds.sh ROUNDS OUT_DIR [EXPERIMENT]   (e.g. bench/launch-rounds.ini)
-# Writes OUT_DIR/static-R.csv, shared-R.csv and launch-R.json per round;
+#     bench/launch_rounds.sh ROUNDS OUT_DIR [EXPERIMENT [LABEL=BUILD_DIR]...]
+# (e.g. bench/launch-rounds.ini). Writes OUT_DIR/static-R.csv and
+# shared-R.csv per round, and launch-R.json from this folder's redbench;
+# each LABEL=BUILD_DIR adds LABEL-R.json from another build's redbench (for
+# instance one whose plugins were built with other flags).
 # bench/launch_rounds.py compares them.
 set -eu
 rounds=$1 out=$2 experiment=${3:-bench/launch-vs-plain.ini}
+[ $# -ge 3 ] && shift 3 || shift $#
 sizes=$(sed -n 's/^n = //p' "$experiment" | tr -d ',' | awk '{
   for (i = 1; i <= NF; i++) { v = $i; m = 1
     if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
     sub(/[KMG]$/, "", v); printf "%d ", v * m } }')
 mkdir -p "$out"
+here=$(pwd)
 r=1
 while [ "$r" -le "$rounds" ]; do
   bench/plain_cub_sum $sizes >"$out/static-$r.csv" 2>/dev/null
-  bench/plain_cub_sum_shared $sizes >"$out/shared-$r.csv" 2>/dev/null
   ./redbench -q -c "$experiment" -o "$out/launch-$r.json" >/dev/null 2>&1
+  bench/plain_cub_sum_shared $sizes >"$out/shared-$r.csv" 2>/dev/null
+  bench/plain_dlopen bench/plain_cub_sum.so $sizes >"$out/dlopen-$r.csv" 2>/dev/null
+  bench/plain_dlopen bench/plain_cub_sum.so --record bench/plain_record.so $sizes \
+    >"$out/split-$r.csv" 2>/dev/null
+  for build in "$@"; do
+    label=${build%%=*} dir=${build#*=}
+    (cd "$dir" && ./redbench -q -c "$here/$experiment" -o "$here/$out/$label-$r.json" >/dev/null 2>&1)
+  done
   r=$((r + 1))
 done

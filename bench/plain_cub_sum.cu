@@ -16,6 +16,13 @@
 //
 //     nvcc -O3 -arch=sm_90 -o plain_cub_sum plain_cub_sum.cu
 //     ./plain_cub_sum [N ...]
+//
+// Built with -DPLAIN_CUB_SUM_LIBRARY as a shared object instead, the same
+// loop is the exported function plain_cub_sum_main, which
+// bench/plain_dlopen.c loads with dlopen as redbench loads a plugin; it can
+// hand the loop another object's cudaEventRecord (plain_cub_sum_use_record),
+// so that the events go through one CUDA runtime and CUB through another,
+// as with redbench's backend and its cub plugin.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +53,21 @@ __global__ void fill(float *data, size_t n)
     }
 }
 
+// The event record of the timed loop: this program's, or another object's.
+typedef cudaError_t (*record_fn)(cudaEvent_t, cudaStream_t);
+static cudaError_t record_here(cudaEvent_t event, cudaStream_t stream)
+{
+    return cudaEventRecord(event, stream);
+}
+static record_fn record = record_here;
+
+#ifdef PLAIN_CUB_SUM_LIBRARY
+extern "C" __attribute__((visibility("default"))) void plain_cub_sum_use_record(record_fn other)
+{
+    record = other;
+}
+#endif
+
 static void measure(size_t n, cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
 {
     float *in = nullptr, *out = nullptr;
@@ -68,9 +90,9 @@ static void measure(size_t n, cudaStream_t stream, cudaEvent_t start, cudaEvent_
     double total_ns = 0;
     while ((total_ns < 0.5e9 || samples.size() < 20) && samples.size() < 10000) {
         float ms = 0;
-        CHECK(cudaEventRecord(start, stream));
+        CHECK(record(start, stream));
         CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, count, stream));
-        CHECK(cudaEventRecord(stop, stream));
+        CHECK(record(stop, stream));
         CHECK(cudaEventSynchronize(stop));
         CHECK(cudaEventElapsedTime(&ms, start, stop));
         samples.push_back(ms * 1e6);
@@ -88,7 +110,11 @@ static void measure(size_t n, cudaStream_t stream, cudaEvent_t start, cudaEvent_
     CHECK(cudaFree(in));
 }
 
+#ifdef PLAIN_CUB_SUM_LIBRARY
+extern "C" __attribute__((visibility("default"))) int plain_cub_sum_main(int argc, char **argv)
+#else
 int main(int argc, char **argv)
+#endif
 {
     std::vector<size_t> sizes;
     for (int k = 1; k < argc; k++)

@@ -22,7 +22,6 @@ AC_DEFUN([RB_CHECK_CUDA], [
   AS_IF([test "x$with_cuda" = xyes && test -z "$NVCC"],
     [AC_MSG_ERROR([--with-cuda: nvcc not found on PATH or in /usr/local/cuda/bin])])
   AS_IF([test -n "$NVCC"], [
-    CUDA_ROOT=`dirname "$NVCC"`; CUDA_ROOT=`dirname "$CUDA_ROOT"`
     AS_IF([test "x$with_cuda_arch" = xdefault],
       [NVCC_ARCH_FLAGS="-gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80"
        rb_cuda_arch="sm_90 + compute_80 PTX"],
@@ -39,7 +38,6 @@ AC_DEFUN([RB_CHECK_CUDA], [
       [rb_cuda_summary="no (nvcc not found; use --with-cuda=PATH)"])
   ])
   AC_SUBST([NVCC])
-  AC_SUBST([CUDA_ROOT])
   AC_SUBST([NVCC_ARCH_FLAGS])
   AM_CONDITIONAL([BUILD_CUDA], [test -n "$NVCC"])
   AC_MSG_CHECKING([whether to build the CUDA pack])

@@ -77,8 +77,9 @@ AC_DEFUN([REDBENCH_SDK], [
 #                         targets (--with-cuda-arch=sm_80,sm_90; default: sm_90
 #                         code plus compute_80 PTX, which runs on sm_80 and
 #                         newer), -O3, a shared object with hidden symbols,
-#                         and the shared CUDA runtime, so that all plugins of
-#                         one process share one runtime
+#                         and the CUDA runtime linked in statically (nvcc's
+#                         default), so that a call costs what it costs in an
+#                         application
 # and the automake conditional REDBENCH_NVCC (call the macro unconditionally).
 AC_DEFUN([REDBENCH_PROG_NVCC], [
   AC_ARG_VAR([NVCC], [the CUDA compiler])
@@ -97,7 +98,6 @@ AC_DEFUN([REDBENCH_PROG_NVCC], [
     [AC_MSG_ERROR([--with-cuda: nvcc is neither on PATH nor in /usr/local/cuda/bin; use --with-cuda=PATH])])
   REDBENCH_NVCC_FLAGS=
   AS_IF([test -n "$NVCC"], [
-    rb_nvcc_root=`dirname "$NVCC"`; rb_nvcc_root=`dirname "$rb_nvcc_root"`
     AS_IF([test "x$with_cuda_arch" = xdefault],
       [rb_nvcc_arch="-gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80"],
       [rb_nvcc_arch=
@@ -107,7 +107,7 @@ AC_DEFUN([REDBENCH_PROG_NVCC], [
            [AC_MSG_ERROR([--with-cuda-arch: '$rb_a' is not a GPU target (write e.g. sm_80,sm_90)])])
          rb_nvcc_arch="$rb_nvcc_arch -gencode arch=compute_$rb_n,code=sm_$rb_n"
        done])
-    REDBENCH_NVCC_FLAGS="$rb_nvcc_arch -O3 -std=c++17 -shared -Xcompiler -fPIC,-fvisibility=hidden -cudart shared -Xlinker -rpath,$rb_nvcc_root/lib64"
+    REDBENCH_NVCC_FLAGS="$rb_nvcc_arch -O3 -std=c++17 -shared -Xcompiler -fPIC,-fvisibility=hidden -cudart static"
     $1
   ], [m4_default([$2], [:])])
   AC_SUBST([REDBENCH_NVCC_FLAGS])

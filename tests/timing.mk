@@ -42,7 +42,7 @@ check_DATA += tests/timing/dir.stamp
 CLEANFILES += tests/timing/dir.stamp tests/timing/dir/*.so
 
 EXTRA_DIST += tests/test_timing.sh tests/test_gpu_timing.sh \
-	bench/Makefile bench/plain_cub_sum.cu bench/launch_vs_plain.py \
+	bench/Makefile bench/plain_cub_sum.cu bench/plain_dlopen.c bench/plain_record.cu bench/launch_vs_plain.py \
 	bench/launch-vs-plain.ini bench/hopper_vs_cub.py \
 	bench/launch_rounds.sh bench/launch_rounds.py bench/launch-rounds.ini
 if BUILD_CUDA

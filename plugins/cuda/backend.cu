@@ -11,7 +11,11 @@
  * - launch: time_begin records the start event on the idle stream, the
  *   plugin's run queues its work, time_end records the stop event and waits.
  *   The host's launch latency is part of the time, as an application that
- *   calls the reduction once sees it.
+ *   calls the reduction once sees it. The two events are recorded with the
+ *   driver's cuEventRecord, not through this backend's copy of the runtime:
+ *   each plugin links a runtime of its own, and alternating between two
+ *   runtimes inside the timed span costs launch-bound calls a few percent
+ *   (docs/results/launch-vs-plain.md).
  * - device: time_begin first holds the stream with a one-thread kernel that
  *   waits for a flag in mapped host memory, then records the start event;
  *   time_end records the stop event and releases the flag. The GPU runs the
@@ -53,6 +57,10 @@ typedef struct nvml_api {
     int (*power)(nvml_device device, unsigned *milliwatts);
 } nvml_api;
 
+/* The driver's cuEventRecord (CUevent and CUstream are the runtime's event
+ * and stream; CUresult is an int). */
+typedef int (*event_record_fn)(cudaEvent_t event, cudaStream_t stream);
+
 typedef struct cuda_ctx {
     const rb_host *host;
     int device;
@@ -69,10 +77,39 @@ typedef struct cuda_ctx {
     nvml_api nvml;       /* library NULL when NVML is absent */
     char nvml_note[96];  /* how NVML was found, for the device properties */
     nvtxDomainHandle_t nvtx;
+    event_record_fn record; /* the driver's cuEventRecord; NULL: the runtime's */
 } cuda_ctx;
 
 /* How long the hold waits for the host at most. */
 #define HOLD_LIMIT_NS 200000ull
+
+/* The driver's cuEventRecord, found through the runtime; NULL if not. */
+static event_record_fn find_driver_record(void)
+{
+    void *fn = NULL;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuEventRecord", &fn, 12000,
+                                                     cudaEnableDefault, &found);
+#else
+    cudaError_t e = cudaGetDriverEntryPoint("cuEventRecord", &fn, cudaEnableDefault, &found);
+#endif
+    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return (event_record_fn)fn;
+}
+
+/* Records an event on the stream, through the driver where it was found.
+ * The driver's error codes are the runtime's for the errors that matter
+ * here (700 and up: the context is lost; 400: a bad handle). */
+static cudaError_t record_event(const cuda_ctx *c, cudaEvent_t event)
+{
+    if (c->record)
+        return (cudaError_t)c->record(event, c->stream);
+    return cudaEventRecord(event, c->stream);
+}
 
 /* Says what failed through the host and returns RB_ERROR. */
 static int fail(const rb_host *host, const char *what, cudaError_t e)
@@ -314,6 +351,7 @@ static int cuda_open(const rb_host *host, int device, void **ctx, rb_device_info
         return fail(host, "cannot create the stream and events", e);
     }
     c->flush_bytes = 2 * (size_t)(prop.l2CacheSize > 0 ? prop.l2CacheSize : 64 << 20);
+    c->record = find_driver_record();
 
     c->hold = 1; /* device timing until set_timing says otherwise */
     void *flag = NULL;
@@ -411,7 +449,7 @@ static int cuda_time_begin(void *ctx)
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
-        e = cudaEventRecord(c->start, c->stream);
+        e = record_event(c, c->start);
     return e == cudaSuccess ? RB_OK : fail(c->host, "cannot record the start event", e);
 }
 
@@ -419,7 +457,7 @@ static int cuda_time_end(void *ctx, double *elapsed_ns)
 {
     cuda_ctx *c = (cuda_ctx *)ctx;
     float ms = 0;
-    cudaError_t e = cudaEventRecord(c->stop, c->stream);
+    cudaError_t e = record_event(c, c->stop);
     release_hold(c);
     if (e == cudaSuccess)
         e = cudaEventSynchronize(c->stop);
@@ -625,11 +663,11 @@ static int cuda_batch_time(void *ctx, double *elapsed_ns)
     cudaError_t e = cudaGetLastError();
     float ms = 0;
     if (e == cudaSuccess)
-        e = cudaEventRecord(c->start, c->stream);
+        e = record_event(c, c->start);
     if (e == cudaSuccess)
         e = cudaGraphLaunch(c->batch, c->stream);
     if (e == cudaSuccess)
-        e = cudaEventRecord(c->stop, c->stream);
+        e = record_event(c, c->stop);
     release_hold(c);
     if (e == cudaSuccess)
         e = cudaEventSynchronize(c->stop);

@@ -1,7 +1,9 @@
 # plugins/cuda/local.mk: the cuda pack (built when configure finds nvcc).
-# nvcc compiles each .cu straight to a shared object against the shared CUDA
-# runtime, so that every plugin in one process uses the same runtime; only
-# the entry point is exported. The objects land in plugins/cuda/ of the
+# nvcc compiles each .cu straight to a shared object with the CUDA runtime
+# linked in statically (nvcc's default, as in an application, so that a call
+# costs what it costs there); streams, events and device memory are driver
+# objects that every plugin's runtime accepts. Only the entry point is
+# exported. The objects land in plugins/cuda/ of the
 # build tree (where redbench run from there finds them) and are installed
 # into $(pkglibdir)/cuda by the hooks the top Makefile.am calls.
 CUDA_PACK_CU = \
@@ -24,8 +26,7 @@ EXTRA_DIST += $(CUDA_PACK_CU) sdk/redbench/cuda_helpers.cuh
 
 # NVCCFLAGS is the user's, as CFLAGS is.
 NVCC_PLUGIN_FLAGS = $(NVCC_ARCH_FLAGS) -O3 -std=c++17 -shared \
-	-Xcompiler -fPIC,-fvisibility=hidden -cudart shared \
-	-Xlinker -rpath,$(CUDA_ROOT)/lib64 -I$(top_srcdir)/sdk
+	-Xcompiler -fPIC,-fvisibility=hidden -cudart static -I$(top_srcdir)/sdk
 SUFFIXES = .cu .so
 .cu.so:
 	@$(MKDIR_P) $(@D)
