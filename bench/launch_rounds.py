@@ -3,9 +3,12 @@
 # size: the median over rounds of each program's median (plain loops from
 # the CSV files, redbench from the JSON files), and each one's ratio to the
 # plain loop linked statically (static-R.csv), with a 95% bootstrap
-# interval (rounds resampled). Prints Markdown.
+# interval (rounds resampled). Then, over the rounds of every DIR given, the
+# paired comparison: per round, redbench's median over the static loop's of
+# the same round (the two ran back to back), and the median of these ratios
+# with a 95% bootstrap interval. Prints Markdown.
 #
-#     launch_rounds.py DIR
+#     launch_rounds.py DIR [DIR...]
 import csv
 import glob
 import json
@@ -59,8 +62,7 @@ def load(d):
     return series, len(rounds)
 
 
-def main():
-    series, rounds = load(sys.argv[1])
+def table(series, rounds):
     names = sorted(series, key=lambda s: (ORDER.index(s) if s in ORDER else len(ORDER), s))
     others = [s for s in names if s != "static"]
     rng = random.Random(1)
@@ -78,6 +80,31 @@ def main():
             lo, hi = interval(values["static"], values[s], rng)
             row += f" {100 * (med[s] / med['static'] - 1):+.1f}% | {100 * lo:+.1f}% .. {100 * hi:+.1f}% |"
         print(row)
+
+
+def paired(all_series):
+    ratios = {}
+    for series in all_series:
+        for base, other in zip(series["static"], series["launch"]):
+            for n in base:
+                if n in other:
+                    ratios.setdefault(n, []).append(other[n] / base[n])
+    rng = random.Random(1)
+    print("\nPaired: per round, redbench launch / static plain loop; median over rounds\n")
+    print("| n | rounds | median ratio | 95% interval |")
+    print("|--:|--:|--:|--:|")
+    for n, r in sorted(ratios.items()):
+        draws = sorted(statistics.median([rng.choice(r) for _ in r]) for _ in range(4000))
+        print(f"| {size_text(n)} | {len(r)} | {100 * (statistics.median(r) - 1):+.1f}% "
+              f"| {100 * (draws[100] - 1):+.1f}% .. {100 * (draws[3899] - 1):+.1f}% |")
+
+
+def main():
+    loaded = [load(d) for d in sys.argv[1:]]
+    for series, rounds in loaded:
+        table(series, rounds)
+        print()
+    paired([series for series, _ in loaded if "launch" in series])
 
 
 if __name__ == "__main__":
