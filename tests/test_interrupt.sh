@@ -82,8 +82,8 @@ plugin = slow-sum
 [run after]
 plugin = tiny-sum
 INI
-SECONDS=0
 start -c "$tmp/long.ini" -o "$tmp/twice.json"
+SECONDS=0 # from the moment the 60 s configuration is in progress
 kill -INT "$pid"; sleep 0.3; kill -INT "$pid"; wait "$pid"; is "$?" 130 "two SIGINTs: exit status 130"
 ok "... at once (within 10 s of a 60 s configuration; took ${SECONDS} s)" test "$SECONDS" -lt 10
 ok "... the results are valid JSON" "$JQ" -e .results "$tmp/twice.json"
