@@ -1,11 +1,13 @@
 #!/bin/sh
-# bench/launch_rounds.sh: interleaved rounds of the plain CUB loop (static
-# and shared CUDA runtime) and of redbench's `timing = launch`, so that the
-# launch path's variation from process to process falls on all alike.
+# bench/launch_rounds.sh: interleaved rounds of the plain CUB loop (built
+# four ways by bench/Makefile) and of redbench's `timing = launch`, so that
+# the launch path's variation from process to process falls on all alike.
 # Run in a configured build folder after `make` and `make -C bench`:
 #     bench/launch_rounds.sh ROUNDS OUT_DIR [EXPERIMENT [LABEL=BUILD_DIR]...]
-# (e.g. bench/launch-rounds.ini). Writes OUT_DIR/static-R.csv and
-# shared-R.csv per round, and launch-R.json from this folder's redbench;
+# (e.g. bench/launch-rounds.ini). Writes per round OUT_DIR/static-R.csv
+# (runtime linked in), shared-R.csv (libcudart.so), dlopen-R.csv (the loop
+# as a dlopen'd object), split-R.csv (the same, its events recorded through
+# a second runtime) and launch-R.json from this folder's redbench;
 # each LABEL=BUILD_DIR adds LABEL-R.json from another build's redbench (for
 # instance one whose plugins were built with other flags).
 # bench/launch_rounds.py compares them.

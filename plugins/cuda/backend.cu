@@ -77,14 +77,21 @@ typedef struct cuda_ctx {
     nvml_api nvml;       /* library NULL when NVML is absent */
     char nvml_note[96];  /* how NVML was found, for the device properties */
     nvtxDomainHandle_t nvtx;
-    event_record_fn record; /* the driver's cuEventRecord; NULL: the runtime's */
+    event_record_fn record; /* the driver's cuEventRecord, else the runtime's */
 } cuda_ctx;
 
 /* How long the hold waits for the host at most. */
 #define HOLD_LIMIT_NS 200000ull
 
-/* The driver's cuEventRecord, found through the runtime; NULL if not. */
-static event_record_fn find_driver_record(void)
+/* cudaEventRecord with the driver's signature: the fallback where the
+ * driver's own cannot be found. */
+static int runtime_record(cudaEvent_t event, cudaStream_t stream)
+{
+    return (int)cudaEventRecord(event, stream);
+}
+
+/* The driver's cuEventRecord, found through the runtime, else the runtime's. */
+static event_record_fn find_event_record(void)
 {
     void *fn = NULL;
     cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
@@ -94,21 +101,19 @@ static event_record_fn find_driver_record(void)
 #else
     cudaError_t e = cudaGetDriverEntryPoint("cuEventRecord", &fn, cudaEnableDefault, &found);
 #endif
-    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn) {
         cudaGetLastError();
-        return NULL;
+        return runtime_record;
     }
     return (event_record_fn)fn;
 }
 
-/* Records an event on the stream, through the driver where it was found.
- * The driver's error codes are the runtime's for the errors that matter
- * here (700 and up: the context is lost; 400: a bad handle). */
+/* Records an event on the backend's stream. The driver's error codes are
+ * the runtime's for the errors that matter here (700 and up: the context
+ * is lost; 400: a bad handle). */
 static cudaError_t record_event(const cuda_ctx *c, cudaEvent_t event)
 {
-    if (c->record)
-        return (cudaError_t)c->record(event, c->stream);
-    return cudaEventRecord(event, c->stream);
+    return (cudaError_t)c->record(event, c->stream);
 }
 
 /* Says what failed through the host and returns RB_ERROR. */
@@ -351,7 +356,7 @@ static int cuda_open(const rb_host *host, int device, void **ctx, rb_device_info
         return fail(host, "cannot create the stream and events", e);
     }
     c->flush_bytes = 2 * (size_t)(prop.l2CacheSize > 0 ? prop.l2CacheSize : 64 << 20);
-    c->record = find_driver_record();
+    c->record = find_event_record();
 
     c->hold = 1; /* device timing until set_timing says otherwise */
     void *flag = NULL;
@@ -541,9 +546,9 @@ static int cuda_measure_peak(void *ctx, double *gbs)
     e = cudaMemsetAsync(buffer, 0, bytes, c->stream);
     for (int rep = 0; rep < 6 && e == cudaSuccess; rep++) {
         float ms = 0;
-        cudaEventRecord(c->start, c->stream);
+        record_event(c, c->start);
         stream_read<<<grid, 512, 0, c->stream>>>((const uint4 *)buffer, bytes / 16, sink);
-        cudaEventRecord(c->stop, c->stream);
+        record_event(c, c->stop);
         e = cudaEventSynchronize(c->stop);
         if (e == cudaSuccess)
             e = cudaGetLastError();
