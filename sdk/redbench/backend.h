@@ -6,7 +6,7 @@
  * the plugins issue their work on, a timer, synchronization, a cache flush
  * and a measured peak bandwidth; since ABI 1.1 also timing modes, batches
  * of calls replayed as one (CUDA graphs), clock samples and profiler
- * ranges.
+ * ranges; since ABI 1.2 fill, write and copy of backend memory.
  *
  * A backend is a shared object in a pack folder that exports
  * redbench_backend_entry, returning a const struct rb_backend. The cpu
@@ -187,6 +187,30 @@ typedef struct rb_backend {
      * out. MUST cost next to nothing when no profiler listens. */
     void (*range_push)(void *ctx, const char *name);
     void (*range_pop)(void *ctx);
+
+    /* ---- Added in ABI 1.2 ----
+     * Writing into backend memory where it lives, for the judge's probe
+     * inputs (plugin.h, "Probes"): the host rewrites the contents of the
+     * input between calls of an initialised plugin, never its address or
+     * size. `buffer` is what alloc returned and `offset` a byte offset into
+     * it, so that a backend whose memory is not addressed by pointers can
+     * offer them too. Each waits until the write is done. All three are
+     * optional: without write the host uploads to buffer + offset; without
+     * fill it uploads a whole probe input from host memory; without copy it
+     * uploads the input again after the probes. */
+
+    /* Writes `count` copies of the `value_bytes`-byte value at `value`
+     * (value_bytes is 1, 2, 4 or 8) from `offset` on. */
+    int (*fill)(void *ctx, void *buffer, uint64_t offset, const void *value,
+                uint32_t value_bytes, uint64_t count);
+
+    /* Writes `bytes` bytes of host memory at `src` to `offset`: a few
+     * elements, not a whole input. */
+    int (*write)(void *ctx, void *buffer, uint64_t offset, const void *src, size_t bytes);
+
+    /* Copies `bytes` bytes from the start of `src` to the start of `dst`,
+     * two buffers of this backend that do not overlap. */
+    int (*copy)(void *ctx, void *dst, const void *src, size_t bytes);
 } rb_backend;
 
 typedef const rb_backend *(*rb_backend_entry_fn)(void);

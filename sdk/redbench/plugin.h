@@ -13,6 +13,16 @@
  * itself or judge its result, and it calls nothing in the host except through
  * the rb_host table it is handed.
  *
+ * Probes: after the timed runs the host judges the strategy again on probe
+ * inputs whose answer is exact in any order of operations (zeros with
+ * planted values, a unique planted extreme, planted bytes). It writes them
+ * into the same input buffer between calls of the same initialised plugin,
+ * and once more before a fresh init. So between any two calls of run the
+ * host MAY change the contents of cfg->input, but never its address or n:
+ * a plugin MUST NOT keep anything derived from the input's values across
+ * calls (no cached results, partial sums, or answers computed in init), and
+ * each run MUST read the whole input as it is when run is called.
+ *
  * Compatibility: the host accepts a plugin when abi_major equals its own and
  * abi_minor is not newer than its own. Fields are only ever appended to the
  * structs below; each struct that crosses the boundary carries its size so
@@ -29,9 +39,10 @@ extern "C" {
 #endif
 
 /* Minor versions: 1.0 the first; 1.1 appended timing modes, batches, clock
- * samples and profiler ranges to rb_backend (backend.h). */
+ * samples and profiler ranges to rb_backend (backend.h); 1.2 appended fill,
+ * write and copy of backend memory to rb_backend, for the probes below. */
 #define REDBENCH_ABI_MAJOR 1
-#define REDBENCH_ABI_MINOR 1
+#define REDBENCH_ABI_MINOR 2
 
 /* The name of the one symbol a plugin exports. */
 #define REDBENCH_PLUGIN_ENTRY_NAME "redbench_plugin_entry"
@@ -196,7 +207,9 @@ typedef struct rb_plugin {
     /* Computes one complete reduction of cfg->input, issuing all device work
      * on cfg->queue. MAY return before the device finishes; the host
      * synchronizes. Each call MUST produce the full result on its own (clear
-     * accumulators inside run). Required. */
+     * accumulators inside run) from the input's contents at the time of the
+     * call, which may differ from the previous call's (see "Probes" above).
+     * Required. */
     int (*run)(void *state);
 
     /* Waits for the last run and copies its result to *result (host memory).
