@@ -1,4 +1,5 @@
-/* core/util.c: checked allocation, string building and list splitting. */
+/* core/util.c: checked allocation, string building, list splitting and
+ * printable text. */
 #include "util.h"
 
 #include <ctype.h>
@@ -158,4 +159,72 @@ char *join_words(const char *const *words, size_t count, const char *sep)
         sb_append(&sb, words[k]);
     }
     return sb.data;
+}
+
+/* The length of the valid UTF-8 sequence at p (2 to 4 bytes, no overlong
+ * form, no surrogate, at most U+10FFFF), or 0. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+    unsigned c = p[0];
+    size_t len;
+    unsigned cp;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    for (size_t k = 1; k < len; k++) {
+        if ((p[k] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[k] & 0x3f);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+char *printable_text(const char *text)
+{
+    const unsigned char *p = (const unsigned char *)(text ? text : "");
+    size_t len = strlen((const char *)p);
+    char *out = xmalloc(4 * len + 1); /* each byte at most \xNN */
+    size_t n = 0;
+    while (*p) {
+        unsigned c = *p;
+        size_t seq = c >= 0x80 ? utf8_sequence(p) : 0;
+        /* U+0080..U+009F, the C1 controls, are C2 80..C2 9F in UTF-8. */
+        if (seq == 2 && c == 0xc2 && p[1] < 0xa0)
+            seq = 0;
+        if (seq > 0) {
+            memcpy(out + n, p, seq);
+            n += seq;
+            p += seq;
+        } else if (c >= 0x20 && c != 0x7f && c < 0x80) {
+            out[n++] = (char)c;
+            p++;
+        } else {
+            const char *named = c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+            if (named) {
+                memcpy(out + n, named, 2);
+                n += 2;
+            } else {
+                static const char hex[] = "0123456789abcdef";
+                out[n++] = '\\';
+                out[n++] = 'x';
+                out[n++] = hex[c >> 4];
+                out[n++] = hex[c & 15];
+            }
+            p++;
+        }
+    }
+    out[n] = '\0';
+    return out;
 }

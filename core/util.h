@@ -40,4 +40,12 @@ void sb_free(strbuf *sb);
 /* Joins words with a separator into a new string ("a, b, c"). */
 char *join_words(const char *const *words, size_t count, const char *sep);
 
+/* A new copy of text (NULL: "") that is safe to show on a terminal: control
+ * bytes (below 0x20, DEL, the C1 controls 0x80-0x9f whether raw or written
+ * in UTF-8, so ESC and CSI sequences too) and bytes that are not valid UTF-8
+ * are written as escapes: \n, \r, \t, else \xNN (one per byte). Valid
+ * UTF-8 text is kept as it is. For text read from files or given by
+ * plugins, before it reaches a terminal or a report. */
+char *printable_text(const char *text);
+
 #endif
