@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += core/librbcore.la
 core_librbcore_la_SOURCES = \
 	core/util.c core/util.h \
+	core/safe_file.c core/safe_file.h \
 	core/parallel.c core/parallel.h core/random.h \
 	core/diag.c core/diag.h \
 	core/names.c core/names.h \
