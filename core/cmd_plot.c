@@ -129,7 +129,7 @@ int command_plot(int argc, char **argv)
                    env && *env ? ", or unset REDBENCH_GNUPLOT" : "");
         return 2;
     }
-    json_value *doc = json_read_file(results);
+    json_value *doc = json_read_results(results);
     if (!doc)
         return 2;
     plot_set set;

@@ -197,16 +197,11 @@ int compare_file_load(const char *path, rb_compare_file *file)
 {
     memset(file, 0, sizeof *file);
     file->path = path;
-    file->doc = json_read_file(path);
+    file->doc = json_read_results(path);
     if (!file->doc)
         return -1;
     const json_value *doc = file->doc;
     const json_value *results = json_get(doc, "results");
-    if (doc->type != JSON_OBJECT || !results || results->type != JSON_ARRAY) {
-        diag_at(path, doc->line, "not a redbench result file: no \"results\" array at the top "
-                                 "level (write one with redbench -c FILE --format json)");
-        return -1;
-    }
     file->version = member_text(doc, "version");
     file->git_revision = member_text(doc, "git_revision");
     file->started = member_text(doc, "started");

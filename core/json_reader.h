@@ -5,6 +5,12 @@
  * that integers beyond 2^53 read back exactly. Each value records the line
  * it starts on, for error messages about the document's content.
  *
+ * The tree is compact, since results files can hold a million rows: the
+ * document's text is kept and strings and numbers are decoded in place in
+ * it (no allocation per value), and each array's or object's members lie
+ * in one block of an arena the root owns. A value takes 32 bytes, a member
+ * name 8 more. Files are read with a bound (JSON_MAX_FILE_BYTES).
+ *
  *     json_value *doc = json_read_file("results.json");
  *     if (!doc) return 2;              // the error was printed with file:line
  *     const json_value *rows = json_get(doc, "results");
@@ -29,17 +35,24 @@ typedef enum json_type {
     JSON_OBJECT
 } json_type;
 
+/* Which members a value has depends on its type (they share storage). */
 typedef struct json_value {
     json_type type;
-    int line;                 /* 1-based line of the value's first character */
-    int boolean;              /* JSON_BOOL: 0 or 1 */
-    double number;            /* JSON_NUMBER: the value (nearest double) */
-    char *text;               /* JSON_STRING: decoded, NUL-terminated;
-                                 JSON_NUMBER: the number as written */
-    size_t text_len;          /* bytes in text (a string may hold "\u0000") */
-    struct json_value *items; /* JSON_ARRAY: elements; JSON_OBJECT: member values */
-    char **keys;              /* JSON_OBJECT: member names, parallel to items */
-    size_t count;             /* elements or members */
+    int line;                     /* 1-based line of the value's first character */
+    union {
+        double number;            /* JSON_NUMBER: the value (nearest double) */
+        char **keys;              /* JSON_OBJECT: member names, parallel to items */
+    };
+    union {
+        char *text;               /* JSON_STRING: decoded, NUL-terminated;
+                                     JSON_NUMBER: the number as written */
+        struct json_value *items; /* JSON_ARRAY: elements; JSON_OBJECT: member values */
+    };
+    union {
+        size_t text_len;          /* bytes in text (a string may hold "\u0000") */
+        size_t count;             /* elements or members */
+        int boolean;              /* JSON_BOOL: 0 or 1 */
+    };
 } json_value;
 
 /* Where and why a parse failed. */
@@ -54,10 +67,28 @@ typedef struct json_error {
 #define JSON_MAX_DEPTH 256
 json_value *json_parse(const char *text, size_t len, json_error *err);
 
-/* Reads and parses a file. On failure prints "PATH:LINE: error: ..." (or
- * why the file could not be read) and returns NULL. */
-json_value *json_read_file(const char *path);
+/* The largest file json_read_file reads: 1 GiB. */
+#define JSON_MAX_FILE_BYTES ((size_t)1 << 30)
 
+/* Reads and parses a file. On failure prints "PATH:LINE: error: ..." (or
+ * why the file could not be read) and returns NULL. A regular file or a
+ * pipe is read, up to JSON_MAX_FILE_BYTES (a larger one is an error naming
+ * the file and the limit); anything else (a device such as /dev/zero, a
+ * folder) is refused; a named pipe no one writes to reads as empty, it is
+ * not waited for. */
+json_value *json_read_file(const char *path);
+/* The same with another limit (tests). */
+json_value *json_read_file_max(const char *path, size_t max_bytes);
+
+/* Reads a redbench results file (redbench -c FILE --format json): a JSON
+ * object whose "tool" is "redbench" with a "results" array. Anything else,
+ * another tool's JSON included, is an error naming the file and saying what
+ * was expected. Returns the document, or NULL after printing why. */
+json_value *json_read_results(const char *path);
+/* The same check on a document already read; 0, or -1 after printing why. */
+int json_check_results(const json_value *doc, const char *path);
+
+/* Frees a document (a root returned by json_parse or json_read_file). */
 void json_free(json_value *root);
 
 /* Look-ups. Each accepts NULL and a value of the wrong type, and then

@@ -74,7 +74,7 @@ is "$("$JQ" .threshold "$tmp/at.json")" 0.2 "the threshold is recorded"
 # Files made by hand: samples with known answers.
 # file NAME DEVICE ROWS...: a result file on device DEVICE with the rows given
 file() { local name=$1 device=$2; shift 2
-  { printf '{"version": "0.1.0", "devices": [{"backend": "cuda", "device": 0, "name": "%s", "uuid": "GPU-%s"}],\n "results": [' "$device" "$device"
+  { printf '{"tool": "redbench", "version": "0.1.0", "devices": [{"backend": "cuda", "device": 0, "name": "%s", "uuid": "GPU-%s"}],\n "results": [' "$device" "$device"
     local sep=""; for r in "$@"; do printf '%s\n  %s' "$sep" "$r"; sep=","; done
     printf '\n]}\n'; } >"$tmp/$name"; }
 # row RUN STATUS SAMPLES [PARAMS]
@@ -131,7 +131,7 @@ is "$(status "$rb" compare "$tmp/old.json" "$tmp/none.json")" 2 "missing file: e
 printf '{"results": [\n  {"run": "x",\n  ]}\n' >"$tmp/broken.json"
 is "$(status "$rb" compare "$tmp/old.json" "$tmp/broken.json")" 2 "invalid JSON: exit 2"
 ok "  naming the file and line" grep -q "broken.json:3:" "$tmp/err"
-printf '{"results": [\n {"run": "x", "plugin": "tree", "op": "sum", "dtype": "f32", "n": 4, "status": "ok",\n  "samples_ns": [1, "two"]}]}\n' >"$tmp/bad-sample.json"
+printf '{"tool": "redbench", "results": [\n {"run": "x", "plugin": "tree", "op": "sum", "dtype": "f32", "n": 4, "status": "ok",\n  "samples_ns": [1, "two"]}]}\n' >"$tmp/bad-sample.json"
 is "$(status "$rb" compare "$tmp/old.json" "$tmp/bad-sample.json")" 2 "a sample that is not a number: exit 2"
 
 # Measured differently. launch.json and graph.json hold the same three

@@ -1,12 +1,18 @@
 /* tests/test_json_reader.c: the JSON reader: every value type, escapes and
  * surrogate pairs, exact large integers, look-ups on missing members and
  * wrong types, errors with their line and column, a document written by
- * json_writer read back, and json_read_file's message naming file and line. */
+ * json_writer read back, and json_read_file's message naming file and line.
+ * Then what a file may be: the size bound (a regular file and a pipe
+ * larger than the limit), devices and folders refused at once, a named
+ * pipe no one writes to not waited for, results files told from other
+ * JSON, and a value's size (the tree stays compact). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "json_reader.h"
@@ -171,12 +177,146 @@ static void test_read_file(void)
     unlink(err_path);
 }
 
+/* Runs `read` with standard error going to a file; returns what it printed. */
+static char *capture_stderr(json_value *(*read)(const char *, size_t), const char *path,
+                            size_t max, json_value **doc)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    char err_path[] = "/tmp/test_json_reader_err_XXXXXX";
+    int err_fd = mkstemp(err_path);
+    dup2(err_fd, 2);
+    *doc = read(path, max);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    static char text[2048];
+    ssize_t got = pread(err_fd, text, sizeof text - 1, 0);
+    text[got > 0 ? got : 0] = '\0';
+    close(err_fd);
+    unlink(err_path);
+    return text;
+}
+
+static json_value *read_max(const char *path, size_t max) { return json_read_file_max(path, max); }
+static json_value *read_results(const char *path, size_t max)
+{
+    (void)max;
+    return json_read_results(path);
+}
+
+static void test_bounds(void)
+{
+    char dir[] = "/tmp/test_json_reader_dir_XXXXXX";
+    if (!mkdtemp(dir))
+        return;
+    char path[256];
+    snprintf(path, sizeof path, "%s/big.json", dir);
+    FILE *f = fopen(path, "w");
+    fputs("[\"0123456789012345678901234567890123456789\", 1, 2, 3]", f);
+    fclose(f);
+    json_value *doc;
+    char *err = capture_stderr(read_max, path, 40, &doc);
+    ok(doc == NULL && strstr(err, path) && strstr(err, "larger than 40 bytes"),
+       "a file over the limit is refused, naming the file and the limit");
+    json_free(doc);
+    capture_stderr(read_max, path, 60, &doc);
+    ok(doc && json_count(doc) == 4, "a file under the limit is read");
+    json_free(doc);
+
+    /* A pipe longer than the limit: read up to the limit, then refused. */
+    int fds[2];
+    if (pipe(fds) == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            char block[4096];
+            memset(block, ' ', sizeof block);
+            for (int k = 0; k < 1024; k++) /* 4 MiB, more than the 1 MiB limit */
+                if (write(fds[1], block, sizeof block) < 0)
+                    _exit(0);
+            _exit(0);
+        }
+        close(fds[1]);
+        char fd_path[64];
+        snprintf(fd_path, sizeof fd_path, "/dev/fd/%d", fds[0]);
+        err = capture_stderr(read_max, fd_path, 1 << 20, &doc);
+        ok(doc == NULL && strstr(err, "larger than 1 MiB"),
+           "a pipe that goes on past the limit is refused at the limit");
+        close(fds[0]);
+        waitpid(pid, NULL, 0);
+    }
+
+    err = capture_stderr(read_max, "/dev/zero", JSON_MAX_FILE_BYTES, &doc);
+    ok(doc == NULL && strstr(err, "/dev/zero: error:") && strstr(err, "character device"),
+       "/dev/zero is refused at once, named");
+    err = capture_stderr(read_max, dir, JSON_MAX_FILE_BYTES, &doc);
+    ok(doc == NULL && strstr(err, "a folder"), "a folder is refused");
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    if (mkfifo(path, 0600) == 0) {
+        err = capture_stderr(read_max, path, JSON_MAX_FILE_BYTES, &doc);
+        ok(doc == NULL && strstr(err, "end of the document"),
+           "a named pipe no one writes to is not waited for");
+        unlink(path);
+    } else {
+        skip("mkfifo failed");
+    }
+    snprintf(path, sizeof path, "%s/big.json", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void test_results_marker(void)
+{
+    char path[] = "/tmp/test_json_reader_XXXXXX";
+    static const struct {
+        const char *text, *why, *name;
+    } cases[] = {
+        {"{\"tool\": \"redbench compare\", \"results\": []}", "its tool is \"redbench compare\"",
+         "compare's output"},
+        {"{\"results\": []}", "it has no \"tool\"", "a file without the tool marker"},
+        {"{\"tool\": \"redbench\", \"winners\": []}", "no \"results\" array", "tune's output"},
+        {"[1, 2]", "it is array", "an array"},
+        {"{\"tool\": \"other\\u001b[31m\", \"results\": []}", "its tool is \"other\\x1b[31m\"",
+         "another tool, its name made printable"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int fd = mkstemp(path);
+        if (write(fd, cases[k].text, strlen(cases[k].text)) < 0)
+            break;
+        close(fd);
+        json_value *doc;
+        char *err = capture_stderr(read_results, path, 0, &doc);
+        ok(doc == NULL && strstr(err, path) && strstr(err, "not a redbench results file") &&
+               strstr(err, cases[k].why),
+           "%s is refused: %s", cases[k].name, cases[k].why);
+        if (doc || !strstr(err, cases[k].why))
+            printf("#   %s", err);
+        json_free(doc);
+        unlink(path);
+        strcpy(path, "/tmp/test_json_reader_XXXXXX");
+    }
+    int fd = mkstemp(path);
+    const char *good = "{\"tool\": \"redbench\", \"results\": [{\"run\": \"a\"}]}";
+    if (write(fd, good, strlen(good)) < 0)
+        return;
+    close(fd);
+    json_value *doc = json_read_results(path);
+    ok(doc && json_count(json_get(doc, "results")) == 1, "a redbench results file is read");
+    json_free(doc);
+    unlink(path);
+}
+
 int main(void)
 {
-    plan(46);
+    plan(59);
     test_values();
     test_errors();
     test_round_trip();
     test_read_file();
+    test_bounds();
+    test_results_marker();
+    ok(sizeof(json_value) <= 4 * sizeof(double), "a value takes %zu bytes (at most 32)",
+       sizeof(json_value));
     return done();
 }
