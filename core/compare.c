@@ -37,9 +37,10 @@ const char *compare_setting_name(int setting)
     return setting >= 0 && setting < RB_SETTING_COUNT_ ? setting_names[setting] : "?";
 }
 
-static const char *member_text(const json_value *object, const char *key)
+/* A member's text, the file's own copy (NULL when it is not a string). */
+static const char *member_text(rb_compare_file *file, const json_value *object, const char *key)
 {
-    return json_string(json_get(object, key));
+    return text_index_intern(&file->texts, json_string(json_get(object, key)));
 }
 
 /* A JSON scalar as it would be written in an experiment file. */
@@ -74,21 +75,62 @@ static char *params_text(const json_value *params)
     return text;
 }
 
-/* A required string member of a result row. */
-static int row_string(const char *path, const json_value *row, size_t position, const char *key,
-                      const char **out)
+/* The file's copy of a row's parameters: one per different set, found by
+ * the set's text with types (so "1" and 1 stay apart). */
+static const rb_compare_params *load_params(rb_compare_file *file, const json_value *params)
 {
-    *out = member_text(row, key);
+    strbuf id = {0};
+    sb_append(&id, "");
+    for (size_t k = 0; k < json_count(params); k++) {
+        const json_value *v = &params->items[k];
+        sb_append(&id, params->keys[k]);
+        sb_printf(&id, "\x1f%d\x1f", (int)v->type);
+        sb_append(&id, scalar_text(v));
+        sb_append(&id, "\x1e");
+    }
+    size_t *slot = text_index_find(&file->params_index, id.data);
+    if (slot) {
+        sb_free(&id);
+        return file->params_sets[*slot];
+    }
+    size_t cap = file->n_params_sets;
+    rb_compare_params *set = xcalloc(1, sizeof *set);
+    *(rb_compare_params **)grow(&file->params_sets, &file->n_params_sets, &cap,
+                                sizeof *file->params_sets) = set;
+    set->count = json_count(params);
+    set->items = xcalloc(set->count ? set->count : 1, sizeof *set->items);
+    for (size_t k = 0; k < set->count; k++) {
+        const json_value *v = &params->items[k];
+        set->items[k].key = text_index_intern(&file->texts, params->keys[k]);
+        int scalar = v->type == JSON_STRING || v->type == JSON_NUMBER ||
+                     v->type == JSON_BOOL || v->type == JSON_NULL;
+        set->items[k].type = scalar ? v->type : JSON_STRING;
+        set->items[k].text = text_index_intern(&file->texts, scalar_text(v));
+    }
+    char *text = params_text(params);
+    set->text = text_index_intern(&file->texts, text);
+    free(text);
+    text_index_put(&file->params_index, text_index_intern(&file->texts, id.data),
+                   file->n_params_sets - 1, NULL);
+    sb_free(&id);
+    return set;
+}
+
+/* A required string member of a result row. */
+static int row_string(rb_compare_file *file, const json_value *row, size_t position,
+                      const char *key, const char **out)
+{
+    *out = member_text(file, row, key);
     if (*out)
         return 0;
-    diag_at(path, row->line, "result %zu has no \"%s\" text; rows written by redbench "
-                             "--format json have run, plugin, op, dtype, n and status",
+    diag_at(file->path, row->line, "result %zu has no \"%s\" text; rows written by redbench "
+                                   "--format json have run, plugin, op, dtype, n and status",
             position + 1, key);
     return -1;
 }
 
-static int load_samples(const char *path, const json_value *row, size_t position,
-                        rb_compare_row *out)
+/* Checks a row's samples_ns and counts them (read by load_samples). */
+static int count_samples(const char *path, const json_value *row, size_t position, size_t *count)
 {
     const json_value *samples = json_get(row, "samples_ns");
     if (!samples || json_is_null(samples))
@@ -99,7 +141,6 @@ static int load_samples(const char *path, const json_value *row, size_t position
                 position + 1, json_type_name(samples->type));
         return -1;
     }
-    out->samples = xcalloc(samples->count ? samples->count : 1, sizeof *out->samples);
     for (size_t k = 0; k < samples->count; k++) {
         const json_value *s = &samples->items[k];
         if (s->type != JSON_NUMBER || !isfinite(s->number) || s->number < 0) {
@@ -108,25 +149,35 @@ static int load_samples(const char *path, const json_value *row, size_t position
                     position + 1, k + 1);
             return -1;
         }
-        out->samples[k] = s->number;
     }
-    out->n_samples = samples->count;
+    *count += samples->count;
     return 0;
+}
+
+static void load_samples(const json_value *row, double *pool, rb_compare_row *out)
+{
+    const json_value *samples = json_get(row, "samples_ns");
+    out->samples = pool;
+    out->n_samples = json_count(samples);
+    for (size_t k = 0; k < out->n_samples; k++)
+        pool[k] = samples->items[k].number;
 }
 
 /* How a row was measured: its own "timing" and "cache"; the cache regime is
  * a run-wide setting, so a row without it takes the experiment's. */
-static void load_settings(const json_value *row, const char *file_cache, rb_compare_row *out)
+static void load_settings(rb_compare_file *file, const json_value *row, const char *file_cache,
+                          rb_compare_row *out)
 {
-    out->settings[RB_SETTING_TIMING] = member_text(row, "timing");
-    out->settings[RB_SETTING_CACHE] = member_text(row, "cache");
+    out->settings[RB_SETTING_TIMING] = member_text(file, row, "timing");
+    out->settings[RB_SETTING_CACHE] = member_text(file, row, "cache");
     if (!out->settings[RB_SETTING_CACHE])
         out->settings[RB_SETTING_CACHE] = file_cache;
 }
 
-static int load_row(const char *path, const json_value *row, size_t position, size_t n_devices,
+static int load_row(rb_compare_file *file, const json_value *row, size_t position,
                     const char *file_cache, rb_compare_row *out)
 {
+    const char *path = file->path;
     memset(out, 0, sizeof *out);
     out->position = position;
     out->device = -1;
@@ -135,47 +186,46 @@ static int load_row(const char *path, const json_value *row, size_t position, si
                 json_type_name(row->type));
         return -1;
     }
-    if (row_string(path, row, position, "run", &out->run) != 0 ||
-        row_string(path, row, position, "plugin", &out->plugin) != 0 ||
-        row_string(path, row, position, "op", &out->op) != 0 ||
-        row_string(path, row, position, "dtype", &out->dtype) != 0 ||
-        row_string(path, row, position, "status", &out->status) != 0)
+    if (row_string(file, row, position, "run", &out->run) != 0 ||
+        row_string(file, row, position, "plugin", &out->plugin) != 0 ||
+        row_string(file, row, position, "op", &out->op) != 0 ||
+        row_string(file, row, position, "dtype", &out->dtype) != 0 ||
+        row_string(file, row, position, "status", &out->status) != 0)
         return -1;
     if (!json_uint64(json_get(row, "n"), &out->n)) {
         diag_at(path, row->line, "result %zu: \"n\" is not a whole number of elements",
                 position + 1);
         return -1;
     }
-    out->distribution = member_text(row, "distribution");
+    out->distribution = member_text(file, row, "distribution");
     if (!out->distribution)
         out->distribution = "";
-    out->reason = member_text(row, "reason");
+    out->reason = member_text(file, row, "reason");
     if (!out->reason)
         out->reason = "";
-    out->params = json_get(row, "params");
-    if (out->params && out->params->type != JSON_OBJECT && !json_is_null(out->params)) {
-        diag_at(path, out->params->line, "result %zu: \"params\" is a %s; valid: an object",
-                position + 1, json_type_name(out->params->type));
+    const json_value *params = json_get(row, "params");
+    if (params && params->type != JSON_OBJECT && !json_is_null(params)) {
+        diag_at(path, params->line, "result %zu: \"params\" is a %s; valid: an object",
+                position + 1, json_type_name(params->type));
         return -1;
     }
     int64_t device;
     if (json_int64(json_get(row, "device"), &device) && device >= 0 &&
-        (uint64_t)device < n_devices)
+        (uint64_t)device < file->n_devices)
         out->device = (int)device;
-    out->params_text = params_text(out->params);
-    load_settings(row, file_cache, out);
+    out->params = load_params(file, params);
+    out->params_text = out->params->text;
+    load_settings(file, row, file_cache, out);
 
     uint64_t bins = 0;
     char bins_text[32] = "";
     if (json_uint64(json_get(row, "bins"), &bins))
         snprintf(bins_text, sizeof bins_text, "%llu", (unsigned long long)bins);
-    out->key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%llu\x1f%s\x1f%s", out->run, out->plugin,
-                         out->params_text, out->op, out->dtype, (unsigned long long)out->n,
-                         out->distribution, bins_text);
-    return load_samples(path, row, position, out);
+    out->bins = text_index_intern(&file->texts, bins_text);
+    return 0;
 }
 
-static void load_devices(const json_value *devices, rb_compare_file *file)
+static void load_devices(rb_compare_file *file, const json_value *devices)
 {
     size_t count = json_count(devices);
     if (!devices || devices->type != JSON_ARRAY || count == 0)
@@ -184,59 +234,94 @@ static void load_devices(const json_value *devices, rb_compare_file *file)
     for (size_t k = 0; k < count; k++) {
         const json_value *d = json_at(devices, k);
         rb_compare_device *out = &file->devices[k];
-        out->backend = member_text(d, "backend");
-        out->name = member_text(d, "name");
-        out->uuid = member_text(d, "uuid");
+        out->backend = member_text(file, d, "backend");
+        out->name = member_text(file, d, "name");
+        out->uuid = member_text(file, d, "uuid");
         if (!json_int64(json_get(d, "device"), &out->index))
             out->index = (int64_t)k;
     }
     file->n_devices = count;
 }
 
-int compare_file_load(const char *path, rb_compare_file *file)
+static int load_document(rb_compare_file *file, const json_value *doc)
 {
-    memset(file, 0, sizeof *file);
-    file->path = path;
-    file->doc = json_read_results(path);
-    if (!file->doc)
-        return -1;
-    const json_value *doc = file->doc;
     const json_value *results = json_get(doc, "results");
-    file->version = member_text(doc, "version");
-    file->git_revision = member_text(doc, "git_revision");
-    file->started = member_text(doc, "started");
-    file->host = member_text(json_get(doc, "host"), "name");
-    load_devices(json_get(doc, "devices"), file);
-    const char *cache = member_text(json_get(json_get(doc, "experiment"), "settings"), "cache");
+    file->version = member_text(file, doc, "version");
+    file->git_revision = member_text(file, doc, "git_revision");
+    file->started = member_text(file, doc, "started");
+    file->host = member_text(file, json_get(doc, "host"), "name");
+    load_devices(file, json_get(doc, "devices"));
+    const char *cache =
+        member_text(file, json_get(json_get(doc, "experiment"), "settings"), "cache");
+    size_t n_samples = 0;
     file->rows = xcalloc(results->count ? results->count : 1, sizeof *file->rows);
     for (size_t k = 0; k < results->count; k++) {
         file->n_rows = k + 1;
-        if (load_row(path, &results->items[k], k, file->n_devices, cache, &file->rows[k]) != 0)
+        if (load_row(file, &results->items[k], k, cache, &file->rows[k]) != 0 ||
+            count_samples(file->path, &results->items[k], k, &n_samples) != 0)
             return -1;
+    }
+    file->samples = xcalloc(n_samples ? n_samples : 1, sizeof *file->samples);
+    double *pool = file->samples;
+    for (size_t k = 0; k < file->n_rows; k++) {
+        rb_compare_row *row = &file->rows[k];
+        load_samples(&results->items[k], pool, row);
+        pool += row->n_samples;
     }
     return 0;
 }
 
+int compare_file_load(const char *path, rb_compare_file *file)
+{
+    memset(file, 0, sizeof *file);
+    file->path = path;
+    json_value *doc = json_read_results(path);
+    if (!doc)
+        return -1;
+    int status = load_document(file, doc);
+    json_free(doc);
+    return status;
+}
+
 void compare_file_free(rb_compare_file *file)
 {
-    for (size_t k = 0; k < file->n_rows; k++) {
-        free(file->rows[k].params_text);
-        free(file->rows[k].key);
-        free(file->rows[k].samples);
+    for (size_t k = 0; k < file->n_params_sets; k++) {
+        free(file->params_sets[k]->items);
+        free(file->params_sets[k]);
     }
+    free(file->params_sets);
     free(file->rows);
+    free(file->samples);
     free(file->devices);
-    json_free(file->doc);
+    text_index_free(&file->params_index);
+    text_index_free(&file->texts);
     memset(file, 0, sizeof *file);
 }
 
 /* ---- matching ---- */
 
+/* What identifies a configuration across files: run, plugin, parameters,
+ * op, dtype, n, distribution and bins. */
+static int compare_configurations(const rb_compare_row *x, const rb_compare_row *y)
+{
+    const char *const xs[] = {x->run, x->plugin, x->params_text, x->op, x->dtype};
+    const char *const ys[] = {y->run, y->plugin, y->params_text, y->op, y->dtype};
+    for (size_t k = 0; k < RB_ARRAY_LEN(xs); k++) {
+        int c = strcmp(xs[k], ys[k]);
+        if (c)
+            return c;
+    }
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    int c = strcmp(x->distribution, y->distribution);
+    return c ? c : strcmp(x->bins, y->bins);
+}
+
 static int compare_rows_by_key(const void *a, const void *b)
 {
     const rb_compare_row *x = *(const rb_compare_row *const *)a;
     const rb_compare_row *y = *(const rb_compare_row *const *)b;
-    int c = strcmp(x->key, y->key);
+    int c = compare_configurations(x, y);
     if (c)
         return c;
     return (x->position > y->position) - (x->position < y->position);
@@ -276,7 +361,9 @@ static void match_rows(rb_comparison *cmp)
     cmp->only_old = xcalloc(a->n_rows ? a->n_rows : 1, sizeof *cmp->only_old);
     cmp->only_new = xcalloc(b->n_rows ? b->n_rows : 1, sizeof *cmp->only_new);
     while (i < a->n_rows || j < b->n_rows) {
-        int c = i == a->n_rows ? 1 : j == b->n_rows ? -1 : strcmp(old_rows[i]->key, new_rows[j]->key);
+        int c = i == a->n_rows   ? 1
+                : j == b->n_rows ? -1
+                                 : compare_configurations(old_rows[i], new_rows[j]);
         if (c == 0) {
             rb_compare_pair *p = &cmp->pairs[cmp->n_pairs++];
             p->old_row = old_rows[i++];

@@ -12,6 +12,7 @@
 
 #include "compare_stats.h"
 #include "json_reader.h"
+#include "text_index.h"
 
 /* The measurement settings that make two sets of samples measure different
  * things when they differ: samples timed per launch against samples of a
@@ -24,17 +25,34 @@ enum rb_compare_setting {
 
 const char *compare_setting_name(int setting); /* "timing", "cache" */
 
-/* One row of a result file. Text fields point into the file's document. */
+/* One parameter of a row, as the file has it. */
+typedef struct rb_compare_param {
+    const char *key;
+    json_type type;         /* a string, number, boolean or null; anything else
+                               is kept as the string "?" */
+    const char *text;       /* its text ("256", "tree", "true", "null") */
+} rb_compare_param;
+
+/* A row's parameters: one copy per different set in a file. */
+typedef struct rb_compare_params {
+    rb_compare_param *items;
+    size_t count;
+    const char *text;       /* "block=256 variant=tree", keys sorted; "" if none */
+} rb_compare_params;
+
+/* One row of a result file. Texts are the file's own copies (one per
+ * different text: a file of a million rows names a few runs), since the
+ * document is freed once read. */
 typedef struct rb_compare_row {
     size_t position;        /* 0-based index in the file's `results` */
     const char *run, *plugin, *op, *dtype, *distribution;
     uint64_t n;
     const char *status;     /* "ok", "wrong", ... */
     const char *reason;
-    const json_value *params; /* the row's `params` object (may be NULL) */
-    char *params_text;      /* "block=256 variant=tree", keys sorted; "" if none */
-    char *key;              /* what identifies the configuration across files */
-    double *samples;        /* samples_ns */
+    const rb_compare_params *params;
+    const char *params_text; /* params->text */
+    const char *bins;       /* the row's bins as text, "" if none */
+    double *samples;        /* samples_ns (in the file's pool) */
     size_t n_samples;
     int device;             /* index into the file's devices, -1 if none */
     const char *settings[RB_SETTING_COUNT_]; /* how it was measured; NULL where
@@ -51,7 +69,11 @@ typedef struct rb_compare_device {
 
 typedef struct rb_compare_file {
     const char *path;
-    json_value *doc;
+    text_index texts;       /* the file's texts, one copy each */
+    text_index params_index; /* params set text -> index in params_sets */
+    rb_compare_params **params_sets;
+    size_t n_params_sets;
+    double *samples;        /* every row's samples, one block */
     const char *version, *git_revision, *started, *host;
     rb_compare_row *rows;
     size_t n_rows;
@@ -82,8 +104,10 @@ typedef struct rb_comparison {
     size_t n_differ;                 /* pairs measured differently (differs != 0) */
 } rb_comparison;
 
-/* Reads a result file written by `redbench --format json`. Errors name the
- * file and line. Returns 0, or -1 after printing what is wrong. */
+/* Reads a result file written by `redbench --format json`, keeping what
+ * compare needs and freeing the document, so that memory grows with the
+ * rows' own data only. Errors name the file and line. Returns 0, or -1
+ * after printing what is wrong. */
 int compare_file_load(const char *path, rb_compare_file *file);
 void compare_file_free(rb_compare_file *file);
 

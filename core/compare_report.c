@@ -8,6 +8,7 @@
  * have the `note` column only when some configuration has a note. */
 #include "compare.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,38 +394,29 @@ static void member_number(json_writer *w, const char *key, double value)
     jw_double(w, value);
 }
 
-/* A value read from a result file, written back as it was. */
-static void write_value(json_writer *w, const json_value *v)
+/* A parameter read from a result file, written back as it was. */
+static void write_param(json_writer *w, const rb_compare_param *p)
 {
-    int64_t i;
-    uint64_t u;
-    switch (v ? v->type : JSON_NULL) {
-    case JSON_BOOL: jw_bool(w, v->boolean); break;
-    case JSON_STRING: jw_string(w, v->text); break;
-    case JSON_NUMBER:
-        if (json_int64(v, &i))
-            jw_int(w, i);
-        else if (json_uint64(v, &u))
-            jw_uint(w, u);
-        else
-            jw_double(w, v->number);
-        break;
-    case JSON_ARRAY:
-        jw_begin_array(w);
-        for (size_t k = 0; k < v->count; k++)
-            write_value(w, &v->items[k]);
-        jw_end_array(w);
-        break;
-    case JSON_OBJECT:
-        jw_begin_object(w);
-        for (size_t k = 0; k < v->count; k++) {
-            jw_key(w, v->keys[k]);
-            write_value(w, &v->items[k]);
-        }
-        jw_end_object(w);
-        break;
-    default: jw_null(w); break;
+    char *end;
+    int integer = p->type == JSON_NUMBER && !strpbrk(p->text, ".eE");
+    switch (p->type) {
+    case JSON_BOOL: jw_bool(w, strcmp(p->text, "true") == 0); return;
+    case JSON_NULL: jw_null(w); return;
+    case JSON_NUMBER: break;
+    default: jw_string(w, p->text); return;
     }
+    errno = 0;
+    long long i = strtoll(p->text, &end, 10);
+    if (integer && !*end && errno != ERANGE) {
+        jw_int(w, i);
+        return;
+    }
+    errno = 0;
+    unsigned long long u = strtoull(p->text, &end, 10);
+    if (integer && p->text[0] != '-' && !*end && errno != ERANGE)
+        jw_uint(w, u);
+    else
+        jw_double(w, strtod(p->text, NULL));
 }
 
 static void write_configuration(json_writer *w, const rb_compare_row *row)
@@ -432,12 +424,12 @@ static void write_configuration(json_writer *w, const rb_compare_row *row)
     member_string(w, "run", row->run);
     member_string(w, "plugin", row->plugin);
     jw_key(w, "params");
-    if (row->params)
-        write_value(w, row->params);
-    else {
-        jw_begin_object(w);
-        jw_end_object(w);
+    jw_begin_object(w);
+    for (size_t k = 0; row->params && k < row->params->count; k++) {
+        jw_key(w, row->params->items[k].key);
+        write_param(w, &row->params->items[k]);
     }
+    jw_end_object(w);
     member_string(w, "op", row->op);
     member_string(w, "dtype", row->dtype);
     jw_key(w, "n");
