@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,25 +416,36 @@ static char *device_change_text(const rb_compare_device *a, const rb_compare_dev
     return sb.data;
 }
 
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* One line per (old device, new device) pair that some matched
- * configuration ran on and that differ. */
+ * configuration ran on and that differ, in the order of the devices. */
 static void find_device_changes(rb_comparison *cmp)
 {
     const rb_compare_file *a = &cmp->old_file, *b = &cmp->new_file;
-    unsigned char *seen = xcalloc(a->n_devices * b->n_devices + 1, 1);
-    size_t cap = 0;
+    uint64_t *used = xcalloc(cmp->n_pairs ? cmp->n_pairs : 1, sizeof *used);
+    size_t n_used = 0, cap = 0;
     for (size_t k = 0; k < cmp->n_pairs; k++) {
         int da = cmp->pairs[k].old_row->device, db = cmp->pairs[k].new_row->device;
-        if (da < 0 || db < 0 || seen[(size_t)da * b->n_devices + (size_t)db])
+        if (da >= 0 && db >= 0)
+            used[n_used++] = (uint64_t)da << 32 | (uint64_t)db;
+    }
+    qsort(used, n_used, sizeof *used, compare_u64);
+    for (size_t k = 0; k < n_used; k++) {
+        if (k > 0 && used[k] == used[k - 1])
             continue;
-        seen[(size_t)da * b->n_devices + (size_t)db] = 1;
+        size_t da = (size_t)(used[k] >> 32), db = (size_t)(used[k] & 0xffffffffu);
         if (same_device(&a->devices[da], &b->devices[db]))
             continue;
         char **slot = grow(&cmp->device_changes, &cmp->n_device_changes, &cap,
                            sizeof *cmp->device_changes);
         *slot = device_change_text(&a->devices[da], &b->devices[db]);
     }
-    free(seen);
+    free(used);
 }
 
 /* ---- judging ---- */
@@ -487,49 +499,71 @@ void comparison_run(rb_comparison *cmp)
 /* Configurations named per warning; the rest are counted. */
 #define NAMED_PER_WARNING 5
 
-/* Whether pair p was measured with `old_value` and `new_value` of a
- * setting that differs. */
-static int differs_as(const rb_compare_pair *p, int setting, const char *old_value,
-                      const char *new_value)
-{
-    return (p->differs & (1u << setting)) &&
-           strcmp(p->old_row->settings[setting], old_value) == 0 &&
-           strcmp(p->new_row->settings[setting], new_value) == 0;
-}
+/* Different (old, new) values of one setting warned about; more are counted. */
+#define WARNINGS_PER_SETTING 10
 
-/* One warning per setting and pair of values (old, new): how many
- * configurations, and the first few by number and name. */
+/* Pairs measured with one (old, new) value of a setting. */
+typedef struct setting_group {
+    size_t first, count;
+    size_t named[NAMED_PER_WARNING];
+} setting_group;
+
+/* One warning per setting and pair of values (old, new), in the order
+ * they first appear: how many configurations, and the first few by number
+ * and name. One pass over the pairs, grouped through a hash index. */
 static void warn_setting(const rb_comparison *cmp, int setting)
 {
-    unsigned char *warned = xcalloc(cmp->n_pairs ? cmp->n_pairs : 1, 1);
+    text_index groups_by_values = {0};
+    setting_group *groups = NULL;
+    size_t n_groups = 0, cap = 0;
+    char **ids = NULL;
+    size_t n_ids = 0, ids_cap = 0;
     for (size_t k = 0; k < cmp->n_pairs; k++) {
-        const rb_compare_pair *first = &cmp->pairs[k];
-        if (warned[k] || !(first->differs & (1u << setting)))
+        const rb_compare_pair *p = &cmp->pairs[k];
+        if (!(p->differs & (1u << setting)))
             continue;
-        const char *old_value = first->old_row->settings[setting];
-        const char *new_value = first->new_row->settings[setting];
-        size_t count = 0;
-        for (size_t j = k; j < cmp->n_pairs; j++)
-            count += differs_as(&cmp->pairs[j], setting, old_value, new_value);
+        char *id = xasprintf("%s\x1f%s", p->old_row->settings[setting],
+                             p->new_row->settings[setting]);
+        int added;
+        size_t *slot = text_index_put(&groups_by_values, id, n_groups, &added);
+        if (added) {
+            *(char **)grow(&ids, &n_ids, &ids_cap, sizeof *ids) = id;
+            setting_group *g = grow(&groups, &n_groups, &cap, sizeof *groups);
+            g->first = k;
+        } else {
+            free(id);
+        }
+        setting_group *g = &groups[*slot];
+        if (g->count < NAMED_PER_WARNING)
+            g->named[g->count] = k;
+        g->count++;
+    }
+    for (size_t k = 0; k < n_groups && k < WARNINGS_PER_SETTING; k++) {
+        const setting_group *g = &groups[k];
+        const rb_compare_pair *first = &cmp->pairs[g->first];
+        char *old_value = printable_text(first->old_row->settings[setting]);
+        char *new_value = printable_text(first->new_row->settings[setting]);
         diag_warn("%s differs in %zu configuration%s (old: %s, new: %s); their samples measure "
                   "different things:",
-                  setting_names[setting], count, count == 1 ? "" : "s", old_value, new_value);
-        size_t named = 0;
-        for (size_t j = k; j < cmp->n_pairs; j++) {
-            if (!differs_as(&cmp->pairs[j], setting, old_value, new_value))
-                continue;
-            warned[j] = 1;
-            if (named == NAMED_PER_WARNING)
-                continue;
-            char *title = compare_row_title(cmp->pairs[j].old_row);
-            fprintf(stderr, "  #%zu %s\n", j + 1, title);
+                  setting_names[setting], g->count, g->count == 1 ? "" : "s", old_value,
+                  new_value);
+        free(old_value);
+        free(new_value);
+        size_t named = g->count < NAMED_PER_WARNING ? g->count : NAMED_PER_WARNING;
+        for (size_t j = 0; j < named; j++) {
+            char *title = compare_row_title(cmp->pairs[g->named[j]].old_row);
+            fprintf(stderr, "  #%zu %s\n", g->named[j] + 1, title);
             free(title);
-            named++;
         }
-        if (count > named)
-            fprintf(stderr, "  and %zu more\n", count - named);
+        if (g->count > named)
+            fprintf(stderr, "  and %zu more\n", g->count - named);
     }
-    free(warned);
+    if (n_groups > WARNINGS_PER_SETTING)
+        diag_warn("%s differs in %zu more ways, not listed", setting_names[setting],
+                  n_groups - WARNINGS_PER_SETTING);
+    free(groups);
+    free_list(ids, n_ids);
+    text_index_free(&groups_by_values);
 }
 
 static void warn_measured_differently(const rb_comparison *cmp)
@@ -670,8 +704,13 @@ int command_compare(int argc, char **argv)
     comparison_run(&cmp);
     if (cmp.n_device_changes > 0 && !allow_device_change) {
         diag_error("%s and %s were measured on different devices:", paths[0], paths[1]);
-        for (size_t k = 0; k < cmp.n_device_changes; k++)
-            fprintf(stderr, "  %s\n", cmp.device_changes[k]);
+        for (size_t k = 0; k < cmp.n_device_changes && k < 20; k++) {
+            char *change = printable_text(cmp.device_changes[k]);
+            fprintf(stderr, "  %s\n", change);
+            free(change);
+        }
+        if (cmp.n_device_changes > 20)
+            fprintf(stderr, "  and %zu more\n", cmp.n_device_changes - 20);
         fprintf(stderr, "redbench compare: nothing compared; --allow-device-change compares "
                         "them anyway\n");
         goto done;

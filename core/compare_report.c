@@ -42,14 +42,11 @@ static int column_count(const rb_comparison *cmp)
     return cmp->n_differ > 0 ? COL_COUNT : COL_NOTE;
 }
 
-/* A copy with control characters (line breaks, tabs) as spaces. */
+/* A copy fit for one line of a terminal: control bytes (line breaks,
+ * tabs, escape sequences) written as escapes (printable_text). */
 static char *one_line(const char *text)
 {
-    char *copy = xstrdup(text ? text : "");
-    for (char *p = copy; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
-    return copy;
+    return printable_text(text);
 }
 
 static char *duration_cell(double ns)
@@ -160,11 +157,14 @@ static void write_line(FILE *out, char *const cells[COL_COUNT], const size_t wid
 
 static void write_file_line(FILE *out, const char *which, const rb_compare_file *f)
 {
-    char *path = one_line(f->path);
-    fprintf(out, "%s: %s (redbench %s, revision %s, %s, host %s)\n", which, path,
-            f->version ? f->version : "?", f->git_revision ? f->git_revision : "unknown",
-            f->started ? f->started : "time unknown", f->host ? f->host : "unknown");
-    free(path);
+    char *texts[] = {one_line(f->path), one_line(f->version ? f->version : "?"),
+                     one_line(f->git_revision ? f->git_revision : "unknown"),
+                     one_line(f->started ? f->started : "time unknown"),
+                     one_line(f->host ? f->host : "unknown")};
+    fprintf(out, "%s: %s (redbench %s, revision %s, %s, host %s)\n", which, texts[0], texts[1],
+            texts[2], texts[3], texts[4]);
+    for (size_t k = 0; k < RB_ARRAY_LEN(texts); k++)
+        free(texts[k]);
 }
 
 static void write_one_file_rows(FILE *out, const char *path, const rb_compare_row *const *rows,
@@ -270,20 +270,24 @@ int compare_report_table(FILE *out, const rb_comparison *cmp)
 
 /* ---- CSV ---- */
 
+/* A field: printable (no line break or control byte), quoted when it
+ * holds a comma or a quote, quotes doubled. */
 static void csv_text(FILE *out, const char *text)
 {
-    text = text ? text : "";
-    if (!strpbrk(text, ",\"\r\n")) {
-        fputs(text, out);
+    char *shown = printable_text(text);
+    if (!strpbrk(shown, ",\"")) {
+        fputs(shown, out);
+        free(shown);
         return;
     }
     fputc('"', out);
-    for (; *text; text++) {
-        if (*text == '"')
+    for (const char *p = shown; *p; p++) {
+        if (*p == '"')
             fputc('"', out);
-        fputc(*text, out);
+        fputc(*p, out);
     }
     fputc('"', out);
+    free(shown);
 }
 
 static void csv_number(FILE *out, double v)
@@ -554,21 +558,26 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
 
 /* ---- Markdown ---- */
 
-/* Table cell text: `|` escaped, line breaks as spaces. */
+/* Table cell text: printable (control bytes as escapes, whose backslash
+ * is escaped in turn), Markdown's special characters escaped. */
 static void md_text(FILE *out, const char *text)
 {
-    for (const char *p = text ? text : ""; *p; p++) {
-        if (*p == '|' || *p == '\\' || *p == '*' || *p == '_' || *p == '`')
+    char *shown = printable_text(text);
+    for (const char *p = shown; *p; p++) {
+        if (*p == '|' || *p == '\\' || *p == '*' || *p == '_' || *p == '`' || *p == '<')
             fputc('\\', out);
-        fputc((unsigned char)*p < 0x20 ? ' ' : *p, out);
+        fputc(*p, out);
     }
+    free(shown);
 }
 
 static void md_file_line(FILE *out, const char *which, const rb_compare_file *f)
 {
     fprintf(out, "- %s: `", which);
-    for (const char *p = f->path; *p; p++)
-        fputc(*p == '`' || (unsigned char)*p < 0x20 ? ' ' : *p, out);
+    char *path = printable_text(f->path);
+    for (const char *p = path; *p; p++)
+        fputc(*p == '`' ? ' ' : *p, out);
+    free(path);
     fputs("`, redbench ", out);
     md_text(out, f->version ? f->version : "?");
     fputs(", revision ", out);
