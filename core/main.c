@@ -1,13 +1,16 @@
 /* core/main.c: the redbench program: parse the command line, discover the
- * plugins, and hand over to the command asked for. */
+ * plugins, hand over to the command asked for, and check that what it wrote
+ * to standard output got there. */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "diag.h"
 #include "options.h"
 #include "registry.h"
+#include "safe_file.h"
 
 /* Subcommands: `redbench NAME ARGS...`; each parses its own arguments. */
 static const struct subcommand {
@@ -20,7 +23,23 @@ static const struct subcommand {
     {NULL, NULL},
 };
 
+static int run_command(int argc, char **argv);
+
+/* A write error on standard output (a full disk, /dev/full) is an error:
+ * results or listings that did not get there are not a success. */
 int main(int argc, char **argv)
+{
+    int status = run_command(argc, argv);
+    char why[256];
+    if (safe_file_flush(stdout, "standard output", why, sizeof why) != 0) {
+        diag_error("%s", why);
+        if (status == 0)
+            status = 1;
+    }
+    return status;
+}
+
+static int run_command(int argc, char **argv)
 {
     if (argc > 1)
         for (const struct subcommand *s = subcommands; s->name; s++)

@@ -3,10 +3,13 @@
  * device's identity (backend and UUID, or backend, host and device name)
  * and holds `key = value` lines: every field of the key it was measured
  * under, the figure and when it was measured. A lookup compares every
- * field; one that differs makes the figure stale. */
+ * field; one that differs makes the figure stale. A file is read only when
+ * it is a regular file of at most PEAK_FILE_MAX bytes, and written through
+ * core/safe_file.h (a temporary renamed into place; never a device). */
 #include "peak_cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,11 @@
 #include <unistd.h>
 
 #include "provenance.h"
+#include "safe_file.h"
 #include "util.h"
+
+/* A cache file is a dozen short lines: anything larger is not one. */
+#define PEAK_FILE_MAX 65536
 
 /* The key's fields as they are written, in file order. */
 typedef struct key_field {
@@ -122,13 +129,12 @@ int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *
     if (make_folders(dir) != 0)
         return -1;
     char *path = peak_cache_path(dir, key);
-    char *temp = xasprintf("%s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(temp, "w");
-    if (!f) {
-        free(temp);
-        free(path);
+    rb_safe_file file;
+    int failed = safe_file_open(&file, path, RB_SAFE_FILE_REGULAR) != 0;
+    free(path);
+    if (failed)
         return -1;
-    }
+    FILE *f = file.stream;
     char stamp[40];
     iso_now(stamp, sizeof stamp);
     key_field fields[KEY_FIELDS];
@@ -141,21 +147,8 @@ int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *
         free(text);
     }
     fprintf(f, "measured_gbs = %.17g\nmeasured_at = %s\n", gbs, stamp);
-    int failed = ferror(f);
-    failed |= fclose(f) != 0;
-    int saved = errno;
-    if (!failed && rename(temp, path) != 0) {
-        failed = 1;
-        saved = errno;
-    }
-    if (failed)
-        unlink(temp);
-    free(temp);
-    free(path);
-    if (failed) {
-        errno = saved;
+    if (safe_file_commit(&file) != 0)
         return -1;
-    }
     if (when && when_len)
         snprintf(when, when_len, "%s", stamp);
     return 0;
@@ -169,10 +162,24 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
     if (!dir)
         return RB_PEAK_ABSENT;
     char *path = peak_cache_path(dir, key);
-    FILE *f = fopen(path, "r");
+    /* O_NONBLOCK: a pipe in its place does not wait for a writer */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     free(path);
-    if (!f)
+    if (fd < 0)
         return RB_PEAK_ABSENT;
+    struct stat info;
+    const char *refused = NULL;
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
+        refused = "it is not a regular file";
+    else if (info.st_size > PEAK_FILE_MAX)
+        refused = "it is larger than a cache file can be";
+    FILE *f = refused ? NULL : fdopen(fd, "r");
+    if (!f) {
+        close(fd);
+        if (why && why_len)
+            snprintf(why, why_len, "%s", refused ? refused : strerror(errno));
+        return RB_PEAK_STALE;
+    }
 
     key_field fields[KEY_FIELDS];
     key_fields(key, fields);
@@ -181,7 +188,15 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
     char stamp[40] = "";
     int result = RB_PEAK_CACHED;
     char line[512];
+    size_t bytes = 0;
     while (result == RB_PEAK_CACHED && fgets(line, sizeof line, f)) {
+        bytes += strlen(line);
+        if (bytes > PEAK_FILE_MAX) { /* it grew while it was read */
+            result = RB_PEAK_STALE;
+            if (why && why_len)
+                snprintf(why, why_len, "it is larger than a cache file can be");
+            break;
+        }
         char *text = trim(line);
         char *equals = strchr(text, '=');
         if (*text == ';' || *text == '\0' || !equals)

@@ -1,7 +1,10 @@
 /* core/safe_file.c: writing output files without losing or damaging
  * anything (safe_file.h says how): the check made before a run, the
  * temporary file renamed over a regular target, in-place writing of
- * devices and pipes, and checked flushes. */
+ * devices and pipes, and checked flushes. The stream writes through a
+ * small sink (fopencookie) that keeps the first write error, which stdio
+ * would otherwise lose. */
+#define _GNU_SOURCE /* fopencookie */
 #include "safe_file.h"
 
 #include <errno.h>
@@ -108,6 +111,61 @@ int safe_file_check(const char *path, char *why, size_t len)
     return rc;
 }
 
+/* The descriptor under a stream, and the first error writing or closing
+ * it. */
+typedef struct sink {
+    int fd;
+    int error;
+} sink;
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t size)
+{
+    sink *s = cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(s->fd, buf + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (!s->error)
+                s->error = n < 0 ? errno : EIO;
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)size;
+}
+
+static int sink_close(void *cookie)
+{
+    sink *s = cookie;
+    int rc = close(s->fd);
+    if (rc != 0 && !s->error)
+        s->error = errno;
+    s->fd = -1;
+    return rc;
+}
+
+/* A stream over fd (which it then owns); NULL with fd closed on failure. */
+static FILE *open_stream(rb_safe_file *f, int fd)
+{
+    sink *s = xmalloc(sizeof *s);
+    s->fd = fd;
+    s->error = 0;
+    cookie_io_functions_t io = {.read = NULL, .write = sink_write, .seek = NULL,
+                                .close = sink_close};
+    FILE *stream = fopencookie(s, "w", io);
+    if (!stream) {
+        int err = errno;
+        close(fd);
+        free(s);
+        errno = err;
+        return NULL;
+    }
+    f->sink = s;
+    return stream;
+}
+
 /* Records a failure: the message, errno, and nothing left behind. */
 static int fail(rb_safe_file *f, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -159,12 +217,9 @@ static int open_temp(rb_safe_file *f, const struct stat *old)
         fchown(fd, old->st_uid, old->st_gid) != 0) {
         /* the file is then owned by whoever wrote it */
     }
-    f->stream = fdopen(fd, "w");
-    if (!f->stream) {
-        int err = errno;
-        close(fd);
-        return fail(f, err, "cannot write %s: %s", f->path, strerror(err));
-    }
+    f->stream = open_stream(f, fd);
+    if (!f->stream)
+        return fail(f, errno, "cannot write %s: %s", f->path, strerror(errno));
     return 0;
 }
 
@@ -189,12 +244,9 @@ static int open_in_place(rb_safe_file *f)
         return fail(f, EAGAIN, "cannot write %s: it changed while it was being opened",
                     f->path);
     }
-    f->stream = fdopen(fd, "w");
-    if (!f->stream) {
-        int err = errno;
-        close(fd);
-        return fail(f, err, "cannot write %s: %s", f->path, strerror(err));
-    }
+    f->stream = open_stream(f, fd);
+    if (!f->stream)
+        return fail(f, errno, "cannot write %s: %s", f->path, strerror(errno));
     return 0;
 }
 
@@ -252,17 +304,13 @@ int safe_file_commit(rb_safe_file *f)
 {
     if (!f->stream)
         return fail(f, EBADF, "cannot write %s: it is not open", f->path ? f->path : "");
-    int err = 0;
-    errno = 0;
-    if (fflush(f->stream) != 0)
-        err = errno ? errno : EIO;
-    else if (ferror(f->stream))
-        err = errno ? errno : EIO;
-    if (!err && f->temp && fsync(fileno(f->stream)) != 0)
-        err = errno;
-    if (fclose(f->stream) != 0 && !err)
-        err = errno;
+    sink *s = f->sink;
+    int failed = fflush(f->stream) != 0 || ferror(f->stream);
+    if (!failed && f->temp && fsync(s->fd) != 0 && !s->error)
+        s->error = errno;
+    failed |= fclose(f->stream) != 0;
     f->stream = NULL;
+    int err = s->error ? s->error : failed ? EIO : 0;
     if (!err && f->temp) {
         if (rename(f->temp, f->target) != 0) {
             err = errno;
@@ -286,6 +334,8 @@ void safe_file_abort(rb_safe_file *f)
     f->stream = NULL;
     if (f->temp)
         unlink(f->temp);
+    free(f->sink);
+    f->sink = NULL;
     if (f->pipe_ignored)
         sigaction(SIGPIPE, &f->old_pipe, NULL);
     f->pipe_ignored = 0;
@@ -296,17 +346,29 @@ void safe_file_abort(rb_safe_file *f)
     errno = saved;
 }
 
+int safe_file_fail(rb_safe_file *f, const char *reason)
+{
+    sink *s = f->sink;
+    if (f->stream)
+        fflush(f->stream); /* what is buffered, to learn its error */
+    int err = s && s->error ? s->error : EIO;
+    return fail(f, err, "cannot write %s: %s", f->path ? f->path : "",
+                s && s->error ? strerror(s->error) : reason);
+}
+
 int safe_file_flush(FILE *stream, const char *name, char *why, size_t len)
 {
-    int err = 0;
-    errno = 0;
-    if (fflush(stream) != 0)
-        err = errno ? errno : EIO;
-    else if (ferror(stream))
-        err = errno ? errno : EIO;
-    if (!err)
-        return 0;
-    say(why, len, "cannot write %s: %s", name, strerror(err));
-    errno = err;
-    return -1;
+    if (fflush(stream) != 0) {
+        int err = errno;
+        say(why, len, "cannot write %s: %s", name, strerror(err));
+        errno = err;
+        return -1;
+    }
+    if (ferror(stream)) {
+        /* an earlier write failed; stdio keeps no errno for it */
+        say(why, len, "cannot write %s: a write failed, so what is there is incomplete", name);
+        errno = EIO;
+        return -1;
+    }
+    return 0;
 }

@@ -25,6 +25,7 @@ typedef struct rb_safe_file {
     char *target;       /* the file the temporary replaces: path, or where
                            a link to a regular file points */
     char *temp;         /* the temporary; NULL when written in place */
+    void *sink;         /* the descriptor under stream, and its first error */
     int pipe_ignored;   /* SIGPIPE is ignored while writing in place */
     struct sigaction old_pipe;
     char error[768];    /* why the last call failed: "cannot write PATH: ..." */
@@ -54,6 +55,10 @@ int safe_file_commit(rb_safe_file *f);
 
 /* Closes the stream and removes the temporary: the target is unchanged. */
 void safe_file_abort(rb_safe_file *f);
+
+/* The same, when writing failed: f->error says why, from the first write
+ * error, else `reason`. Returns -1. */
+int safe_file_fail(rb_safe_file *f, const char *reason);
 
 /* Flushes an open stream (standard output) and checks that every write to
  * it succeeded. Returns 0, or -1 with "cannot write NAME: ..." in `why`. */

@@ -31,6 +31,7 @@
 #include "registry.h"
 #include "results.h"
 #include "runner.h"
+#include "safe_file.h"
 #include "sweep.h"
 #include "units.h"
 #include "util.h"
@@ -281,11 +282,12 @@ static void write_param_lines(FILE *out, const rb_configuration *c)
 static int write_experiment(const char *path, const rb_experiment *exp, const group *groups,
                             size_t n_groups)
 {
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        diag_error("cannot write %s", path);
+    rb_safe_file file;
+    if (safe_file_open(&file, path, 0) != 0) {
+        diag_error("%s", file.error);
         return -1;
     }
+    FILE *out = file.stream;
     fprintf(out, "; The winners of `redbench tune -c %s`, one run each.\n", exp->path);
     fprintf(out, "[experiment]\nname = %s-tuned\nwarmup = %d\nmin_time = %g\nmin_reps = %ld\n"
             "max_reps = %ld\nnoise = %g\ncache = %s\nseed = %llu\ndevice = %d\ntimeout = %g\n",
@@ -313,11 +315,11 @@ static int write_experiment(const char *path, const rb_experiment *exp, const gr
             fprintf(out, "bins = %u\n", c->bins);
         write_param_lines(out, c);
     }
-    int failed = ferror(out);
-    failed |= fclose(out) != 0;
-    if (failed)
-        diag_error("cannot write %s", path);
-    return failed ? -1 : 0;
+    if (safe_file_commit(&file) != 0) {
+        diag_error("%s", file.error);
+        return -1;
+    }
+    return 0;
 }
 
 /* The best group of each (op, dtype, distribution, bins, n); -1 if none. */
@@ -381,11 +383,12 @@ static void write_entry(json_writer *w, const group *g, uint64_t n_min, uint64_t
 /* The winner map: per op/dtype/distribution, size ranges with one winner. */
 static int write_map(const char *path, const tuner *t, const group *groups, size_t n_groups)
 {
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        diag_error("cannot write %s", path);
+    rb_safe_file file;
+    if (safe_file_open(&file, path, 0) != 0) {
+        diag_error("%s", file.error);
         return -1;
     }
+    FILE *out = file.stream;
     /* the best group at each data set, sorted by op, dtype, ..., n */
     const group **best = xcalloc(n_groups ? n_groups : 1, sizeof *best);
     size_t n_best = 0;
@@ -433,11 +436,17 @@ static int write_map(const char *path, const tuner *t, const group *groups, size
     jw_end_object(w);
     int failed = jw_finish(w) != 0;
     failed |= fputc('\n', out) == EOF;
-    failed |= fclose(out) != 0;
     free(best);
-    if (failed)
-        diag_error("cannot write %s", path);
-    return failed ? -1 : 0;
+    if (failed) {
+        safe_file_fail(&file, "the winner map could not be made");
+        diag_error("%s", file.error);
+        return -1;
+    }
+    if (safe_file_commit(&file) != 0) {
+        diag_error("%s", file.error);
+        return -1;
+    }
+    return 0;
 }
 
 static void tune_usage(FILE *out)
@@ -510,7 +519,14 @@ int command_tune(int argc, char **argv)
     rb_experiment exp;
     rb_sweep sweep = {0};
     status = 2;
-    if (experiment_load(opt.config, &exp) == 0 && sweep_expand(&exp, &reg, &sweep) == 0) {
+    char why[768];
+    if (experiment_load(opt.config, &exp) != 0 || sweep_expand(&exp, &reg, &sweep) != 0) {
+        fprintf(stderr, "redbench: %s has errors; nothing was run\n", opt.config);
+    } else if (safe_file_check(opt.output, why, sizeof why) != 0 ||
+               safe_file_check(map, why, sizeof why) != 0) {
+        /* checked before the search, so that its results are not lost */
+        diag_error("%s; nothing was run", why);
+    } else {
         tuner t = {.exp = &exp, .reg = &reg};
         group *groups = NULL;
         size_t n_groups = make_groups(&sweep, &groups);
@@ -532,8 +548,6 @@ int command_tune(int argc, char **argv)
         for (size_t k = 0; k < n_groups; k++)
             free(groups[k].cands);
         free(groups);
-    } else {
-        fprintf(stderr, "redbench: %s has errors; nothing was run\n", opt.config);
     }
     sweep_free(&sweep);
     experiment_free(&exp);
