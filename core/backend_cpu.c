@@ -419,6 +419,37 @@ static int cpu_upload(void *ctx_ptr, void *dst, const void *src, size_t bytes)
     return RB_OK;
 }
 
+/* ABI 1.2: writing into the input where it lives, for probe inputs. */
+static int cpu_fill(void *ctx, void *buffer, uint64_t offset, const void *value,
+                    uint32_t value_bytes, uint64_t count)
+{
+    (void)ctx;
+    unsigned char *dst = (unsigned char *)buffer + offset;
+    if (count == 0)
+        return RB_OK;
+    memcpy(dst, value, value_bytes);
+    /* doubling copies: each memcpy copies what is written so far */
+    uint64_t done = 1;
+    while (done < count) {
+        uint64_t step = done < count - done ? done : count - done;
+        memcpy(dst + done * value_bytes, dst, (size_t)(step * value_bytes));
+        done += step;
+    }
+    return RB_OK;
+}
+
+static int cpu_write(void *ctx, void *buffer, uint64_t offset, const void *src, size_t bytes)
+{
+    (void)ctx;
+    memcpy((unsigned char *)buffer + offset, src, bytes);
+    return RB_OK;
+}
+
+static int cpu_copy(void *ctx_ptr, void *dst, const void *src, size_t bytes)
+{
+    return cpu_upload(ctx_ptr, dst, src, bytes);
+}
+
 static int cpu_time_begin(void *ctx_ptr)
 {
     cpu_context *ctx = ctx_ptr;
@@ -650,6 +681,9 @@ static const rb_backend cpu_backend = {
     .sample_clocks = cpu_sample_clocks,
     .range_push = NULL, /* no profiler ranges for host code */
     .range_pop = NULL,
+    .fill = cpu_fill,
+    .write = cpu_write,
+    .copy = cpu_copy,
 };
 
 const rb_backend *backend_cpu(void) { return &cpu_backend; }

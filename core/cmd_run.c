@@ -123,6 +123,8 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
         return 2;
     }
     exp.profile = opt->profile;
+    if (opt->no_probes)
+        exp.probes = 0;
     rb_sweep sweep;
     memset(&sweep, 0, sizeof sweep);
     if (sweep_expand(&exp, reg, &sweep) != 0) {

@@ -32,17 +32,17 @@ enum section_kind {
 enum experiment_key {
     KEY_NAME, KEY_WARMUP, KEY_MIN_TIME, KEY_MIN_REPS, KEY_MAX_REPS, KEY_NOISE,
     KEY_CACHE, KEY_SEED, KEY_OUTPUT, KEY_FORMAT, KEY_DEVICE, KEY_TIMEOUT,
-    KEY_TIMING, KEY_GRAPH_CALLS, KEY_DETERMINISM_RUNS, KEY_PEAK,
+    KEY_TIMING, KEY_GRAPH_CALLS, KEY_DETERMINISM_RUNS, KEY_PEAK, KEY_PROBES,
     KEY_COUNT_
 };
 
 static const char *const experiment_keys[KEY_COUNT_] = {
     "name", "warmup", "min_time", "min_reps", "max_reps", "noise",
     "cache", "seed", "output", "format", "device", "timeout",
-    "timing", "graph_calls", "determinism_runs", "peak"};
+    "timing", "graph_calls", "determinism_runs", "peak", "probes"};
 static const char experiment_key_list[] =
     "name, warmup, min_time, min_reps, max_reps, noise, cache, seed, output, format, device, "
-    "timeout, timing, graph_calls, determinism_runs, peak";
+    "timeout, timing, graph_calls, determinism_runs, peak, probes";
 
 static const char *const data_keys[] = {"op", "dtype", "n", "distribution", "bins"};
 static const char data_key_list[] = "op, dtype, n, distribution, bins";
@@ -232,6 +232,14 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
         else
             diag_at(exp->path, st->line, "peak = %s is not valid; valid: cached (measured once "
                     "per device and kept in the cache folder), measure (measured again)", value);
+        break;
+    case KEY_PROBES:
+        if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
+            exp->probes = strcmp(value, "on") == 0;
+        else
+            diag_at(exp->path, st->line, "probes = %s is not valid; valid: on (every result is "
+                    "also judged on probe inputs of exact answer: the default), off (rows are "
+                    "then unproven)", value);
         break;
     }
 }
@@ -550,6 +558,7 @@ static void set_defaults(rb_experiment *exp, const char *path)
     exp->graph_calls = 0;
     exp->determinism_runs = 2;
     exp->peak = RB_PEAK_USE_CACHE;
+    exp->probes = 1;
 }
 
 /* Cross-checks: min_reps must not exceed max_reps. A default gives way to

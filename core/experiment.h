@@ -63,6 +63,9 @@ typedef struct rb_experiment {
                           compared bit for bit with the first; default 2,
                           0: not checked */
     int peak;          /* enum rb_peak_mode; default RB_PEAK_USE_CACHE */
+    int probes;        /* 1 (default): every configuration is judged on probe
+                          inputs too (core/probe.h); 0: `probes = off` or
+                          --no-probes, and its rows are unproven */
     int profile;       /* --profile: each configuration runs once, no
                           warm-up (set by the command line, not the file) */
 

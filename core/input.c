@@ -68,19 +68,21 @@ static inline double unit_f64(uint64_t x) { return (double)(x >> 11) * 0x1p-53; 
 static inline float signed_f32(uint64_t x) { return (float)(x >> 40) * 0x1p-23f - 1.0f; }
 static inline double signed_f64(uint64_t x) { return (double)(x >> 11) * 0x1p-52 - 1.0; }
 
-/* A whole number in [0, range) from the high 32 bits (multiply-shift). */
-static inline int64_t below(uint64_t x, uint32_t range)
-{
-    return (int64_t)(((x >> 32) * range) >> 32);
-}
-
-/* One integer element of a distribution (i32, i64, u8). */
-static inline int64_t draw_int(rb_rng *r, int distribution, int is_byte)
+/* One integer element of a distribution: `bits` is 8 (u8), 32 (i32) or 41
+ * (i64). uniform draws from [0, 2^(bits-1)) and signed from [-2^(bits-1),
+ * 2^(bits-1)) (u8: every byte for both), so that the extreme of an input
+ * is practically always unique and an element read twice or not at all
+ * changes a sum. i64 stops at 2^40: sums of up to 2^23 elements cannot
+ * wrap in any order, and larger ones wrap like the dtype. */
+static inline int64_t draw_int(rb_rng *r, int distribution, int bits)
 {
     uint64_t x = rb_rng_next(r);
+    int is_byte = bits == 8;
     switch (distribution) {
-    case RB_DIST_UNIFORM: return is_byte ? (int64_t)(x >> 56) : below(x, 100);
-    case RB_DIST_SIGNED: return is_byte ? (int64_t)(x >> 56) : below(x, 201) - 100;
+    case RB_DIST_UNIFORM: return is_byte ? (int64_t)(x >> 56) : (int64_t)(x >> (65 - bits));
+    case RB_DIST_SIGNED:
+        return is_byte ? (int64_t)(x >> 56)
+                       : (int64_t)(x >> (64 - bits)) - ((int64_t)1 << (bits - 1));
     case RB_DIST_SMALL: return (int64_t)(x >> 60);
     default: return 1;
     }
@@ -121,13 +123,13 @@ static void fill_chunk(const rb_input *in, uint64_t chunk)
     case RB_DTYPE_I32: {
         int32_t *p = (int32_t *)in->data + first;
         for (uint64_t k = 0; k < count; k++)
-            p[k] = (int32_t)draw_int(&r, dist, 0);
+            p[k] = (int32_t)draw_int(&r, dist, 32);
         break;
     }
     case RB_DTYPE_I64: {
         int64_t *p = (int64_t *)in->data + first;
         for (uint64_t k = 0; k < count; k++)
-            p[k] = draw_int(&r, dist, 0);
+            p[k] = draw_int(&r, dist, 41);
         break;
     }
     case RB_DTYPE_F32: {
@@ -157,7 +159,7 @@ static void fill_chunk(const rb_input *in, uint64_t chunk)
             }
         } else {
             for (uint64_t k = 0; k < count; k++)
-                p[k] = (uint8_t)draw_int(&r, dist, 1);
+                p[k] = (uint8_t)draw_int(&r, dist, 8);
         }
         break;
     }

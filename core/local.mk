@@ -13,6 +13,7 @@ core_librbcore_la_SOURCES = \
 	core/registry.c core/registry.h \
 	core/sweep.c core/sweep.h \
 	core/input.c core/input.h \
+	core/probe.c core/probe.h \
 	core/reference.c core/reference.h \
 	core/stats.c core/stats.h \
 	core/backend_cpu.c core/backend_cpu.h \

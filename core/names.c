@@ -1,4 +1,5 @@
-/* core/names.c: words for ops, dtypes, distributions and row statuses. */
+/* core/names.c: words for ops, dtypes, distributions, row statuses and
+ * probe verdicts. */
 #include "names.h"
 
 #include <string.h>
@@ -11,6 +12,8 @@ static const char *const distribution_words[RB_DIST_COUNT_] = {
     "uniform", "signed", "small", "ones", "float-bytes"};
 static const char *const status_words[RB_ROW_COUNT_] = {
     "ok", "wrong", "failed", "unsupported", "skipped"};
+/* in the order of enum rb_probes (results.h) */
+static const char *const probes_words[] = {"not run", "passed", "failed", "off"};
 
 static const char *word_at(const char *const *words, int count, int k)
 {
@@ -29,6 +32,7 @@ const char *op_name(int op) { return word_at(op_words, RB_OP_COUNT_, op); }
 const char *dtype_name(int dtype) { return word_at(dtype_words, RB_DTYPE_COUNT_, dtype); }
 const char *distribution_name(int d) { return word_at(distribution_words, RB_DIST_COUNT_, d); }
 const char *row_status_name(int s) { return word_at(status_words, RB_ROW_COUNT_, s); }
+const char *probes_name(int p) { return word_at(probes_words, 4, p); }
 
 int op_from_name(const char *word) { return index_of(op_words, RB_OP_COUNT_, word); }
 int dtype_from_name(const char *word) { return index_of(dtype_words, RB_DTYPE_COUNT_, word); }

@@ -29,6 +29,7 @@ const char *op_name(int op);          /* "sum", ... */
 const char *dtype_name(int dtype);    /* "f32", ... */
 const char *distribution_name(int d); /* "uniform", ... */
 const char *row_status_name(int s);   /* "ok", ... */
+const char *probes_name(int p);       /* enum rb_probes: "passed", ... */
 
 /* Return the value, or -1 for an unknown word. */
 int op_from_name(const char *word);

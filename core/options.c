@@ -33,6 +33,8 @@ void options_usage(void *stream)
           "                         group (a fresh worker per data group) or none\n"
           "      --no-isolation     the same as --isolation none: in this process, for\n"
           "                         debugging (a crash or a hang then ends the run)\n"
+          "      --no-probes        judge results on the random input only, not on probe\n"
+          "                         inputs of exact answer (rows are then unproven)\n"
           "      --profile          run each configuration once, with no warm-up and\n"
           "                         launch timing, inside an NVTX range named after it:\n"
           "                         for ncu --nvtx --nvtx-include (docs/profiling.md)\n"
@@ -67,6 +69,7 @@ int options_parse(int argc, char **argv, rb_options *opt)
         {"no-isolation", no_argument, NULL, 'I'},
         {"isolation", required_argument, NULL, 'i'},
         {"profile", no_argument, NULL, 'P'},
+        {"no-probes", no_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -94,6 +97,7 @@ int options_parse(int argc, char **argv, rb_options *opt)
         case 'q': opt->quiet = 1; break;
         case 'I': opt->isolation = RB_ISOLATION_NONE; break;
         case 'P': opt->profile = 1; break;
+        case 'N': opt->no_probes = 1; break;
         case 'i':
             if (strcmp(optarg, "worker") == 0)
                 opt->isolation = RB_ISOLATION_WORKER;

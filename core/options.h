@@ -27,6 +27,8 @@ typedef struct rb_options {
                                 rb_isolation_mode (runner.h) */
     int profile;             /* --profile: each configuration once, no
                                 warm-up, launch timing (for ncu) */
+    int no_probes;           /* --no-probes: rows judged on the random
+                                input only (unproven) */
 } rb_options;
 
 /* Parses argv. Returns 0, or 2 after printing what was wrong and a hint. */

@@ -118,6 +118,8 @@ static void write_experiment(json_writer *w, const rb_results *res)
     else
         jw_string(w, "auto");
     member_int(w, "determinism_runs", exp->determinism_runs);
+    jw_key(w, "probes");
+    jw_bool(w, exp->probes);
     member_string(w, "peak", peak_mode_name(exp->peak));
     jw_key(w, "profile");
     jw_bool(w, exp->profile);
@@ -354,6 +356,8 @@ static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
     else
         jw_bool(w, row->determinism == RB_DETERMINISM_SAME);
     member_uint(w, "determinism_results", row->determinism_results);
+    member_string(w, "probes", probes_name(row->probes));
+    member_uint(w, "probes_passed", row->probes_passed);
     write_clocks(w, row);
     member_measured(w, "bandwidth_gbs", has_samples && row->bandwidth_gbs > 0, row->bandwidth_gbs);
     member_measured(w, "pct_peak", has_samples && row->pct_peak > 0, row->pct_peak);

@@ -38,6 +38,7 @@
 #include "measure.h"
 #include "names.h"
 #include "peak_cache.h"
+#include "probe.h"
 #include "reference.h"
 #include "stats.h"
 #include "units.h"
@@ -71,6 +72,10 @@ typedef struct runner {
     int have_ref;
     void *device_input;
     const open_backend *device_input_owner;
+    int device_input_shared; /* device_input is input.data (cpu, no probes) */
+    void *device_backup;     /* a copy of the input on the device, from which
+                                copy() restores it after probes; NULL: the
+                                input is uploaded again */
     double config_started; /* when the configuration's input was ready */
     int must_end;          /* a device in this process is no longer usable */
 } runner;
@@ -230,10 +235,14 @@ static void drop_device_input(runner *r)
 {
     if (r->device_input && r->device_input_owner) {
         const rb_backend *b = r->device_input_owner->loaded->desc;
-        if (b != backend_cpu())
+        if (!r->device_input_shared)
             b->release(r->device_input_owner->ctx, r->device_input);
+        if (r->device_backup)
+            b->release(r->device_input_owner->ctx, r->device_backup);
     }
     r->device_input = NULL;
+    r->device_backup = NULL;
+    r->device_input_shared = 0;
     r->device_input_owner = NULL;
 }
 
@@ -283,8 +292,9 @@ static int prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
     if (r->device_input && r->device_input_owner == ob)
         return 0;
     drop_device_input(r);
-    if (b == backend_cpu()) {
+    if (b == backend_cpu() && !r->exp->probes) {
         r->device_input = r->input.data; /* the cpu backend's memory is host memory */
+        r->device_input_shared = 1;
     } else {
         rb_host_state host;
         host_init(&host, b->name, r->opt->verbosity);
@@ -597,6 +607,7 @@ static void recover(runner *r, open_backend *ob, rb_row *row)
     ob->unusable = 1;
     r->must_end = 1;
     r->device_input = NULL; /* not released: the device is gone */
+    r->device_backup = NULL;
     r->device_input_owner = NULL;
 }
 
@@ -667,6 +678,168 @@ static int verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
     return RB_OK;
 }
 
+/* ---- the probes (probe.h) ---- */
+
+/* Probes run unless the experiment turns them off; --profile makes one
+ * call per configuration and runs none. */
+static int probes_wanted(const rb_experiment *exp)
+{
+    return exp->probes && !exp->profile;
+}
+
+/* A copy of a result that outlives the plugin's call (its bins too). */
+static void keep_result(rb_result *kept, const rb_result *res)
+{
+    *kept = *res;
+    if (res->bins) {
+        kept->bins = xmalloc(res->n_bins * sizeof *kept->bins);
+        memcpy(kept->bins, res->bins, res->n_bins * sizeof *kept->bins);
+    }
+}
+
+/* Keeps a copy of the input on the device before the probes overwrite it,
+ * where the backend can copy and the device has room; otherwise the input
+ * is uploaded again afterwards. The cpu backend always uploads (a copy in
+ * host memory). */
+static void back_up_input(runner *r, open_backend *ob)
+{
+    const rb_backend *b = ob->loaded->desc;
+    const rb_device_info *dev = &r->res->info.devices[ob->record].info;
+    if (r->device_backup || !b->copy || b == backend_cpu())
+        return;
+    if (dev->memory_bytes && 3 * r->input.bytes > dev->memory_bytes)
+        return;
+    void *backup = NULL;
+    if (b->alloc(ob->ctx, r->input.bytes, &backup) != RB_OK)
+        return;
+    if (b->copy(ob->ctx, backup, r->device_input, r->input.bytes) != RB_OK) {
+        b->release(ob->ctx, backup);
+        return;
+    }
+    r->device_backup = backup;
+}
+
+/* Puts the data set's input back after the probes; when that fails, the
+ * next configuration uploads it afresh. */
+static void restore_input(runner *r, open_backend *ob)
+{
+    const rb_backend *b = ob->loaded->desc;
+    host_clear_error(&ob->host);
+    int st = r->device_backup
+                 ? b->copy(ob->ctx, r->device_input, r->device_backup, r->input.bytes)
+                 : b->upload(ob->ctx, r->device_input, r->input.data, r->input.bytes);
+    if (st != RB_OK)
+        drop_device_input(r);
+}
+
+/* One call on the probe input in place: run, verify, the verdict. Returns
+ * RB_OK with *exact set, or RB_ERROR with the row failed. */
+static int run_probe(const rb_configuration *cfg, const rb_plugin *p, void *state,
+                     open_backend *ob, rb_host_state *host, const rb_probe_set *set, size_t k,
+                     rb_result *res, rb_row *row, int *exact, char *why, size_t len)
+{
+    const rb_backend *b = ob->loaded->desc;
+    host_clear_error(host);
+    host_clear_error(&ob->host);
+    isolate_step(RB_STEP_RUN);
+    if (p->run(state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
+        set_reason(row, RB_ROW_FAILED, "the run on probe %zu failed: %s", k + 1,
+                   failure_text(host, ob));
+        return RB_ERROR;
+    }
+    memset(res, 0, sizeof *res);
+    res->size = sizeof *res;
+    if (cfg->op == RB_OP_HISTOGRAM) {
+        res->bins = xcalloc(cfg->bins, sizeof *res->bins);
+        res->n_bins = cfg->bins;
+    }
+    isolate_step(RB_STEP_VERIFY);
+    if (p->verify(state, res) != RB_OK) {
+        set_reason(row, RB_ROW_FAILED, "verify on probe %zu failed: %s", k + 1,
+                   host->error[0] ? host->error : "no reason given");
+        free(res->bins);
+        res->bins = NULL;
+        return RB_ERROR;
+    }
+    *exact = probe_judge(set, k, res, NULL, 0, why, len);
+    return RB_OK;
+}
+
+/* Judges the configuration again on the probe inputs of probe.h, each
+ * written into the input between calls of the initialised plugin; before
+ * the last one the plugin is torn down, and initialised again after the
+ * probe input is written (so an answer computed in init is caught by the
+ * probes before it). *inited says afterwards whether the plugin holds an
+ * init to tear down. A probe whose result is not exact makes the row
+ * wrong and says what was found. The data set's input is put back after. */
+static void run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p, void **state,
+                       int *inited, open_backend *ob, rb_host_state *host, const rb_config *c,
+                       const rb_result *first, rb_row *row)
+{
+    const rb_backend *b = ob->loaded->desc;
+    rb_probe_set set;
+    probe_plan(&set, cfg->op, cfg->dtype, cfg->n, cfg->bins, row->seed);
+    rb_result earlier[RB_PROBE_MAX + 1];
+    size_t n_earlier = 0;
+    keep_result(&earlier[n_earlier++], first);
+    back_up_input(r, ob);
+    const rb_probe *previous = NULL;
+    int passed = 1;
+    for (size_t k = 0; k < set.count && passed; k++) {
+        const rb_probe *pr = &set.probes[k];
+        if (pr->fresh_init) {
+            isolate_step(RB_STEP_TEARDOWN);
+            p->teardown(*state);
+            *state = NULL;
+            *inited = 0;
+        }
+        host_clear_error(&ob->host);
+        isolate_step(RB_STEP_INPUT);
+        if (probe_write(&set, k, previous, b, ob->ctx, r->device_input) != 0) {
+            set_reason(row, RB_ROW_FAILED, "writing probe %zu's input failed: %s", k + 1,
+                       ob->host.error[0] ? ob->host.error : "no reason given");
+            break;
+        }
+        previous = pr;
+        if (pr->fresh_init) {
+            host_clear_error(host);
+            isolate_step(RB_STEP_INIT);
+            if (p->init(c, state) != RB_OK) {
+                set_reason(row, RB_ROW_FAILED, "init again for probe %zu failed: %s", k + 1,
+                           host->error[0] ? host->error : "no reason given");
+                break;
+            }
+            *inited = 1;
+        }
+        rb_result res;
+        char why[400] = "";
+        int exact = 0;
+        if (run_probe(cfg, p, *state, ob, host, &set, k, &res, row, &exact, why, sizeof why) !=
+            RB_OK)
+            break;
+        if (exact) {
+            row->probes_passed++;
+        } else {
+            /* names an earlier call's answer if that is what came back */
+            probe_judge(&set, k, &res, earlier, n_earlier, why, sizeof why);
+            set_reason(row, RB_ROW_WRONG, "probe %zu%s: %s", k + 1,
+                       pr->fresh_init ? " (after a fresh init)" : "", why);
+            row->probes = RB_PROBES_FAILED;
+            passed = 0;
+        }
+        if (n_earlier < RB_ARRAY_LEN(earlier))
+            keep_result(&earlier[n_earlier++], &res);
+        free(res.bins);
+    }
+    if (passed && row->status == RB_ROW_OK)
+        row->probes = RB_PROBES_PASSED;
+    for (size_t k = 0; k < n_earlier; k++)
+        free(earlier[k].bins);
+    probe_set_free(&set);
+    if (r->device_input)
+        restore_input(r, ob);
+}
+
 /* Runs one configuration whose data is ready: init, warm-up, the timed
  * repetitions in the experiment's timing mode with the clocks sampled
  * around them, verify and the verdict, the determinism check, teardown;
@@ -699,6 +872,7 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
         recover(r, ob, row);
         return;
     }
+    int inited = 1;
     timing_plan plan;
     choose_timing(b, ob->ctx, wanted_timing(r->exp), &plan);
     double call_ns = 0;
@@ -723,10 +897,15 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
         uint64_t *bins = NULL;
         if (verify_and_judge(r, cfg, p, state, &host, row, &first, &bins) == RB_OK)
             check_determinism(r, cfg, p, state, ob, &host, &first, row);
+        if (row->status == RB_ROW_OK && probes_wanted(r->exp))
+            run_probes(r, cfg, p, &state, &inited, ob, &host, &c, &first, row);
+        else if (row->status == RB_ROW_OK)
+            row->probes = RB_PROBES_OFF;
         free(bins);
     }
     isolate_step(RB_STEP_TEARDOWN);
-    p->teardown(state);
+    if (inited)
+        p->teardown(state);
     if (ranged)
         b->range_pop(ob->ctx);
     if (row->status == RB_ROW_FAILED)

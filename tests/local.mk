@@ -30,3 +30,4 @@ include tests/crashers.mk
 include tests/robust.mk
 include tests/sdk.mk
 include tests/timing.mk
+include tests/judge.mk

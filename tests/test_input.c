@@ -115,16 +115,41 @@ static void test_recorded_values(void)
     input_free(&in);
 }
 
+/* Integer inputs spread over enough of the dtype that the extreme is one
+ * element, so that a min or max that skips it is seen. */
+static void test_unique_extremes(void)
+{
+    for (int dtype = RB_DTYPE_I32; dtype <= RB_DTYPE_I64; dtype++)
+        for (int dist = RB_DIST_UNIFORM; dist <= RB_DIST_SIGNED; dist++) {
+            uint64_t n = 2 * CHUNK + 1001, at_max = 0, at_min = 0;
+            rb_input in = make(dtype, dist, n, 11);
+            double lo = INFINITY, hi = -INFINITY;
+            for (uint64_t k = 0; k < n; k++) {
+                double v = element(&in, k);
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+            for (uint64_t k = 0; k < n; k++) {
+                at_min += element(&in, k) == lo;
+                at_max += element(&in, k) == hi;
+            }
+            ok(at_min == 1 && at_max == 1, "%s %s: the minimum and the maximum are each one "
+               "element (%llu, %llu)", dtype_name(dtype), distribution_name(dist),
+               (unsigned long long)at_min, (unsigned long long)at_max);
+            input_free(&in);
+        }
+}
+
 static void test_ranges(void)
 {
     check_range(RB_DTYPE_F32, RB_DIST_UNIFORM, 0, 1, 1, 1e-3, 0);
     check_range(RB_DTYPE_F64, RB_DIST_UNIFORM, 0, 1, 1, 1e-3, 0);
     check_range(RB_DTYPE_F32, RB_DIST_SIGNED, -1, 1, 1, 1e-3, 0);
     check_range(RB_DTYPE_F64, RB_DIST_SIGNED, -1, 1, 1, 1e-3, 0);
-    check_range(RB_DTYPE_I32, RB_DIST_UNIFORM, 0, 99, 0, 0, 1);
-    check_range(RB_DTYPE_I64, RB_DIST_UNIFORM, 0, 99, 0, 0, 1);
-    check_range(RB_DTYPE_I32, RB_DIST_SIGNED, -100, 100, 0, 0, 1);
-    check_range(RB_DTYPE_I64, RB_DIST_SIGNED, -100, 100, 0, 0, 1);
+    check_range(RB_DTYPE_I32, RB_DIST_UNIFORM, 0, 0x1p31, 1, 0x1p31 * 1e-4, 1);
+    check_range(RB_DTYPE_I64, RB_DIST_UNIFORM, 0, 0x1p40, 1, 0x1p40 * 1e-4, 1);
+    check_range(RB_DTYPE_I32, RB_DIST_SIGNED, -0x1p31, 0x1p31, 1, 0x1p31 * 1e-4, 1);
+    check_range(RB_DTYPE_I64, RB_DIST_SIGNED, -0x1p40, 0x1p40, 1, 0x1p40 * 1e-4, 1);
     check_range(RB_DTYPE_U8, RB_DIST_UNIFORM, 0, 255, 0, 0, 1);
     check_range(RB_DTYPE_U8, RB_DIST_SIGNED, 0, 255, 0, 0, 1);
     for (int dtype = 0; dtype < RB_DTYPE_COUNT_; dtype++)
@@ -194,11 +219,12 @@ static void test_short_memory(void)
 
 int main(void)
 {
-    plan(38);
+    plan(42);
     test_determinism();
     test_recorded_values();
     test_ranges();
     test_uniform_mean();
+    test_unique_extremes();
     test_ones();
     test_float_bytes();
     test_seed_for();

@@ -5,7 +5,8 @@
  * on that stream in three modes, flushes the L2 for cache = cold, measures a
  * read-bandwidth peak with a streaming kernel, samples clocks and throttle
  * reasons through NVML, marks each configuration with an NVTX range, and
- * tells recoverable errors from sticky ones after a plugin failed.
+ * tells recoverable errors from sticky ones after a plugin failed, and
+ * fills, writes and copies device memory for the judge's probe inputs.
  *
  * Timing modes (the experiment's `timing`, set through set_timing):
  * - launch: time_begin records the start event on the idle stream, the
@@ -430,6 +431,67 @@ static int cuda_upload(void *ctx, void *dst, const void *src, size_t bytes)
     return RB_OK;
 }
 
+/* ---- ABI 1.2: writing into the input where it lives (probe inputs) ---- */
+
+/* count copies of a value of T from p on. */
+template <typename T>
+__global__ void fill_values(T *p, T value, size_t count)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += stride)
+        p[k] = value;
+}
+
+template <typename T>
+static cudaError_t launch_fill(cuda_ctx *c, void *dst, const void *value, uint64_t count)
+{
+    T v;
+    memcpy(&v, value, sizeof v);
+    unsigned blocks = (unsigned)(count / 256 + 1 < 65536 ? count / 256 + 1 : 65536);
+    fill_values<T><<<blocks, 256, 0, c->stream>>>((T *)dst, v, (size_t)count);
+    return cudaGetLastError();
+}
+
+static int cuda_fill(void *ctx, void *buffer, uint64_t offset, const void *value,
+                     uint32_t value_bytes, uint64_t count)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    void *dst = (char *)buffer + offset;
+    if (count == 0)
+        return RB_OK;
+    cudaError_t e;
+    switch (value_bytes) {
+    case 1: e = launch_fill<uint8_t>(c, dst, value, count); break;
+    case 2: e = launch_fill<uint16_t>(c, dst, value, count); break;
+    case 4: e = launch_fill<uint32_t>(c, dst, value, count); break;
+    case 8: e = launch_fill<unsigned long long>(c, dst, value, count); break;
+    default:
+        c->host->error(c->host, "fill: values of %u bytes are not offered", value_bytes);
+        return RB_ERROR;
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(c->stream);
+    if (e != cudaSuccess)
+        return fail(c->host, "cannot fill device memory", e);
+    return RB_OK;
+}
+
+static int cuda_write(void *ctx, void *buffer, uint64_t offset, const void *src, size_t bytes)
+{
+    return cuda_upload(ctx, (char *)buffer + offset, src, bytes);
+}
+
+static int cuda_copy(void *ctx, void *dst, const void *src, size_t bytes)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, c->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(c->stream);
+    if (e != cudaSuccess)
+        return fail(c->host, "cannot copy device memory", e);
+    return RB_OK;
+}
+
 /* Waits until the host sets *release, or limit_ns have passed. */
 __global__ void hold_stream(const volatile int *release, unsigned long long limit_ns)
 {
@@ -760,6 +822,9 @@ static const rb_backend cuda_backend = {
     cuda_sample_clocks,
     cuda_range_push,
     cuda_range_pop,
+    cuda_fill,
+    cuda_write,
+    cuda_copy,
 };
 
 extern "C" {

@@ -1,0 +1,22 @@
+# tests/judge.mk: the judge's tests. tests/judge/buggy.c is a cpu strategy
+# with planted bugs (its header lists them); tests/test_judge.sh expects
+# each reported `wrong` with what the probes found, and the correct
+# strategy `ok` with every probe passed. tests/judge/buggy.cu is its twin
+# on CUDA, built with nvcc by tests/test_gpu_judge.sh where there is a GPU.
+check_LTLIBRARIES += tests/judge/buggy.la
+tests_judge_buggy_la_SOURCES = tests/judge/buggy.c
+tests_judge_buggy_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_judge_buggy_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests/judge/dir.stamp: tests/judge/buggy.la
+	$(AM_V_GEN)rm -f tests/judge/dir/*.so && $(MKDIR_P) tests/judge/dir && \
+	cp tests/judge/.libs/buggy.so tests/judge/dir/ && touch $@
+check_DATA += tests/judge/dir.stamp
+CLEANFILES += tests/judge/dir.stamp tests/judge/dir/*.so
+
+TESTS += tests/test_judge.sh tests/test_probe tests/test_gpu_judge.sh
+EXTRA_DIST += tests/test_judge.sh tests/test_gpu_judge.sh tests/judge/buggy.cu
+check_PROGRAMS += tests/test_probe
+tests_test_probe_SOURCES = tests/test_probe.c
+tests_test_probe_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_probe_LDADD = $(TEST_LIBS)

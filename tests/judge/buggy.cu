@@ -1,0 +1,263 @@
+/* tests/judge/buggy.cu: a cuda strategy with planted bugs, the GPU twin of
+ * tests/judge/buggy.c (its header lists the bugs). A grid-stride loop
+ * leaves one partial per block, and one block combines the partials; the
+ * bugs are planted where such kernels have them (the tail, a boundary, a
+ * block's partial, the clearing of the result between calls). Sum, min and
+ * max of i32, i64, f32 and f64; histograms of u8. Built and run by
+ * tests/test_gpu_judge.sh, which expects every bug reported `wrong`. */
+#include <cuda_runtime.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <redbench/plugin.h>
+
+enum bug {
+    BUG_NONE, BUG_DROP_LAST, BUG_DROP_BOUNDARY, BUG_LOSE_BLOCK, BUG_TAIL_TWICE,
+    BUG_FIRST_ANSWER, BUG_ACCUMULATE, BUG_HALF, BUG_CONSTANT, BUG_HIST_LAST
+};
+
+static const char *const bugs[] = {"none", "drop-last", "drop-boundary", "lose-block",
+                                   "tail-twice", "first-answer", "accumulate", "half",
+                                   "constant", "hist-last", NULL};
+
+static const rb_param_spec params[] = {
+    {"bug", RB_PARAM_CHOICE, "none", 0, 0, bugs, 0, "the planted bug"},
+};
+
+#define BLOCK 256
+#define MAX_BLOCKS 1024
+
+template <typename T> struct limits;
+template <> struct limits<int32_t> { __device__ static int32_t lo() { return INT32_MIN; } __device__ static int32_t hi() { return INT32_MAX; } };
+template <> struct limits<long long> { __device__ static long long lo() { return LLONG_MIN; } __device__ static long long hi() { return LLONG_MAX; } };
+template <> struct limits<float> { __device__ static float lo() { return -INFINITY; } __device__ static float hi() { return INFINITY; } };
+template <> struct limits<double> { __device__ static double lo() { return -INFINITY; } __device__ static double hi() { return INFINITY; } };
+
+template <typename T, int OP> __device__ T identity()
+{
+    return OP == RB_OP_SUM ? T(0) : OP == RB_OP_MIN ? limits<T>::hi() : limits<T>::lo();
+}
+
+template <typename T, int OP> __device__ T combine(T a, T b)
+{
+    if (OP == RB_OP_SUM)
+        return a + b;
+    if (OP == RB_OP_MIN)
+        return b < a ? b : a;
+    return b > a ? b : a;
+}
+
+template <typename T, int OP> __device__ T block_reduce(T v)
+{
+    __shared__ T lane[BLOCK];
+    lane[threadIdx.x] = v;
+    __syncthreads();
+    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s)
+            lane[threadIdx.x] = combine<T, OP>(lane[threadIdx.x], lane[threadIdx.x + s]);
+        __syncthreads();
+    }
+    return lane[0];
+}
+
+/* Whether element k is read, and how often, under the bug. */
+__device__ int times_read(size_t k, size_t n, int bug, size_t boundary)
+{
+    if (bug == BUG_DROP_LAST && k == n - 1 && n % 4 != 0)
+        return 0;
+    if (bug == BUG_DROP_BOUNDARY && k == boundary)
+        return 0;
+    if (bug == BUG_TAIL_TWICE && k >= n - (n % 8 ? n % 8 : 1))
+        return 2;
+    return 1;
+}
+
+template <typename T, int OP>
+__global__ void partials_kernel(const T *x, size_t n, int bug, size_t boundary, T *partials)
+{
+    T acc = identity<T, OP>();
+    size_t limit = bug == BUG_HALF && n > 1 ? (n + 1) / 2 : n;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < limit; k += stride)
+        for (int t = times_read(k, n, bug, boundary); t > 0; t--)
+            acc = combine<T, OP>(acc, x[k]);
+    T block = block_reduce<T, OP>(acc);
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = bug == BUG_LOSE_BLOCK && gridDim.x > 1 && blockIdx.x == gridDim.x / 2
+                                   ? identity<T, OP>()
+                                   : block;
+}
+
+template <typename T, int OP>
+__global__ void finish_kernel(const T *partials, unsigned count, int bug, T *result)
+{
+    T acc = identity<T, OP>();
+    for (unsigned k = threadIdx.x; k < count; k += blockDim.x)
+        acc = combine<T, OP>(acc, partials[k]);
+    T total = block_reduce<T, OP>(acc);
+    if (threadIdx.x == 0)
+        *result = bug == BUG_ACCUMULATE ? combine<T, OP>(*result, total) : total;
+}
+
+__global__ void histogram_kernel(const uint8_t *x, size_t n, int bug, unsigned bins,
+                                 unsigned long long *counts)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
+        if (bug == BUG_HIST_LAST && k == n - 1)
+            continue;
+        atomicAdd(&counts[(unsigned)x[k] * bins / 256u], 1ull);
+    }
+}
+
+typedef struct state {
+    const rb_config *cfg;
+    int bug;
+    int calls;
+    unsigned blocks;
+    size_t boundary;
+    void *partials;
+    void *result; /* one element, or the bins */
+    size_t result_bytes;
+} state;
+
+template <typename T, int OP> static void launch(state *s)
+{
+    const rb_config *cfg = s->cfg;
+    cudaStream_t q = (cudaStream_t)cfg->queue;
+    partials_kernel<T, OP><<<s->blocks, BLOCK, 0, q>>>((const T *)cfg->input, (size_t)cfg->n, s->bug,
+                                                       s->boundary, (T *)s->partials);
+    finish_kernel<T, OP><<<1, BLOCK, 0, q>>>((const T *)s->partials, s->blocks, s->bug,
+                                             (T *)s->result);
+}
+
+template <typename T> static void launch_op(state *s)
+{
+    switch (s->cfg->op) {
+    case RB_OP_SUM: launch<T, RB_OP_SUM>(s); break;
+    case RB_OP_MIN: launch<T, RB_OP_MIN>(s); break;
+    default: launch<T, RB_OP_MAX>(s); break;
+    }
+}
+
+static int buggy_run(void *p)
+{
+    state *s = (state *)p;
+    const rb_config *cfg = s->cfg;
+    cudaStream_t q = (cudaStream_t)cfg->queue;
+    s->calls++;
+    if (s->bug == BUG_FIRST_ANSWER && s->calls > 1)
+        return RB_OK;
+    if (s->bug != BUG_ACCUMULATE || s->calls == 1)
+        cudaMemsetAsync(s->result, 0, s->result_bytes, q);
+    if (s->bug == BUG_CONSTANT)
+        return cudaGetLastError() == cudaSuccess ? RB_OK : RB_ERROR;
+    if (cfg->op == RB_OP_HISTOGRAM) {
+        histogram_kernel<<<s->blocks, BLOCK, 0, q>>>((const uint8_t *)cfg->input, (size_t)cfg->n,
+                                                     s->bug, cfg->bins,
+                                                     (unsigned long long *)s->result);
+    } else {
+        switch (cfg->dtype) {
+        case RB_DTYPE_I32: launch_op<int32_t>(s); break;
+        case RB_DTYPE_I64: launch_op<long long>(s); break;
+        case RB_DTYPE_F32: launch_op<float>(s); break;
+        default: launch_op<double>(s); break;
+        }
+    }
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) {
+        cfg->host->error(cfg->host, "launch: %s", cudaGetErrorString(e));
+        return RB_ERROR;
+    }
+    return RB_OK;
+}
+
+static int buggy_verify(void *p, rb_result *out)
+{
+    state *s = (state *)p;
+    const rb_config *cfg = s->cfg;
+    unsigned char host[8 * 256];
+    cudaError_t e = cudaStreamSynchronize((cudaStream_t)cfg->queue);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(host, s->result, s->result_bytes, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        cfg->host->error(cfg->host, "verify: %s", cudaGetErrorString(e));
+        return RB_ERROR;
+    }
+    if (cfg->op == RB_OP_HISTOGRAM) {
+        memcpy(out->bins, host, cfg->bins * sizeof(uint64_t));
+        return RB_OK;
+    }
+    switch (cfg->dtype) {
+    case RB_DTYPE_I32: { int32_t v; memcpy(&v, host, 4); out->i = v; break; }
+    case RB_DTYPE_I64: { long long v; memcpy(&v, host, 8); out->i = v; break; }
+    case RB_DTYPE_F32: { float v; memcpy(&v, host, 4); out->f = v; break; }
+    default: { double v; memcpy(&v, host, 8); out->f = v; break; }
+    }
+    return RB_OK;
+}
+
+static int buggy_describe(const rb_config *cfg, rb_description *out)
+{
+    (void)out;
+    if ((cfg->op == RB_OP_HISTOGRAM) != (cfg->dtype == RB_DTYPE_U8)) {
+        cfg->host->error(cfg->host, "histograms of u8 only, and u8 for histograms only");
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
+}
+
+static int buggy_init(const rb_config *cfg, void **out)
+{
+    state *s = (state *)calloc(1, sizeof *s);
+    if (!s)
+        return RB_ERROR;
+    s->cfg = cfg;
+    s->bug = (int)rb_param_int(cfg, "bug", BUG_NONE);
+    uint64_t want = (cfg->n + BLOCK - 1) / BLOCK;
+    s->blocks = (unsigned)(want < MAX_BLOCKS ? want : MAX_BLOCKS);
+    s->boundary = cfg->n >= 3 ? (size_t)1 << (63 - __builtin_clzll(cfg->n - 2)) : (size_t)-1;
+    s->result_bytes = cfg->op == RB_OP_HISTOGRAM ? cfg->bins * sizeof(uint64_t) : 8;
+    if (cudaMalloc(&s->partials, MAX_BLOCKS * 8) != cudaSuccess ||
+        cudaMalloc(&s->result, s->result_bytes) != cudaSuccess) {
+        cfg->host->error(cfg->host, "cannot allocate device memory");
+        cudaFree(s->partials);
+        free(s);
+        return RB_ERROR;
+    }
+    *out = s;
+    return RB_OK;
+}
+
+static void buggy_teardown(void *p)
+{
+    state *s = (state *)p;
+    cudaFree(s->partials);
+    cudaFree(s->result);
+    free(s);
+}
+
+static const rb_plugin buggy = {
+    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
+    "buggy-cuda",
+    "test strategy with planted bugs for the judge, on a CUDA device",
+    "1.0",
+    "cuda",
+    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) | RB_OP_BIT(RB_OP_HISTOGRAM),
+    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
+        RB_DTYPE_BIT(RB_DTYPE_F64) | RB_DTYPE_BIT(RB_DTYPE_U8),
+    params,
+    1,
+    buggy_describe,
+    buggy_init,
+    buggy_run,
+    buggy_verify,
+    buggy_teardown,
+};
+
+extern "C" {
+RB_PLUGIN_ENTRY(buggy)
+}

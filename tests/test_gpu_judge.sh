@@ -1,0 +1,72 @@
+#!/bin/sh
+# tests/test_gpu_judge.sh: the judge on a GPU. tests/judge/buggy.cu, the
+# cuda twin of tests/judge/buggy.c, is built here with nvcc (as a plugin
+# author builds one: the SDK headers, the runtime linked statically) and
+# every planted bug must be reported `wrong` at small, odd and large n (up
+# to 2^30; RB_GPU_TEST_LARGE=0 stops at 2^24 + 1), the correct kernel `ok`
+# with every probe passed. Skips without nvcc, jq or a device.
+. "$top_srcdir/tests/lib.sh"
+
+[ -n "${JQ:-}" ] || skip_all "jq not found"
+nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+[ -n "$nvcc" ] || skip_all "nvcc not found"
+large=${RB_GPU_TEST_LARGE:-1}
+mkdir -p "$tmp/plugins"
+"$nvcc" -std=c++17 -O2 -shared -Xcompiler -fPIC -cudart static \
+  -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
+  -I"$top_srcdir/sdk" "$top_srcdir/tests/judge/buggy.cu" -o "$tmp/plugins/buggy-cuda.so" \
+  >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
+
+header() {
+  printf '[experiment]\nname = %s\nwarmup = 1\nmin_time = 0\nmin_reps = 1\nmax_reps = 2\n' "$1"
+  printf 'determinism_runs = 0\ntimeout = 600\nseed = 20261124\n'
+}
+
+# Is there a device?
+{ header probe; printf '[run probe]\nplugin = buggy-cuda\nop = sum\ndtype = i32\nn = 1\n'; } >"$tmp/probe.ini"
+"$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/probe.ini" --format json -o "$tmp/probe.json" >/dev/null 2>&1
+status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
+[ "$status" = ok ] || skip_all "no cuda device: $("$JQ" -r '.results[0].reason' "$tmp/probe.json" 2>/dev/null)"
+
+big=1G
+[ "$large" = 0 ] && big=16777217
+plan 6
+{ header gallery
+  printf '[data]\ndistribution = signed\n'
+  printf '[run none]\nplugin = buggy-cuda\nbug = none\nop = sum, min, max\n'
+  printf 'dtype = i32, i64, f32, f64\nn = 1, 1001, 1000001, %s\n' "$big"
+  printf '[run none-hist]\nplugin = buggy-cuda\nbug = none\nop = histogram\ndtype = u8\n'
+  printf 'n = 1, 1000001, %s\n' "$big"
+  printf '[run sums]\nplugin = buggy-cuda\n'
+  printf 'bug = drop-last, drop-boundary, lose-block, tail-twice, first-answer, accumulate, constant\n'
+  printf 'op = sum\ndtype = i32, i64, f32, f64\nn = 1001, 1000001, %s\n' "$big"
+  printf '[run extremes]\nplugin = buggy-cuda\n'
+  printf 'bug = drop-last, drop-boundary, first-answer, accumulate, half, constant\n'
+  printf 'op = min, max\ndtype = i32, f32, f64\nn = 1001, 1000001, %s\n' "$big"
+  printf '[run hist]\nplugin = buggy-cuda\n'
+  printf 'bug = drop-last, lose-block, tail-twice, first-answer, accumulate, half, constant, hist-last\n'
+  printf 'op = histogram\ndtype = u8\nn = 1001, 1000001, %s\n' "$big"
+} >"$tmp/gallery.ini"
+"$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/gallery.ini" --format json -o "$tmp/gallery.json" \
+  >"$tmp/gallery.out" 2>"$tmp/gallery.err"
+ok "the gallery ran and exited 1" test $? -eq 1
+rows() {
+  "$JQ" -r ".results[] | select($1) | \"\(.run) \(.params) \(.op) \(.dtype) n=\(.n): \(.status): \(.reason)\"" \
+    "$tmp/gallery.json"
+}
+none() { out=$(rows "$1"); [ -z "$out" ] && [ -s "$tmp/gallery.json" ] && return 0; echo "$out" | head -n 20; return 1; }
+ok "the correct kernel is ok with every probe passed at every size" \
+  none '(.run | startswith("none")) and (.status != "ok" or .probes != "passed")'
+ok "every planted bug is wrong at every size" \
+  none '(.run | startswith("none") | not) and .status != "wrong"'
+ok "f32 sums: the last element left out is named at n = 1000001" \
+  "$JQ" -e '[.results[] | select(.run == "sums" and .params.bug == "drop-last" and .dtype == "f32" and .n == 1000001)
+    | .reason | test("the element at index 1000000 \\(the last\\) was not counted")] | all and length == 1' \
+  "$tmp/gallery.json"
+ok "f32 sums at the largest size: a lost block is found by a probe" \
+  "$JQ" -e '[.results[] | select(.run == "sums" and .params.bug == "lose-block" and .dtype == "f32" and .n > 2000000)
+    | .reason | test("^probe")] | all and length == 1' "$tmp/gallery.json"
+ok "remembered answers are found" \
+  "$JQ" -e '[.results[] | select(.run == "sums" and .params.bug == "first-answer") | .reason | test("earlier call")] | all and length == 12' \
+  "$tmp/gallery.json"
+done_testing
