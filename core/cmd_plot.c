@@ -1,7 +1,8 @@
 /* core/cmd_plot.c: `redbench plot RESULTS.json [-o DIR] [--baseline NAME]`:
  * read a results file, draw its figures with gnuplot into DIR (a script, an
  * SVG and, where gnuplot can, a PNG per figure) and write DIR/report.html,
- * the HTML report of the same results. */
+ * the HTML report of the same results. Files are written through
+ * safe_file: a temporary in DIR renamed into place. */
 #include "commands.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include "json_reader.h"
 #include "plot.h"
 #include "report_html.h"
+#include "safe_file.h"
 #include "util.h"
 
 static void usage(FILE *out)
@@ -72,14 +74,19 @@ static int write_html(const char *dir, const json_value *doc, const plot_set *se
                       const char *source)
 {
     char *path = xasprintf("%s/report.html", dir);
-    FILE *out = fopen(path, "w");
-    int failed = !out;
-    if (out) {
-        failed |= html_report_write(out, doc, set, source) != 0;
-        failed |= fclose(out) != 0;
+    rb_safe_file f;
+    int failed = safe_file_open(&f, path, RB_SAFE_FILE_REGULAR) != 0;
+    if (!failed) {
+        if (html_report_write(f.stream, doc, set, source) != 0) {
+            safe_file_abort(&f);
+            snprintf(f.error, sizeof f.error, "cannot write %s", path);
+            failed = 1;
+        } else {
+            failed = safe_file_commit(&f) != 0;
+        }
     }
     if (failed)
-        diag_error("cannot write %s: %s", path, strerror(errno));
+        diag_error("%s", f.error);
     else
         printf("%s\n", path);
     free(path);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "text_index.h"
 #include "util.h"
 
 const char *const plot_data_fields[PLOT_N_FIELDS] = {"op", "dtype", "distribution", "bins"};
@@ -53,10 +54,19 @@ static int row_error(const char *path, const json_value *row, size_t k, const ch
     return -1;
 }
 
-/* Reads the rows; keeps those that are ok with a time. */
+/* A number that can be drawn: finite and within [lo, hi]. */
+static int drawable(double v, double lo, double hi)
+{
+    return isfinite(v) && v >= lo && v <= hi;
+}
+
+/* Reads the rows; keeps those that are ok with a time that can be drawn.
+ * Rows with a number out of range (not finite, absurdly large) are left
+ * out, and counted in a warning that names the first. */
 static int read_rows(plot_builder *b, const json_value *results)
 {
-    size_t cap = 0;
+    size_t cap = 0, n_dropped = 0, first_dropped = 0;
+    int first_line = 0;
     for (size_t k = 0; k < json_count(results); k++) {
         const json_value *row = json_at(results, k);
         if (row->type != JSON_OBJECT) {
@@ -73,9 +83,21 @@ static int read_rows(plot_builder *b, const json_value *results)
             return row_error(b->path, row, k, "status", "a string");
         if (!(n >= 0))
             return row_error(b->path, row, k, "n", "a number of elements");
-        double median = json_number(json_get(row, "median_ns"), NAN);
-        if (strcmp(status, "ok") != 0 || !(median > 0))
+        const json_value *median_value = json_get(row, "median_ns");
+        double median = json_number(median_value, NAN);
+        if (strcmp(status, "ok") != 0 || !median_value || json_is_null(median_value))
             continue;
+        const json_value *gbs_value = json_get(row, "bandwidth_gbs");
+        double gbs = json_number(gbs_value, NAN);
+        int gbs_known = gbs_value && !json_is_null(gbs_value);
+        if (!drawable(n, 0, PLOT_MAX_N) || !drawable(median, PLOT_MIN_NS, PLOT_MAX_NS) ||
+            (gbs_known && !drawable(gbs, 0, PLOT_MAX_GBS))) {
+            if (n_dropped++ == 0) {
+                first_dropped = k;
+                first_line = row->line;
+            }
+            continue;
+        }
         plot_row *r = grow(&b->rows, &b->n_rows, &cap, sizeof *r);
         r->json = row;
         r->run = run;
@@ -84,28 +106,29 @@ static int read_rows(plot_builder *b, const json_value *results)
             r->field[f] = plot_value_text(json_get(row, plot_data_fields[f]));
         r->n = n;
         r->median_ns = median;
-        r->gbs = json_number(json_get(row, "bandwidth_gbs"), NAN);
+        r->gbs = gbs_known ? gbs : NAN;
         int64_t device;
         r->device = json_int64(json_get(row, "device"), &device) && device >= 0 && device < 1024
                         ? (int)device
                         : -1;
     }
+    if (n_dropped)
+        diag_warn("%s: %zu ok row%s left out of the plots: n, median_ns or bandwidth_gbs is not "
+                  "finite or out of range (the first: results[%zu], line %d)",
+                  b->path, n_dropped, n_dropped == 1 ? "" : "s", first_dropped, first_line);
     return 0;
 }
 
-/* The parameters whose value differs between the rows of `run`, in the
- * order of the run's params objects; returns how many (at most `max`). */
-size_t plot_varying_params(const plot_builder *b, const char *run, const char **names,
-                           size_t max)
+/* The parameters whose value differs between the rows of run `r`, in the
+ * order of the run's params objects (at most PLOT_MAX_VARYING). */
+static void varying_params(const plot_builder *b, plot_run *run)
 {
     /* Every parameter name of the run, in order. */
     const char *all[64];
     size_t n_all = 0;
     const json_value *first = NULL;
-    for (size_t k = 0; k < b->n_rows; k++) {
-        if (strcmp(b->rows[k].run, run) != 0)
-            continue;
-        const json_value *params = json_get(b->rows[k].json, "params");
+    for (size_t j = 0; j < run->n_rows; j++) {
+        const json_value *params = json_get(b->rows[run->rows[j]].json, "params");
         first = first ? first : params;
         for (size_t m = 0; m < json_count(params) && n_all < RB_ARRAY_LEN(all); m++) {
             const char *name = json_key_at(params, m);
@@ -117,18 +140,48 @@ size_t plot_varying_params(const plot_builder *b, const char *run, const char **
         }
     }
     /* Those that some row of the run gives another value than the first row. */
-    size_t count = 0;
-    for (size_t p = 0; p < n_all && count < max; p++) {
+    run->n_varying = 0;
+    for (size_t p = 0; p < n_all && run->n_varying < PLOT_MAX_VARYING; p++) {
         const char *want = plot_value_text(json_get(first, all[p]));
-        for (size_t k = 0; k < b->n_rows; k++)
-            if (strcmp(b->rows[k].run, run) == 0 &&
-                strcmp(plot_value_text(json_get(json_get(b->rows[k].json, "params"), all[p])),
-                       want) != 0) {
-                names[count++] = all[p];
+        for (size_t j = 0; j < run->n_rows; j++) {
+            const json_value *params = json_get(b->rows[run->rows[j]].json, "params");
+            if (strcmp(plot_value_text(json_get(params, all[p])), want) != 0) {
+                run->varying[run->n_varying++] = all[p];
                 break;
             }
+        }
     }
-    return count;
+}
+
+/* The runs, in the order they first appear, each with its rows. */
+static void group_runs(plot_builder *b)
+{
+    text_index by_name = {0};
+    size_t cap = 0;
+    for (size_t k = 0; k < b->n_rows; k++) {
+        int added;
+        size_t *slot = text_index_put(&by_name, b->rows[k].run, b->n_runs, &added);
+        if (added) {
+            plot_run *run = grow(&b->runs, &b->n_runs, &cap, sizeof *run);
+            run->name = b->rows[k].run;
+        }
+        b->rows[k].run_index = *slot;
+        b->runs[*slot].n_rows++;
+    }
+    text_index_free(&by_name);
+    b->run_rows = xcalloc(b->n_rows ? b->n_rows : 1, sizeof *b->run_rows);
+    size_t at = 0;
+    for (size_t r = 0; r < b->n_runs; r++) {
+        b->runs[r].rows = b->run_rows + at;
+        at += b->runs[r].n_rows;
+        b->runs[r].n_rows = 0;
+    }
+    for (size_t k = 0; k < b->n_rows; k++) {
+        plot_run *run = &b->runs[b->rows[k].run_index];
+        run->rows[run->n_rows++] = k;
+    }
+    for (size_t r = 0; r < b->n_runs; r++)
+        varying_params(b, &b->runs[r]);
 }
 
 /* Groups the rows into configurations and labels each with its run, the
@@ -139,10 +192,9 @@ static void group_configs(plot_builder *b)
         for (size_t k = 1; k < b->n_rows; k++)
             if (strcmp(b->rows[k].field[f], b->rows[0].field[f]) != 0)
                 b->field_varies[f] = 1;
+    group_runs(b);
+    text_index by_id = {0};
     size_t cap = 0;
-    const char *names_run = NULL; /* the run `names` are for: runs come in blocks */
-    const char *names[32];
-    size_t n_names = 0;
     for (size_t k = 0; k < b->n_rows; k++) {
         plot_row *r = &b->rows[k];
         strbuf id = {0};
@@ -150,35 +202,35 @@ static void group_configs(plot_builder *b)
         for (int f = 0; f < PLOT_N_FIELDS; f++)
             if (b->field_varies[f])
                 sb_printf(&id, "\x1f%s", r->field[f]);
-        size_t c = 0;
-        while (c < b->n_configs && strcmp(b->configs[c].id, id.data) != 0)
-            c++;
-        if (c < b->n_configs) {
+        size_t *known = text_index_find(&by_id, id.data);
+        if (known) {
+            size_t c = *known;
             sb_free(&id);
             r->config = c;
             if (r->gbs > b->configs[c].best_gbs)
                 b->configs[c].best_gbs = r->gbs;
             continue;
         }
+        size_t c = b->n_configs;
         plot_config *cfg = grow(&b->configs, &b->n_configs, &cap, sizeof *cfg);
         cfg->id = id.data;
+        text_index_put(&by_id, cfg->id, c, NULL);
         cfg->run = r->run;
         cfg->best_gbs = isfinite(r->gbs) ? r->gbs : 0;
         r->config = c;
         strbuf label = {0};
         sb_append(&label, r->run);
-        if (!names_run || strcmp(names_run, r->run) != 0) {
-            names_run = r->run;
-            n_names = plot_varying_params(b, r->run, names, RB_ARRAY_LEN(names));
-        }
+        const plot_run *run = &b->runs[r->run_index];
         const json_value *params = json_get(r->json, "params");
-        for (size_t p = 0; p < n_names; p++)
-            sb_printf(&label, " %s=%s", names[p], plot_value_text(json_get(params, names[p])));
+        for (size_t p = 0; p < run->n_varying; p++)
+            sb_printf(&label, " %s=%s", run->varying[p],
+                      plot_value_text(json_get(params, run->varying[p])));
         for (int f = 0; f < PLOT_N_FIELDS; f++)
             if (b->field_varies[f])
                 sb_printf(&label, " %s", r->field[f]);
         cfg->label = label.data;
     }
+    text_index_free(&by_id);
 }
 
 /* Marks in `chosen` the configurations to draw among those `eligible`: all
@@ -312,12 +364,12 @@ static void bandwidth_figures(plot_builder *b, plot_set *set)
         double peak = json_number(json_get(dev, "peak_gbs"), NAN);
         double measured = json_number(json_get(dev, "measured_peak_gbs"), NAN);
         char value[32], text[96];
-        if (peak > 0) {
+        if (drawable(peak, 1e-9, PLOT_MAX_GBS)) {
             plot_format(peak, PLOT_UNIT_NUMBER, value, sizeof value);
             snprintf(text, sizeof text, "theoretical peak %s GB/s", value);
             plot_add_hline(fig, peak, text);
         }
-        if (measured > 0) {
+        if (drawable(measured, 1e-9, PLOT_MAX_GBS)) {
             plot_format(measured, PLOT_UNIT_NUMBER, value, sizeof value);
             snprintf(text, sizeof text, "measured peak %s GB/s", value);
             plot_add_hline(fig, measured, text);
@@ -389,6 +441,8 @@ int plot_build(const json_value *doc, const char *path, const char *baseline, pl
         free(b.configs[c].label);
     }
     free(b.configs);
+    free(b.runs);
+    free(b.run_rows);
     free(b.rows);
     if (status != 0)
         plot_set_free(set);

@@ -12,6 +12,7 @@ extern const char *const plot_data_fields[PLOT_N_FIELDS];
 
 typedef struct plot_row {
     const json_value *json;
+    size_t run_index;                 /* index into plot_builder.runs */
     const char *run, *plugin;
     const char *field[PLOT_N_FIELDS]; /* each data key's text ("" if absent) */
     double n, median_ns, gbs;         /* gbs NaN if unknown */
@@ -28,15 +29,37 @@ typedef struct plot_config {
     double best_gbs;   /* its highest bandwidth, to pick the fastest */
 } plot_config;
 
+/* The parameters a run sweeps, at most this many. */
+#define PLOT_MAX_VARYING 32
+
+/* A run: its rows (in file order) and the parameters that vary among them. */
+typedef struct plot_run {
+    const char *name;
+    size_t *rows;      /* indices into plot_builder.rows */
+    size_t n_rows;
+    const char *varying[PLOT_MAX_VARYING];
+    size_t n_varying;
+} plot_run;
+
 typedef struct plot_builder {
     const char *path;
     const json_value *devices;
     plot_row *rows;
     size_t n_rows;
+    plot_run *runs;    /* in the order they first appear */
+    size_t n_runs;
+    size_t *run_rows;  /* the runs' row lists, one block */
     plot_config *configs;
     size_t n_configs;
     int field_varies[PLOT_N_FIELDS];
 } plot_builder;
+
+/* The largest numbers drawn; a row beyond them (or not finite) is left out
+ * with a warning, so that no axis spans an absurd range. */
+#define PLOT_MAX_N 4.6e18      /* elements: 2^62 */
+#define PLOT_MIN_NS 1e-6       /* a median time, in nanoseconds */
+#define PLOT_MAX_NS 1e15       /* 11.6 days */
+#define PLOT_MAX_GBS 1e9       /* GB/s, a bandwidth or a peak */
 
 /* A value's text as it appears in JSON ("" for null, objects and arrays). */
 const char *plot_value_text(const json_value *v);
@@ -44,8 +67,6 @@ const char *plot_value_text(const json_value *v);
 char *plot_file_name(const char *text);
 /* A new, zeroed figure at the end of the set. */
 plot_figure *plot_add_figure(plot_set *set);
-/* The parameters whose value differs between the rows of `run`. */
-size_t plot_varying_params(const plot_builder *b, const char *run, const char **names, size_t max);
 /* Marks in `chosen` the configurations to draw among those `eligible`: all
  * of them, or the PLOT_MAX_SERIES with the highest score. Returns how many
  * were eligible. */

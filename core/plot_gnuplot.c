@@ -2,7 +2,15 @@
  * Each figure becomes a self-contained script NAME.gp (its data inline), kept
  * beside the pictures so that a user can restyle and redraw it; gnuplot
  * draws it into NAME.svg, and NAME.png where a PNG terminal (pngcairo, else
- * png) exists. */
+ * png) exists.
+ *
+ * Texts from the results file reach the script only as data: in
+ * single-quoted strings (gnuplot expands no backquote, macro or escape
+ * there; a quote is doubled), or as quoted words in inline data blocks,
+ * which gnuplot reads as data, never as commands. Either way they are made
+ * printable first, so no line break or control byte ends a command or a
+ * data line early. The scripts are written with safe_file (a temporary
+ * renamed into place). */
 #include "plot.h"
 
 #include <errno.h>
@@ -15,6 +23,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "safe_file.h"
 #include "util.h"
 
 static const char *const palette =
@@ -44,28 +53,41 @@ const char *plot_gnuplot_find(void)
     return NULL;
 }
 
-/* A gnuplot double-quoted string. */
+/* A gnuplot single-quoted string: nothing in it is expanded; a quote is
+ * written twice. The text is made printable, so it stays on one line. */
 static void put_quoted(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        if (*s == '\n')
-            fputs("\\n", out);
-        else
-            fputc(*s, out);
+    char *shown = printable_text(s);
+    fputc('\'', out);
+    for (const char *p = shown; *p; p++) {
+        if (*p == '\'')
+            fputc('\'', out);
+        fputc(*p, out);
     }
-    fputc('"', out);
+    fputc('\'', out);
+    free(shown);
 }
 
-/* A quoted string inside a data block: no escapes there, so '"' becomes '\''. */
+/* A quoted word inside a data block, where quotes cannot be escaped: '"'
+ * becomes '\''. Printable, so that it stays on its data line. */
 static void put_data_word(FILE *out, const char *s)
 {
+    char *shown = printable_text(s);
     fputc('"', out);
-    for (; s && *s; s++)
-        fputc(*s == '"' ? '\'' : *s == '\n' ? ' ' : *s, out);
+    for (const char *p = shown; *p; p++)
+        fputc(*p == '"' ? '\'' : *p, out);
     fputc('"', out);
+    free(shown);
+}
+
+/* Text in a comment: printable, and no backslash (which at the end of a
+ * line would continue the comment onto the next). */
+static void put_comment_text(FILE *out, const char *s)
+{
+    char *shown = printable_text(s);
+    for (const char *p = shown; *p; p++)
+        fputc(*p == '\\' ? '/' : *p, out);
+    free(shown);
 }
 
 /* The range a hair wider than the ticks, so that gnuplot's rounding keeps
@@ -92,21 +114,21 @@ static void put_tics(FILE *out, const char *axis, const plot_ticks *t, int log_a
 static void header(FILE *out, const plot_figure *fig, const char *source, int width, int height)
 {
     fprintf(out, "# %s.gp: drawn by `redbench plot` from ", fig->name);
-    for (const char *p = source; *p; p++)
-        fputc(*p == '\n' ? ' ' : *p, out);
+    put_comment_text(out, source);
     fprintf(out, ".\n# Redraw with: gnuplot -e \"set terminal svg size %d,%d; set output "
                  "'%s.svg'\" %s.gp\n",
             width, height, fig->name, fig->name);
     fputs("set termoption noenhanced\nset title ", out);
-    char *title =
-        fig->subtitle ? xasprintf("%s\n%s", fig->title, fig->subtitle) : xstrdup(fig->title);
-    put_quoted(out, title);
-    free(title);
+    put_quoted(out, fig->title);
+    if (fig->subtitle) {
+        fputs(" . \"\\n\" . ", out);
+        put_quoted(out, fig->subtitle);
+    }
     fputs("\nset xlabel ", out);
     put_quoted(out, fig->x_label);
     fputs("\nset ylabel ", out);
     put_quoted(out, fig->y_label);
-    fprintf(out, "\ncolors = \"%s\"\nset datafile missing \"NaN\"\n", palette);
+    fprintf(out, "\ncolors = '%s'\nset datafile missing 'NaN'\n", palette);
 }
 
 /* A label longer than this puts the key below the plot, in two columns. */
@@ -237,7 +259,7 @@ static void heatmap_script(FILE *out, const plot_figure *fig)
             double v = fig->cells[r * fig->n_columns + c];
             char text[32];
             plot_format(v, PLOT_UNIT_NUMBER, text, sizeof text);
-            if (!isnan(v))
+            if (isfinite(v))
                 fprintf(out, "%zu %zu %.17g \"%s\"\n", c, r, v, text);
         }
     fputs("EOD\n", out);
@@ -324,12 +346,13 @@ static const char *png_terminal(const char *gnuplot, const char *dir)
 static int write_script(const plot_figure *fig, const char *dir, const char *source)
 {
     char *path = xasprintf("%s/%s.gp", dir, fig->name);
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        diag_error("cannot write %s: %s", path, strerror(errno));
+    rb_safe_file f;
+    if (safe_file_open(&f, path, RB_SAFE_FILE_REGULAR) != 0) {
+        diag_error("%s", f.error);
         free(path);
         return -1;
     }
+    FILE *out = f.stream;
     int width, height;
     figure_size(fig, &width, &height);
     header(out, fig, source, width, height);
@@ -339,10 +362,9 @@ static int write_script(const plot_figure *fig, const char *dir, const char *sou
         bars_script(out, fig);
     else
         heatmap_script(out, fig);
-    int failed = ferror(out) != 0;
-    failed |= fclose(out) != 0;
+    int failed = safe_file_commit(&f) != 0;
     if (failed)
-        diag_error("cannot write %s: %s", path, strerror(errno));
+        diag_error("%s", f.error);
     free(path);
     return failed ? -1 : 0;
 }

@@ -2,7 +2,9 @@
  * parameters (seed 003's values per thread x block size): bandwidth per
  * value of two parameters, one map per value of everything else (data,
  * size and the other swept parameters). The two axes are the swept
- * parameters with numeric values first, then the ones with the most values. */
+ * parameters with numeric values first, then the ones with the most values.
+ * Values and groups are found through hash indexes, so that the time grows
+ * linearly with the rows. */
 #include "plot_data.h"
 
 #include <math.h>
@@ -10,7 +12,12 @@
 #include <string.h>
 
 #include "diag.h"
+#include "text_index.h"
 #include "util.h"
+
+/* A map with more values than this on an axis is not drawn (it could not
+ * be read); a warning says so. */
+#define MAX_AXIS_VALUES 256
 
 typedef struct axis_value {
     const char *text;
@@ -20,7 +27,7 @@ typedef struct axis_value {
 typedef struct axis {
     axis_value *values;
     size_t count, cap;
-    int numeric; /* every value is a number */
+    text_index index; /* text -> position in values */
 } axis;
 
 static const json_value *param(const plot_row *r, const char *name)
@@ -31,13 +38,20 @@ static const json_value *param(const plot_row *r, const char *name)
 static size_t axis_add(axis *a, const json_value *v)
 {
     const char *text = plot_value_text(v);
-    for (size_t k = 0; k < a->count; k++)
-        if (strcmp(a->values[k].text, text) == 0)
-            return k;
-    axis_value *slot = grow(&a->values, &a->count, &a->cap, sizeof *slot);
-    slot->text = text;
-    slot->number = v && v->type == JSON_NUMBER ? v->number : NAN;
+    int added;
+    size_t *slot = text_index_put(&a->index, text, a->count, &added);
+    if (!added)
+        return *slot;
+    axis_value *value = grow(&a->values, &a->count, &a->cap, sizeof *value);
+    value->text = text;
+    value->number = v && v->type == JSON_NUMBER && isfinite(v->number) ? v->number : NAN;
     return a->count - 1;
+}
+
+static void axis_free(axis *a)
+{
+    free(a->values);
+    text_index_free(&a->index);
 }
 
 static int axis_numeric(const axis *a)
@@ -54,34 +68,41 @@ static int by_number(const void *pa, const void *pb)
     return a->number < b->number ? -1 : a->number > b->number;
 }
 
+/* Sorts a numeric axis; the index follows the values. */
+static void axis_sort(axis *a)
+{
+    if (!axis_numeric(a))
+        return;
+    qsort(a->values, a->count, sizeof *a->values, by_number);
+    for (size_t k = 0; k < a->count; k++)
+        *text_index_find(&a->index, a->values[k].text) = k;
+}
+
 static size_t axis_find(const axis *a, const char *text)
 {
-    for (size_t k = 0; k < a->count; k++)
-        if (strcmp(a->values[k].text, text) == 0)
-            return k;
-    return a->count;
+    size_t *slot = text_index_find(&a->index, text);
+    return slot ? *slot : a->count;
 }
 
 /* Picks the two axes among the run's swept parameters. */
-static void choose_axes(const plot_builder *b, const char *run, const char **names, size_t n_names,
-                        const char **x, const char **y)
+static void choose_axes(const plot_builder *b, const plot_run *run, const char **x,
+                        const char **y)
 {
     int best_score[2] = {-1, -1};
-    for (size_t p = 0; p < n_names; p++) {
+    for (size_t p = 0; p < run->n_varying; p++) {
         axis a = {0};
-        for (size_t k = 0; k < b->n_rows; k++)
-            if (strcmp(b->rows[k].run, run) == 0)
-                axis_add(&a, param(&b->rows[k], names[p]));
+        for (size_t j = 0; j < run->n_rows; j++)
+            axis_add(&a, param(&b->rows[run->rows[j]], run->varying[p]));
         int score = (axis_numeric(&a) ? 100000 : 0) + (int)(a.count < 99999 ? a.count : 99999);
-        free(a.values);
+        axis_free(&a);
         if (score > best_score[0]) {
             best_score[1] = best_score[0];
             *y = *x;
             best_score[0] = score;
-            *x = names[p];
+            *x = run->varying[p];
         } else if (score > best_score[1]) {
             best_score[1] = score;
-            *y = names[p];
+            *y = run->varying[p];
         }
     }
 }
@@ -124,52 +145,53 @@ static char **axis_words(const axis *a)
     return words;
 }
 
-/* Adds the map of the rows of `run` whose group is `id`. */
-static void add_map(const plot_builder *b, plot_set *set, const char *run, const char *id,
-                    const char **names, size_t n_names, const char *x, const char *y, int number)
+/* Adds the map of the rows of `run` in group `g` (group[j] for its j-th
+ * row). Returns 1 when drawn, 0 when an axis has too many values. */
+static int add_map(const plot_builder *b, plot_set *set, const plot_run *run, const size_t *group,
+                   size_t g, const char *x, const char *y, int number)
 {
+    const char **names = (const char **)run->varying;
+    size_t n_names = run->n_varying;
     axis cols = {0}, rows = {0};
     const plot_row *first = NULL;
-    for (size_t k = 0; k < b->n_rows; k++) {
-        const plot_row *r = &b->rows[k];
-        if (strcmp(r->run, run) != 0)
+    for (size_t j = 0; j < run->n_rows; j++) {
+        if (group[j] != g)
             continue;
-        char *gid = group_id(r, names, n_names, x, y);
-        if (strcmp(gid, id) == 0) {
-            first = first ? first : r;
-            axis_add(&cols, param(r, x));
-            axis_add(&rows, param(r, y));
-        }
-        free(gid);
+        const plot_row *r = &b->rows[run->rows[j]];
+        first = first ? first : r;
+        axis_add(&cols, param(r, x));
+        axis_add(&rows, param(r, y));
     }
-    if (axis_numeric(&cols))
-        qsort(cols.values, cols.count, sizeof *cols.values, by_number);
-    if (axis_numeric(&rows))
-        qsort(rows.values, rows.count, sizeof *rows.values, by_number);
-    if (cols.count * rows.count >= 2) {
+    int drawn = cols.count <= MAX_AXIS_VALUES && rows.count <= MAX_AXIS_VALUES;
+    if (!drawn) {
+        char *name = printable_text(run->name);
+        diag_warn("the heat map %d of run %s is not drawn: %zu x %zu values, more than %d on "
+                  "an axis",
+                  number, name, cols.count, rows.count, MAX_AXIS_VALUES);
+        free(name);
+    }
+    axis_sort(&cols);
+    axis_sort(&rows);
+    if (drawn && cols.count * rows.count >= 2) {
         double *cells = xcalloc(cols.count * rows.count, sizeof *cells);
         for (size_t k = 0; k < cols.count * rows.count; k++)
             cells[k] = NAN;
-        for (size_t k = 0; k < b->n_rows; k++) {
-            const plot_row *r = &b->rows[k];
-            if (strcmp(r->run, run) != 0 || !(r->gbs > 0))
+        for (size_t j = 0; j < run->n_rows; j++) {
+            const plot_row *r = &b->rows[run->rows[j]];
+            if (group[j] != g || !(r->gbs > 0))
                 continue;
-            char *gid = group_id(r, names, n_names, x, y);
-            if (strcmp(gid, id) == 0) {
-                size_t c = axis_find(&cols, plot_value_text(param(r, x)));
-                size_t w = axis_find(&rows, plot_value_text(param(r, y)));
-                double *cell = &cells[w * cols.count + c];
-                if (isnan(*cell) || r->gbs > *cell)
-                    *cell = r->gbs;
-            }
-            free(gid);
+            size_t c = axis_find(&cols, plot_value_text(param(r, x)));
+            size_t w = axis_find(&rows, plot_value_text(param(r, y)));
+            double *cell = &cells[w * cols.count + c];
+            if (isnan(*cell) || r->gbs > *cell)
+                *cell = r->gbs;
         }
         plot_figure *fig = plot_add_figure(set);
-        char *safe = plot_file_name(run);
+        char *safe = plot_file_name(run->name);
         fig->kind = PLOT_HEATMAP;
         fig->name = xasprintf("heatmap-%s-%d", safe, number);
         free(safe);
-        fig->title = xasprintf("%s: bandwidth (GB/s) by %s and %s", run, x, y);
+        fig->title = xasprintf("%s: bandwidth (GB/s) by %s and %s", run->name, x, y);
         fig->subtitle = group_subtitle(b, first, names, n_names, x, y);
         fig->x_label = xstrdup(x);
         fig->y_label = xstrdup(y);
@@ -180,52 +202,46 @@ static void add_map(const plot_builder *b, plot_set *set, const char *run, const
         fig->n_rows = rows.count;
         fig->cells = cells;
     }
-    free(cols.values);
-    free(rows.values);
+    axis_free(&cols);
+    axis_free(&rows);
+    return drawn;
 }
 
 void plot_heatmaps(const plot_builder *b, plot_set *set)
 {
     size_t n_maps = 0, n_wanted = 0;
-    for (size_t k = 0; k < b->n_rows; k++) {
-        const char *run = b->rows[k].run;
-        size_t earlier = 0;
-        while (earlier < k && strcmp(b->rows[earlier].run, run) != 0)
-            earlier++;
-        if (earlier < k)
-            continue; /* this run was done */
-        const char *names[32];
-        size_t n_names = plot_varying_params(b, run, names, RB_ARRAY_LEN(names));
-        if (n_names < 2)
+    for (size_t ri = 0; ri < b->n_runs; ri++) {
+        const plot_run *run = &b->runs[ri];
+        if (run->n_varying < 2)
             continue;
+        const char **names = (const char **)run->varying;
         const char *x = NULL, *y = NULL;
-        choose_axes(b, run, names, n_names, &x, &y);
+        choose_axes(b, run, &x, &y);
         /* One map per group, in the order the groups first appear. */
+        text_index groups = {0};
         char **ids = NULL;
         size_t n_ids = 0, cap = 0;
-        for (size_t j = k; j < b->n_rows; j++) {
-            if (strcmp(b->rows[j].run, run) != 0)
-                continue;
-            char *id = group_id(&b->rows[j], names, n_names, x, y);
-            size_t seen = 0;
-            while (seen < n_ids && strcmp(ids[seen], id) != 0)
-                seen++;
-            if (seen < n_ids) {
+        size_t *group = xcalloc(run->n_rows ? run->n_rows : 1, sizeof *group);
+        for (size_t j = 0; j < run->n_rows; j++) {
+            char *id = group_id(&b->rows[run->rows[j]], names, run->n_varying, x, y);
+            int added;
+            group[j] = *text_index_put(&groups, id, n_ids, &added);
+            if (added)
+                *(char **)grow(&ids, &n_ids, &cap, sizeof *ids) = id;
+            else
                 free(id);
-                continue;
-            }
-            *(char **)grow(&ids, &n_ids, &cap, sizeof *ids) = id;
         }
         for (size_t g = 0; g < n_ids; g++) {
             n_wanted++;
             if (n_maps < PLOT_MAX_HEATMAPS) {
                 size_t before = set->n_figures;
-                add_map(b, set, run, ids[g], names, n_names, x, y, (int)g + 1);
+                add_map(b, set, run, group, g, x, y, (int)g + 1);
                 n_maps += set->n_figures - before;
             }
-            free(ids[g]);
         }
-        free(ids);
+        free(group);
+        free_list(ids, n_ids);
+        text_index_free(&groups);
     }
     if (n_wanted > n_maps && n_maps == PLOT_MAX_HEATMAPS)
         diag_warn("%zu heat maps were possible; the first %d are drawn", n_wanted,

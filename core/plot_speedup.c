@@ -1,14 +1,22 @@
 /* core/plot_speedup.c: the speedup figure: for each (op, dtype, n) the
  * baseline's fastest time divided by each configuration's time, as grouped
- * bars; and which rows the baseline names (a run, else a plugin). */
+ * bars; and which rows the baseline names (a run, else a plugin). Cases
+ * are found through a hash index and sorted, and the speedups of the
+ * configurations drawn only are kept, so that time and memory grow linearly
+ * with the rows. */
 #include "plot_data.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
+#include "text_index.h"
 #include "util.h"
+
+/* At most this many groups of bars; a note says how many more there were. */
+#define MAX_CASES 256
 
 /* Does row r belong to the baseline (a run name, else a plugin name)? */
 static int in_baseline(const plot_row *r, const char *baseline, int by_run)
@@ -30,99 +38,115 @@ static char *case_label(const plot_builder *b, const plot_row *r)
     return sb.data;
 }
 
-static int same_data(const plot_row *a, const plot_row *b)
+/* What identifies a row's case: its data fields and n. */
+static char *case_id(const plot_row *r)
 {
+    strbuf sb = {0};
+    sb_printf(&sb, "%.17g", r->n);
     for (int f = 0; f < PLOT_N_FIELDS; f++)
-        if (strcmp(a->field[f], b->field[f]) != 0)
-            return 0;
-    return 1;
+        sb_printf(&sb, "\x1f%s", r->field[f]);
+    return sb.data;
 }
 
-/* The index of r's case (its data fields and n) among `cases`, or -1. */
-static int case_of(const plot_row *r, const plot_row **cases, size_t n_cases)
+/* What identifies a case's group: its data fields. */
+static char *data_id(const plot_row *r)
 {
-    for (size_t k = 0; k < n_cases; k++)
-        if (cases[k]->n == r->n && same_data(cases[k], r))
-            return (int)k;
-    return -1;
+    strbuf sb = {0};
+    sb_append(&sb, "");
+    for (int f = 0; f < PLOT_N_FIELDS; f++)
+        sb_printf(&sb, "\x1f%s", r->field[f]);
+    return sb.data;
+}
+
+typedef struct speedup_case {
+    const plot_row *row; /* the first baseline row of the case */
+    double base;         /* the baseline's fastest time there */
+    size_t group;        /* its data fields, in the order they first appear */
+    size_t position;     /* after sorting */
+} speedup_case;
+
+static int by_group_then_n(const void *pa, const void *pb)
+{
+    const speedup_case *a = *(const speedup_case *const *)pa;
+    const speedup_case *b = *(const speedup_case *const *)pb;
+    if (a->group != b->group)
+        return a->group < b->group ? -1 : 1;
+    if (a->row->n != b->row->n)
+        return a->row->n < b->row->n ? -1 : 1;
+    return a < b ? -1 : a > b;
 }
 
 void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, int by_run)
 {
     /* The cases with a baseline time, and the baseline's fastest time there. */
-    const plot_row **cases = xcalloc(b->n_rows, sizeof *cases);
-    double *base = xcalloc(b->n_rows, sizeof *base);
-    size_t n_cases = 0;
+    text_index cases_by_id = {0}, groups_by_id = {0};
+    char **ids = NULL;
+    size_t n_ids = 0, ids_cap = 0;
+    speedup_case *cases = NULL;
+    size_t n_cases = 0, cases_cap = 0, n_groups = 0;
     for (size_t k = 0; k < b->n_rows; k++) {
         const plot_row *r = &b->rows[k];
         if (!in_baseline(r, baseline, by_run))
             continue;
-        int c = case_of(r, cases, n_cases);
-        if (c < 0) {
-            c = (int)n_cases++;
-            cases[c] = r;
-            base[c] = r->median_ns;
-        } else if (r->median_ns < base[c]) {
-            base[c] = r->median_ns;
+        char *id = case_id(r);
+        int added;
+        size_t c = *text_index_put(&cases_by_id, id, n_cases, &added);
+        if (!added) {
+            free(id);
+            if (r->median_ns < cases[c].base)
+                cases[c].base = r->median_ns;
+            continue;
+        }
+        *(char **)grow(&ids, &n_ids, &ids_cap, sizeof *ids) = id;
+        speedup_case *sc = grow(&cases, &n_cases, &cases_cap, sizeof *cases);
+        sc->row = r;
+        sc->base = r->median_ns;
+        char *group = data_id(r);
+        sc->group = *text_index_put(&groups_by_id, group, n_groups, &added);
+        if (added) {
+            n_groups++;
+            *(char **)grow(&ids, &n_ids, &ids_cap, sizeof *ids) = group;
+        } else {
+            free(group);
         }
     }
     if (n_cases == 0) {
-        diag_warn("the baseline %s has no ok rows with a time; no speedup figure", baseline);
-        free(cases);
-        free(base);
+        char *name = printable_text(baseline);
+        diag_warn("the baseline %s has no ok rows with a time; no speedup figure", name);
+        free(name);
+        text_index_free(&cases_by_id);
+        text_index_free(&groups_by_id);
+        free_list(ids, n_ids);
         return;
     }
     /* Order: by the data fields as they first appear, then by n. */
-    size_t *group = xcalloc(n_cases, sizeof *group);
-    for (size_t k = 0; k < n_cases; k++) {
-        group[k] = k;
-        for (size_t g = 0; g < k && group[k] == k; g++)
-            if (same_data(cases[g], cases[k]))
-                group[k] = group[g];
-    }
-    for (size_t i = 1; i < n_cases; i++)
-        for (size_t j = i; j > 0 && (group[j] < group[j - 1] ||
-                                     (group[j] == group[j - 1] && cases[j]->n < cases[j - 1]->n));
-             j--) {
-            const plot_row *t = cases[j];
-            cases[j] = cases[j - 1];
-            cases[j - 1] = t;
-            double tb = base[j];
-            base[j] = base[j - 1];
-            base[j - 1] = tb;
-            size_t tg = group[j];
-            group[j] = group[j - 1];
-            group[j - 1] = tg;
-        }
-    free(group);
-    /* speedup[config][case] */
-    double *speedup = xcalloc(b->n_configs * n_cases, sizeof *speedup);
-    for (size_t k = 0; k < b->n_configs * n_cases; k++)
-        speedup[k] = NAN;
-    for (size_t k = 0; k < b->n_rows; k++) {
-        const plot_row *r = &b->rows[k];
-        int c = case_of(r, cases, n_cases);
-        if (c < 0)
-            continue;
-        double s = base[c] / r->median_ns;
-        double *cell = &speedup[r->config * n_cases + (size_t)c];
-        if (isnan(*cell) || s > *cell)
-            *cell = s;
-    }
+    speedup_case **order = xcalloc(n_cases, sizeof *order);
+    for (size_t k = 0; k < n_cases; k++)
+        order[k] = &cases[k];
+    qsort(order, n_cases, sizeof *order, by_group_then_n);
+    for (size_t k = 0; k < n_cases; k++)
+        order[k]->position = k;
+    size_t n_shown = n_cases < MAX_CASES ? n_cases : MAX_CASES;
+
+    /* Each configuration's best speedup among the cases shown, to choose. */
+    size_t *row_case = xcalloc(b->n_rows ? b->n_rows : 1, sizeof *row_case);
     int *eligible = xcalloc(b->n_configs, sizeof *eligible);
     int *chosen = xcalloc(b->n_configs, sizeof *chosen);
     double *score = xcalloc(b->n_configs, sizeof *score);
-    double lo = INFINITY, hi = 0;
-    for (size_t c = 0; c < b->n_configs; c++) {
+    for (size_t c = 0; c < b->n_configs; c++)
         score[c] = NAN;
-        for (size_t k = 0; k < n_cases; k++) {
-            double s = speedup[c * n_cases + k];
-            if (isnan(s))
-                continue;
-            eligible[c] = 1;
-            if (isnan(score[c]) || s > score[c])
-                score[c] = s;
-        }
+    for (size_t k = 0; k < b->n_rows; k++) {
+        const plot_row *r = &b->rows[k];
+        char *id = case_id(r);
+        size_t *c = text_index_find(&cases_by_id, id);
+        free(id);
+        row_case[k] = c && cases[*c].position < n_shown ? *c : n_cases;
+        if (row_case[k] == n_cases)
+            continue;
+        double s = cases[*c].base / r->median_ns;
+        eligible[r->config] = 1;
+        if (isnan(score[r->config]) || s > score[r->config])
+            score[r->config] = s;
     }
     size_t n_eligible = plot_choose(b, eligible, score, chosen);
     if (n_eligible >= 2) {
@@ -131,42 +155,68 @@ void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, in
         fig->name = xstrdup("speedup");
         fig->title = xasprintf("Speedup against %s", baseline);
         char *note = plot_left_out_note(n_eligible);
-        fig->subtitle = xasprintf("%s%s%s's fastest configuration's time / each configuration's "
-                                  "time; above 1 is faster",
-                                  note ? note : "", note ? "; " : "", baseline);
+        char *cut = n_cases > n_shown ? xasprintf("the first %zu of %zu sizes", n_shown, n_cases)
+                                      : NULL;
+        fig->subtitle = xasprintf("%s%s%s%s%s's fastest configuration's time / each "
+                                  "configuration's time; above 1 is faster",
+                                  note ? note : "", note ? "; " : "", cut ? cut : "",
+                                  cut ? "; " : "", baseline);
         free(note);
+        free(cut);
         fig->x_label = xstrdup("data");
         fig->y_label = xasprintf("speedup against %s", baseline);
         fig->y_unit = PLOT_UNIT_TIMES;
-        fig->n_columns = n_cases;
-        fig->columns = xcalloc(n_cases, sizeof *fig->columns);
-        for (size_t k = 0; k < n_cases; k++)
-            fig->columns[k] = case_label(b, cases[k]);
+        fig->n_columns = n_shown;
+        fig->columns = xcalloc(n_shown, sizeof *fig->columns);
+        for (size_t k = 0; k < n_shown; k++)
+            fig->columns[k] = case_label(b, order[k]->row);
+        /* A series per chosen configuration, in configuration order. */
+        size_t *series_of = xcalloc(b->n_configs, sizeof *series_of);
         size_t cap = 0;
         for (size_t c = 0; c < b->n_configs; c++) {
+            series_of[c] = SIZE_MAX;
             if (!chosen[c])
                 continue;
+            series_of[c] = fig->n_series;
             plot_series *s = grow(&fig->series, &fig->n_series, &cap, sizeof *s);
             s->label = xstrdup(b->configs[c].label);
-            s->n = n_cases;
-            s->y = xcalloc(n_cases, sizeof *s->y);
-            for (size_t k = 0; k < n_cases; k++) {
-                s->y[k] = speedup[c * n_cases + k];
-                if (s->y[k] > 0) {
-                    lo = s->y[k] < lo ? s->y[k] : lo;
-                    hi = s->y[k] > hi ? s->y[k] : hi;
+            s->n = n_shown;
+            s->y = xcalloc(n_shown, sizeof *s->y);
+            for (size_t k = 0; k < n_shown; k++)
+                s->y[k] = NAN;
+        }
+        for (size_t k = 0; k < b->n_rows; k++) {
+            const plot_row *r = &b->rows[k];
+            if (row_case[k] == n_cases || series_of[r->config] == SIZE_MAX)
+                continue;
+            const speedup_case *sc = &cases[row_case[k]];
+            double s = sc->base / r->median_ns;
+            double *cell = &fig->series[series_of[r->config]].y[sc->position];
+            if (isnan(*cell) || s > *cell)
+                *cell = s;
+        }
+        free(series_of);
+        double lo = INFINITY, hi = 0;
+        for (size_t j = 0; j < fig->n_series; j++)
+            for (size_t k = 0; k < n_shown; k++) {
+                double v = fig->series[j].y[k];
+                if (v > 0) {
+                    lo = v < lo ? v : lo;
+                    hi = v > hi ? v : hi;
                 }
             }
-        }
         fig->y_log10 = hi / lo > 20;
         plot_add_hline(fig, 1, "baseline");
     }
     free(eligible);
     free(chosen);
     free(score);
-    free(speedup);
+    free(row_case);
+    free(order);
     free(cases);
-    free(base);
+    free_list(ids, n_ids);
+    text_index_free(&cases_by_id);
+    text_index_free(&groups_by_id);
 }
 
 /* The baseline: a run named so, else a plugin named so, among all rows. */
@@ -186,26 +236,42 @@ int plot_resolve_baseline(const plot_builder *b, const json_value *results,
         *by_run = 0;
         return 0;
     }
+    /* The first few different runs and plugins, each once. */
     strbuf runs = {0}, plugins = {0};
+    text_index seen[2] = {{0}, {0}};
+    size_t listed[2] = {0, 0};
     for (size_t k = 0; k < json_count(results); k++) {
         const json_value *row = json_at(results, k);
         const char *words[2] = {plot_value_text(json_get(row, "run")),
                                 plot_value_text(json_get(row, "plugin"))};
         strbuf *lists[2] = {&runs, &plugins};
         for (int w = 0; w < 2; w++) {
-            char *quoted = xasprintf(" %s,", words[w]);
-            if (*words[w] && (!lists[w]->data || !strstr(lists[w]->data, quoted)))
-                sb_append(lists[w], quoted);
-            free(quoted);
+            int added;
+            if (!*words[w] || listed[w] > 20)
+                continue;
+            text_index_put(&seen[w], words[w], 0, &added);
+            if (!added)
+                continue;
+            if (++listed[w] > 20) {
+                sb_append(lists[w], " ...,");
+                continue;
+            }
+            char *shown = printable_text(words[w]);
+            sb_printf(lists[w], " %s,", shown);
+            free(shown);
         }
     }
+    text_index_free(&seen[0]);
+    text_index_free(&seen[1]);
     if (runs.len)
         runs.data[--runs.len] = '\0';
     if (plugins.len)
         plugins.data[--plugins.len] = '\0';
+    char *shown_baseline = printable_text(baseline);
     diag_error("--baseline %s: %s has no run or plugin of that name; runs:%s; plugins:%s",
-               baseline, b->path, runs.data ? runs.data : " none",
+               shown_baseline, b->path, runs.data ? runs.data : " none",
                plugins.data ? plugins.data : " none");
+    free(shown_baseline);
     sb_free(&runs);
     sb_free(&plugins);
     return -1;
