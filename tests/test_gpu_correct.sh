@@ -61,13 +61,13 @@ all_ok() {
   "$rb" -c "$tmp/$1.ini" --no-isolation --format json -o "$tmp/$1.json" >"$tmp/$1.out" 2>"$tmp/$1.err"
   status=$?
   rows=$("$JQ" '.results | length' "$tmp/$1.json" 2>/dev/null)
-  not_ok=$("$JQ" '[.results[] | select(.status != "ok")] | length' "$tmp/$1.json" 2>/dev/null)
+  not_ok=$("$JQ" '[.results[] | select(.status != "ok" or .probes != "passed")] | length' "$tmp/$1.json" 2>/dev/null)
   if [ "$status" -eq 0 ] && [ "$rows" = "$2" ] && [ "$not_ok" = 0 ]; then
     return 0
   fi
   echo "exit status $status; $rows rows (want $2); $not_ok not ok"
-  "$JQ" -r '.results[] | select(.status != "ok")
-    | "\(.run) \(.params_text) \(.op) \(.dtype) n=\(.n): \(.status): \(.reason)"' \
+  "$JQ" -r '.results[] | select(.status != "ok" or .probes != "passed")
+    | "\(.run) \(.params_text) \(.op) \(.dtype) n=\(.n): \(.status) (probes \(.probes)): \(.reason)"' \
     "$tmp/$1.json" 2>/dev/null | head -n 15
   tail -n 5 "$tmp/$1.err"
   return 1
@@ -98,7 +98,7 @@ big_sections() { # PLUGIN OPS DTYPES PARAMS...
   done
 }
 
-tests=17
+tests=18
 [ "$large" = 0 ] || tests=$((tests + 7))
 plan "$tests"
 
@@ -314,6 +314,37 @@ EOF
 } >"$tmp/histogram.ini"
 ok "histogram: every variant, vector and bin count, n = 1 .. 2^26" \
   all_ok histogram $((5*3*3*3 + 2*3 + 2*2*2*2))
+
+# --- f32 sums of uniform data (all positive: the random-input check is
+# tightest there) by every strategy that sums f32; probes as everywhere
+bulk_cc=$("$JQ" -r '.devices[0].compute_capability // empty' "$tmp/probe.json")
+{ header uniform
+  cat <<EOF
+[data]
+distribution = uniform
+op = sum
+dtype = f32
+n = 1048579, 64M
+[run shuffle]
+plugin = shuffle
+finish = two-pass, last-block, atomic, atomic-epoch
+[run atomic]
+plugin = atomic
+scope = warp, block
+[run shared-array]
+plugin = shared-array
+[run cub]
+plugin = cub
+variant = cub, thrust
+EOF
+  case $bulk_cc in
+    [1-8].*|"") ;;
+    *) printf '[run bulk]\nplugin = bulk\nfinish = last-block, atomic\n[run cluster]\nplugin = cluster\n' ;;
+  esac
+} >"$tmp/uniform.ini"
+uniform_rows=$((2*4 + 2*2 + 2 + 2*2))
+case $bulk_cc in [1-8].*|"") ;; *) uniform_rows=$((uniform_rows + 2*2 + 2)) ;; esac
+ok "f32 sums of uniform data: every strategy, n = 2^20 + 3 and 2^26" all_ok uniform $uniform_rows
 
 # --- cub and thrust
 { header cub
