@@ -7,14 +7,19 @@
 # they named are removed at uninstall.
 cpumanifestdir = $(pkglibdir)/cpu
 cudamanifestdir = $(pkglibdir)/cuda
+vulkanmanifestdir = $(pkglibdir)/vulkan
 PACK_MANIFESTS = plugins/cpu/pack.ini
 nodist_cpumanifest_DATA = plugins/cpu/pack.ini
 if BUILD_CUDA
 PACK_MANIFESTS += plugins/cuda/pack.ini
 nodist_cudamanifest_DATA = plugins/cuda/pack.ini
 endif
-EXTRA_DIST += plugins/cpu/pack.ini.in plugins/cuda/pack.ini.in
-CLEANFILES += plugins/cpu/pack.ini plugins/cuda/pack.ini
+if BUILD_VULKAN
+PACK_MANIFESTS += plugins/vulkan/pack.ini
+nodist_vulkanmanifest_DATA = plugins/vulkan/pack.ini
+endif
+EXTRA_DIST += plugins/cpu/pack.ini.in plugins/cuda/pack.ini.in plugins/vulkan/pack.ini.in
+CLEANFILES += plugins/cpu/pack.ini plugins/cuda/pack.ini plugins/vulkan/pack.ini
 RB_ALL_HOOKS += $(PACK_MANIFESTS)
 
 edit_manifest = $(SED) -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
@@ -27,16 +32,24 @@ plugins/cuda/pack.ini: plugins/cuda/pack.ini.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) plugins/cuda && \
 	$(edit_manifest) $(srcdir)/plugins/cuda/pack.ini.in >$@.tmp && mv -f $@.tmp $@
 
+plugins/vulkan/pack.ini: plugins/vulkan/pack.ini.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) plugins/vulkan && \
+	$(edit_manifest) $(srcdir)/plugins/vulkan/pack.ini.in >$@.tmp && mv -f $@.tmp $@
+
 # The libtool-built packs' modules, by install folder.
 RB_INSTALL_DATA_HOOKS += packs-remove-la
 RB_UNINSTALL_HOOKS += packs-uninstall-modules
 
 packs-remove-la:
 	@for la in $(cpu_LTLIBRARIES); do rm -f "$(DESTDIR)$(cpudir)/$${la##*/}"; done
+	@for la in $(vulkan_LTLIBRARIES); do rm -f "$(DESTDIR)$(vulkandir)/$${la##*/}"; done
 
 packs-uninstall-modules:
 	@for la in $(cpu_LTLIBRARIES); do \
 	  so=$${la##*/}; rm -f "$(DESTDIR)$(cpudir)/$${so%.la}.so"; \
+	done
+	@for la in $(vulkan_LTLIBRARIES); do \
+	  so=$${la##*/}; rm -f "$(DESTDIR)$(vulkandir)/$${so%.la}.so"; \
 	done
 
 .PHONY: packs-remove-la packs-uninstall-modules

@@ -4,7 +4,7 @@
 # (share/redbench/skeleton/) and the guide (share/doc/redbench/).
 rbincludedir = $(includedir)/redbench
 rbinclude_HEADERS = sdk/redbench/plugin.h sdk/redbench/backend.h \
-	sdk/redbench/cuda_helpers.cuh
+	sdk/redbench/cuda_helpers.cuh sdk/redbench/vulkan.h
 pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = sdk/redbench.pc
 aclocaldir = $(datadir)/aclocal

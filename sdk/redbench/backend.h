@@ -6,7 +6,8 @@
  * the plugins issue their work on, a timer, synchronization, a cache flush
  * and a measured peak bandwidth; since ABI 1.1 also timing modes, batches
  * of calls replayed as one (CUDA graphs), clock samples and profiler
- * ranges; since ABI 1.2 fill, write and copy of backend memory.
+ * ranges; since ABI 1.2 fill, write and copy of backend memory, and
+ * whether that memory is addressed by pointers or by handles.
  *
  * A backend is a shared object in a pack folder that exports
  * redbench_backend_entry, returning a const struct rb_backend. The cpu
@@ -211,7 +212,23 @@ typedef struct rb_backend {
     /* Copies `bytes` bytes from the start of `src` to the start of `dst`,
      * two buffers of this backend that do not overlap. */
     int (*copy)(void *ctx, void *dst, const void *src, size_t bytes);
+
+    /* What alloc returns (enum rb_memory_kind). RB_MEMORY_POINTER (0, and
+     * what a backend older than 1.2 is taken to have): an address, so that
+     * buffer + offset names byte `offset` of it. RB_MEMORY_HANDLE: an opaque
+     * handle (vulkan: an rb_vulkan_buffer *); the host MUST NOT do
+     * arithmetic on it or read through it: it writes into it only through
+     * upload, fill, write and copy (which such a backend MUST offer), and
+     * hands it to plugins unchanged as rb_config.input, with the elements'
+     * place in rb_config.input_offset. */
+    uint32_t memory_kind;
 } rb_backend;
+
+/* Values of rb_backend.memory_kind. */
+enum rb_memory_kind {
+    RB_MEMORY_POINTER = 0, /* alloc returns an address (cpu, cuda) */
+    RB_MEMORY_HANDLE = 1   /* alloc returns a handle (vulkan) */
+};
 
 typedef const rb_backend *(*rb_backend_entry_fn)(void);
 

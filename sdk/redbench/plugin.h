@@ -40,7 +40,9 @@ extern "C" {
 
 /* Minor versions: 1.0 the first; 1.1 appended timing modes, batches, clock
  * samples and profiler ranges to rb_backend (backend.h); 1.2 appended fill,
- * write and copy of backend memory to rb_backend, for the probes below. */
+ * write and copy of backend memory and the kind of that memory to
+ * rb_backend, for the probes below and for backends whose memory is not
+ * addressed by pointers (vulkan), and the input's offset to rb_config. */
 #define REDBENCH_ABI_MAJOR 1
 #define REDBENCH_ABI_MINOR 2
 
@@ -151,13 +153,31 @@ typedef struct rb_config {
                        byte b is b * bins / 256 */
     int device;     /* the backend's device index */
     void *queue;    /* the backend's queue: a cudaStream_t for the cuda
-                       backend, NULL for the cpu backend. All device work of
-                       run MUST be issued on it. */
+                       backend, NULL for the cpu backend, an rb_vulkan_queue *
+                       for the vulkan backend (<redbench/vulkan.h>). All
+                       device work of run MUST be issued on it. */
     const void *input; /* n elements of dtype in backend memory (a device
-                          pointer for cuda). Read-only. NULL in describe. */
+                          pointer for cuda; for vulkan the rb_vulkan_buffer
+                          that holds them, from input_offset on). Read-only.
+                          NULL in describe. */
     const rb_param_value *params; /* one per declared parameter, in order */
     uint32_t n_params;
     const rb_host *host;
+
+    /* ---- Added in ABI 1.2 ----
+     * A host older than 1.2 does not set the fields below: a plugin that
+     * reads one checks first that `size` covers it (a plugin built against
+     * 1.2 is only loaded by a 1.2 or newer host, which always sets them). */
+
+    /* Where the input starts, in bytes, inside the backend memory that
+     * `input` names. For backends whose memory is addressed by pointers
+     * (cpu, cuda: rb_backend.memory_kind == RB_MEMORY_POINTER) it is 0 and
+     * `input` points at the first element. For a backend whose memory is a
+     * handle (vulkan: `input` is a const rb_vulkan_buffer *, see
+     * <redbench/vulkan.h>) the n elements start input_offset bytes into the
+     * buffer; a plugin adds it to the buffer's device address or descriptor
+     * offset. The host keeps it the same for the life of a configuration. */
+    uint64_t input_offset;
 } rb_config;
 
 /* What describe says about a configuration. */

@@ -1,0 +1,125 @@
+/* plugins/vulkan/atomic.c: a grid-stride reduction finished with atomics
+ * (shaders/atomic.comp; seed 003's scenarios on Vulkan). `scope`:
+ *   workgroup  the invocations' values meet in a shared-memory tree and
+ *              one atomic per workgroup joins the result
+ *   thread     one atomic per invocation
+ * Sums use atomicAdd in the element's type (floats need
+ * VK_EXT_shader_atomic_float); min and max use atomicMin / atomicMax on
+ * integers that keep the elements' order (64-bit ones need
+ * shaderBufferInt64Atomics). What the device lacks is declined. */
+#include "plugins/vulkan/pack.h"
+#include "plugins/vulkan/atomic_spv.h"
+
+static const char *const scope_words[] = {"workgroup", "thread", NULL};
+
+static const rb_param_spec atomic_params[] = {
+    {"scope", RB_PARAM_CHOICE, "workgroup", 0, 0, scope_words, 0,
+     "workgroup | thread: one atomic per workgroup or per invocation"},
+    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "invocations per workgroup"},
+    {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
+     "workgroups (auto: enough to fill the device, at most one per block elements)"},
+};
+
+typedef struct atomic_state {
+    const rb_config *cfg;
+    rb_vulkan_queue *q;
+    rb_vulkan_pipeline pipeline;
+    rb_vulkan_buffer result, readback;
+    uint32_t groups;
+    pack_push push;
+} atomic_state;
+
+static int atomic_describe(const rb_config *cfg, rb_description *out)
+{
+    (void)out;
+    return pack_check(cfg, (uint32_t)rb_param_int(cfg, "block", 256), 1, 0);
+}
+
+static void atomic_teardown(void *state)
+{
+    atomic_state *s = state;
+    rb_vulkan_pipeline_destroy(s->q, &s->pipeline);
+    if (s->result.buffer)
+        s->q->buffer_destroy(s->q, &s->result);
+    if (s->readback.buffer)
+        s->q->buffer_destroy(s->q, &s->readback);
+    free(s);
+}
+
+static int atomic_init(const rb_config *cfg, void **state)
+{
+    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint32_t scope = (uint32_t)rb_param_int(cfg, "scope", 0);
+    uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
+    int st = pack_check(cfg, block, 1, 0);
+    if (st != RB_OK)
+        return st;
+    atomic_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        cfg->host->error(cfg->host, "out of memory");
+        return RB_ERROR;
+    }
+    s->cfg = cfg;
+    s->q = pack_queue(cfg);
+    *state = s;
+    s->groups = grid ? (uint32_t)grid : pack_auto_groups(s->q, cfg->n, block, block);
+    uint32_t constants[2] = {block, scope};
+    if ((st = pack_pipeline(cfg, atomic_spirv, 1, sizeof(pack_push), constants, 2,
+                            &s->pipeline)) != RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_DEVICE_MEMORY, &s->result)) !=
+            RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_HOST_MEMORY, &s->readback)) !=
+            RB_OK) {
+        atomic_teardown(s);
+        *state = NULL;
+        return st;
+    }
+    s->push = (pack_push){rb_vulkan_input_address(cfg), s->result.address, (uint32_t)cfg->n,
+                          s->groups};
+    return RB_OK;
+}
+
+static int atomic_run(void *state)
+{
+    atomic_state *s = state;
+    VkCommandBuffer cmd = s->q->begin(s->q, s->cfg->host);
+    if (!cmd)
+        return RB_ERROR;
+    vkCmdFillBuffer(cmd, s->result.buffer, 0, VK_WHOLE_SIZE, pack_atomic_start(s->cfg->op));
+    rb_vulkan_barrier(cmd);
+    pack_dispatch(s->q, cmd, &s->pipeline, &s->push, s->groups);
+    return s->q->submit(s->q, s->cfg->host, cmd);
+}
+
+static int atomic_verify(void *state, rb_result *result)
+{
+    atomic_state *s = state;
+    unsigned char value[8];
+    if (rb_vulkan_read(s->q, s->cfg->host, &s->result, 0, &s->readback, value,
+                       rb_dtype_size(s->cfg->dtype)) != RB_OK)
+        return RB_ERROR;
+    pack_result(s->cfg->dtype, value, s->cfg->op != RB_OP_SUM, result);
+    return RB_OK;
+}
+
+static const rb_plugin atomic_plugin = {
+    .abi_major = REDBENCH_ABI_MAJOR,
+    .abi_minor = REDBENCH_ABI_MINOR,
+    .size = sizeof(rb_plugin),
+    .name = "atomic",
+    .summary = "grid-stride loop, then one atomic per workgroup (or per invocation)",
+    .version = "1.0",
+    .backend = "vulkan",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
+              RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
+    .params = atomic_params,
+    .n_params = sizeof atomic_params / sizeof atomic_params[0],
+    .describe = atomic_describe,
+    .init = atomic_init,
+    .run = atomic_run,
+    .verify = atomic_verify,
+    .teardown = atomic_teardown,
+};
+
+RB_PLUGIN_ENTRY(atomic_plugin)

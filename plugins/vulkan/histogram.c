@@ -1,0 +1,140 @@
+/* plugins/vulkan/histogram.c: counts of u8 values in `bins` bins with one
+ * set of bins per workgroup in shared memory, joined into the result with
+ * one atomic per non-empty bin (shaders/histogram.comp; seed 002's
+ * block-shared histogram on Vulkan). */
+#include "plugins/vulkan/pack.h"
+#include "plugins/vulkan/histogram_spv.h"
+
+static const rb_param_spec histogram_params[] = {
+    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "invocations per workgroup"},
+    {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
+     "workgroups (auto: enough to fill the device, at most one per block x 16 bytes)"},
+};
+
+/* histogram.comp's push constants */
+typedef struct histogram_push {
+    VkDeviceAddress src, bins;
+    uint32_t n, groups, n_bins, unused;
+} histogram_push;
+
+typedef struct histogram_state {
+    const rb_config *cfg;
+    rb_vulkan_queue *q;
+    rb_vulkan_pipeline pipeline;
+    rb_vulkan_buffer bins, readback;
+    uint32_t groups;
+    histogram_push push;
+} histogram_state;
+
+static int histogram_describe(const rb_config *cfg, rb_description *out)
+{
+    (void)out;
+    const rb_vulkan_queue *q = pack_queue(cfg);
+    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    if (cfg->n >= PACK_MAX_N) {
+        cfg->host->error(cfg->host, "n = %llu: the vulkan pack's shaders take n < 2^31",
+                         (unsigned long long)cfg->n);
+        return RB_UNSUPPORTED;
+    }
+    if (block > q->max_workgroup_invocations) {
+        cfg->host->error(cfg->host, "block = %u: the device takes at most %u invocations per "
+                                    "workgroup", block, q->max_workgroup_invocations);
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
+}
+
+static void histogram_teardown(void *state)
+{
+    histogram_state *s = state;
+    rb_vulkan_pipeline_destroy(s->q, &s->pipeline);
+    if (s->bins.buffer)
+        s->q->buffer_destroy(s->q, &s->bins);
+    if (s->readback.buffer)
+        s->q->buffer_destroy(s->q, &s->readback);
+    free(s);
+}
+
+static int histogram_init(const rb_config *cfg, void **state)
+{
+    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
+    int st = histogram_describe(cfg, NULL);
+    if (st != RB_OK)
+        return st;
+    VkDeviceAddress input = rb_vulkan_input_address(cfg);
+    if (input % 16 != 0) {
+        cfg->host->error(cfg->host, "the input is not 16-byte aligned");
+        return RB_UNSUPPORTED;
+    }
+    histogram_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        cfg->host->error(cfg->host, "out of memory");
+        return RB_ERROR;
+    }
+    s->cfg = cfg;
+    s->q = pack_queue(cfg);
+    *state = s;
+    s->groups = grid ? (uint32_t)grid : pack_auto_groups(s->q, (cfg->n + 15) / 16, block, block);
+    uint32_t constants[1] = {block};
+    if ((st = rb_vulkan_pipeline_create(s->q, cfg->host, histogram_spv,
+                                        sizeof histogram_spv / sizeof histogram_spv[0],
+                                        sizeof(histogram_push), constants, 1, &s->pipeline)) !=
+            RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, 256 * 4, RB_VULKAN_DEVICE_MEMORY,
+                                  &s->bins)) != RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, 256 * 4, RB_VULKAN_HOST_MEMORY,
+                                  &s->readback)) != RB_OK) {
+        histogram_teardown(s);
+        *state = NULL;
+        return st;
+    }
+    s->push = (histogram_push){input, s->bins.address, (uint32_t)cfg->n, s->groups, cfg->bins, 0};
+    return RB_OK;
+}
+
+static int histogram_run(void *state)
+{
+    histogram_state *s = state;
+    VkCommandBuffer cmd = s->q->begin(s->q, s->cfg->host);
+    if (!cmd)
+        return RB_ERROR;
+    vkCmdFillBuffer(cmd, s->bins.buffer, 0, VK_WHOLE_SIZE, 0);
+    rb_vulkan_barrier(cmd);
+    pack_dispatch(s->q, cmd, &s->pipeline, &s->push, s->groups);
+    return s->q->submit(s->q, s->cfg->host, cmd);
+}
+
+static int histogram_verify(void *state, rb_result *result)
+{
+    histogram_state *s = state;
+    uint32_t counts[256];
+    uint32_t n_bins = s->cfg->bins;
+    if (rb_vulkan_read(s->q, s->cfg->host, &s->bins, 0, &s->readback, counts,
+                       n_bins * sizeof counts[0]) != RB_OK)
+        return RB_ERROR;
+    for (uint32_t k = 0; k < n_bins && k < result->n_bins; k++)
+        result->bins[k] = counts[k];
+    return RB_OK;
+}
+
+static const rb_plugin histogram_plugin = {
+    .abi_major = REDBENCH_ABI_MAJOR,
+    .abi_minor = REDBENCH_ABI_MINOR,
+    .size = sizeof(rb_plugin),
+    .name = "histogram",
+    .summary = "u8 histogram: shared-memory bins per workgroup, one atomic per bin",
+    .version = "1.0",
+    .backend = "vulkan",
+    .ops = RB_OP_BIT(RB_OP_HISTOGRAM),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_U8),
+    .params = histogram_params,
+    .n_params = sizeof histogram_params / sizeof histogram_params[0],
+    .describe = histogram_describe,
+    .init = histogram_init,
+    .run = histogram_run,
+    .verify = histogram_verify,
+    .teardown = histogram_teardown,
+};
+
+RB_PLUGIN_ENTRY(histogram_plugin)

@@ -1,0 +1,88 @@
+# plugins/vulkan/local.mk: the vulkan pack (built when configure finds the
+# Vulkan headers and loader and glslc): the backend and one module per
+# strategy, installed into $(pkglibdir)/vulkan. Each shader is compiled to
+# SPIR-V at build time, once per element type and operation (and with the
+# atomic finish where a strategy has one), and embedded in its module as C
+# arrays (spirv-embed.sh writes plugins/vulkan/NAME_spv.h in the build
+# tree). The sources include only SDK headers and the pack's pack.h.
+VULKAN_SHADER_DIR = $(srcdir)/plugins/vulkan/shaders
+VULKAN_SHADERS = \
+	plugins/vulkan/shaders/common.glsl \
+	plugins/vulkan/shaders/stream_read.comp \
+	plugins/vulkan/shaders/tree.comp \
+	plugins/vulkan/shaders/subgroup.comp \
+	plugins/vulkan/shaders/atomic.comp \
+	plugins/vulkan/shaders/histogram.comp
+EXTRA_DIST += $(VULKAN_SHADERS) plugins/vulkan/spirv-embed.sh
+
+# make_spirv_header SOURCE TABLE VARIANT...: see spirv-embed.sh.
+make_spirv_header = $(MKDIR_P) plugins/vulkan && \
+	$(SHELL) $(srcdir)/plugins/vulkan/spirv-embed.sh '$(GLSLC)' $(VULKAN_SHADER_DIR)
+VULKAN_SPV_DEPS = plugins/vulkan/spirv-embed.sh plugins/vulkan/shaders/common.glsl
+
+plugins/vulkan/backend_spv.h: plugins/vulkan/shaders/stream_read.comp $(VULKAN_SPV_DEPS)
+	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/stream_read.comp $@ - \
+	  stream_read
+plugins/vulkan/tree_spv.h: plugins/vulkan/shaders/tree.comp $(VULKAN_SPV_DEPS)
+	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/tree.comp $@ \
+	  tree_spirv @plain
+plugins/vulkan/subgroup_spv.h: plugins/vulkan/shaders/subgroup.comp $(VULKAN_SPV_DEPS)
+	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/subgroup.comp $@ \
+	  subgroup_spirv @plain @atomic
+plugins/vulkan/atomic_spv.h: plugins/vulkan/shaders/atomic.comp $(VULKAN_SPV_DEPS)
+	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/atomic.comp $@ \
+	  atomic_spirv @atomic
+plugins/vulkan/histogram_spv.h: plugins/vulkan/shaders/histogram.comp $(VULKAN_SPV_DEPS)
+	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/histogram.comp $@ - \
+	  histogram
+
+VULKAN_SPIRV_GENERATED = plugins/vulkan/backend_spv.h plugins/vulkan/tree_spv.h \
+	plugins/vulkan/subgroup_spv.h plugins/vulkan/atomic_spv.h plugins/vulkan/histogram_spv.h
+CLEANFILES += $(VULKAN_SPIRV_GENERATED)
+
+VULKAN_PACK_CPPFLAGS = -I$(top_srcdir)/sdk -I$(top_srcdir) -I$(top_builddir) $(VULKAN_CFLAGS)
+VULKAN_PACK_CFLAGS = $(AM_CFLAGS) -O2
+VULKAN_PACK_SOURCES = plugins/vulkan/pack.h sdk/redbench/vulkan.h
+
+if BUILD_VULKAN
+BUILT_SOURCES += $(VULKAN_SPIRV_GENERATED)
+vulkandir = $(pkglibdir)/vulkan
+vulkan_LTLIBRARIES = plugins/vulkan/backend.la plugins/vulkan/tree.la \
+	plugins/vulkan/subgroup.la plugins/vulkan/atomic.la plugins/vulkan/histogram.la
+PLUGIN_PACK_DIRS += plugins/vulkan
+endif
+
+plugins_vulkan_backend_la_SOURCES = plugins/vulkan/backend.c $(VULKAN_PACK_SOURCES)
+nodist_plugins_vulkan_backend_la_SOURCES = plugins/vulkan/backend_spv.h
+plugins_vulkan_backend_la_CPPFLAGS = $(VULKAN_PACK_CPPFLAGS)
+plugins_vulkan_backend_la_CFLAGS = $(VULKAN_PACK_CFLAGS)
+plugins_vulkan_backend_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)
+plugins_vulkan_backend_la_LIBADD = $(VULKAN_LIBS)
+
+plugins_vulkan_tree_la_SOURCES = plugins/vulkan/tree.c $(VULKAN_PACK_SOURCES)
+nodist_plugins_vulkan_tree_la_SOURCES = plugins/vulkan/tree_spv.h
+plugins_vulkan_tree_la_CPPFLAGS = $(VULKAN_PACK_CPPFLAGS)
+plugins_vulkan_tree_la_CFLAGS = $(VULKAN_PACK_CFLAGS)
+plugins_vulkan_tree_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)
+plugins_vulkan_tree_la_LIBADD = $(VULKAN_LIBS)
+
+plugins_vulkan_subgroup_la_SOURCES = plugins/vulkan/subgroup.c $(VULKAN_PACK_SOURCES)
+nodist_plugins_vulkan_subgroup_la_SOURCES = plugins/vulkan/subgroup_spv.h
+plugins_vulkan_subgroup_la_CPPFLAGS = $(VULKAN_PACK_CPPFLAGS)
+plugins_vulkan_subgroup_la_CFLAGS = $(VULKAN_PACK_CFLAGS)
+plugins_vulkan_subgroup_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)
+plugins_vulkan_subgroup_la_LIBADD = $(VULKAN_LIBS)
+
+plugins_vulkan_atomic_la_SOURCES = plugins/vulkan/atomic.c $(VULKAN_PACK_SOURCES)
+nodist_plugins_vulkan_atomic_la_SOURCES = plugins/vulkan/atomic_spv.h
+plugins_vulkan_atomic_la_CPPFLAGS = $(VULKAN_PACK_CPPFLAGS)
+plugins_vulkan_atomic_la_CFLAGS = $(VULKAN_PACK_CFLAGS)
+plugins_vulkan_atomic_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)
+plugins_vulkan_atomic_la_LIBADD = $(VULKAN_LIBS)
+
+plugins_vulkan_histogram_la_SOURCES = plugins/vulkan/histogram.c $(VULKAN_PACK_SOURCES)
+nodist_plugins_vulkan_histogram_la_SOURCES = plugins/vulkan/histogram_spv.h
+plugins_vulkan_histogram_la_CPPFLAGS = $(VULKAN_PACK_CPPFLAGS)
+plugins_vulkan_histogram_la_CFLAGS = $(VULKAN_PACK_CFLAGS)
+plugins_vulkan_histogram_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)
+plugins_vulkan_histogram_la_LIBADD = $(VULKAN_LIBS)

@@ -1,0 +1,266 @@
+/* plugins/vulkan/pack.h: what the vulkan pack's strategies share: the
+ * SPIR-V tables the build embeds (spirv-embed.sh), the checks describe
+ * makes (the dtype's and the atomics' device features, the size limits),
+ * the grid of a dispatch, and the result as verify hands it over. Only
+ * SDK headers are included, as in an external pack. */
+#ifndef RB_VULKAN_PACK_H
+#define RB_VULKAN_PACK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <redbench/plugin.h>
+#include <redbench/vulkan.h>
+
+/* One compiled variant of a shader: NAME_spv from spirv-embed.sh. */
+typedef struct rb_vk_spirv {
+    const char *name;
+    const uint32_t *words;
+    size_t count;
+} rb_vk_spirv;
+
+/* Push constants of tree, subgroup and atomic (their `Push` blocks). */
+typedef struct pack_push {
+    VkDeviceAddress src, dst;
+    uint32_t n, groups;
+} pack_push;
+
+/* The largest n the shaders index (32-bit unsigned indices, kept below
+ * 2^31 so that index arithmetic cannot wrap). */
+#define PACK_MAX_N ((uint64_t)1 << 31)
+
+static inline const char *pack_op_word(int op)
+{
+    return op == RB_OP_SUM ? "sum" : op == RB_OP_MIN ? "min" : op == RB_OP_MAX ? "max" : "?";
+}
+
+static inline const char *pack_dtype_word(int dtype)
+{
+    switch (dtype) {
+    case RB_DTYPE_I32: return "i32";
+    case RB_DTYPE_I64: return "i64";
+    case RB_DTYPE_F32: return "f32";
+    case RB_DTYPE_F64: return "f64";
+    case RB_DTYPE_U8: return "u8";
+    default: return "?";
+    }
+}
+
+/* The variant "OP_DTYPE" or "OP_DTYPE_atomic" of a table. */
+static inline const rb_vk_spirv *pack_spirv(const rb_vk_spirv *table, int op, int dtype,
+                                            int atomic)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s_%s%s", pack_op_word(op), pack_dtype_word(dtype),
+             atomic ? "_atomic" : "");
+    for (; table->name; table++)
+        if (strcmp(table->name, name) == 0)
+            return table;
+    return NULL;
+}
+
+static inline rb_vulkan_queue *pack_queue(const rb_config *cfg)
+{
+    return (rb_vulkan_queue *)cfg->queue;
+}
+
+static inline const char *pack_device_name(const rb_vulkan_queue *q, char *out, size_t len)
+{
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(q->physical_device, &p);
+    snprintf(out, len, "%s", p.deviceName);
+    return out;
+}
+
+/* Declines, with the reason, what the device cannot run: a 64-bit dtype
+ * without shaderInt64 / shaderFloat64, sizes past the shaders' indices or
+ * the device's largest buffer, a workgroup larger than the device's,
+ * `atomic` finishes without the atomics they need, and subgroup operations
+ * the device does not offer. */
+static inline int pack_check(const rb_config *cfg, uint32_t block, int atomic, int subgroup)
+{
+    const rb_vulkan_queue *q = pack_queue(cfg);
+    const rb_host *host = cfg->host;
+    char name[256];
+    if (!q || q->size < sizeof *q) {
+        host->error(host, "the backend's queue is not a vulkan queue of this SDK");
+        return RB_ERROR;
+    }
+    pack_device_name(q, name, sizeof name);
+    uint32_t f = q->features;
+    int d = cfg->dtype, op = cfg->op;
+    if (d == RB_DTYPE_I64 && !(f & RB_VULKAN_INT64)) {
+        host->error(host, "%s has no 64-bit integers in shaders (shaderInt64)", name);
+        return RB_UNSUPPORTED;
+    }
+    if (d == RB_DTYPE_F64 && !(f & RB_VULKAN_FLOAT64)) {
+        host->error(host, "%s has no doubles in shaders (shaderFloat64)", name);
+        return RB_UNSUPPORTED;
+    }
+    if (cfg->n >= PACK_MAX_N) {
+        host->error(host, "n = %llu: the vulkan pack's shaders take n < 2^31",
+                    (unsigned long long)cfg->n);
+        return RB_UNSUPPORTED;
+    }
+    uint64_t bytes = cfg->n * rb_dtype_size(d);
+    if (bytes > q->max_buffer_bytes) {
+        host->error(host, "%llu bytes of input: more than %s's largest buffer (%llu bytes)",
+                    (unsigned long long)bytes, name, (unsigned long long)q->max_buffer_bytes);
+        return RB_UNSUPPORTED;
+    }
+    if (block > q->max_workgroup_invocations ||
+        (uint64_t)block * rb_dtype_size(d) > q->max_shared_bytes) {
+        host->error(host, "block = %u: %s takes at most %u invocations and %u bytes of shared "
+                          "memory per workgroup", block, name, q->max_workgroup_invocations,
+                    q->max_shared_bytes);
+        return RB_UNSUPPORTED;
+    }
+    if (subgroup) {
+        if (!(f & RB_VULKAN_SUBGROUP_ARITHMETIC)) {
+            host->error(host, "%s has no subgroup arithmetic in compute shaders", name);
+            return RB_UNSUPPORTED;
+        }
+        if (d == RB_DTYPE_I64 && !(f & RB_VULKAN_SUBGROUP_EXTENDED_TYPES)) {
+            host->error(host, "%s has no subgroup operations on 64-bit integers "
+                              "(shaderSubgroupExtendedTypes)", name);
+            return RB_UNSUPPORTED;
+        }
+    }
+    if (atomic) {
+        int wide = d == RB_DTYPE_I64 || d == RB_DTYPE_F64;
+        if (op == RB_OP_SUM && d == RB_DTYPE_F32 && !(f & RB_VULKAN_FLOAT32_ATOMIC_ADD)) {
+            host->error(host, "%s has no float atomic add (VK_EXT_shader_atomic_float "
+                              "shaderBufferFloat32AtomicAdd)", name);
+            return RB_UNSUPPORTED;
+        }
+        if (op == RB_OP_SUM && d == RB_DTYPE_F64 && !(f & RB_VULKAN_FLOAT64_ATOMIC_ADD)) {
+            host->error(host, "%s has no double atomic add (VK_EXT_shader_atomic_float "
+                              "shaderBufferFloat64AtomicAdd)", name);
+            return RB_UNSUPPORTED;
+        }
+        if (wide && !(op == RB_OP_SUM && d == RB_DTYPE_F64) && !(f & RB_VULKAN_INT64_ATOMICS)) {
+            host->error(host, "%s has no 64-bit atomics on buffers (shaderBufferInt64Atomics)",
+                        name);
+            return RB_UNSUPPORTED;
+        }
+    }
+    return RB_OK;
+}
+
+/* Whether the device has the atomics an atomic finish of this op and
+ * dtype needs (pack_check's test, without a reason). */
+static inline int pack_has_atomic(const rb_config *cfg)
+{
+    uint32_t f = pack_queue(cfg)->features;
+    int d = cfg->dtype, op = cfg->op;
+    if (op == RB_OP_SUM && d == RB_DTYPE_F32)
+        return (f & RB_VULKAN_FLOAT32_ATOMIC_ADD) != 0;
+    if (op == RB_OP_SUM && d == RB_DTYPE_F64)
+        return (f & RB_VULKAN_FLOAT64_ATOMIC_ADD) != 0;
+    if (d == RB_DTYPE_I64 || d == RB_DTYPE_F64)
+        return (f & RB_VULKAN_INT64_ATOMICS) != 0;
+    return 1;
+}
+
+/* The value an atomic result starts from, as a 32-bit fill pattern: 0 for
+ * sums and for max (the smallest ordered integer), all ones for min. */
+static inline uint32_t pack_atomic_start(int op)
+{
+    return op == RB_OP_MIN ? 0xffffffffu : 0u;
+}
+
+/* Spreads `groups` workgroups over x and y within the device's limit; the
+ * shaders number them y * x_count + x and skip those past `groups`. */
+static inline void pack_grid(const rb_vulkan_queue *q, uint32_t groups, uint32_t *x, uint32_t *y)
+{
+    uint32_t limit = q->max_workgroup_count ? q->max_workgroup_count : 65535;
+    if (groups <= limit) {
+        *x = groups;
+        *y = 1;
+    } else {
+        *x = limit;
+        *y = (groups + limit - 1) / limit;
+    }
+}
+
+static inline void pack_dispatch(const rb_vulkan_queue *q, VkCommandBuffer cmd,
+                                 const rb_vulkan_pipeline *p, const void *push, uint32_t groups)
+{
+    uint32_t x, y;
+    pack_grid(q, groups, &x, &y);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+    vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, p->push_bytes, push);
+    vkCmdDispatch(cmd, x, y, 1);
+}
+
+/* A default grid: enough workgroups to fill the device, at most one per
+ * `per_group` elements. */
+static inline uint32_t pack_auto_groups(const rb_vulkan_queue *q, uint64_t n, uint32_t block,
+                                        uint64_t per_group)
+{
+    uint64_t wave = q->compute_units ? (uint64_t)q->compute_units * (2048 / block ? 2048 / block : 1)
+                                     : 1024;
+    uint64_t need = (n + per_group - 1) / per_group;
+    uint64_t groups = need < wave ? need : wave;
+    return groups ? (uint32_t)groups : 1;
+}
+
+/* Makes the pipeline of a table's variant with the given constants. */
+static inline int pack_pipeline(const rb_config *cfg, const rb_vk_spirv *table, int atomic,
+                                uint32_t push_bytes, const uint32_t *constants,
+                                uint32_t n_constants, rb_vulkan_pipeline *out)
+{
+    const rb_vk_spirv *code = pack_spirv(table, cfg->op, cfg->dtype, atomic);
+    if (!code) {
+        cfg->host->error(cfg->host, "no shader for %s %s%s in this module",
+                         pack_op_word(cfg->op), pack_dtype_word(cfg->dtype),
+                         atomic ? " with an atomic finish" : "");
+        return RB_UNSUPPORTED;
+    }
+    return rb_vulkan_pipeline_create(pack_queue(cfg), cfg->host, code->words, code->count,
+                                     push_bytes, constants, n_constants, out);
+}
+
+/* Fills *result from the device's value at `value`: one element of the
+ * dtype, or (ordered) the order-keeping unsigned integer the atomic min
+ * and max work on (shaders/common.glsl, to_ordered). */
+static inline void pack_result(int dtype, const void *value, int ordered, rb_result *result)
+{
+    int wide = rb_dtype_size(dtype) == 8;
+    uint64_t bits = 0;
+    if (wide) {
+        memcpy(&bits, value, 8);
+    } else {
+        uint32_t b32;
+        memcpy(&b32, value, 4);
+        bits = b32;
+    }
+    if (ordered) {
+        uint64_t sign = wide ? (uint64_t)1 << 63 : (uint64_t)1 << 31;
+        uint64_t all = wide ? ~(uint64_t)0 : 0xffffffffull;
+        if (dtype == RB_DTYPE_I32 || dtype == RB_DTYPE_I64)
+            bits ^= sign;
+        else
+            bits = (bits & sign) ? bits ^ sign : ~bits & all;
+    }
+    switch (dtype) {
+    case RB_DTYPE_I32: result->i = (int32_t)(uint32_t)bits; break;
+    case RB_DTYPE_I64: result->i = (int64_t)bits; break;
+    case RB_DTYPE_F32: {
+        uint32_t b32 = (uint32_t)bits;
+        float v;
+        memcpy(&v, &b32, 4);
+        result->f = v;
+        break;
+    }
+    default: {
+        double v;
+        memcpy(&v, &bits, 8);
+        result->f = v;
+        break;
+    }
+    }
+}
+
+#endif

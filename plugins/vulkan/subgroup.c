@@ -1,0 +1,167 @@
+/* plugins/vulkan/subgroup.c: a grid-stride reduction with subgroup
+ * operations (shaders/subgroup.comp; seed 000's reduce6/7 on Vulkan): each
+ * invocation folds its share of the input (`items` loads in flight, 16-byte
+ * loads with `vector`), subgroupAdd/Min/Max reduce each subgroup, shared
+ * memory joins the subgroups of a workgroup, and then `finish`:
+ *   atomic    one atomic per workgroup into the result (a float sum needs
+ *             VK_EXT_shader_atomic_float's add; 64-bit min and max need
+ *             64-bit buffer atomics)
+ *   two-pass  each workgroup writes its value, and one more workgroup
+ *             reduces those
+ *   auto      atomic where the device has the atomic, else two-pass */
+#include "plugins/vulkan/pack.h"
+#include "plugins/vulkan/subgroup_spv.h"
+
+enum finish { FINISH_AUTO, FINISH_ATOMIC, FINISH_TWO_PASS };
+
+static const char *const finish_words[] = {"auto", "atomic", "two-pass", NULL};
+
+static const rb_param_spec subgroup_params[] = {
+    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "invocations per workgroup"},
+    {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
+     "workgroups (auto: enough to fill the device, at most one per block x items x vector)"},
+    {"items", RB_PARAM_INT, "2", 1, 8, NULL, RB_PARAM_POW2,
+     "loads in flight per invocation and loop step"},
+    {"vector", RB_PARAM_BOOL, "true", 0, 0, NULL, 0,
+     "16-byte loads (4 elements of 32 bits, 2 of 64 bits)"},
+    {"finish", RB_PARAM_CHOICE, "auto", 0, 0, finish_words, 0,
+     "auto | atomic | two-pass: how the workgroups' values are joined"},
+};
+
+typedef struct subgroup_state {
+    const rb_config *cfg;
+    rb_vulkan_queue *q;
+    rb_vulkan_pipeline pipeline;
+    rb_vulkan_buffer partials, result, readback;
+    int atomic;
+    uint32_t groups;
+    pack_push first, second; /* second: the two-pass finish's pass */
+} subgroup_state;
+
+/* The finish this configuration gets. */
+static int uses_atomic(const rb_config *cfg)
+{
+    int finish = (int)rb_param_int(cfg, "finish", FINISH_AUTO);
+    return finish == FINISH_ATOMIC || (finish == FINISH_AUTO && pack_has_atomic(cfg));
+}
+
+static int subgroup_describe(const rb_config *cfg, rb_description *out)
+{
+    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    int atomic = uses_atomic(cfg);
+    snprintf(out->label, sizeof out->label, "subgroup-%s", atomic ? "atomic" : "2pass");
+    return pack_check(cfg, block, atomic, 1);
+}
+
+static void subgroup_teardown(void *state)
+{
+    subgroup_state *s = state;
+    rb_vulkan_pipeline_destroy(s->q, &s->pipeline);
+    rb_vulkan_buffer *buffers[] = {&s->partials, &s->result, &s->readback};
+    for (int k = 0; k < 3; k++)
+        if (buffers[k]->buffer)
+            s->q->buffer_destroy(s->q, buffers[k]);
+    free(s);
+}
+
+static int subgroup_init(const rb_config *cfg, void **state)
+{
+    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint32_t items = (uint32_t)rb_param_int(cfg, "items", 2);
+    uint32_t vector = (uint32_t)rb_param_int(cfg, "vector", 1);
+    uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
+    int atomic = uses_atomic(cfg);
+    int st = pack_check(cfg, block, atomic, 1);
+    if (st != RB_OK)
+        return st;
+    VkDeviceAddress input = rb_vulkan_input_address(cfg);
+    if (vector && input % 16 != 0) {
+        cfg->host->error(cfg->host, "vector = true needs the input 16-byte aligned");
+        return RB_UNSUPPORTED;
+    }
+    subgroup_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        cfg->host->error(cfg->host, "out of memory");
+        return RB_ERROR;
+    }
+    s->cfg = cfg;
+    s->q = pack_queue(cfg);
+    s->atomic = atomic;
+    *state = s;
+    size_t size = rb_dtype_size(cfg->dtype);
+    uint64_t per_group = (uint64_t)block * items * (vector ? 16 / size : 1);
+    s->groups = grid ? (uint32_t)grid : pack_auto_groups(s->q, cfg->n, block, per_group);
+    uint32_t constants[3] = {block, items, vector};
+    if ((st = pack_pipeline(cfg, subgroup_spirv, atomic, sizeof(pack_push), constants, 3,
+                            &s->pipeline)) != RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, (uint64_t)s->groups * size,
+                                  RB_VULKAN_DEVICE_MEMORY, &s->partials)) != RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_DEVICE_MEMORY, &s->result)) !=
+            RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_HOST_MEMORY, &s->readback)) !=
+            RB_OK) {
+        subgroup_teardown(s);
+        *state = NULL;
+        return st;
+    }
+    /* atomic, or two-pass with one workgroup: straight into the result */
+    int direct = atomic || s->groups == 1;
+    s->first = (pack_push){input, direct ? s->result.address : s->partials.address,
+                           (uint32_t)cfg->n, s->groups};
+    s->second = (pack_push){s->partials.address, s->result.address, s->groups, 1};
+    return RB_OK;
+}
+
+static int subgroup_run(void *state)
+{
+    subgroup_state *s = state;
+    VkCommandBuffer cmd = s->q->begin(s->q, s->cfg->host);
+    if (!cmd)
+        return RB_ERROR;
+    if (s->atomic) {
+        vkCmdFillBuffer(cmd, s->result.buffer, 0, VK_WHOLE_SIZE, pack_atomic_start(s->cfg->op));
+        rb_vulkan_barrier(cmd);
+        pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
+    } else {
+        pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
+        if (s->groups > 1) {
+            rb_vulkan_barrier(cmd);
+            pack_dispatch(s->q, cmd, &s->pipeline, &s->second, 1);
+        }
+    }
+    return s->q->submit(s->q, s->cfg->host, cmd);
+}
+
+static int subgroup_verify(void *state, rb_result *result)
+{
+    subgroup_state *s = state;
+    unsigned char value[8];
+    if (rb_vulkan_read(s->q, s->cfg->host, &s->result, 0, &s->readback, value,
+                       rb_dtype_size(s->cfg->dtype)) != RB_OK)
+        return RB_ERROR;
+    pack_result(s->cfg->dtype, value, s->atomic && s->cfg->op != RB_OP_SUM, result);
+    return RB_OK;
+}
+
+static const rb_plugin subgroup_plugin = {
+    .abi_major = REDBENCH_ABI_MAJOR,
+    .abi_minor = REDBENCH_ABI_MINOR,
+    .size = sizeof(rb_plugin),
+    .name = "subgroup",
+    .summary = "grid-stride loads, subgroupAdd/Min/Max, shared memory across subgroups, "
+               "then one atomic per workgroup or a second pass",
+    .version = "1.0",
+    .backend = "vulkan",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
+              RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
+    .params = subgroup_params,
+    .n_params = sizeof subgroup_params / sizeof subgroup_params[0],
+    .describe = subgroup_describe,
+    .init = subgroup_init,
+    .run = subgroup_run,
+    .verify = subgroup_verify,
+    .teardown = subgroup_teardown,
+};
+
+RB_PLUGIN_ENTRY(subgroup_plugin)
