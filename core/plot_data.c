@@ -407,6 +407,28 @@ static void time_figure(plot_builder *b, plot_set *set)
     free(score);
 }
 
+/* Figure names are file names: two that are the same once made fit for a
+ * file name (runs "a/b" and "a_b") are told apart by a short hash of the
+ * figure's title (which holds the run's name as it is), and a number if
+ * that is not enough. */
+static void unique_names(plot_set *set)
+{
+    text_index names = {0};
+    for (size_t f = 0; f < set->n_figures; f++) {
+        plot_figure *fig = &set->figures[f];
+        for (int attempt = 0; text_index_find(&names, fig->name); attempt++) {
+            char *name = attempt == 0
+                             ? xasprintf("%s-%08zx", fig->name,
+                                         text_hash(fig->title, 0) & 0xffffffffu)
+                             : xasprintf("%s-%d", fig->name, attempt + 1);
+            free(fig->name);
+            fig->name = name;
+        }
+        text_index_put(&names, fig->name, f, NULL);
+    }
+    text_index_free(&names);
+}
+
 int plot_build(const json_value *doc, const char *path, const char *baseline, plot_set *set)
 {
     memset(set, 0, sizeof *set);
@@ -434,6 +456,7 @@ int plot_build(const json_value *doc, const char *path, const char *baseline, pl
             time_figure(&b, set);
             plot_speedup(&b, set, baseline, by_run);
             plot_heatmaps(&b, set);
+            unique_names(set);
         }
     }
     for (size_t c = 0; c < b.n_configs; c++) {

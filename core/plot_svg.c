@@ -5,7 +5,10 @@
 #include "plot.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util.h"
 
 #define WIDTH 960
 #define HEIGHT 540
@@ -19,10 +22,12 @@ static const char *const palette[PLOT_MAX_SERIES] = {
     "#b07aa1", "#ff9da7", "#9c755f", "#17becf", "#bcbd22", "#8c564b",
 };
 
-/* Text for XML: & < > " escaped. */
-static void put_text(FILE *out, const char *s)
+/* Text for XML: made printable (XML allows no control bytes), & < > "
+ * escaped. */
+static void put_text(FILE *out, const char *text)
 {
-    for (; s && *s; s++) {
+    char *shown = printable_text(text);
+    for (const char *s = shown; *s; s++) {
         switch (*s) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
@@ -31,6 +36,7 @@ static void put_text(FILE *out, const char *s)
         default: fputc(*s, out);
         }
     }
+    free(shown);
 }
 
 /* At most `max` characters of a label (UTF-8 aware), with "..." when cut. */

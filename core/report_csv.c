@@ -1,8 +1,10 @@
 /* core/report_csv.c: the CSV reporter. One header line, then exactly one
  * line per row, RFC 4180 quoting (a field holding a comma or a quote is
- * quoted, quotes doubled), lines ending in LF. A line break inside a field
- * is written as a space, so that every row stays one physical line (line
- * counts equal rows + 1); the JSON report keeps the exact text. A number
+ * quoted, quotes doubled), lines ending in LF. A line break or tab inside a
+ * field is written as a space, so that every row stays one physical line
+ * (line counts equal rows + 1), and any other control byte (ESC, DEL, the
+ * C1 controls) as an escape such as \x1b (printable_text), so that the file
+ * is safe to show on a terminal; the JSON report keeps the exact text. A number
  * that is not known is an empty field.
  *
  * The columns, in order: the configuration (run to distribution), its
@@ -17,19 +19,19 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_writer.h"
 #include "measure.h"
 #include "names.h"
+#include "util.h"
 
 static const char *const header =
     "run,plugin,params,op,dtype,n,distribution,status,reason,median_ns,min_ns,mean_ns,"
     "stddev_ns,noise,reps,bandwidth_gbs,pct_peak,pct_measured_peak,result,expected,"
     "timing,batch_calls,stopped_by,error_ratio,deterministic,determinism_results,throttled,"
     "throttle_reasons";
-
-static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
 
 /* Writes a text field with its leading comma (unless first). */
 static void put_text(FILE *out, const char *text, int first)
@@ -38,19 +40,24 @@ static void put_text(FILE *out, const char *text, int first)
         fputc(',', out);
     if (!text)
         return;
-    int quote = strpbrk(text, ",\"") != NULL;
+    char *spaced = xstrdup(text);
+    for (char *p = spaced; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+    char *shown = printable_text(spaced);
+    free(spaced);
+    int quote = strpbrk(shown, ",\"") != NULL;
     if (quote)
         fputc('"', out);
-    for (const char *p = text; *p; p++) {
+    for (const char *p = shown; *p; p++) {
         if (*p == '"')
             fputs("\"\"", out);
-        else if (is_control((unsigned char)*p))
-            fputc(' ', out);
         else
             fputc(*p, out);
     }
     if (quote)
         fputc('"', out);
+    free(shown);
 }
 
 /* A number field: empty unless `known`. */

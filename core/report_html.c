@@ -47,9 +47,12 @@ static const char style[] =
     "pre{background:#fff;border:1px solid #ddd;padding:10px;overflow-x:auto;font-size:12px}\n"
     "code{font-size:12px}\n";
 
-static void put_html(FILE *out, const char *s)
+/* Text escaped for HTML, made printable first (control bytes, which HTML
+ * does not allow, as escapes such as \x1b). */
+static void put_html(FILE *out, const char *text)
 {
-    for (; s && *s; s++) {
+    char *shown = printable_text(text);
+    for (const char *s = shown; *s; s++) {
         switch (*s) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
@@ -57,6 +60,22 @@ static void put_html(FILE *out, const char *s)
         case '"': fputs("&quot;", out); break;
         default: fputc(*s, out);
         }
+    }
+    free(shown);
+}
+
+/* Lines of text (a <pre> block): put_html, keeping line breaks and tabs. */
+static void put_html_lines(FILE *out, const char *text)
+{
+    const char *s = text ? text : "";
+    while (*s) {
+        size_t len = strcspn(s, "\n\t");
+        char *part = xstrndup(s, len);
+        put_html(out, part);
+        free(part);
+        s += len;
+        if (*s)
+            fputc(*s++, out);
     }
 }
 
@@ -89,7 +108,7 @@ static void number_cell(FILE *out, const json_value *v, double factor)
     double x = v && v->type == JSON_NUMBER ? v->number * factor : NAN;
     if (fabs(x) >= 1000 && fabs(x) < 1e15)
         fprintf(out, "%.0f", x);
-    else if (!isnan(x))
+    else if (isfinite(x))
         fprintf(out, "%.4g", x);
     fputs("</td>", out);
 }
@@ -390,7 +409,7 @@ static void write_provenance(FILE *out, const json_value *doc)
     const char *text = text_of(exp, "text");
     if (*text) {
         fputs("<h3>Experiment file</h3>\n<pre>", out);
-        put_html(out, text);
+        put_html_lines(out, text);
         fputs("</pre>\n", out);
     }
 }

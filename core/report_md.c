@@ -5,10 +5,12 @@
  * tolerance, whether repeated runs gave the same bits, notes on caps and
  * throttling, and the reason in its last column), and the experiment file
  * as given. Text in the list
- * and the table is escaped ('|', '\', '`', '*', '<'); line breaks become
- * spaces, so that each row stays one table line. */
+ * and the table is escaped ('|', '\', '`', '*', '<'); line breaks and tabs
+ * become spaces, so that each row stays one table line, and other control
+ * bytes (ESC, DEL, the C1 controls) escapes such as \x1b (printable_text). */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "measure.h"
@@ -16,18 +18,31 @@
 #include "units.h"
 #include "util.h"
 
+/* Text on one line: line breaks and tabs as spaces, other control bytes
+ * as escapes. */
+static char *one_line(const char *text)
+{
+    char *spaced = xstrdup(text ? text : "");
+    for (char *p = spaced; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+    char *shown = printable_text(spaced);
+    free(spaced);
+    return shown;
+}
+
 /* Writes inline text with Markdown's special characters escaped. */
 static void put_escaped(FILE *out, const char *text)
 {
-    for (const char *p = text ? text : ""; *p; p++) {
+    char *shown = one_line(text);
+    for (const char *p = shown; *p; p++) {
         unsigned char c = (unsigned char)*p;
-        if (c < 0x20 || c == 0x7f)
-            fputc(' ', out);
-        else if (strchr("|\\`*<", c))
+        if (strchr("|\\`*<", c))
             fprintf(out, "\\%c", c);
         else
             fputc(c, out);
     }
+    free(shown);
 }
 
 /* The longest run of backticks in text. */
@@ -51,13 +66,14 @@ static void put_backticks(FILE *out, size_t count)
 /* Text as a code span, with a delimiter longer than any backtick run in it. */
 static void put_code_span(FILE *out, const char *text)
 {
-    size_t ticks = longest_backtick_run(text) + 1;
+    char *shown = one_line(text);
+    size_t ticks = longest_backtick_run(shown) + 1;
     put_backticks(out, ticks);
     fputc(' ', out);
-    for (const char *p = text; *p; p++)
-        fputc((unsigned char)*p < 0x20 ? ' ' : *p, out);
+    fputs(shown, out);
     fputc(' ', out);
     put_backticks(out, ticks);
+    free(shown);
 }
 
 static const char *plugin_name(const rb_configuration *cfg)
