@@ -1,11 +1,18 @@
 /* core/host.c: the rb_host services table handed to plugins: log lines go to
  * standard error tagged with the plugin's name; error() keeps the text of
- * the callback in progress for the row's reason. */
+ * the callback in progress for the row's reason. Both texts are made
+ * printable: a plugin cannot send escape sequences to the terminal. */
 #include "host.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util.h"
+
+/* The longest log line printed, in bytes before escaping. */
+#define HOST_LOG_MAX 4096
 
 static const char *const level_words[] = {"error", "warning", "info", "debug"};
 
@@ -16,12 +23,15 @@ static void host_log(const rb_host *host, int level, const char *fmt, ...)
         return;
     if (level < RB_LOG_ERROR || level > RB_LOG_DEBUG)
         level = RB_LOG_INFO;
+    char line[HOST_LOG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "[%s] %s: ", st->plugin, level_words[level]);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    char *name = printable_text(st->plugin), *text = printable_text(line);
+    fprintf(stderr, "[%s] %s: %s\n", name, level_words[level], text);
+    free(name);
+    free(text);
 }
 
 static void host_error(const rb_host *host, const char *fmt, ...)
@@ -31,6 +41,9 @@ static void host_error(const rb_host *host, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(st->error, sizeof st->error, fmt, ap);
     va_end(ap);
+    char *text = printable_text(st->error);
+    snprintf(st->error, sizeof st->error, "%s", text);
+    free(text);
 }
 
 void host_init(rb_host_state *st, const char *plugin, int verbosity)

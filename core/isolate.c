@@ -1,14 +1,20 @@
 /* core/isolate.c: workers, the child processes that run configurations.
  *
- * For a span of configurations the parent makes a pipe and a shared page,
- * flushes its streams and forks. The worker points its standard output at
- * standard error (a plugin's printf must not reach machine-readable output),
- * ignores SIGINT and SIGTERM (the parent decides when to stop), and for each
- * configuration sends START, then the devices it opened and the ROW (with
- * its samples). Before each step it writes the step to the shared page, and
- * sends CLOCK when the step changes between preparing (opening the device,
- * measuring its peak, making the input: no plugin code) and the plugin's
- * callbacks.
+ * For a span of configurations (one plugin's) the parent makes a pipe
+ * (close-on-exec) and a shared page, flushes its streams and forks. The
+ * worker makes its own process group, reads standard input from /dev/null,
+ * points its standard output at standard error (a plugin's printf must not
+ * reach machine-readable output), ignores SIGINT and SIGTERM (the parent
+ * decides when to stop) and loads the plugin's code (LOADFAIL with the
+ * reason when it cannot). For each configuration it sends START, then the
+ * devices it opened and the ROW (with its samples). Before each step it
+ * writes the step to the shared page, and sends CLOCK when the step changes
+ * between preparing (opening the device, measuring its peak, making the
+ * input: no plugin code) and the plugin's callbacks. After a configuration
+ * it ends every other process of its group (what the plugin forked), and
+ * when the plugin left threads running it waits a moment for them (a crash
+ * then is that configuration's) and ends itself after the row, so that
+ * they cannot reach the next configuration.
  *
  * The parent reads the pipe with poll(). Preparing gets `timeout` seconds
  * and never less than ISOLATE_PREPARE_MIN (a large input takes time to
@@ -18,10 +24,15 @@
  * Past a deadline the worker is killed. A worker that ends with a
  * configuration in progress turns it into a `failed` row whose reason names
  * the signal or exit status and the step; the parent then forks a fresh
- * worker for the rest of the span. */
+ * worker for the rest of the span. The parent sees a worker end by waiting
+ * for it, not by the end of the pipe (a process the plugin forked may hold
+ * the pipe open), and then kills the worker's whole process group. */
+#define _GNU_SOURCE /* pipe2 */
 #include "isolate.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -37,12 +48,18 @@
 #endif
 
 #include "names.h"
+#include "registry.h"
 #include "util.h"
 
 /* Seconds that opening the device and preparing the input get at least. */
 #define ISOLATE_PREPARE_MIN 120.0
+/* Seconds a worker waits after a configuration for the threads its plugin
+ * left running to end. */
+#define ISOLATE_THREAD_GRACE 0.25
+/* The longest reason a LOADFAIL message carries. */
+#define ISOLATE_REASON_MAX 1024
 
-enum message_type { MSG_START = 1, MSG_CLOCK, MSG_DEVICE, MSG_ROW };
+enum message_type { MSG_START = 1, MSG_CLOCK, MSG_DEVICE, MSG_ROW, MSG_LOADFAIL };
 
 typedef struct message_header {
     uint32_t type;   /* enum message_type */
@@ -62,6 +79,7 @@ typedef struct shared_page {
 static shared_page *worker_page;
 static int worker_fd = -1;
 static int worker_preparing; /* the kind of step the parent's clock times */
+static int worker_threads = -1; /* threads when the configuration's init began */
 
 /* ---- names ---- */
 
@@ -79,6 +97,8 @@ const char *isolate_step_name(int step)
         "verify",
         "teardown",
         "recover",
+        "loading the plugin",
+        "threads the plugin left running after teardown",
     };
     return step >= 0 && step < RB_STEP_COUNT_ ? names[step] : "an unknown step";
 }
@@ -134,10 +154,27 @@ static void send_message(int type, uint64_t index, const void *payload, size_t l
         send_bytes(more, more_length);
 }
 
+/* The threads of this process, or -1 when unknown. */
+static int thread_count(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int count = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "Threads: %d", &count) == 1)
+            break;
+    fclose(f);
+    return count;
+}
+
 void isolate_step(int step)
 {
     if (!worker_page)
         return;
+    if (step == RB_STEP_INIT && worker_threads < 0)
+        worker_threads = thread_count();
     atomic_store_explicit(&worker_page->step, step, memory_order_relaxed);
     if (step == RB_STEP_STARTING || step_prepares(step) == worker_preparing)
         return;
@@ -153,26 +190,140 @@ static void send_row(const rb_results *res, size_t index)
                  samples * sizeof *row->samples_ns);
 }
 
-static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_t parent)
+static void nap_ms(long ms)
+{
+    struct timespec nap = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&nap, NULL);
+}
+
+/* Reaps the worker's children that have ended. */
+static void reap_children(void)
+{
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
+}
+
+/* Ends every other process of this worker's process group (what a plugin
+ * forked, and what those forked), and reaps those that were its children.
+ * Returns how many it ended. */
+static int end_group_others(void)
+{
+    int ended = 0;
+#ifdef __linux__
+    pid_t self = getpid(), group = getpgrp();
+    for (int round = 0; round < 8; round++) {
+        DIR *proc = opendir("/proc");
+        if (!proc)
+            break;
+        int found = 0;
+        struct dirent *e;
+        while ((e = readdir(proc))) {
+            char *end;
+            long pid = strtol(e->d_name, &end, 10);
+            if (*end || pid <= 0 || pid == self)
+                continue;
+            char path[64], stat[512];
+            snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+            int fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                continue;
+            ssize_t got = read(fd, stat, sizeof stat - 1);
+            close(fd);
+            if (got <= 0)
+                continue;
+            stat[got] = '\0';
+            char *paren = strrchr(stat, ')'); /* the name may hold anything */
+            char state;
+            int ppid, pgrp;
+            if (!paren || sscanf(paren + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
+                continue;
+            if (pgrp == group && state != 'Z' && state != 'X') {
+                kill((pid_t)pid, SIGKILL);
+                found++;
+            }
+        }
+        closedir(proc);
+        reap_children();
+        if (!found)
+            break;
+        ended += found;
+        nap_ms(1);
+    }
+    for (int k = 0; ended && k < 50; k++) { /* killed children become zombies: reap them */
+        reap_children();
+        if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+            break;
+        nap_ms(2);
+    }
+#endif
+    return ended;
+}
+
+/* After a configuration: ends what its plugin left behind. Threads it left
+ * running get ISOLATE_THREAD_GRACE to end (a crash meanwhile is this
+ * configuration's); returns 1 when some still run, and this worker must
+ * end after the row so that they cannot reach another configuration. */
+static int end_leftovers(void)
+{
+    end_group_others();
+    int before = worker_threads;
+    worker_threads = -1;
+    if (before <= 0)
+        return 0;
+    int now = thread_count();
+    if (now <= before)
+        return 0;
+    isolate_step(RB_STEP_LEFTOVER);
+    for (int waited = 0; waited < (int)(ISOLATE_THREAD_GRACE * 1000) && now > before;
+         waited += 5) {
+        nap_ms(5);
+        now = thread_count();
+    }
+    return now > before;
+}
+
+static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_t parent,
+                        const rb_loaded_plugin *plugin)
 {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
+    setpgid(0, 0); /* the parent does it too: whichever runs first */
     if (getppid() != parent)
         _exit(3);
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     signal(SIGPIPE, SIG_DFL);
-    /* Anything a plugin prints goes to standard error. */
-    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+    /* A worker is not in the terminal's foreground group: a plugin that
+     * reads or writes the terminal must not stop it. */
+    signal(SIGTTIN, SIG_IGN);
+    signal(SIGTTOU, SIG_IGN);
+    /* Nothing reads this process's standard input; anything a plugin
+     * prints goes to standard error. */
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
         _exit(3);
+    close(null);
+    if (plugin) {
+        char why[ISOLATE_REASON_MAX];
+        isolate_step(RB_STEP_LOAD);
+        if (registry_load_code(plugin, why, sizeof why) != 0) {
+            char *shown = printable_text(why);
+            send_message(MSG_LOADFAIL, first, shown, strlen(shown), NULL, 0);
+            _exit(0);
+        }
+        isolate_step(RB_STEP_STARTING);
+    }
     rb_run_info *info = &iso->res->info;
     size_t devices_sent = info->n_devices;
     for (size_t k = first; k < last; k++) {
         isolate_step(RB_STEP_STARTING);
         send_message(MSG_START, k, NULL, 0, NULL, 0);
         worker_preparing = 1; /* the parent's clock after START */
+        worker_threads = -1;
         int must_end = iso->run(iso->user, k);
+        if (end_leftovers())
+            must_end = 1;
         isolate_step(RB_STEP_STARTING);
         for (; devices_sent < info->n_devices; devices_sent++)
             send_message(MSG_DEVICE, devices_sent, &info->devices[devices_sent],
@@ -194,7 +345,7 @@ typedef struct worker {
     shared_page *page;
     char *buf;             /* bytes read and not yet parsed */
     size_t len, cap;
-    int ended;             /* the pipe reached its end */
+    int ended;             /* the worker ended, or the pipe reached its end */
 } worker;
 
 static double now_seconds(void)
@@ -205,12 +356,12 @@ static double now_seconds(void)
 }
 
 static int worker_start(const rb_isolation *iso, worker *w, size_t first, size_t last,
-                        char *why, size_t why_len)
+                        const rb_loaded_plugin *plugin, char *why, size_t why_len)
 {
     memset(w, 0, sizeof *w);
     w->fd = -1;
     int fds[2];
-    if (pipe(fds) != 0) {
+    if (pipe2(fds, O_CLOEXEC) != 0) {
         snprintf(why, why_len, "cannot make a pipe for a worker process: %s", strerror(errno));
         return -1;
     }
@@ -239,11 +390,23 @@ static int worker_start(const rb_isolation *iso, worker *w, size_t first, size_t
         close(fds[0]);
         worker_fd = fds[1];
         worker_page = w->page;
-        worker_main(iso, first, last, parent);
+        worker_main(iso, first, last, parent, plugin);
     }
+    setpgid(w->pid, w->pid);
     close(fds[1]);
     w->fd = fds[0];
+    fcntl(w->fd, F_SETFL, fcntl(w->fd, F_GETFL) | O_NONBLOCK);
     return 0;
+}
+
+/* Whether the worker has ended (it is left to be reaped, so that its
+ * process group's number stays its own). */
+static int worker_ended(const worker *w)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    return waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == w->pid;
 }
 
 /* Reads what the pipe has; sets w->ended at its end. */
@@ -261,24 +424,21 @@ static void worker_read(worker *w)
 }
 
 /* Waits for the worker to end, killing it if it does not within `grace`
- * seconds (it may have closed its pipe and gone on). Returns its status. */
+ * seconds (it may have closed its pipe and gone on); then kills what is
+ * left of its process group and reaps it. Returns its status. */
 static int worker_reap(worker *w, double grace)
 {
     int status = 0;
     double until = now_seconds() + grace;
-    for (;;) {
-        pid_t got = waitpid(w->pid, &status, WNOHANG);
-        if (got == w->pid || (got < 0 && errno != EINTR))
-            break;
-        if (now_seconds() > until) {
-            kill(w->pid, SIGKILL);
-            while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-                ;
-            break;
-        }
-        struct timespec nap = {0, 2000000};
-        nanosleep(&nap, NULL);
-    }
+    while (!worker_ended(w) && now_seconds() <= until)
+        nap_ms(2);
+    kill(w->pid, SIGKILL); /* a no-op on one that has ended and is not reaped */
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    killpg(w->pid, SIGKILL); /* before reaping it frees the group's number */
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
     return status;
 }
 
@@ -286,6 +446,18 @@ static void worker_kill(worker *w)
 {
     kill(w->pid, SIGKILL);
     worker_reap(w, 5.0);
+}
+
+/* Reads what the pipe holds now (it is non-blocking), up to a bound: a
+ * process the plugin forked may still be writing to it. */
+static void worker_drain(worker *w)
+{
+    for (int k = 0; k < 1024 && !w->ended; k++) {
+        size_t before = w->len;
+        worker_read(w);
+        if (w->len == before)
+            break;
+    }
 }
 
 static void worker_close(worker *w)
@@ -315,6 +487,8 @@ static void describe_end(int status, int step, char *out, size_t len)
 /* Where the parent is with one worker. */
 typedef struct supervision {
     const rb_isolation *iso;
+    const rb_loaded_plugin *plugin; /* the span's */
+    char *load_failed;  /* why a worker could not load it */
     worker w;
     size_t next;        /* first configuration without a final row */
     size_t last;
@@ -386,6 +560,12 @@ static void handle_messages(supervision *s)
         case MSG_DEVICE:
             store_device(s, h.index, payload, h.length);
             break;
+        case MSG_LOADFAIL:
+            if (!s->load_failed)
+                s->load_failed = xstrndup(payload, h.length < ISOLATE_REASON_MAX
+                                                       ? (size_t)h.length
+                                                       : ISOLATE_REASON_MAX);
+            break;
         case MSG_ROW:
             store_row(s, h.index, payload, h.length);
             if (h.index + 1 > s->next)
@@ -437,7 +617,7 @@ static int supervise(supervision *s)
     char why[512];
     s->current = -1;
     s->rows = 0;
-    if (worker_start(iso, &s->w, s->next, s->last, why, sizeof why) != 0) {
+    if (worker_start(iso, &s->w, s->next, s->last, s->plugin, why, sizeof why) != 0) {
         end_abandoned(s, RB_ROW_FAILED, why);
         return 0;
     }
@@ -456,10 +636,25 @@ static int supervise(supervision *s)
             stopping = 1;
             break;
         }
+        if (!s->w.ended && worker_ended(&s->w)) {
+            /* what it sent before it ended is all there is */
+            worker_drain(&s->w);
+            handle_messages(s);
+            s->w.ended = 1;
+        }
         if (s->w.ended) {
             int step = atomic_load(&s->w.page->step);
             int status = worker_reap(&s->w, 2.0);
-            if (abandoned(s) >= 0) {
+            if (s->load_failed) {
+                snprintf(why, sizeof why, "cannot be loaded in its worker process: %s",
+                         s->load_failed);
+                while (s->next < s->last) {
+                    iso->unfinished(iso->user, s->next, RB_ROW_FAILED, why);
+                    if (iso->finished)
+                        iso->finished(iso->user, s->next);
+                    s->next++;
+                }
+            } else if (abandoned(s) >= 0) {
                 describe_end(status, step, why, sizeof why);
                 end_abandoned(s, RB_ROW_FAILED, why);
             }
@@ -495,11 +690,14 @@ size_t isolate_run(const rb_isolation *iso, size_t first, size_t last)
     s.iso = iso;
     s.next = first;
     s.last = last;
+    if (first < last && first < iso->res->n_rows && iso->res->rows[first].config)
+        s.plugin = iso->res->rows[first].config->plugin;
     while (s.next < s.last) {
         if (*iso->stop || *iso->stop_now)
             break;
         if (supervise(&s) != 0)
             break;
     }
+    free(s.load_failed);
     return s.next;
 }

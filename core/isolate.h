@@ -1,11 +1,13 @@
 /* core/isolate.h: running configurations in child processes. The parent
- * forks a worker for a span of configurations; the worker runs them one by
- * one through a callback and streams each finished row (and each device it
+ * forks a worker for a span of configurations of one plugin; the worker, in
+ * a process group of its own, loads the plugin's code, runs them one by one
+ * through a callback and streams each finished row (and each device it
  * opened) back over a pipe. The parent enforces the time limit with poll()
  * and turns a worker that crashes, exits or hangs into a `failed` row naming
  * the signal, exit status or timeout and the step it was in; the rest of the
- * span goes to a fresh worker. The parent never runs plugin callbacks or
- * opens a device itself. */
+ * span goes to a fresh worker. Whatever a plugin started (processes,
+ * threads) ends with its configuration or its worker. The parent never runs
+ * plugin code or opens a device itself. */
 #ifndef RB_ISOLATE_H
 #define RB_ISOLATE_H
 
@@ -28,6 +30,8 @@ enum rb_step {
     RB_STEP_VERIFY,
     RB_STEP_TEARDOWN,
     RB_STEP_RECOVER,       /* the backend's recover() */
+    RB_STEP_LOAD,          /* loading the plugin's code in the worker */
+    RB_STEP_LEFTOVER,      /* after teardown, with threads the plugin left */
     RB_STEP_COUNT_
 };
 
@@ -66,8 +70,12 @@ typedef struct rb_isolation {
 } rb_isolation;
 
 /* Runs configurations [first, last) in workers, a fresh one after each that
- * dies. Returns the index of the first configuration without a final row:
- * `last`, or less when a stop was requested. */
+ * dies. The span is one plugin's: res->rows[first].config (set by the
+ * caller) says which, and each worker loads that plugin's code when it
+ * starts (registry_load_code); when it cannot, every configuration left in
+ * the span fails with the reason. Returns the index of the first
+ * configuration without a final row: `last`, or less when a stop was
+ * requested. */
 size_t isolate_run(const rb_isolation *iso, size_t first, size_t last);
 
 /* "SIGSEGV", "SIGABRT", ... or "signal 42". */

@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "options.h"
 #include "registry.h"
+#include "runner.h"
 #include "safe_file.h"
 
 /* Subcommands: `redbench NAME ARGS...`; each parses its own arguments. */
@@ -62,6 +63,8 @@ static int run_command(int argc, char **argv)
     }
     rb_registry reg = {0};
     registry_discover(&reg, opt.plugin_paths, opt.n_plugin_paths);
+    if (opt.command == RB_CMD_RUN && opt.isolation == RB_ISOLATION_NONE)
+        registry_load_here(&reg); /* plugin code in this process, as asked */
     if (opt.command == RB_CMD_LIST)
         status = command_list(&reg);
     else if (opt.command == RB_CMD_DESCRIBE)

@@ -1,7 +1,20 @@
 /* core/registry.h: plugin discovery. Finds shared objects in the plugin
- * search path, opens them, checks their ABI and descriptor, and keeps the
- * accepted plugins and backends, the packs they came in (with each pack's
- * manifest), and the rejected files with the reason.
+ * search path, has a loading process open them and check their ABI and
+ * descriptor, and keeps the accepted plugins and backends (as data), the
+ * packs they came in (with each pack's manifest), and the rejected files
+ * with the reason.
+ *
+ * This process runs no plugin code while it discovers: every file is opened
+ * in a loading process (forked, with its own process group, standard
+ * streams on /dev/null and a time limit: REDBENCH_LOAD_TIMEOUT seconds,
+ * default 10), which sends the descriptor back as data. A file whose code
+ * crashes, exits or hangs while it loads is rejected with the reason, and a
+ * fresh loading process goes on with the next. The descriptors kept here
+ * have no plugin code behind them: their callbacks are stubs that fail. A
+ * worker process that runs configurations loads its plugin's code with
+ * registry_load_code, which checks that the file still gives the
+ * descriptor discovery saw; with --isolation none registry_load_here loads
+ * every accepted file into this process.
  *
  * A pack is a folder of plugins. Its name is the `name` of the folder's
  * manifest (pack.ini), or the folder's name when it has none. Plugins are
@@ -14,18 +27,31 @@
 #include <redbench/backend.h>
 #include <redbench/plugin.h>
 
+struct rb_registry;
+
 typedef struct rb_loaded_plugin {
     char *path;               /* the .so file */
     char *pack;               /* the folder it came from, e.g. "cpu" */
-    void *handle;             /* dlopen handle */
-    const rb_plugin *desc;    /* validated descriptor */
+    void *handle;             /* dlopen handle; NULL until its code is loaded
+                                 in this process */
+    const rb_plugin *desc;    /* validated descriptor: data read by the
+                                 loading process, with the plugin's
+                                 callbacks once its code is loaded here */
+    /* appended: older initializers of this struct stay valid */
+    unsigned char *blob;      /* the descriptor as discovery received it */
+    size_t blob_len;
+    const struct rb_registry *registry; /* where it was found (its backend) */
 } rb_loaded_plugin;
 
 typedef struct rb_loaded_backend {
     char *path;               /* the .so file, or "(built in)" */
     char *pack;
-    void *handle;             /* NULL for the built-in cpu backend */
+    void *handle;             /* NULL for the built-in cpu backend, and until
+                                 its code is loaded in this process */
     const rb_backend *desc;
+    /* appended */
+    unsigned char *blob;
+    size_t blob_len;
 } rb_loaded_backend;
 
 typedef struct rb_rejected {
@@ -84,9 +110,20 @@ typedef struct rb_registry {
  * shadows later ones. */
 void registry_discover(rb_registry *reg, char *const *extra, size_t n_extra);
 
-/* Loads one file into `pack` (used by discovery and by tests). Returns 0
- * when accepted or shadowed, -1 when rejected (the reason is recorded). */
+/* Loads one file into `pack` in this process, its code included (for tests
+ * and fuzzing; discovery uses a loading process). Returns 0 when accepted or
+ * shadowed, -1 when rejected (the reason is recorded). */
 int registry_load_file(rb_registry *reg, const char *path, const char *pack);
+
+/* In a worker process: loads the code of plugin p and of the backend it
+ * names, after checking that each file still gives the descriptor that
+ * discovery saw. Returns 0, or -1 with the reason in why. */
+int registry_load_code(const rb_loaded_plugin *p, char *why, size_t why_len);
+
+/* --isolation none: loads the code of every accepted plugin and backend
+ * into this process. A file that cannot be loaded is reported on standard
+ * error; its configurations then fail with the reason. */
+void registry_load_here(rb_registry *reg);
 
 /* The plugin named "NAME" or "PACK/NAME", or NULL when there is none or when
  * a plain NAME is offered by more than one pack (see registry_ambiguity). */

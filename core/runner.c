@@ -1055,13 +1055,14 @@ static size_t group_end(const rb_sweep *sweep, size_t first)
 }
 
 /* Where one worker's span from `first` ends: the last configuration of the
- * data groups that need one in a row (a group settled without plugin code
- * ends it). */
+ * data groups of the same plugin that need one in a row (a group settled
+ * without plugin code ends it). Each plugin gets a fresh worker: nothing one
+ * plugin left behind can reach another's configurations. */
 static size_t worker_span_end(runner *r, size_t first)
 {
     const rb_sweep *sweep = r->sweep;
     size_t end = group_end(sweep, first);
-    while (end < sweep->n_configs) {
+    while (end < sweep->n_configs && sweep->configs[end].plugin == sweep->configs[first].plugin) {
         rb_row probe;
         memset(&probe, 0, sizeof probe);
         if (settle_without_running(r, &sweep->configs[end], &probe))

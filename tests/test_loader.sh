@@ -14,7 +14,7 @@ reason() { grep -A1 "/$1\$" "$tmp/rejected" | tail -n 1; }
 ok "no entry point is rejected" bash -c "[[ \"\$(grep -A1 '/no-entry.so\$' '$tmp/rejected')\" == *'no entry point'* ]]"
 case "$(reason wrong-major.so)" in *"ABI 2.0"*"ABI 1."*"major"*) r=1;; *) r=0;; esac
 is $r 1 "another major is rejected, both versions named"
-case "$(reason newer-minor.so)" in *"ABI 1.2, newer than"*) r=1;; *) r=0;; esac
+case "$(reason newer-minor.so)" in *"ABI 1."*", newer than"*) r=1;; *) r=0;; esac
 is $r 1 "a newer minor is rejected"
 case "$(reason too-small.so)" in *"descriptor is "*" bytes"*"needs at least"*) r=1;; *) r=0;; esac
 is $r 1 "a descriptor too small is rejected with both sizes"
