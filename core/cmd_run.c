@@ -1,6 +1,6 @@
 /* core/cmd_run.c: -c FILE with or without --dry-run: load the experiment,
- * expand it, run it, write the results whole (to a temporary file renamed
- * into place) and choose the exit status. SIGINT or SIGTERM stops the run
+ * expand it, check where the results go, run it, write the results whole
+ * (core/safe_file.h) and choose the exit status. SIGINT or SIGTERM stops the run
  * after the configuration in progress (a second one abandons that one too);
  * the results of what finished are written and the exit status is 130. */
 #include "config.h"
@@ -21,6 +21,7 @@
 #include "report.h"
 #include "results.h"
 #include "runner.h"
+#include "safe_file.h"
 #include "sweep.h"
 #include "units.h"
 #include "util.h"
@@ -53,28 +54,21 @@ static const char *format_from_extension(const char *path)
     return NULL;
 }
 
-/* Writes the report to `path` through a temporary file renamed into place,
- * so that a reader never sees half a file. */
+/* Writes the report to `path` whole or not at all (safe_file.h): a regular
+ * file through a temporary renamed into place, a device or pipe in place. */
 static int write_file(const char *path, rb_reporter reporter, const rb_results *res)
 {
-    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        diag_error("cannot write %s: %s", path, strerror(errno));
-        free(tmp);
+    rb_safe_file f;
+    if (safe_file_open(&f, path, 0) != 0) {
+        diag_error("%s", f.error);
         return -1;
     }
-    int failed = reporter(f, res) != 0;
-    failed |= fflush(f) != 0 || ferror(f);
-    failed |= fsync(fileno(f)) != 0 && errno != EINVAL;
-    failed |= fclose(f) != 0;
-    if (failed || rename(tmp, path) != 0) {
-        diag_error("cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
+    if (reporter(f.stream, res) != 0 || safe_file_commit(&f) != 0) {
+        if (f.stream)
+            safe_file_fail(&f, "the report could not be made");
+        diag_error("%s", f.error);
         return -1;
     }
-    free(tmp);
     return 0;
 }
 
@@ -133,12 +127,6 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
         experiment_free(&exp);
         return 2;
     }
-    if (opt->command == RB_CMD_DRY_RUN) {
-        print_dry_run(&exp, &sweep);
-        sweep_free(&sweep);
-        experiment_free(&exp);
-        return 0;
-    }
     const char *output = opt->output ? opt->output : exp.output;
     const char *format = opt->format ? opt->format
                          : format_from_extension(output) ? format_from_extension(output)
@@ -149,6 +137,21 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
         sweep_free(&sweep);
         experiment_free(&exp);
         return 2;
+    }
+    /* Where the results go is checked before anything runs, so that a
+     * missing folder is not found after the whole run. */
+    char why[768];
+    if (output && safe_file_check(output, why, sizeof why) != 0) {
+        diag_error("%s; nothing was run", why);
+        sweep_free(&sweep);
+        experiment_free(&exp);
+        return 2;
+    }
+    if (opt->command == RB_CMD_DRY_RUN) {
+        print_dry_run(&exp, &sweep);
+        sweep_free(&sweep);
+        experiment_free(&exp);
+        return 0;
     }
 
     struct sigaction sa;
@@ -188,10 +191,13 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
             status = status ? status : 1;
         else if (!opt->quiet && strcmp(format, "table") != 0)
             report_table(stdout, &res);
-    } else {
-        reporter(stdout, &res);
+    } else if ((errno = 0, reporter(stdout, &res) != 0)) {
+        /* said here, with the reason, rather than by main's later check */
+        diag_error("cannot write the results to standard output: %s",
+                   errno ? strerror(errno) : "a write failed");
+        clearerr(stdout);
+        status = status ? status : 1;
     }
-    fflush(stdout);
     results_free(&res);
     sweep_free(&sweep);
     experiment_free(&exp);

@@ -4,8 +4,10 @@
  * section headers, and catches what inih would get wrong or report only
  * once: lines longer than inih's buffer, lines that are neither a section nor
  * `key = value`, and indented lines (which inih would join to the previous
- * value). inih splits each `key = value` line and strips comments; handle_key
- * files the pair under its section and checks the [experiment] settings. */
+ * value) and repeated sections. inih splits each `key = value` line and
+ * strips comments; handle_key files the pair under its section and checks
+ * the [experiment] settings. The file is read whole, up to
+ * RB_EXPERIMENT_MAX_BYTES. */
 #include "experiment.h"
 
 #include <errno.h>
@@ -63,6 +65,8 @@ typedef struct parse_state {
     size_t run;           /* index of the current run in exp->runs */
     int optional_line;    /* `optional` of the current run, 0 if absent */
     int key_lines[KEY_COUNT_]; /* where each [experiment] key was set */
+    int experiment_line;  /* where [experiment] began, 0 if not yet */
+    int data_line;        /* where [data] began, 0 if not yet */
 } parse_state;
 
 static rb_run_section *current_run(parse_state *st)
@@ -423,10 +427,17 @@ static void begin_section(parse_state *st, char *inside)
 {
     char *name = trim(inside);
     finish_section(st);
-    if (strcmp(name, "experiment") == 0) {
-        st->kind = SECTION_EXPERIMENT;
-    } else if (strcmp(name, "data") == 0) {
-        st->kind = SECTION_DATA;
+    if (strcmp(name, "experiment") == 0 || strcmp(name, "data") == 0) {
+        int experiment = name[0] == 'e';
+        int *first = experiment ? &st->experiment_line : &st->data_line;
+        if (*first) {
+            /* its keys are skipped (kind stays SECTION_IGNORED) */
+            diag_at(st->exp->path, st->line, "duplicate section [%s] (first at line %d); "
+                    "write its keys in one [%s] section", name, *first, name);
+            return;
+        }
+        *first = st->line;
+        st->kind = experiment ? SECTION_EXPERIMENT : SECTION_DATA;
     } else if (strncmp(name, "run", 3) == 0 && (name[3] == '\0' || name[3] == ' ' ||
                                                 name[3] == '\t')) {
         begin_run(st, trim(name + 3));
@@ -625,7 +636,15 @@ int experiment_load_text(const char *path, const char *text, rb_experiment *exp)
     return parse_text(exp, strlen(text));
 }
 
-/* Reads the whole file; returns its length, or -1 after reporting why not. */
+static void too_large(const char *path)
+{
+    diag_at(path, 0, "the experiment file is larger than %u MiB, the most redbench reads; "
+            "is this an experiment file?", RB_EXPERIMENT_MAX_BYTES >> 20);
+}
+
+/* Reads the whole file, at most RB_EXPERIMENT_MAX_BYTES of it (a pipe or a
+ * device such as /dev/zero is read up to that bound); returns its length,
+ * or -1 after reporting why not. */
 static long read_whole_file(const char *path, char **out)
 {
     struct stat info;
@@ -634,8 +653,14 @@ static long read_whole_file(const char *path, char **out)
         diag_at(path, 0, "cannot open the experiment file: %s", strerror(errno));
         return -1;
     }
-    if (fstat(fileno(file), &info) == 0 && S_ISDIR(info.st_mode)) {
+    int known = fstat(fileno(file), &info) == 0;
+    if (known && S_ISDIR(info.st_mode)) {
         diag_at(path, 0, "is a directory; expected an experiment file (.ini)");
+        fclose(file);
+        return -1;
+    }
+    if (known && S_ISREG(info.st_mode) && info.st_size > (off_t)RB_EXPERIMENT_MAX_BYTES) {
+        too_large(path);
         fclose(file);
         return -1;
     }
@@ -646,10 +671,17 @@ static long read_whole_file(const char *path, char **out)
             cap *= 2;
             text = xrealloc(text, cap);
         }
-        size_t got = fread(text + len, 1, cap - len - 1, file);
+        size_t room = cap - len - 1, left = RB_EXPERIMENT_MAX_BYTES + 1 - len;
+        size_t got = fread(text + len, 1, room < left ? room : left, file);
         len += got;
-        if (got == 0)
+        if (got == 0 || len > RB_EXPERIMENT_MAX_BYTES)
             break;
+    }
+    if (len > RB_EXPERIMENT_MAX_BYTES) {
+        too_large(path);
+        fclose(file);
+        free(text);
+        return -1;
     }
     if (ferror(file)) {
         diag_at(path, 0, "cannot read the experiment file: %s", strerror(errno));

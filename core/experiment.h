@@ -75,6 +75,10 @@ typedef struct rb_experiment {
     size_t n_runs, cap_runs;
 } rb_experiment;
 
+/* The largest experiment file read (16 MiB); a larger one, or a pipe or
+ * device that gives more, is an error naming the file. */
+#define RB_EXPERIMENT_MAX_BYTES (16u << 20)
+
 /* Reads and checks the file's syntax and the [experiment] section. Prints
  * every error as "FILE:LINE: error: ..." through diag_at and returns the
  * number of errors (0: success). Plugin names and parameters are checked

@@ -1,12 +1,15 @@
 /* tests/test_experiment.c: reading experiment files (core/experiment.c):
  * the settings of a valid file, the measurement keys (timing, graph_calls,
  * determinism_runs, peak), and for each kind of mistake the error, its
- * FILE:LINE and what it says is valid. */
+ * FILE:LINE and what it says is valid; repeated sections; the 16 MiB bound
+ * on what is read (a large file, /dev/zero, a pipe). */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <redbench/backend.h>
@@ -153,9 +156,22 @@ static void test_sections_and_keys(void)
             "t.ini:4: error: duplicate key 'block' in [run a] (first set at line 3)");
     refused("duplicate plugin key", "[run a]\nplugin = p\nplugin = q\n", 1,
             "t.ini:3: error: duplicate key 'plugin' in [run a] (first set at line 2)");
-    refused("duplicate key in [experiment] across two headers",
+    refused("a second [experiment] section",
             "[experiment]\nseed = 1\n[experiment]\nseed = 2\n[run a]\nplugin = p\n", 1,
-            "t.ini:4: error: duplicate key 'seed' in [experiment] (first set at line 2)");
+            "t.ini:3: error: duplicate section [experiment] (first at line 1); write its keys "
+            "in one [experiment] section");
+    refused("a second [experiment] section with other keys",
+            "[experiment]\nseed = 1\n[run a]\nplugin = p\n\n[experiment]\nwarmup = 2\n", 1,
+            "t.ini:6: error: duplicate section [experiment] (first at line 1)");
+    refused("a second [data] section",
+            "[data]\nn = 1M\n[run a]\nplugin = p\n[ data ]\ndtype = f64\n", 1,
+            "t.ini:5: error: duplicate section [data] (first at line 1); write its keys in one "
+            "[data] section");
+    refused("three [data] sections: each repeat is named",
+            "[data]\nn = 1M\n[data]\n[data]\n[run a]\nplugin = p\n", 2,
+            "t.ini:3: error: duplicate section [data] (first at line 1)");
+    ok(mentions("t.ini:4: error: duplicate section [data] (first at line 1)"),
+       "... and the third, naming the first");
     refused("duplicate key in [data]", "[data]\nn = 1M\nn = 2M\n[run a]\nplugin = p\n", 1,
             "t.ini:3: error: duplicate key 'n' in [data] (first set at line 2)");
     refused("missing plugin key", "[run a]\nblock = 256\n[run b]\nplugin = p\n", 1,
@@ -334,6 +350,79 @@ static void test_long_lines(void)
     experiment_free(&exp);
 }
 
+/* Experiment files are read up to RB_EXPERIMENT_MAX_BYTES (16 MiB), from
+ * regular files, pipes and devices alike. */
+static void test_bounds(const char *dir)
+{
+    rb_experiment exp;
+    char path[4200], want[4300];
+    int errors;
+
+    capture_start();
+    errors = experiment_load("/dev/zero", &exp);
+    capture_end();
+    ok(errors == 1 && says("/dev/zero: error: the experiment file is larger than 16 MiB, the "
+                           "most redbench reads"),
+       "/dev/zero is read up to 16 MiB and refused, naming it");
+    experiment_free(&exp);
+
+    snprintf(path, sizeof path, "%s/huge.ini", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int sized = fd >= 0 && ftruncate(fd, (off_t)RB_EXPERIMENT_MAX_BYTES + 1) == 0;
+    if (fd >= 0)
+        close(fd);
+    capture_start();
+    errors = experiment_load(path, &exp);
+    capture_end();
+    snprintf(want, sizeof want, "%s: error: the experiment file is larger than 16 MiB", path);
+    ok(sized && errors == 1 && says(want), "a file of 16 MiB + 1 byte is refused, naming it");
+    experiment_free(&exp);
+    unlink(path);
+
+    /* A pipe that gives more than the bound: refused once the bound is
+     * passed, while the writer still has more to give. */
+    snprintf(path, sizeof path, "%s/pipe.ini", dir);
+    if (mkfifo(path, 0600) != 0) {
+        perror("mkfifo");
+        exit(99);
+    }
+    pid_t writer = fork();
+    if (writer == 0) {
+        int out = open(path, O_WRONLY);
+        static char comment[65536];
+        memset(comment, ';', sizeof comment - 1);
+        comment[sizeof comment - 1] = '\n';
+        for (int k = 0; k < 1024; k++) /* 64 MiB */
+            if (write(out, comment, sizeof comment) < 0)
+                _exit(0);
+        _exit(0);
+    }
+    capture_start();
+    errors = experiment_load(path, &exp);
+    capture_end();
+    snprintf(want, sizeof want, "%s: error: the experiment file is larger than 16 MiB", path);
+    ok(errors == 1 && says(want), "a pipe giving 64 MiB is refused after 16 MiB, naming it");
+    experiment_free(&exp);
+    kill(writer, SIGKILL);
+    waitpid(writer, NULL, 0);
+
+    /* A small file through a pipe (`-c <(...)`) is read as usual. */
+    writer = fork();
+    if (writer == 0) {
+        int out = open(path, O_WRONLY);
+        static const char text[] = "[run a]\nplugin = p\n";
+        _exit(write(out, text, sizeof text - 1) == (ssize_t)(sizeof text - 1) ? 0 : 1);
+    }
+    capture_start();
+    errors = experiment_load(path, &exp);
+    capture_end();
+    ok(errors == 0 && exp.n_runs == 1, "a small experiment through a pipe is read");
+    experiment_free(&exp);
+    kill(writer, SIGKILL);
+    waitpid(writer, NULL, 0);
+    unlink(path);
+}
+
 static void test_files(void)
 {
     rb_experiment exp;
@@ -400,12 +489,13 @@ static void test_files(void)
         experiment_free(&exp);
     }
     unlink(path);
+    test_bounds(dir);
     rmdir(dir);
 }
 
 int main(void)
 {
-    plan(93);
+    plan(101);
     test_valid_file();
     test_defaults();
     test_sections_and_keys();

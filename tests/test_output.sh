@@ -74,7 +74,7 @@ t0=$(now_ms)
 is "$r" 2 "-o a directory: exit 2"
 ok "... naming it, before anything ran ($((t1 - t0)) ms)" \
   bash -c "grep -q 'cannot write $tmp/shared: it is a directory' '$tmp/err' && test $((t1 - t0)) -lt 2000"
-sed "s|^noise = .*|&\noutput = $tmp/missing/from-file.json|" "$tmp/slow.ini" >"$tmp/slow-out.ini"
+sed "s|^min_time = .*|&\noutput = $tmp/missing/from-file.json|" "$tmp/slow.ini" >"$tmp/slow-out.ini"
 "$rb" -q -c "$tmp/slow-out.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "output = a missing folder (in the experiment file): exit 2"
 "$rb" --dry-run -c "$tmp/x.ini" -o "$tmp/missing/r.json" >/dev/null 2>"$tmp/err"; is "$?" 2 "--dry-run checks -o too: exit 2"
 if [ "$(id -u)" = 0 ]; then

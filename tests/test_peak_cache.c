@@ -2,11 +2,14 @@
  * folder it uses, a figure stored and found again under the same key, and
  * found stale under another UUID, driver, tool version, backend version or
  * (for a device without a UUID) host; a file rewritten, a missing one,
- * damaged ones. Works in a temporary folder. */
+ * damaged ones; what is not a small regular file (a pipe, a link to
+ * /dev/zero) is neither read nor replaced, and a link planted where the
+ * temporary file used to be is not followed. Works in a temporary folder. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "peak_cache.h"
@@ -136,9 +139,69 @@ static void test_store_errors(const char *dir)
     free(file);
 }
 
+/* Files at the cache path that are not small regular ones. */
+static void test_untrusted_files(const char *dir)
+{
+    char why[256];
+    double gbs = 0;
+    char *path = peak_cache_path(dir, &gpu);
+    struct stat st;
+
+    /* a pipe: read without waiting for a writer, and left as it is */
+    ok(mkfifo(path, 0600) == 0, "a pipe at the cache path");
+    ok(lookup(dir, &gpu, &gbs, why) == RB_PEAK_STALE && strstr(why, "not a regular file"),
+       "... is not read (stale: %s)", why);
+    ok(peak_cache_store(dir, &gpu, 5, NULL, 0) == -1, "... nor written over");
+    ok(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode), "... and is still a pipe");
+    unlink(path);
+
+    /* a link to /dev/zero: not read forever */
+    ok(symlink("/dev/zero", path) == 0, "a link to /dev/zero at the cache path");
+    ok(lookup(dir, &gpu, &gbs, why) == RB_PEAK_STALE, "... is not read (stale: %s)", why);
+    ok(peak_cache_store(dir, &gpu, 5, NULL, 0) == -1, "... nor written through");
+    ok(lstat(path, &st) == 0 && S_ISLNK(st.st_mode), "... and is still a link");
+    unlink(path);
+
+    /* a large file is not read */
+    FILE *f = fopen(path, "w");
+    for (int k = 0; f && k < 20000; k++)
+        fputs("; padding\n", f);
+    if (f)
+        fclose(f);
+    ok(lookup(dir, &gpu, &gbs, why) == RB_PEAK_STALE && strstr(why, "larger"),
+       "a cache file of 200 KB is not read (stale: %s)", why);
+    unlink(path);
+
+    /* a link where the temporary file used to be made is not followed */
+    char *victim = xasprintf("%s/victim", dir);
+    char *planted = xasprintf("%s.%ld.tmp", path, (long)getpid());
+    f = fopen(victim, "w");
+    fputs("precious\n", f);
+    fclose(f);
+    ok(symlink(victim, planted) == 0, "a link planted at the old temporary name");
+    ok(peak_cache_store(dir, &gpu, 7, NULL, 0) == 0 &&
+           lookup(dir, &gpu, &gbs, why) == RB_PEAK_CACHED && gbs == 7,
+       "... the peak is stored");
+    char text[64] = "";
+    f = fopen(victim, "r");
+    if (f) {
+        if (!fgets(text, sizeof text, f))
+            text[0] = '\0';
+        fclose(f);
+    }
+    is_str(text, "precious\n", "... and the file the link points to is untouched");
+    unlink(planted);
+    unlink(victim);
+    unlink(path);
+    free(planted);
+    free(victim);
+    free(path);
+}
+
 int main(void)
 {
-    plan(21);
+    plan(33);
+    alarm(60); /* a read that never ends fails the test instead of hanging it */
     const char *tmpdir = getenv("TMPDIR");
     char *dir = xasprintf("%s/rb-peaks.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (!mkdtemp(dir)) {
@@ -148,6 +211,7 @@ int main(void)
     test_folder();
     test_store_and_find(dir);
     test_store_errors(dir);
+    test_untrusted_files(dir);
     rmdir(dir);
     free(dir);
     return done();
