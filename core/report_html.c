@@ -338,7 +338,7 @@ static void write_results(FILE *out, const json_value *doc)
         fputs("</td>", out);
         double median = json_number(json_get(r, "median_ns"), NAN);
         buf[0] = '\0';
-        if (!isnan(median))
+        if (isfinite(median))
             format_duration_ns(median, buf, sizeof buf);
         fprintf(out, "<td class=\"num\">%s</td>", buf);
         number_cell(out, json_get(r, "bandwidth_gbs"), 1);

@@ -1,4 +1,5 @@
-# tests/plot.mk: the JSON reader, `redbench plot` and the HTML report.
+# tests/plot.mk: the JSON reader, printable text, `redbench plot` and the
+# HTML report, and results files as untrusted input.
 check_PROGRAMS += tests/test_json_reader
 tests_test_json_reader_SOURCES = tests/test_json_reader.c
 tests_test_json_reader_CPPFLAGS = $(TEST_CPPFLAGS)
@@ -11,5 +12,15 @@ tests_test_plot_data_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_plot_data_LDADD = $(TEST_LIBS)
 TESTS += tests/test_plot_data
 
+check_PROGRAMS += tests/test_printable
+tests_test_printable_SOURCES = tests/test_printable.c
+tests_test_printable_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_printable_LDADD = $(TEST_LIBS)
+TESTS += tests/test_printable
+
 TESTS += tests/test_plot.sh tests/test_html.sh
 EXTRA_DIST += tests/test_plot.sh tests/test_html.sh tests/fixtures/plot/small.ini tests/fixtures/plot/none-ok.ini
+
+# Results files as untrusted input (plot and compare), and large ones.
+TESTS += tests/test_results_untrusted.sh tests/test_results_large.sh
+EXTRA_DIST += tests/test_results_untrusted.sh tests/test_results_large.sh tests/gen_results.sh
