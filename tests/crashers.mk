@@ -1,7 +1,8 @@
 # tests/crashers.mk: deliberately broken plugins (tests/crashers/README
 # says what each does), built by `make check`, never installed, and gathered
 # in $(top_builddir)/tests/crashers/dir/ together with tiny-sum for
-# tests/test_isolation.sh and tests/test_interrupt.sh.
+# tests/test_isolation.sh and tests/test_interrupt.sh; the hostile ones (in
+# tests/crashers/hostile/) for tests/test_hostile.sh.
 CRASHER_PLUGINS = \
 	tests/crashers/crash-describe.la \
 	tests/crashers/crash-init.la \
@@ -116,3 +117,78 @@ tests/crashers/dir.stamp: $(CRASHER_PLUGINS) tests/plugins/tiny-sum.la
 check_DATA += tests/crashers/dir.stamp
 CLEANFILES += tests/crashers/dir.stamp tests/crashers/dir/*.so
 EXTRA_DIST += tests/crashers/README
+
+# Plugins that attack the process that loads or runs them (hostile.c says
+# what each does), gathered with tiny-sum and slow-sum in
+# $(top_builddir)/tests/crashers/hostile/ for tests/test_hostile.sh. They
+# are kept out of tests/crashers/dir/: one of them hangs while it loads.
+HOSTILE_PLUGINS = \
+	tests/crashers/hostile-segv.la \
+	tests/crashers/hostile-exit.la \
+	tests/crashers/hostile-hang.la \
+	tests/crashers/hostile-chdir.la \
+	tests/crashers/hostile-sigmask.la \
+	tests/crashers/hostile-dtor.la \
+	tests/crashers/hostile-thread.la \
+	tests/crashers/hostile-fork.la \
+	tests/crashers/hostile-bad-default.la \
+	tests/crashers/hostile-evil-summary.la \
+	tests/crashers/hostile-evil-name.la
+check_LTLIBRARIES += $(HOSTILE_PLUGINS)
+
+tests_crashers_hostile_segv_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_segv_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=1
+tests_crashers_hostile_segv_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_exit_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_exit_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=2
+tests_crashers_hostile_exit_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_hang_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_hang_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=3
+tests_crashers_hostile_hang_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_chdir_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_chdir_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=4
+tests_crashers_hostile_chdir_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_sigmask_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_sigmask_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=5
+tests_crashers_hostile_sigmask_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_dtor_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_dtor_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=6
+tests_crashers_hostile_dtor_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_thread_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_thread_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=7
+tests_crashers_hostile_thread_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_crashers_hostile_thread_la_LIBADD = $(PTHREAD_LIBS)
+
+tests_crashers_hostile_fork_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_fork_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=8
+tests_crashers_hostile_fork_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_bad_default_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_bad_default_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=9
+tests_crashers_hostile_bad_default_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_evil_summary_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_evil_summary_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=10
+tests_crashers_hostile_evil_summary_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_evil_name_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_evil_name_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=11
+tests_crashers_hostile_evil_name_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests/crashers/hostile.stamp: $(HOSTILE_PLUGINS) tests/plugins/tiny-sum.la tests/crashers/slow-sum.la
+	$(AM_V_GEN)rm -f tests/crashers/hostile/*.so && $(MKDIR_P) tests/crashers/hostile && \
+	for la in $(HOSTILE_PLUGINS) tests/plugins/tiny-sum.la tests/crashers/slow-sum.la; do \
+	  so=`echo "$$la" | $(SED) 's|\([^/]*\)\.la$$|.libs/\1.so|'`; \
+	  cp "$$so" tests/crashers/hostile/ || exit 1; \
+	done && touch $@
+check_DATA += tests/crashers/hostile.stamp
+CLEANFILES += tests/crashers/hostile.stamp tests/crashers/hostile/*.so
+
+TESTS += tests/test_hostile.sh
+EXTRA_DIST += tests/test_hostile.sh
