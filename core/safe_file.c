@@ -92,6 +92,10 @@ int safe_file_check(const char *path, char *why, size_t len)
         say(why, len, "cannot write %s: it is a directory", path);
         return -1;
     }
+    if (S_ISSOCK(st.st_mode)) {
+        say(why, len, "cannot write %s: it is a socket", path);
+        return -1;
+    }
     if (access(path, W_OK) != 0) {
         if (errno == EACCES)
             say(why, len, "cannot write %s: no permission to write it", path);
