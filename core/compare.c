@@ -272,6 +272,13 @@ static int load_document(rb_compare_file *file, const json_value *doc)
     return 0;
 }
 
+int compare_file_from_doc(const char *path, const json_value *doc, rb_compare_file *file)
+{
+    memset(file, 0, sizeof *file);
+    file->path = path;
+    return load_document(file, doc);
+}
+
 int compare_file_load(const char *path, rb_compare_file *file)
 {
     memset(file, 0, sizeof *file);
@@ -279,7 +286,7 @@ int compare_file_load(const char *path, rb_compare_file *file)
     json_value *doc = json_read_results(path);
     if (!doc)
         return -1;
-    int status = load_document(file, doc);
+    int status = compare_file_from_doc(path, doc, file);
     json_free(doc);
     return status;
 }

@@ -109,6 +109,9 @@ typedef struct rb_comparison {
  * rows' own data only. Errors name the file and line. Returns 0, or -1
  * after printing what is wrong. */
 int compare_file_load(const char *path, rb_compare_file *file);
+/* The same from a document already read and checked (json_check_results);
+ * `path` names it in messages. The document is not kept. */
+int compare_file_from_doc(const char *path, const json_value *doc, rb_compare_file *file);
 void compare_file_free(rb_compare_file *file);
 
 /* Matches the files' configurations, lists device differences and judges

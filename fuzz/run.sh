@@ -1,9 +1,10 @@
 #!/bin/bash
 # fuzz/run.sh: builds the fuzzing harnesses (fuzz_experiment.c,
-# fuzz_descriptor.c) with clang's libFuzzer, AddressSanitizer and
-# UndefinedBehaviorSanitizer, and runs both at once for SECONDS (default 60),
-# starting from a seed corpus made of the experiment files in conf/ and
-# tests/ and the inputs in fuzz/regressions/.
+# fuzz_descriptor.c, fuzz_results.c) with clang's libFuzzer,
+# AddressSanitizer and UndefinedBehaviorSanitizer, and runs them at once for
+# SECONDS (default 60), starting from a seed corpus made of the experiment
+# files in conf/ and tests/ (the results files of tests/fixtures for
+# fuzz_results) and the inputs in fuzz/regressions/.
 #
 #     fuzz/run.sh [SECONDS]      run from a configured build folder
 #                                (config.h is read there), or set BUILD=DIR
@@ -40,6 +41,7 @@ build_one() { # build_one NAME SOURCE
 }
 build_one fuzz_experiment "$srcdir/fuzz/fuzz_experiment.c" || exit 2
 build_one fuzz_descriptor "$srcdir/fuzz/fuzz_descriptor.c" || exit 2
+build_one fuzz_results "$srcdir/fuzz/fuzz_results.c" || exit 2
 # shellcheck disable=SC2086
 $CLANG -std=gnu11 -g -O1 -fPIC -shared -I"$srcdir/sdk" "$srcdir/fuzz/fuzz_plugin.c" \
   -o "$work/fuzz-plugin.so" || exit 2
@@ -50,6 +52,9 @@ for h in experiment descriptor; do
   find "$srcdir/conf" "$srcdir/tests" -name '*.ini' -exec cp {} "$work/corpus-$h/" \; 2>/dev/null
   cp "$srcdir"/fuzz/regressions/$h/* "$work/corpus-$h/" 2>/dev/null
 done
+mkdir -p "$work/corpus-results"
+find "$srcdir/tests/fixtures" -name '*.json' -exec cp {} "$work/corpus-results/" \; 2>/dev/null
+cp "$srcdir"/fuzz/regressions/results/* "$work/corpus-results/" 2>/dev/null
 
 run_one() { # run_one HARNESS
   local h=$1 dict=
@@ -63,13 +68,15 @@ run_one() { # run_one HARNESS
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 run_one experiment & p1=$!
 run_one descriptor & p2=$!
+run_one results & p3=$!
 wait $p1; s1=$?
 wait $p2; s2=$?
+wait $p3; s3=$?
 
-echo "1..2"
+echo "1..3"
 failed=0; n=0
-for h in experiment descriptor; do
-  n=$((n + 1)); status=$s1; [ $h = descriptor ] && status=$s2
+for h in experiment descriptor results; do
+  n=$((n + 1)); status=$s1; [ $h = descriptor ] && status=$s2; [ $h = results ] && status=$s3
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$h.log")
   if [ "$status" -eq 0 ]; then
     echo "ok $n - fuzz_$h: ${runs:-?} inputs in ${seconds} s, no bug found"

@@ -24,3 +24,11 @@ EXTRA_DIST += tests/test_plot.sh tests/test_html.sh tests/fixtures/plot/small.in
 # Results files as untrusted input (plot and compare), and large ones.
 TESTS += tests/test_results_untrusted.sh tests/test_results_large.sh
 EXTRA_DIST += tests/test_results_untrusted.sh tests/test_results_large.sh tests/gen_results.sh
+
+# The results reader's fuzzing harness (fuzz/fuzz_results.c), replayed by
+# tests/test_fuzz_replay.sh.
+check_PROGRAMS += fuzz/replay_results
+fuzz_replay_results_SOURCES = fuzz/fuzz_results.c fuzz/replay.c
+fuzz_replay_results_CPPFLAGS = $(TEST_CPPFLAGS)
+fuzz_replay_results_LDADD = $(TEST_LIBS)
+EXTRA_DIST += fuzz/results.dict

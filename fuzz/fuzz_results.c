@@ -1,0 +1,67 @@
+/* fuzz/fuzz_results.c: a fuzzing harness (libFuzzer's entry point) for the
+ * results reader. Each input is a results file: it is parsed (json_parse),
+ * checked (json_check_results), loaded as `redbench compare` loads it and
+ * compared with itself, every compare report written, and built into the
+ * figures `redbench plot` draws, written as SVG and as the HTML report.
+ * Errors in the input are expected and reported through diag; a crash, a
+ * hang, a leak or a sanitizer report is a bug. Built by fuzz/run.sh with
+ * libFuzzer, and by `make check` with fuzz/replay.c to replay the seed
+ * corpus and every input that once found a bug (fuzz/regressions/results/). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "compare.h"
+#include "diag.h"
+#include "json_reader.h"
+#include "plot.h"
+#include "report_html.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *sink(void)
+{
+    static FILE *null;
+    if (!null)
+        null = fopen("/dev/null", "w");
+    return null;
+}
+
+static void compare_with_itself(const json_value *doc)
+{
+    rb_comparison cmp = {0};
+    compare_criteria_default(&cmp.criteria);
+    cmp.criteria.resamples = 50; /* the statistics are not what is fuzzed */
+    if (compare_file_from_doc("old.json", doc, &cmp.old_file) == 0 &&
+        compare_file_from_doc("new.json", doc, &cmp.new_file) == 0) {
+        comparison_run(&cmp);
+        static const char *const formats[] = {"table", "csv", "json", "md"};
+        for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++)
+            compare_reporter_for(formats[k])(sink(), &cmp);
+    }
+    comparison_free(&cmp);
+}
+
+static void plot(const json_value *doc)
+{
+    plot_set set;
+    if (plot_build(doc, "fuzz.json", NULL, &set) != 0)
+        return;
+    for (size_t f = 0; f < set.n_figures; f++)
+        plot_svg_write(sink(), &set.figures[f]);
+    html_report_write(sink(), doc, &set, "fuzz.json");
+    plot_set_free(&set);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    json_error err;
+    json_value *doc = json_parse((const char *)data, size, &err);
+    if (doc && json_check_results(doc, "fuzz.json") == 0) {
+        compare_with_itself(doc);
+        plot(doc);
+    }
+    json_free(doc);
+    diag_reset();
+    return 0;
+}
