@@ -30,4 +30,5 @@ include tests/crashers.mk
 include tests/robust.mk
 include tests/sdk.mk
 include tests/timing.mk
+include tests/vulkan.mk
 include tests/judge.mk

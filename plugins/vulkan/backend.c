@@ -415,6 +415,9 @@ static int submit(vk_ctx *c, const rb_host *host, submission *s)
     return RB_OK;
 }
 
+/* The stages work of the pack runs in: compute shaders and transfers. */
+#define WORK_STAGES (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT)
+
 /* Everything before is done and visible to everything after. */
 static void full_barrier(VkCommandBuffer cmd)
 {
@@ -423,8 +426,7 @@ static void full_barrier(VkCommandBuffer cmd)
     barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
     barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
+    vkCmdPipelineBarrier(cmd, WORK_STAGES, WORK_STAGES, 0, 1, &barrier, 0, NULL, 0, NULL);
 }
 
 /* The command buffer's results are for the host to read. */
@@ -435,8 +437,8 @@ static void host_barrier(VkCommandBuffer cmd)
     barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     barrier.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
     barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                         1, &barrier, 0, NULL, 0, NULL);
+    vkCmdPipelineBarrier(cmd, WORK_STAGES, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, NULL, 0,
+                         NULL);
 }
 
 /* ---- what plugins call (rb_vulkan_queue) ---- */

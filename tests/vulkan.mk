@@ -1,0 +1,40 @@
+# tests/vulkan.mk: tests of the vulkan pack, where it is built: every
+# strategy, variant, op and dtype it offers judged on the Vulkan device
+# (lavapipe in CI) at small, odd and medium sizes, declined dtypes, the
+# timing modes, the validation layers where installed, and three plugins
+# with planted bugs (tests/vulkan/planted.c) that must be judged wrong.
+# test_vulkan.sh skips (TAP SKIP) without jq or a Vulkan device.
+EXTRA_DIST += tests/test_vulkan.sh tests/vulkan/planted.c
+if BUILD_VULKAN
+TESTS += tests/test_vulkan.sh
+
+VULKAN_PLANTED = tests/vulkan/bug-skip-tail.la tests/vulkan/bug-last-byte.la \
+	tests/vulkan/bug-stale.la
+check_LTLIBRARIES += $(VULKAN_PLANTED)
+VULKAN_PLANTED_CPPFLAGS = -I$(top_srcdir)/sdk -I$(top_srcdir) -I$(top_builddir) $(VULKAN_CFLAGS)
+
+tests_vulkan_bug_skip_tail_la_SOURCES = tests/vulkan/planted.c
+tests_vulkan_bug_skip_tail_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=1
+tests_vulkan_bug_skip_tail_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_vulkan_bug_skip_tail_la_LIBADD = $(VULKAN_LIBS)
+
+tests_vulkan_bug_last_byte_la_SOURCES = tests/vulkan/planted.c
+tests_vulkan_bug_last_byte_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=2
+tests_vulkan_bug_last_byte_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_vulkan_bug_last_byte_la_LIBADD = $(VULKAN_LIBS)
+
+tests_vulkan_bug_stale_la_SOURCES = tests/vulkan/planted.c
+tests_vulkan_bug_stale_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=3
+tests_vulkan_bug_stale_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_vulkan_bug_stale_la_LIBADD = $(VULKAN_LIBS)
+
+# The folder test_vulkan.sh points --plugin-path at.
+tests/vulkan/dir.stamp: $(VULKAN_PLANTED)
+	$(AM_V_GEN)rm -f tests/vulkan/dir/*.so && $(MKDIR_P) tests/vulkan/dir && \
+	for la in $(VULKAN_PLANTED); do \
+	  so=`echo "$$la" | $(SED) 's|\([^/]*\)\.la$$|.libs/\1.so|'`; \
+	  cp "$$so" tests/vulkan/dir/ || exit 1; \
+	done && touch $@
+check_DATA += tests/vulkan/dir.stamp
+endif
+CLEANFILES += tests/vulkan/dir.stamp tests/vulkan/dir/*.so
