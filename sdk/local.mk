@@ -21,6 +21,8 @@ dist_skeleton_DATA = \
 	sdk/examples/pack.ini \
 	sdk/examples/chunked.c \
 	sdk/examples/blocksum.cu \
+	sdk/examples/vksum.c \
+	sdk/examples/vksum.comp \
 	sdk/examples/example.ini
 dist_skeleton_SCRIPTS = sdk/examples/autogen.sh
 
