@@ -43,8 +43,9 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
                     size_t when_len, char *why, size_t why_len);
 
 /* Stores a measured peak, creating the folder; written to a temporary file
- * and renamed, so that concurrent runs never read half a file. Copies the
- * time it records into `when`. Returns 0, or -1 with errno set. */
+ * and renamed (core/safe_file.h), so that concurrent runs never read half a
+ * file. Copies the time it records into `when`. Returns 0, or -1 with errno
+ * set (EINVAL: something other than a regular file is in the file's place). */
 int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *when,
                      size_t when_len);
 
