@@ -133,7 +133,8 @@ HOSTILE_PLUGINS = \
 	tests/crashers/hostile-fork.la \
 	tests/crashers/hostile-bad-default.la \
 	tests/crashers/hostile-evil-summary.la \
-	tests/crashers/hostile-evil-name.la
+	tests/crashers/hostile-evil-name.la \
+	tests/crashers/hostile-shifty.la
 check_LTLIBRARIES += $(HOSTILE_PLUGINS)
 
 tests_crashers_hostile_segv_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
@@ -180,6 +181,10 @@ tests_crashers_hostile_evil_summary_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_crashers_hostile_evil_name_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
 tests_crashers_hostile_evil_name_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=11
 tests_crashers_hostile_evil_name_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_crashers_hostile_shifty_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
+tests_crashers_hostile_shifty_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=12
+tests_crashers_hostile_shifty_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests/crashers/hostile.stamp: $(HOSTILE_PLUGINS) tests/plugins/tiny-sum.la tests/crashers/slow-sum.la
 	$(AM_V_GEN)rm -f tests/crashers/hostile/*.so && $(MKDIR_P) tests/crashers/hostile && \

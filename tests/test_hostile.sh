@@ -18,7 +18,7 @@ src=$top_builddir/tests/crashers/hostile
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 command -v timeout >/dev/null || skip_all "timeout not found"
 command -v mkfifo >/dev/null || skip_all "mkfifo not found"
-plan 43
+plan 45
 unset REDBENCH_PLUGIN_PATH
 # The crashes must reach redbench as signals, also in a sanitized build.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
@@ -192,6 +192,16 @@ ok "... the plugin did fork a child" test -n "$child"
 ok "... and the child is gone after the run" bash -c "! kill -0 '${child:-0}' 2>/dev/null"
 [ -n "$child" ] && kill -KILL "$child" 2>/dev/null
 unset HOSTILE_CHILD_PID
+
+# A plugin whose file gives another descriptor after discovery: its worker
+# refuses to run it.
+folder shifty hostile-shifty
+printf '[experiment]\nmin_time = 0\nmax_reps = 2\n[data]\nn = 1K\ndtype = i32\n[run s]\nplugin = hostile-shifty\nn = 1K, 2K\n[run t]\nplugin = tiny-sum\n' >"$tmp/work/shifty.ini"
+HOSTILE_MARK=$tmp/shifty.mark rbt -q -c "$tmp/work/shifty.ini" -o "$tmp/shifty.json" --plugin-path "$tmp/shifty" 2>"$tmp/shifty.err"
+is "$(statuses "$tmp/shifty.json")" "failed failed ok" "a plugin whose descriptor changed since discovery: its rows fail, the next plugin's run"
+case "$("$JQ" -r '.results[0].reason' "$tmp/shifty.json")" in
+  *"changed since it was discovered"*) r=1;; *) r=0;; esac
+is "$r" 1 "... saying it changed since it was discovered"
 
 # ---- no escape sequence reaches the terminal ----
 esc=$tmp/esc

@@ -12,7 +12,10 @@
  *     the file named by HOSTILE_CHILD_PID)
  *   9 a parameter whose default (100) lies outside its own range (1..64)
  *  10 a summary, a help text and a choice with DEL and 0x9b (CSI) in them
- *  11 a name with ESC, DEL and 0x9b in it */
+ *  11 a name with ESC, DEL and 0x9b in it
+ *  12 a descriptor that changes after the first load: the first process
+ *     that loads it leaves the file named by HOSTILE_MARK, and every later
+ *     one gives version 2.0 instead of 1.0 */
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -146,6 +149,21 @@ static const rb_param_spec evil_params[] = {
 #define HOSTILE_NAME "evil-summary"
 #elif HOSTILE_CASE == 11
 #define HOSTILE_NAME "evil\x1b[31m\x7f\x9b" "2Jname"
+#elif HOSTILE_CASE == 12
+static const char *shifty_version(void)
+{
+    const char *mark = getenv("HOSTILE_MARK");
+    if (!mark || !*mark)
+        return "1.0";
+    if (access(mark, F_OK) == 0)
+        return "2.0";
+    int fd = open(mark, O_CREAT | O_WRONLY, 0644);
+    if (fd >= 0)
+        close(fd);
+    return "1.0";
+}
+#define HOSTILE_VERSION shifty_version()
+#define HOSTILE_NAME "hostile-shifty"
 #endif
 
 #ifndef HOSTILE_RUN
@@ -167,6 +185,9 @@ RB_EXPORT const rb_plugin *redbench_plugin_entry(void)
 #endif
 #ifdef HOSTILE_SUMMARY
     plugin.summary = HOSTILE_SUMMARY;
+#endif
+#ifdef HOSTILE_VERSION
+    plugin.version = HOSTILE_VERSION;
 #endif
     return &plugin;
 }
