@@ -203,13 +203,44 @@ static void reap_children(void)
         ;
 }
 
+/* Whether this worker has children: as a subreaper it also inherits every
+ * orphan among its descendants, so none means no descendants at all. When
+ * the kernel cannot say, 1. */
+static int has_children(void)
+{
+#ifdef __linux__
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks)
+        return 1;
+    int found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(tasks))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[96], c;
+        snprintf(path, sizeof path, "/proc/self/task/%.32s/children", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || read(fd, &c, 1) != 0)
+            found = 1;
+        if (fd >= 0)
+            close(fd);
+    }
+    closedir(tasks);
+    return found;
+#else
+    return 1;
+#endif
+}
+
 /* Ends every other process of this worker's process group (what a plugin
- * forked, and what those forked), and reaps those that were its children.
- * Returns how many it ended. */
+ * forked, and what those forked) and its children (orphans it inherited),
+ * and reaps them. Returns how many it ended. */
 static int end_group_others(void)
 {
     int ended = 0;
 #ifdef __linux__
+    if (!has_children())
+        return 0;
     pid_t self = getpid(), group = getpgrp();
     for (int round = 0; round < 8; round++) {
         DIR *proc = opendir("/proc");
@@ -237,7 +268,7 @@ static int end_group_others(void)
             int ppid, pgrp;
             if (!paren || sscanf(paren + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
                 continue;
-            if (pgrp == group && state != 'Z' && state != 'X') {
+            if ((pgrp == group || ppid == self) && state != 'Z' && state != 'X') {
                 kill((pid_t)pid, SIGKILL);
                 found++;
             }
@@ -287,6 +318,7 @@ static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_
 {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of what a plugin forks come here */
 #endif
     setpgid(0, 0); /* the parent does it too: whichever runs first */
     if (getppid() != parent)
