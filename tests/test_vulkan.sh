@@ -7,7 +7,8 @@
 # double atomic adds); the three timing modes time it; the planted-bug
 # plugins of tests/vulkan/ are each judged `wrong`; and, where the Khronos
 # validation layer is installed, a run of every strategy makes no
-# validation error. Skips without jq, without the pack or without a device.
+# validation error. Runs name the pack (vulkan/tree): other packs offer the
+# same names. Skips without jq, without the pack or without a device.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -39,7 +40,7 @@ op = sum
 dtype = i32
 n = 1
 [run probe]
-plugin = subgroup
+plugin = vulkan/subgroup
 EOF2
 # shellcheck disable=SC2086
 "$rb" -c "$tmp/probe.ini" $paths --format json -o "$tmp/probe.json" >"$tmp/probe.out" 2>&1
@@ -97,7 +98,7 @@ op = sum, min, max
 dtype = $dtypes
 n = $sizes
 [run tree]
-plugin = tree
+plugin = vulkan/tree
 variant = divergent, interleaved, sequential, first-add
 EOF2
 ok "tree: 4 variants x sum/min/max x $dtypes x n = $sizes all ok" \
@@ -111,7 +112,7 @@ op = sum, min, max
 dtype = $dtypes
 n = $sizes
 [run subgroup]
-plugin = subgroup
+plugin = vulkan/subgroup
 finish = two-pass
 vector = true, false
 items = 1, 4
@@ -131,10 +132,10 @@ op = sum, min, max
 dtype = $atomic_dtypes
 n = $sizes
 [run subgroup-atomic]
-plugin = subgroup
+plugin = vulkan/subgroup
 finish = atomic
 [run atomic]
-plugin = atomic
+plugin = vulkan/atomic
 scope = workgroup, thread
 EOF2
 n_atomic=$(echo "$atomic_dtypes" | tr ',' '\n' | wc -l)
@@ -150,7 +151,7 @@ dtype = u8
 n = $sizes, 4M
 bins = 256, 7, 1
 [run histogram]
-plugin = histogram
+plugin = vulkan/histogram
 block = 64, 256
 EOF2
 ok "histogram: 256, 7 and 1 bins at n = $sizes, 4M all ok" all_ok histogram $((3 * 2 * 7))
@@ -163,12 +164,12 @@ op = sum, max
 dtype = i32, f32
 n = 4M
 [run tree]
-plugin = tree
+plugin = vulkan/tree
 variant = sequential, first-add
 [run subgroup]
-plugin = subgroup
+plugin = vulkan/subgroup
 [run atomic]
-plugin = atomic
+plugin = vulkan/atomic
 dtype = i32
 EOF2
 ok "n = 4M: tree, subgroup and atomic all ok" all_ok medium $((2 * 2 * 2 + 2 * 2 + 2))
@@ -181,12 +182,12 @@ op = sum
 dtype = i32, i64, f32, f64
 n = 1000
 [run subgroup-atomic]
-plugin = subgroup
+plugin = vulkan/subgroup
 finish = atomic
 [run atomic]
-plugin = atomic
+plugin = vulkan/atomic
 [run too-large]
-plugin = tree
+plugin = vulkan/tree
 dtype = i32
 n = 2G
 EOF2
@@ -218,15 +219,15 @@ op = sum
 dtype = i32
 n = 1000001
 [run tree]
-plugin = tree
+plugin = vulkan/tree
 variant = sequential
 [run subgroup]
-plugin = subgroup
+plugin = vulkan/subgroup
 finish = two-pass, atomic
 [run atomic]
-plugin = atomic
+plugin = vulkan/atomic
 [run histogram]
-plugin = histogram
+plugin = vulkan/histogram
 op = histogram
 dtype = u8
 EOF2
