@@ -3,8 +3,9 @@
 # cuda twin of tests/judge/buggy.c, is built here with nvcc (as a plugin
 # author builds one: the SDK headers, the runtime linked statically) and
 # every planted bug must be reported `wrong` at small, odd and large n (up
-# to 2^30; RB_GPU_TEST_LARGE=0 stops at 2^24 + 1), the correct kernel `ok`
-# with every probe passed. Skips without nvcc, jq or a device.
+# to 2^30 + 1, odd so that a missing tail shows; RB_GPU_TEST_LARGE=0 stops
+# at 2^24 + 1), the correct kernel `ok` with every probe passed at up to
+# 2^30. Skips without nvcc, jq or a device.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -28,8 +29,8 @@ header() {
 status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
 [ "$status" = ok ] || skip_all "no cuda device: $("$JQ" -r '.results[0].reason' "$tmp/probe.json" 2>/dev/null)"
 
-big=1G
-[ "$large" = 0 ] && big=16777217
+big=1G odd=1073741825
+[ "$large" = 0 ] && big=16777217 odd=16777217
 plan 6
 { header gallery
   printf '[data]\ndistribution = signed\n'
@@ -39,13 +40,13 @@ plan 6
   printf 'n = 1, 1000001, %s\n' "$big"
   printf '[run sums]\nplugin = buggy-cuda\n'
   printf 'bug = drop-last, drop-boundary, lose-block, tail-twice, first-answer, accumulate, constant\n'
-  printf 'op = sum\ndtype = i32, i64, f32, f64\nn = 1001, 1000001, %s\n' "$big"
+  printf 'op = sum\ndtype = i32, i64, f32, f64\nn = 1001, 1000001, %s\n' "$odd"
   printf '[run extremes]\nplugin = buggy-cuda\n'
   printf 'bug = drop-last, drop-boundary, first-answer, accumulate, half, constant\n'
-  printf 'op = min, max\ndtype = i32, f32, f64\nn = 1001, 1000001, %s\n' "$big"
+  printf 'op = min, max\ndtype = i32, f32, f64\nn = 1001, 1000001, %s\n' "$odd"
   printf '[run hist]\nplugin = buggy-cuda\n'
   printf 'bug = drop-last, lose-block, tail-twice, first-answer, accumulate, half, constant, hist-last\n'
-  printf 'op = histogram\ndtype = u8\nn = 1001, 1000001, %s\n' "$big"
+  printf 'op = histogram\ndtype = u8\nn = 1001, 1000001, %s\n' "$odd"
 } >"$tmp/gallery.ini"
 "$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/gallery.ini" --format json -o "$tmp/gallery.json" \
   >"$tmp/gallery.out" 2>"$tmp/gallery.err"

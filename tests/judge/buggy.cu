@@ -102,14 +102,18 @@ __global__ void finish_kernel(const T *partials, unsigned count, int bug, T *res
         *result = bug == BUG_ACCUMULATE ? combine<T, OP>(*result, total) : total;
 }
 
-__global__ void histogram_kernel(const uint8_t *x, size_t n, int bug, unsigned bins,
-                                 unsigned long long *counts)
+__global__ void histogram_kernel(const uint8_t *x, size_t n, int bug, size_t boundary,
+                                 unsigned bins, unsigned long long *counts)
 {
+    if (bug == BUG_LOSE_BLOCK && gridDim.x > 1 && blockIdx.x == gridDim.x / 2)
+        return;
+    size_t limit = bug == BUG_HALF && n > 1 ? (n + 1) / 2 : n;
     size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
+    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < limit; k += stride) {
         if (bug == BUG_HIST_LAST && k == n - 1)
             continue;
-        atomicAdd(&counts[(unsigned)x[k] * bins / 256u], 1ull);
+        for (int t = times_read(k, n, bug, boundary); t > 0; t--)
+            atomicAdd(&counts[(unsigned)x[k] * bins / 256u], 1ull);
     }
 }
 
@@ -157,7 +161,7 @@ static int buggy_run(void *p)
         return cudaGetLastError() == cudaSuccess ? RB_OK : RB_ERROR;
     if (cfg->op == RB_OP_HISTOGRAM) {
         histogram_kernel<<<s->blocks, BLOCK, 0, q>>>((const uint8_t *)cfg->input, (size_t)cfg->n,
-                                                     s->bug, cfg->bins,
+                                                     s->bug, s->boundary, cfg->bins,
                                                      (unsigned long long *)s->result);
     } else {
         switch (cfg->dtype) {

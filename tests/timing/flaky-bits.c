@@ -1,8 +1,10 @@
 /* tests/timing/flaky-bits.c: a test plugin whose results are right but not
  * bit-identical from one run to the next, as float atomics make them: the
  * sum of f32 or f64 data on the cpu backend, computed in long double and
- * rounded to double, one ulp higher on every other run. Every result is
- * far inside the tolerance, so its rows are `ok` and not deterministic. */
+ * rounded to double, one ulp higher on every other run unless it is a whole
+ * number (the judge's probe inputs: their sums are exact in any order).
+ * Every result is far inside the tolerance, so its rows are `ok` and not
+ * deterministic. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -40,7 +42,9 @@ static int flaky_run(void *state)
             sum += x[k];
     }
     s->sum = (double)sum;
-    if (++s->runs % 2)
+    /* probe inputs (whole numbers) have one exact answer in any order of
+     * operations, as float atomics give it too: only inexact sums flicker */
+    if (++s->runs % 2 && s->sum != floor(s->sum))
         s->sum = nextafter(s->sum, INFINITY);
     return RB_OK;
 }
