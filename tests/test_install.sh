@@ -82,7 +82,7 @@ build_skeleton() {
     skip "nm not found"
   fi
   "$installed" --list --plugin-path "$tmp/plugins" >"$tmp/skel.list" 2>&1
-  ok "--list shows the example pack with its manifest" grep -qx "Pack example 1.0, by Example Vendor, backend cpu, cuda: [12] plugins\?" "$tmp/skel.list"
+  ok "--list shows the example pack with its manifest" grep -qx "Pack example 1.0, by Example Vendor, backend cpu, cuda, vulkan: [123] plugins\?" "$tmp/skel.list"
   (cd "$skel" && "$installed" -q -c example.ini --plugin-path "$tmp/plugins" -o "$tmp/example.json") >/dev/null 2>"$tmp/run.err"
   is "$?" 0 "the skeleton's example.ini runs (exit 0)"
   if [ -n "$JQ" ]; then
