@@ -107,7 +107,7 @@ AC_DEFUN([REDBENCH_PROG_NVCC], [
            [AC_MSG_ERROR([--with-cuda-arch: '$rb_a' is not a GPU target (write e.g. sm_80,sm_90)])])
          rb_nvcc_arch="$rb_nvcc_arch -gencode arch=compute_$rb_n,code=sm_$rb_n"
        done])
-    REDBENCH_NVCC_FLAGS="$rb_nvcc_arch -O3 -std=c++17 -shared -Xcompiler -fPIC,-fvisibility=hidden -cudart static"
+    REDBENCH_NVCC_FLAGS="$rb_nvcc_arch -O3 -std=c++20 -shared -Xcompiler -fPIC,-fvisibility=hidden -cudart static"
     $1
   ], [m4_default([$2], [:])])
   AC_SUBST([REDBENCH_NVCC_FLAGS])

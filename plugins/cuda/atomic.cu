@@ -161,20 +161,6 @@ static atomic_launch_fn pick(const rb_config *cfg, size_t *acc_bytes, int *resul
     return NULL;
 }
 
-static int plan_grid(const rb_config *cfg, unsigned values_per_thread, unsigned block,
-                     unsigned *grid)
-{
-    const size_t per_block = (size_t)values_per_thread * block;
-    const size_t blocks = (cfg->n + per_block - 1) / per_block;
-    if (blocks > 0x7fffffffu) {
-        cfg->host->error(cfg->host, "n = %llu needs more than 2^31 - 1 blocks of %zu elements",
-                         (unsigned long long)cfg->n, per_block);
-        return RB_UNSUPPORTED;
-    }
-    *grid = (unsigned)blocks;
-    return RB_OK;
-}
-
 static int atomic_describe(const rb_config *cfg, rb_description *out)
 {
     size_t acc_bytes;
@@ -182,8 +168,9 @@ static int atomic_describe(const rb_config *cfg, rb_description *out)
     unsigned grid;
     if (!pick(cfg, &acc_bytes, &result_dtype))
         return RB_UNSUPPORTED;
-    if (plan_grid(cfg, (unsigned)rb_param_int(cfg, "values_per_thread", 16),
-                  (unsigned)rb_param_int(cfg, "block", 512), &grid) != RB_OK)
+    const size_t per_block =
+        (size_t)rb_param_int(cfg, "values_per_thread", 16) * rb_param_int(cfg, "block", 512);
+    if (rb_cuda::plan_blocks(cfg, per_block, &grid) != RB_OK)
         return RB_UNSUPPORTED;
     snprintf(out->label, sizeof out->label, "atomic-per-%s",
              scope_words[rb_param_int(cfg, "scope", SCOPE_THREAD)]);
@@ -199,7 +186,8 @@ static int atomic_setup(atomic_state *s, const rb_config *cfg)
     s->values_per_thread = (unsigned)rb_param_int(cfg, "values_per_thread", 16);
     s->block = (unsigned)rb_param_int(cfg, "block", 512);
     s->launch = pick(cfg, &s->acc_bytes, &s->result_dtype);
-    if (!s->launch || plan_grid(cfg, s->values_per_thread, s->block, &s->grid) != RB_OK)
+    if (!s->launch ||
+        rb_cuda::plan_blocks(cfg, (size_t)s->values_per_thread * s->block, &s->grid) != RB_OK)
         return RB_UNSUPPORTED;
     RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
     return RB_OK;
@@ -214,11 +202,8 @@ static int atomic_run(void *state)
 {
     atomic_state *s = (atomic_state *)state;
     const rb_host *host = s->cfg->host;
-    if (s->cfg->op == RB_OP_SUM)
-        RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, s->acc_bytes, s->stream));
-    else /* min and max start from the first element */
-        RB_CUDA_CHECK(host, cudaMemcpyAsync(s->out, s->cfg->input, s->acc_bytes,
-                                            cudaMemcpyDeviceToDevice, s->stream));
+    if (rb_cuda::reset_result(s->cfg, s->out, s->acc_bytes, s->stream) != RB_OK)
+        return RB_ERROR;
     s->launch(s);
     RB_CUDA_CHECK_LAUNCH(host);
     return RB_OK;
@@ -241,21 +226,15 @@ static void atomic_teardown(void *state)
 }
 
 static const rb_plugin atomic_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "atomic",
-    "atomics on one global result per value, thread, warp or block (seed 003)",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64),
-    atomic_params,
-    sizeof atomic_params / sizeof atomic_params[0],
-    atomic_describe,
-    atomic_init,
-    atomic_run,
-    atomic_verify,
-    atomic_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "atomic",
+    .summary = "atomics on one global result per value, thread, warp or block (seed 003)",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    .dtypes = rb_cuda::numeric_dtypes,
+    .params = atomic_params, .n_params = rb_cuda::count_of(atomic_params),
+    .describe = atomic_describe, .init = atomic_init, .run = atomic_run, .verify = atomic_verify,
+    .teardown = atomic_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(atomic_plugin)

@@ -202,13 +202,9 @@ struct bulk_state {
 template <class Op, class T, class A> static int bulk_launch(bulk_state *s)
 {
     const rb_host *host = s->cfg->host;
-    if (s->finish == ATOMIC && s->grid > 1) {
-        if (s->cfg->op == RB_OP_SUM)
-            RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, sizeof(A), s->stream));
-        else /* min and max start from the first element */
-            RB_CUDA_CHECK(host, cudaMemcpyAsync(s->out, s->cfg->input, sizeof(A),
-                                                cudaMemcpyDeviceToDevice, s->stream));
-    }
+    if (s->finish == ATOMIC && s->grid > 1 &&
+        rb_cuda::reset_result(s->cfg, s->out, sizeof(A), s->stream) != RB_OK)
+        return RB_ERROR;
     bulk_main<Op, T, A><<<s->grid, s->block, s->ring_bytes, s->stream>>>(
         static_cast<const T *>(s->cfg->input), s->at, static_cast<A *>(s->partials),
         static_cast<A *>(s->out), s->ticket, s->finish);
@@ -271,14 +267,9 @@ static int bulk_describe(const rb_config *cfg, rb_description *out)
     }
     const int stages = (int)rb_param_int(cfg, "stages", 4);
     const int chunk = (int)rb_param_int(cfg, "chunk", 8192);
-    const int cc = rb_cuda::compute_capability(host, cfg->device);
-    if (cc < 0)
-        return RB_ERROR;
-    if (cc < 90) {
-        host->error(host, "the bulk-copy engine needs compute capability 9.0; device %d has %d.%d",
-                    cfg->device, cc / 10, cc % 10);
-        return RB_UNSUPPORTED;
-    }
+    const int status = rb_cuda::require_compute_capability(cfg, 90, "the bulk-copy engine needs");
+    if (status != RB_OK)
+        return status;
     int smem_max = 0;
     if (cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, cfg->device) ==
             cudaSuccess &&
@@ -373,21 +364,16 @@ static void bulk_teardown(void *state)
 }
 
 static const rb_plugin bulk_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "bulk",
-    "bulk copies (TMA) into a shared-memory ring, one kernel; last-block or atomic finish",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64),
-    bulk_params,
-    sizeof bulk_params / sizeof bulk_params[0],
-    bulk_describe,
-    bulk_init,
-    bulk_run,
-    bulk_verify,
-    bulk_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "bulk",
+    .summary =
+        "bulk copies (TMA) into a shared-memory ring, one kernel; last-block or atomic finish",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    .dtypes = rb_cuda::numeric_dtypes,
+    .params = bulk_params, .n_params = rb_cuda::count_of(bulk_params),
+    .describe = bulk_describe, .init = bulk_init, .run = bulk_run, .verify = bulk_verify,
+    .teardown = bulk_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(bulk_plugin)

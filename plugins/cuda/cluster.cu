@@ -201,14 +201,9 @@ static int cluster_describe(const rb_config *cfg, rb_description *out)
         host->error(host, "cluster reduces sum, min and max of i32, i64, f32 and f64");
         return RB_UNSUPPORTED;
     }
-    const int cc = rb_cuda::compute_capability(host, cfg->device);
-    if (cc < 0)
-        return RB_ERROR;
-    if (cc < 90) {
-        host->error(host, "thread-block clusters need compute capability 9.0; device %d has %d.%d",
-                    cfg->device, cc / 10, cc % 10);
-        return RB_UNSUPPORTED;
-    }
+    const int status = rb_cuda::require_compute_capability(cfg, 90, "thread-block clusters need");
+    if (status != RB_OK)
+        return status;
     snprintf(out->label, sizeof out->label, "cluster-%dx%d", (int)rb_param_int(cfg, "blocks", 8),
              (int)rb_param_int(cfg, "block", 1024));
     return RB_OK;
@@ -280,21 +275,16 @@ static void cluster_teardown(void *state)
 }
 
 static const rb_plugin cluster_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "cluster",
-    "one thread-block cluster, blocks combined through distributed shared memory; one launch",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64),
-    cluster_params,
-    sizeof cluster_params / sizeof cluster_params[0],
-    cluster_describe,
-    cluster_init,
-    cluster_run,
-    cluster_verify,
-    cluster_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "cluster",
+    .summary =
+        "one thread-block cluster, blocks combined through distributed shared memory; one launch",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    .dtypes = rb_cuda::numeric_dtypes,
+    .params = cluster_params, .n_params = rb_cuda::count_of(cluster_params),
+    .describe = cluster_describe, .init = cluster_init, .run = cluster_run,
+    .verify = cluster_verify, .teardown = cluster_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(cluster_plugin)

@@ -219,30 +219,28 @@ static int cub_verify(void *state, rb_result *result)
 {
     cub_state *s = (cub_state *)state;
     const rb_host *host = s->cfg->host;
-    RB_CUDA_CHECK(host, cudaStreamSynchronize(s->stream));
     if (s->cfg->op == RB_OP_HISTOGRAM) {
         if (result->n_bins < s->cfg->bins || !result->bins) {
             host->error(host, "the host's bins buffer holds %u bins, %u needed", result->n_bins,
                         s->cfg->bins);
             return RB_ERROR;
         }
-        if (s->cfg->n > 0xffffffffu) {
-            RB_CUDA_CHECK(host, cudaMemcpy(result->bins, s->out, s->out_bytes,
-                                           cudaMemcpyDeviceToHost));
-            return RB_OK;
-        }
+        if (s->cfg->n > 0xffffffffu)
+            return rb_cuda::read_bytes(host, s->stream, result->bins, s->out, s->out_bytes);
         unsigned narrow[256]; /* bins <= 256 */
-        RB_CUDA_CHECK(host, cudaMemcpy(narrow, s->out, s->cfg->bins * sizeof narrow[0],
-                                       cudaMemcpyDeviceToHost));
+        if (rb_cuda::read_bytes(host, s->stream, narrow, s->out,
+                                s->cfg->bins * sizeof narrow[0]) != RB_OK)
+            return RB_ERROR;
         for (unsigned k = 0; k < s->cfg->bins; k++)
             result->bins[k] = narrow[k];
         return RB_OK;
     }
     unsigned char bytes[16];
-    if (s->variant == VARIANT_THRUST) {
+    if (s->variant == VARIANT_THRUST) { /* thrust handed its result to the host */
+        RB_CUDA_CHECK(host, cudaStreamSynchronize(s->stream));
         memcpy(bytes, s->thrust_result, sizeof bytes);
-    } else {
-        RB_CUDA_CHECK(host, cudaMemcpy(bytes, s->out, sizeof bytes, cudaMemcpyDeviceToHost));
+    } else if (rb_cuda::read_bytes(host, s->stream, bytes, s->out, sizeof bytes) != RB_OK) {
+        return RB_ERROR;
     }
     rb_cuda::store_bytes(result, s->cfg->dtype, bytes);
     if (s->cfg->op == RB_OP_ARGMAX) {
@@ -264,22 +262,16 @@ static void cub_teardown(void *state)
 }
 
 static const rb_plugin cub_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "cub",
-    "the vendor libraries: cub::DeviceReduce, cub::DeviceHistogram, thrust::reduce",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "cub",
+    .summary = "the vendor libraries: cub::DeviceReduce, cub::DeviceHistogram, thrust::reduce",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
         RB_OP_BIT(RB_OP_ARGMAX) | RB_OP_BIT(RB_OP_HISTOGRAM),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64) | RB_DTYPE_BIT(RB_DTYPE_U8),
-    cub_params,
-    sizeof cub_params / sizeof cub_params[0],
-    cub_describe,
-    cub_init,
-    cub_run,
-    cub_verify,
-    cub_teardown,
+    .dtypes = rb_cuda::numeric_dtypes | RB_DTYPE_BIT(RB_DTYPE_U8),
+    .params = cub_params, .n_params = rb_cuda::count_of(cub_params),
+    .describe = cub_describe, .init = cub_init, .run = cub_run, .verify = cub_verify,
+    .teardown = cub_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(cub_plugin)

@@ -114,16 +114,7 @@ static unsigned grid_for(const rb_config *cfg, unsigned block, int vector)
     const int64_t given = rb_param_int(cfg, "grid", 0);
     if (given > 0)
         return (unsigned)given;
-    int threads_per_sm = 0;
-    if (cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
-                               cfg->device) != cudaSuccess || threads_per_sm < (int)block)
-        threads_per_sm = 2048;
-    const size_t wave = (size_t)rb_cuda::sm_count(cfg->device) * (threads_per_sm / block);
-    const size_t per_block = (size_t)block * vector;
-    size_t need = (cfg->n + per_block - 1) / per_block;
-    if (need < 1)
-        need = 1;
-    return (unsigned)(need < wave ? need : wave);
+    return rb_cuda::wave_grid(cfg->device, block, cfg->n, (size_t)block * vector);
 }
 
 static size_t shared_bytes_for(int variant, unsigned block, unsigned bins)
@@ -168,14 +159,8 @@ static int histogram_describe(const rb_config *cfg, rb_description *out)
     return status;
 }
 
-static int histogram_init(const rb_config *cfg, void **state)
+static int histogram_setup(histogram_state *s, const rb_config *cfg)
 {
-    histogram_state *s = (histogram_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
     s->cfg = cfg;
     s->stream = (cudaStream_t)cfg->queue;
     s->variant = (int)rb_param_int(cfg, "variant", BLOCK_SHARED);
@@ -184,19 +169,18 @@ static int histogram_init(const rb_config *cfg, void **state)
     s->grid = grid_for(cfg, s->block, s->vector);
     s->bins = cfg->bins;
     s->shared_bytes = shared_bytes_for(s->variant, s->block, s->bins);
-    int status = check(cfg, s->variant, s->block, s->grid);
-    cudaError_t e = cudaSuccess;
-    if (status == RB_OK &&
-        (e = cudaMalloc(&s->global, s->bins * sizeof *s->global)) != cudaSuccess) {
-        cfg->host->error(cfg->host, "cannot allocate the bins: %s", cudaGetErrorString(e));
-        status = RB_ERROR;
-    }
-    if (status != RB_OK) {
-        free(s);
+    const int status = check(cfg, s->variant, s->block, s->grid);
+    if (status != RB_OK)
         return status;
-    }
-    *state = s;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->global, s->bins * sizeof *s->global));
     return RB_OK;
+}
+
+static void histogram_teardown(void *state);
+
+static int histogram_init(const rb_config *cfg, void **state)
+{
+    return rb_cuda::init_state(cfg, state, histogram_setup, histogram_teardown);
 }
 
 template <int Variant, int V> static void launch(const histogram_state *s)
@@ -260,20 +244,15 @@ static void histogram_teardown(void *state)
 }
 
 static const rb_plugin histogram_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "histogram",
-    "byte histograms: global atomics, per-block or per-warp shared bins (seed 002)",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_HISTOGRAM),
-    RB_DTYPE_BIT(RB_DTYPE_U8),
-    histogram_params,
-    sizeof histogram_params / sizeof histogram_params[0],
-    histogram_describe,
-    histogram_init,
-    histogram_run,
-    histogram_verify,
-    histogram_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "histogram",
+    .summary = "byte histograms: global atomics, per-block or per-warp shared bins (seed 002)",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_HISTOGRAM),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_U8),
+    .params = histogram_params, .n_params = rb_cuda::count_of(histogram_params),
+    .describe = histogram_describe, .init = histogram_init, .run = histogram_run,
+    .verify = histogram_verify, .teardown = histogram_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(histogram_plugin)

@@ -25,7 +25,7 @@ CUDA_PACK_DEPS = \
 EXTRA_DIST += $(CUDA_PACK_CU) sdk/redbench/cuda_helpers.cuh
 
 # NVCCFLAGS is the user's, as CFLAGS is.
-NVCC_PLUGIN_FLAGS = $(NVCC_ARCH_FLAGS) -O3 -std=c++17 -shared \
+NVCC_PLUGIN_FLAGS = $(NVCC_ARCH_FLAGS) -O3 -std=c++20 -shared \
 	-Xcompiler -fPIC,-fvisibility=hidden -cudart static -I$(top_srcdir)/sdk
 SUFFIXES = .cu .so
 .cu.so:

@@ -77,28 +77,14 @@ typedef struct ras_state {
 /* Says why a configuration cannot run, or returns RB_OK. */
 static int check(const rb_config *cfg, unsigned values_per_thread, unsigned block, unsigned *grid)
 {
-    const rb_host *host = cfg->host;
     if (cfg->op != RB_OP_SUM || cfg->dtype != RB_DTYPE_I32) {
-        host->error(host, "__reduce_add_sync adds 32-bit integers: sum of i32 only");
+        cfg->host->error(cfg->host, "__reduce_add_sync adds 32-bit integers: sum of i32 only");
         return RB_UNSUPPORTED;
     }
-    const int cc = rb_cuda::compute_capability(host, cfg->device);
-    if (cc < 0)
-        return RB_ERROR;
-    if (cc < 80) {
-        host->error(host, "__reduce_add_sync needs compute capability 8.0; device %d has %d.%d",
-                    cfg->device, cc / 10, cc % 10);
-        return RB_UNSUPPORTED;
-    }
-    const size_t per_block = (size_t)values_per_thread * block;
-    const size_t blocks = (cfg->n + per_block - 1) / per_block;
-    if (blocks > 0x7fffffffu) {
-        host->error(host, "n = %llu needs more than 2^31 - 1 blocks of %zu elements",
-                    (unsigned long long)cfg->n, per_block);
-        return RB_UNSUPPORTED;
-    }
-    *grid = (unsigned)blocks;
-    return RB_OK;
+    const int status = rb_cuda::require_compute_capability(cfg, 80, "__reduce_add_sync needs");
+    if (status != RB_OK)
+        return status;
+    return rb_cuda::plan_blocks(cfg, (size_t)values_per_thread * block, grid);
 }
 
 static int ras_describe(const rb_config *cfg, rb_description *out)
@@ -114,31 +100,25 @@ static int ras_describe(const rb_config *cfg, rb_description *out)
     return status;
 }
 
-static int ras_init(const rb_config *cfg, void **state)
+static int ras_setup(ras_state *s, const rb_config *cfg)
 {
-    ras_state *s = (ras_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
     s->cfg = cfg;
     s->stream = (cudaStream_t)cfg->queue;
     s->finish = (int)rb_param_int(cfg, "finish", FINISH_ATOMIC);
     s->values_per_thread = (unsigned)rb_param_int(cfg, "values_per_thread", 16);
     s->block = (unsigned)rb_param_int(cfg, "block", 512);
-    int status = check(cfg, s->values_per_thread, s->block, &s->grid);
-    cudaError_t e = cudaSuccess;
-    if (status == RB_OK && (e = cudaMalloc(&s->out, sizeof *s->out)) != cudaSuccess) {
-        cfg->host->error(cfg->host, "cannot allocate the result: %s", cudaGetErrorString(e));
-        status = RB_ERROR;
-    }
-    if (status != RB_OK) {
-        free(s);
+    const int status = check(cfg, s->values_per_thread, s->block, &s->grid);
+    if (status != RB_OK)
         return status;
-    }
-    *state = s;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, sizeof *s->out));
     return RB_OK;
+}
+
+static void ras_teardown(void *state);
+
+static int ras_init(const rb_config *cfg, void **state)
+{
+    return rb_cuda::init_state(cfg, state, ras_setup, ras_teardown);
 }
 
 static int ras_run(void *state)
@@ -175,21 +155,15 @@ static void ras_teardown(void *state)
 }
 
 static const rb_plugin ras_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "reduce-add-sync",
-    "__reduce_add_sync per warp, then atomics or a shared array (seed 003), sm_80+",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64),
-    ras_params,
-    sizeof ras_params / sizeof ras_params[0],
-    ras_describe,
-    ras_init,
-    ras_run,
-    ras_verify,
-    ras_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "reduce-add-sync",
+    .summary = "__reduce_add_sync per warp, then atomics or a shared array (seed 003), sm_80+",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM),
+    .dtypes = rb_cuda::numeric_dtypes,
+    .params = ras_params, .n_params = rb_cuda::count_of(ras_params),
+    .describe = ras_describe, .init = ras_init, .run = ras_run, .verify = ras_verify,
+    .teardown = ras_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(ras_plugin)

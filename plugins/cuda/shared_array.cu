@@ -51,15 +51,7 @@ static int check(const rb_config *cfg, unsigned values_per_thread, unsigned bloc
         cfg->host->error(cfg->host, "shared-array sums i32, i64, f32 or f64");
         return RB_UNSUPPORTED;
     }
-    const size_t per_block = (size_t)values_per_thread * block;
-    const size_t blocks = (cfg->n + per_block - 1) / per_block;
-    if (blocks > 0x7fffffffu) {
-        cfg->host->error(cfg->host, "n = %llu needs more than 2^31 - 1 blocks of %zu elements",
-                         (unsigned long long)cfg->n, per_block);
-        return RB_UNSUPPORTED;
-    }
-    *grid = (unsigned)blocks;
-    return RB_OK;
+    return rb_cuda::plan_blocks(cfg, (size_t)values_per_thread * block, grid);
 }
 
 static int shared_array_describe(const rb_config *cfg, rb_description *out)
@@ -72,31 +64,25 @@ static int shared_array_describe(const rb_config *cfg, rb_description *out)
     return status;
 }
 
-static int shared_array_init(const rb_config *cfg, void **state)
+static int shared_array_setup(shared_array_state *s, const rb_config *cfg)
 {
-    shared_array_state *s = (shared_array_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
     s->cfg = cfg;
     s->stream = (cudaStream_t)cfg->queue;
     s->values_per_thread = (unsigned)rb_param_int(cfg, "values_per_thread", 16);
     s->block = (unsigned)rb_param_int(cfg, "block", 512);
     s->acc_bytes = rb_dtype_size(cfg->dtype);
-    int status = check(cfg, s->values_per_thread, s->block, &s->grid);
-    cudaError_t e = cudaSuccess;
-    if (status == RB_OK && (e = cudaMalloc(&s->out, s->acc_bytes)) != cudaSuccess) {
-        cfg->host->error(cfg->host, "cannot allocate the result: %s", cudaGetErrorString(e));
-        status = RB_ERROR;
-    }
-    if (status != RB_OK) {
-        free(s);
+    const int status = check(cfg, s->values_per_thread, s->block, &s->grid);
+    if (status != RB_OK)
         return status;
-    }
-    *state = s;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
     return RB_OK;
+}
+
+static void shared_array_teardown(void *state);
+
+static int shared_array_init(const rb_config *cfg, void **state)
+{
+    return rb_cuda::init_state(cfg, state, shared_array_setup, shared_array_teardown);
 }
 
 template <class A> static void launch(const shared_array_state *s)
@@ -138,21 +124,15 @@ static void shared_array_teardown(void *state)
 }
 
 static const rb_plugin shared_array_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "shared-array",
-    "one shared slot per thread, thread 0 adds them, one atomic per block (seed 003)",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64),
-    shared_array_params,
-    sizeof shared_array_params / sizeof shared_array_params[0],
-    shared_array_describe,
-    shared_array_init,
-    shared_array_run,
-    shared_array_verify,
-    shared_array_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "shared-array",
+    .summary = "one shared slot per thread, thread 0 adds them, one atomic per block (seed 003)",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM),
+    .dtypes = rb_cuda::numeric_dtypes,
+    .params = shared_array_params, .n_params = rb_cuda::count_of(shared_array_params),
+    .describe = shared_array_describe, .init = shared_array_init, .run = shared_array_run,
+    .verify = shared_array_verify, .teardown = shared_array_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(shared_array_plugin)

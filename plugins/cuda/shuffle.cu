@@ -220,13 +220,9 @@ template <class P, class A> static int shuffle_launch(shuffle_state *s)
 {
     typedef typename P::acc_t acc_t;
     const rb_host *host = s->cfg->host;
-    if (s->finish == ATOMIC && s->grid > 1) {
-        if (s->cfg->op == RB_OP_SUM)
-            RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, sizeof(acc_t), s->stream));
-        else /* min and max start from the first element */
-            RB_CUDA_CHECK(host, cudaMemcpyAsync(s->out, s->cfg->input, sizeof(acc_t),
-                                                cudaMemcpyDeviceToDevice, s->stream));
-    }
+    if (s->finish == ATOMIC && s->grid > 1 &&
+        rb_cuda::reset_result(s->cfg, s->out, sizeof(acc_t), s->stream) != RB_OK)
+        return RB_ERROR;
     switch (s->vector) {
     case 1: launch_items<P, A, 1>(s); break;
     case 2: launch_items<P, A, 2>(s); break;
@@ -280,16 +276,7 @@ static unsigned grid_for(const rb_config *cfg, unsigned block, int items, int ve
     const int64_t given = rb_param_int(cfg, "grid", 0);
     if (given > 0)
         return (unsigned)given;
-    int threads_per_sm = 0;
-    if (cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
-                               cfg->device) != cudaSuccess || threads_per_sm < (int)block)
-        threads_per_sm = 2048;
-    const size_t wave = (size_t)rb_cuda::sm_count(cfg->device) * (threads_per_sm / block);
-    const size_t per_block = (size_t)block * items * vector;
-    size_t need = (cfg->n + per_block - 1) / per_block;
-    if (need < 1)
-        need = 1;
-    return (unsigned)(need < wave ? need : wave);
+    return rb_cuda::wave_grid(cfg->device, block, cfg->n, (size_t)block * items * vector);
 }
 
 static int shuffle_describe(const rb_config *cfg, rb_description *out)
@@ -346,11 +333,8 @@ static int shuffle_setup(shuffle_state *s, const rb_config *cfg)
                                                  sizeof *s->blocks_started, s->stream));
         for (int slot = 0; slot < 2; slot++) {
             char *to = static_cast<char *>(s->out) + slot * s->acc_bytes;
-            if (cfg->op == RB_OP_SUM)
-                RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(to, 0, s->acc_bytes, s->stream));
-            else
-                RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(to, cfg->input, s->acc_bytes,
-                                                         cudaMemcpyDeviceToDevice, s->stream));
+            if (rb_cuda::reset_result(cfg, to, s->acc_bytes, s->stream) != RB_OK)
+                return RB_ERROR;
         }
     }
     return RB_OK;
@@ -412,21 +396,17 @@ static void shuffle_teardown(void *state)
 }
 
 static const rb_plugin shuffle_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "shuffle",
-    "grid-stride loop, vector loads, warp shuffles; two-pass, atomic or last-block finish",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) | RB_OP_BIT(RB_OP_ARGMAX),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64),
-    shuffle_params,
-    sizeof shuffle_params / sizeof shuffle_params[0],
-    shuffle_describe,
-    shuffle_init,
-    shuffle_run,
-    shuffle_verify,
-    shuffle_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "shuffle",
+    .summary =
+        "grid-stride loop, vector loads, warp shuffles; two-pass, atomic or last-block finish",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
+        RB_OP_BIT(RB_OP_ARGMAX),
+    .dtypes = rb_cuda::numeric_dtypes,
+    .params = shuffle_params, .n_params = rb_cuda::count_of(shuffle_params),
+    .describe = shuffle_describe, .init = shuffle_init, .run = shuffle_run,
+    .verify = shuffle_verify, .teardown = shuffle_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(shuffle_plugin)

@@ -67,31 +67,25 @@ static int single_describe(const rb_config *cfg, rb_description *out)
     return status;
 }
 
-static int single_init(const rb_config *cfg, void **state)
+static int single_setup(single_state *s, const rb_config *cfg)
 {
-    single_state *s = (single_state *)calloc(1, sizeof *s);
-    *state = NULL;
-    if (!s) {
-        cfg->host->error(cfg->host, "out of host memory");
-        return RB_ERROR;
-    }
     s->cfg = cfg;
     s->stream = (cudaStream_t)cfg->queue;
     s->acc = (int)rb_param_int(cfg, "acc", ACC_AUTO);
     s->result_dtype = cfg->dtype == RB_DTYPE_F32 && s->acc == ACC_F64 ? RB_DTYPE_F64 : cfg->dtype;
     s->acc_bytes = rb_dtype_size(s->result_dtype);
-    int status = check(cfg, s->acc);
-    cudaError_t e = cudaSuccess;
-    if (status == RB_OK && (e = cudaMalloc(&s->out, s->acc_bytes)) != cudaSuccess) {
-        cfg->host->error(cfg->host, "cannot allocate the result: %s", cudaGetErrorString(e));
-        status = RB_ERROR;
-    }
-    if (status != RB_OK) {
-        free(s);
+    const int status = check(cfg, s->acc);
+    if (status != RB_OK)
         return status;
-    }
-    *state = s;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
     return RB_OK;
+}
+
+static void single_teardown(void *state);
+
+static int single_init(const rb_config *cfg, void **state)
+{
+    return rb_cuda::init_state(cfg, state, single_setup, single_teardown);
 }
 
 template <class T, class A> static void launch(const single_state *s)
@@ -135,21 +129,15 @@ static void single_teardown(void *state)
 }
 
 static const rb_plugin single_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "single-thread",
-    "one thread reads everything (seed 002's V0): the floor",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64),
-    single_params,
-    sizeof single_params / sizeof single_params[0],
-    single_describe,
-    single_init,
-    single_run,
-    single_verify,
-    single_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "single-thread",
+    .summary = "one thread reads everything (seed 002's V0): the floor",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM),
+    .dtypes = rb_cuda::numeric_dtypes,
+    .params = single_params, .n_params = rb_cuda::count_of(single_params),
+    .describe = single_describe, .init = single_init, .run = single_run, .verify = single_verify,
+    .teardown = single_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(single_plugin)

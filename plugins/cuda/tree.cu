@@ -314,21 +314,15 @@ static void tree_teardown(void *state)
 }
 
 static const rb_plugin tree_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "tree",
-    "shared-memory tree per block, repeated passes (reduce0..reduce5)",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64),
-    tree_params,
-    sizeof tree_params / sizeof tree_params[0],
-    tree_describe,
-    tree_init,
-    tree_run,
-    tree_verify,
-    tree_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "tree",
+    .summary = "shared-memory tree per block, repeated passes (reduce0..reduce5)",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    .dtypes = rb_cuda::numeric_dtypes,
+    .params = tree_params, .n_params = rb_cuda::count_of(tree_params),
+    .describe = tree_describe, .init = tree_init, .run = tree_run, .verify = tree_verify,
+    .teardown = tree_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(tree_plugin)

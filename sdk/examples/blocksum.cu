@@ -35,27 +35,25 @@ struct blocksum_state {
     unsigned block, grid;
 };
 
-static int blocksum_init(const rb_config *cfg, void **state)
+static int blocksum_setup(blocksum_state *s, const rb_config *cfg)
 {
-    blocksum_state *s = (blocksum_state *)calloc(1, sizeof *s);
-    if (!s) {
-        cfg->host->error(cfg->host, "out of memory");
-        return RB_ERROR;
-    }
     s->cfg = cfg;
     s->block = (unsigned)rb_param_int(cfg, "block", 256);
     /* enough blocks to fill the device once, fewer for a small input */
     uint64_t fill = (uint64_t)rb_cuda::sm_count(cfg->device) * (2048 / s->block);
     uint64_t need = (cfg->n + s->block - 1) / s->block;
     s->grid = (unsigned)(need < fill ? need : fill);
-    cudaError_t e = cudaMalloc(&s->out, 8);
-    if (e != cudaSuccess) {
-        cfg->host->error(cfg->host, "cudaMalloc of the result: %s", cudaGetErrorString(e));
-        free(s);
-        return RB_ERROR;
-    }
-    *state = s;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, 8));
     return RB_OK;
+}
+
+static void blocksum_teardown(void *state);
+
+/* init: a zeroed blocksum_state, set up by blocksum_setup; when that fails,
+ * blocksum_teardown frees what it made */
+static int blocksum_init(const rb_config *cfg, void **state)
+{
+    return rb_cuda::init_state(cfg, state, blocksum_setup, blocksum_teardown);
 }
 
 template <class T> static void launch(const blocksum_state *s, cudaStream_t stream)
@@ -98,17 +96,20 @@ static void blocksum_teardown(void *state)
 }
 
 static const rb_plugin blocksum_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, sizeof(rb_plugin),
-    "blocksum",                                            /* name */
-    "grid-stride sum, block shuffles, one atomic a block", /* summary */
-    "1.0",                                                 /* version */
-    "cuda",                                                /* backend */
-    RB_OP_BIT(RB_OP_SUM),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64),
-    blocksum_params, sizeof blocksum_params / sizeof blocksum_params[0],
-    NULL, /* describe: every declared op and dtype runs */
-    blocksum_init, blocksum_run, blocksum_verify, blocksum_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "blocksum",
+    .summary = "grid-stride sum, block shuffles, one atomic a block",
+    .version = "1.0",
+    .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM),
+    .dtypes = rb_cuda::numeric_dtypes, /* i32, i64, f32, f64 */
+    .params = blocksum_params,
+    .n_params = rb_cuda::count_of(blocksum_params),
+    .describe = NULL, /* every declared op and dtype runs */
+    .init = blocksum_init,
+    .run = blocksum_run,
+    .verify = blocksum_verify,
+    .teardown = blocksum_teardown,
 };
 
 RB_CUDA_PLUGIN_ENTRY(blocksum_plugin)

@@ -15,6 +15,10 @@
  *   rb_cuda::store_value, store_bytes   a reduced value into rb_result
  *   rb_cuda::read_bytes, read_value      read a result back in verify
  *   rb_cuda::init_state          the body of init: allocate, set up, or undo
+ *   rb_cuda::numeric_dtypes, count_of   a descriptor's dtypes and n_params
+ *   rb_cuda::plan_blocks, wave_grid     grids: one block per slice, one wave
+ *   rb_cuda::reset_result        an atomic finish's start (0, or the first element)
+ *   rb_cuda::require_compute_capability   declines a device too old
  *
  * Everything here is a header: a plugin built against the installed SDK
  * needs nothing else. Block functions assume blockDim.x is a multiple of 32
@@ -415,6 +419,77 @@ inline int sm_count(int device)
         count < 1)
         count = 1;
     return count;
+}
+
+/* The dtypes of every strategy that reduces numbers (all but histograms),
+ * for a descriptor's `dtypes`. */
+constexpr uint32_t numeric_dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
+                                    RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64);
+
+/* The number of entries of an array, for a descriptor's `n_params`. */
+template <class T, size_t N> constexpr uint32_t count_of(const T (&)[N]) { return (uint32_t)N; }
+
+/* The grid of blocks that each reduce `per_block` consecutive elements of
+ * the input: ceil(n / per_block) blocks in *grid, or RB_UNSUPPORTED with the
+ * reason when that passes 2^31 - 1. */
+inline int plan_blocks(const rb_config *cfg, size_t per_block, unsigned *grid)
+{
+    const size_t blocks = (cfg->n + per_block - 1) / per_block;
+    if (blocks > 0x7fffffffu) {
+        cfg->host->error(cfg->host, "n = %llu needs more than 2^31 - 1 blocks of %zu elements",
+                         (unsigned long long)cfg->n, per_block);
+        return RB_UNSUPPORTED;
+    }
+    *grid = (unsigned)blocks;
+    return RB_OK;
+}
+
+/* Blocks of `block` threads for a grid-stride loop over n elements that a
+ * block reads `per_block` at a time: one full wave of the device (its
+ * resident threads per SM, 2048 where that cannot be read, on every SM),
+ * fewer when the input needs fewer, and at least one. */
+inline unsigned wave_grid(int device, unsigned block, size_t n, size_t per_block)
+{
+    int threads_per_sm = 0;
+    if (cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+                               device) != cudaSuccess || threads_per_sm < (int)block)
+        threads_per_sm = 2048;
+    const size_t wave = (size_t)sm_count(device) * (threads_per_sm / block);
+    size_t need = (n + per_block - 1) / per_block;
+    if (need < 1)
+        need = 1;
+    return (unsigned)(need < wave ? need : wave);
+}
+
+/* Queues on `stream` the start of a result that blocks combine into with
+ * atomics: zero for a sum, the input's first element (`bytes` of it) for
+ * min and max, so that every value combined is one of the input's. */
+inline int reset_result(const rb_config *cfg, void *out, size_t bytes, cudaStream_t stream)
+{
+    if (cfg->op == RB_OP_SUM)
+        RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(out, 0, bytes, stream));
+    else
+        RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(out, cfg->input, bytes,
+                                                 cudaMemcpyDeviceToDevice, stream));
+    return RB_OK;
+}
+
+/* Says whether device cfg->device has compute capability `needed` (e.g. 90
+ * for 9.0): RB_OK; RB_UNSUPPORTED with "<what> compute capability 9.0;
+ * device 0 has 8.0" (what: e.g. "clusters need"); RB_ERROR when it cannot
+ * be read. For describe. */
+inline int require_compute_capability(const rb_config *cfg, int needed, const char *what)
+{
+    const rb_host *host = cfg->host;
+    const int cc = compute_capability(host, cfg->device);
+    if (cc < 0)
+        return RB_ERROR;
+    if (cc < needed) {
+        host->error(host, "%s compute capability %d.%d; device %d has %d.%d", what, needed / 10,
+                    needed % 10, cfg->device, cc / 10, cc % 10);
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
 }
 
 } /* namespace rb_cuda */

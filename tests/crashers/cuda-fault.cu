@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
 
 static const char *const fault_words[] = {"none", "yes", NULL};
@@ -33,21 +34,22 @@ typedef struct fault_state {
     unsigned long long *out;
 } fault_state;
 
-static int fault_init(const rb_config *cfg, void **state)
+static int fault_setup(fault_state *s, const rb_config *cfg)
 {
     if (cfg->op != RB_OP_SUM || cfg->dtype != RB_DTYPE_I32) {
         cfg->host->error(cfg->host, "this test plugin sums i32 data only");
         return RB_UNSUPPORTED;
     }
-    fault_state *s = (fault_state *)calloc(1, sizeof *s);
-    if (!s || cudaMalloc(&s->out, sizeof *s->out) != cudaSuccess) {
-        free(s);
-        cfg->host->error(cfg->host, "out of memory");
-        return RB_ERROR;
-    }
     s->cfg = cfg;
-    *state = s;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, sizeof *s->out));
     return RB_OK;
+}
+
+static void fault_teardown(void *state);
+
+static int fault_init(const rb_config *cfg, void **state)
+{
+    return rb_cuda::init_state(cfg, state, fault_setup, fault_teardown);
 }
 
 static int fault_run(void *state)
@@ -68,15 +70,9 @@ static int fault_run(void *state)
 static int fault_verify(void *state, rb_result *result)
 {
     fault_state *s = (fault_state *)state;
-    unsigned long long sum = 0;
-    cudaError_t e = cudaMemcpy(&sum, s->out, sizeof sum, cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) {
-        s->cfg->host->error(s->cfg->host, "copy: %s", cudaGetErrorString(e));
-        return RB_ERROR;
-    }
-    uint32_t wrapped = (uint32_t)sum;
-    result->i = wrapped > INT32_MAX ? (int64_t)wrapped - ((int64_t)1 << 32) : (int64_t)wrapped;
-    return RB_OK;
+    /* the low 32 bits of the unsigned sum are the wrapped i32 sum */
+    return rb_cuda::read_value(s->cfg->host, (cudaStream_t)s->cfg->queue, s->out, 4,
+                               RB_DTYPE_I32, result);
 }
 
 static void fault_teardown(void *state)
@@ -87,21 +83,15 @@ static void fault_teardown(void *state)
 }
 
 static const rb_plugin fault_plugin = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "cuda-fault",
-    "test plugin: a kernel that faults (a sticky CUDA error)",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM),
-    RB_DTYPE_BIT(RB_DTYPE_I32),
-    fault_params,
-    1,
-    NULL,
-    fault_init,
-    fault_run,
-    fault_verify,
-    fault_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "cuda-fault",
+    .summary = "test plugin: a kernel that faults (a sticky CUDA error)",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32),
+    .params = fault_params, .n_params = rb_cuda::count_of(fault_params),
+    .describe = NULL,
+    .init = fault_init, .run = fault_run, .verify = fault_verify, .teardown = fault_teardown,
 };
 
-extern "C" RB_EXPORT const rb_plugin *redbench_plugin_entry(void);
-extern "C" RB_EXPORT const rb_plugin *redbench_plugin_entry(void) { return &fault_plugin; }
+RB_CUDA_PLUGIN_ENTRY(fault_plugin)

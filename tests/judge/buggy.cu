@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
 
 enum bug {
@@ -183,25 +184,10 @@ static int buggy_verify(void *p, rb_result *out)
 {
     state *s = (state *)p;
     const rb_config *cfg = s->cfg;
-    unsigned char host[8 * 256];
-    cudaError_t e = cudaStreamSynchronize((cudaStream_t)cfg->queue);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(host, s->result, s->result_bytes, cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) {
-        cfg->host->error(cfg->host, "verify: %s", cudaGetErrorString(e));
-        return RB_ERROR;
-    }
-    if (cfg->op == RB_OP_HISTOGRAM) {
-        memcpy(out->bins, host, cfg->bins * sizeof(uint64_t));
-        return RB_OK;
-    }
-    switch (cfg->dtype) {
-    case RB_DTYPE_I32: { int32_t v; memcpy(&v, host, 4); out->i = v; break; }
-    case RB_DTYPE_I64: { long long v; memcpy(&v, host, 8); out->i = v; break; }
-    case RB_DTYPE_F32: { float v; memcpy(&v, host, 4); out->f = v; break; }
-    default: { double v; memcpy(&v, host, 8); out->f = v; break; }
-    }
-    return RB_OK;
+    cudaStream_t q = (cudaStream_t)cfg->queue;
+    if (cfg->op == RB_OP_HISTOGRAM)
+        return rb_cuda::read_bytes(cfg->host, q, out->bins, s->result, s->result_bytes);
+    return rb_cuda::read_value(cfg->host, q, s->result, 8, cfg->dtype, out);
 }
 
 static int buggy_describe(const rb_config *cfg, rb_description *out)
@@ -214,26 +200,24 @@ static int buggy_describe(const rb_config *cfg, rb_description *out)
     return RB_OK;
 }
 
-static int buggy_init(const rb_config *cfg, void **out)
+static int buggy_setup(state *s, const rb_config *cfg)
 {
-    state *s = (state *)calloc(1, sizeof *s);
-    if (!s)
-        return RB_ERROR;
     s->cfg = cfg;
     s->bug = (int)rb_param_int(cfg, "bug", BUG_NONE);
     uint64_t want = (cfg->n + BLOCK - 1) / BLOCK;
     s->blocks = (unsigned)(want < MAX_BLOCKS ? want : MAX_BLOCKS);
     s->boundary = cfg->n >= 3 ? (size_t)1 << (63 - __builtin_clzll(cfg->n - 2)) : (size_t)-1;
     s->result_bytes = cfg->op == RB_OP_HISTOGRAM ? cfg->bins * sizeof(uint64_t) : 8;
-    if (cudaMalloc(&s->partials, MAX_BLOCKS * 8) != cudaSuccess ||
-        cudaMalloc(&s->result, s->result_bytes) != cudaSuccess) {
-        cfg->host->error(cfg->host, "cannot allocate device memory");
-        cudaFree(s->partials);
-        free(s);
-        return RB_ERROR;
-    }
-    *out = s;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials, MAX_BLOCKS * 8));
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->result, s->result_bytes));
     return RB_OK;
+}
+
+static void buggy_teardown(void *p);
+
+static int buggy_init(const rb_config *cfg, void **out)
+{
+    return rb_cuda::init_state(cfg, out, buggy_setup, buggy_teardown);
 }
 
 static void buggy_teardown(void *p)
@@ -245,23 +229,16 @@ static void buggy_teardown(void *p)
 }
 
 static const rb_plugin buggy = {
-    REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, (uint32_t)sizeof(rb_plugin),
-    "buggy-cuda",
-    "test strategy with planted bugs for the judge, on a CUDA device",
-    "1.0",
-    "cuda",
-    RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) | RB_OP_BIT(RB_OP_HISTOGRAM),
-    RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) | RB_DTYPE_BIT(RB_DTYPE_F32) |
-        RB_DTYPE_BIT(RB_DTYPE_F64) | RB_DTYPE_BIT(RB_DTYPE_U8),
-    params,
-    1,
-    buggy_describe,
-    buggy_init,
-    buggy_run,
-    buggy_verify,
-    buggy_teardown,
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "buggy-cuda",
+    .summary = "test strategy with planted bugs for the judge, on a CUDA device",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
+        RB_OP_BIT(RB_OP_HISTOGRAM),
+    .dtypes = rb_cuda::numeric_dtypes | RB_DTYPE_BIT(RB_DTYPE_U8),
+    .params = params, .n_params = rb_cuda::count_of(params),
+    .describe = buggy_describe, .init = buggy_init, .run = buggy_run, .verify = buggy_verify,
+    .teardown = buggy_teardown,
 };
 
-extern "C" {
-RB_PLUGIN_ENTRY(buggy)
-}
+RB_CUDA_PLUGIN_ENTRY(buggy)
