@@ -249,13 +249,7 @@ template <class T> static bulk_kernel pick_op(int op)
 
 static bulk_kernel pick(int dtype, int op)
 {
-    switch (dtype) {
-    case RB_DTYPE_I32: return pick_op<int>(op);
-    case RB_DTYPE_I64: return pick_op<long long>(op);
-    case RB_DTYPE_F32: return pick_op<float>(op);
-    case RB_DTYPE_F64: return pick_op<double>(op);
-    default: return bulk_kernel{NULL, NULL, 0, 0};
-    }
+    return rb_cuda::with_numeric_type(dtype, [&](auto t) { return pick_op<decltype(t)>(op); });
 }
 
 static int bulk_describe(const rb_config *cfg, rb_description *out)

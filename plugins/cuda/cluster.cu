@@ -183,13 +183,8 @@ template <class T> static cluster_launch_fn pick_op(int op, cluster_prepare_fn *
 
 static cluster_launch_fn pick(int dtype, int op, cluster_prepare_fn *prepare, size_t *acc_bytes)
 {
-    switch (dtype) {
-    case RB_DTYPE_I32: return pick_op<int>(op, prepare, acc_bytes);
-    case RB_DTYPE_I64: return pick_op<long long>(op, prepare, acc_bytes);
-    case RB_DTYPE_F32: return pick_op<float>(op, prepare, acc_bytes);
-    case RB_DTYPE_F64: return pick_op<double>(op, prepare, acc_bytes);
-    default: return NULL;
-    }
+    return rb_cuda::with_numeric_type(
+        dtype, [&](auto t) { return pick_op<decltype(t)>(op, prepare, acc_bytes); });
 }
 
 static int cluster_describe(const rb_config *cfg, rb_description *out)

@@ -259,13 +259,8 @@ template <class T> static shuffle_launch_fn pick_op(int op, size_t *acc_bytes)
 
 static shuffle_launch_fn pick(int dtype, int op, size_t *acc_bytes)
 {
-    switch (dtype) {
-    case RB_DTYPE_I32: return pick_op<int>(op, acc_bytes);
-    case RB_DTYPE_I64: return pick_op<long long>(op, acc_bytes);
-    case RB_DTYPE_F32: return pick_op<float>(op, acc_bytes);
-    case RB_DTYPE_F64: return pick_op<double>(op, acc_bytes);
-    default: return NULL;
-    }
+    return rb_cuda::with_numeric_type(
+        dtype, [&](auto t) { return pick_op<decltype(t)>(op, acc_bytes); });
 }
 
 /* The grid: as given, or auto: one full wave of the device (2048 threads

@@ -16,6 +16,7 @@
  *   rb_cuda::read_bytes, read_value      read a result back in verify
  *   rb_cuda::init_state          the body of init: allocate, set up, or undo
  *   rb_cuda::numeric_dtypes, count_of   a descriptor's dtypes and n_params
+ *   rb_cuda::with_numeric_type   picks a template instance by dtype
  *   rb_cuda::plan_blocks, wave_grid     grids: one block per slice, one wave
  *   rb_cuda::reset_result        an atomic finish's start (0, or the first element)
  *   rb_cuda::require_compute_capability   declines a device too old
@@ -425,6 +426,23 @@ inline int sm_count(int device)
  * for a descriptor's `dtypes`. */
 constexpr uint32_t numeric_dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
                                     RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64);
+
+/* Calls pick with a zero of the C++ type of a numeric dtype (int, long
+ * long, float, double) and returns its answer; for any other dtype returns
+ * a value-initialised answer (NULL for a pointer). pick is a generic lambda
+ * that names the type as decltype(its argument):
+ *   return rb_cuda::with_numeric_type(cfg->dtype,
+ *       [&](auto t) { return launch_for<decltype(t)>(cfg->op); }); */
+template <class Pick> inline auto with_numeric_type(int dtype, Pick pick) -> decltype(pick(0))
+{
+    switch (dtype) {
+    case RB_DTYPE_I32: return pick(0);
+    case RB_DTYPE_I64: return pick(0ll);
+    case RB_DTYPE_F32: return pick(0.0f);
+    case RB_DTYPE_F64: return pick(0.0);
+    default: return decltype(pick(0)){};
+    }
+}
 
 /* The number of entries of an array, for a descriptor's `n_params`. */
 template <class T, size_t N> constexpr uint32_t count_of(const T (&)[N]) { return (uint32_t)N; }
