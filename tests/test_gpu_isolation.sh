@@ -12,7 +12,7 @@ nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 [ -n "$nvcc" ] || skip_all "nvcc not found"
 "$rb" --describe cub >/dev/null 2>&1 || skip_all "the cuda pack is not built (no plugin cub)"
 mkdir -p "$tmp/plugins"
-"$nvcc" -std=c++17 -O2 -shared -Xcompiler -fPIC -cudart static -arch=sm_80 \
+"$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static -arch=sm_80 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/crashers/cuda-fault.cu" -o "$tmp/plugins/cuda-fault.so" \
   >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
 

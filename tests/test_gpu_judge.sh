@@ -13,7 +13,7 @@ nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 [ -n "$nvcc" ] || skip_all "nvcc not found"
 large=${RB_GPU_TEST_LARGE:-1}
 mkdir -p "$tmp/plugins"
-"$nvcc" -std=c++17 -O2 -shared -Xcompiler -fPIC -cudart static \
+"$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
   -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/judge/buggy.cu" -o "$tmp/plugins/buggy-cuda.so" \
   >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
