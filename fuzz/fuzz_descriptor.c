@@ -19,11 +19,11 @@
 
 #include <redbench/plugin.h>
 
-#include "commands.h"
-#include "diag.h"
-#include "experiment.h"
-#include "registry.h"
-#include "sweep.h"
+#include "cli/commands.h"
+#include "base/diag.h"
+#include "config/experiment.h"
+#include "host/registry.h"
+#include "config/sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

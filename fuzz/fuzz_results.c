@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compare.h"
-#include "diag.h"
-#include "json_reader.h"
-#include "plot.h"
-#include "report_html.h"
+#include "compare/comparison.h"
+#include "base/diag.h"
+#include "base/json_reader.h"
+#include "plot/figures.h"
+#include "report/html.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -23,16 +23,16 @@ command -v "$CLANG" >/dev/null || { echo "fuzz: $CLANG not found"; exit 2; }
 mkdir -p "$work"
 
 flags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-  -I$srcdir/sdk -I$srcdir/core -I$build -DRB_PLUGIN_DIR=\"/nonexistent\" $(pkg-config --cflags inih)"
+  -I$srcdir/sdk -I$srcdir/src -I$build/src -I$build -DRB_PLUGIN_DIR=\"/nonexistent\" $(pkg-config --cflags inih)"
 libs="$(pkg-config --libs inih) -ldl -lm -lpthread"
-core=$(ls "$srcdir"/core/*.c | grep -v '/main\.c$')
+core=$(ls "$srcdir"/src/*/*.c | grep -v '/cli/main\.c$')
 
 # The core once, instrumented for coverage; then each harness.
 rm -rf "$work/obj" "$work"/crashes-*; mkdir -p "$work/obj"
 export CLANG flags work
 # shellcheck disable=SC2016
 printf '%s\n' $core | xargs -P "$(nproc)" -I{} sh -c \
-  'o="$work/obj/$(basename {} .c).o"; $CLANG $flags -fsanitize=fuzzer-no-link -c {} -o "$o" 2>>"$o.log" ||
+  'd=$(dirname {}); o="$work/obj/${d##*/}_$(basename {} .c).o"; $CLANG $flags -fsanitize=fuzzer-no-link -c {} -o "$o" 2>>"$o.log" ||
    { cat "$o.log"; exit 1; }' || { echo "fuzz: building the core failed"; exit 2; }
 build_one() { # build_one NAME SOURCE
   # shellcheck disable=SC2086

@@ -8,9 +8,9 @@ AM_TESTS_ENVIRONMENT = \
 	REDBENCH='$(abs_top_builddir)/redbench'; JQ='$(JQ)'; \
 	export top_srcdir top_builddir REDBENCH JQ;
 
-# Unit tests link the core library.
+# Unit tests link the program's library.
 TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-TEST_LIBS = core/librbcore.la -lm
+TEST_LIBS = src/libredbench.la -lm
 # Test plugins: modules that are never installed.
 TEST_PLUGIN_LINK_FLAGS = $(PLUGIN_LINK_FLAGS) -rpath /nowhere
 

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend_cpu.h"
+#include "host/backend_cpu.h"
 #include "tap.h"
 
 static char last_error[256];

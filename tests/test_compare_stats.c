@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "compare_stats.h"
+#include "compare/significance.h"
 #include "tap.h"
 
 /* Deterministic test data: a generator, and samples around `center` with a

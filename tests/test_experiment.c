@@ -1,4 +1,4 @@
-/* tests/test_experiment.c: reading experiment files (core/experiment.c):
+/* tests/test_experiment.c: reading experiment files (src/config/experiment.c):
  * the settings of a valid file, the measurement keys (timing, graph_calls,
  * determinism_runs, peak), and for each kind of mistake the error, its
  * FILE:LINE and what it says is valid; repeated sections; the 16 MiB bound
@@ -14,8 +14,8 @@
 
 #include <redbench/backend.h>
 
-#include "diag.h"
-#include "experiment.h"
+#include "base/diag.h"
+#include "config/experiment.h"
 #include "capture.h"
 #include "tap.h"
 

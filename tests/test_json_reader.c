@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "json_reader.h"
-#include "json_writer.h"
+#include "base/json_reader.h"
+#include "base/json_writer.h"
 #include "tap.h"
 
 static json_value *parse(const char *text, json_error *err)

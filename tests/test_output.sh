@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/test_output.sh: the files redbench writes (core/safe_file.c). A
+# tests/test_output.sh: the files redbench writes (src/base/safe_file.c). A
 # regular file is replaced whole through a temporary that follows no link
 # (a link planted where the temporary used to be is left alone, and the file
 # it points to untouched); a link to a regular file updates that file and

@@ -1,4 +1,4 @@
-/* tests/test_peak_cache.c: the measured-peak cache (core/peak_cache.c): the
+/* tests/test_peak_cache.c: the measured-peak cache (src/host/peak_cache.c): the
  * folder it uses, a figure stored and found again under the same key, and
  * found stale under another UUID, driver, tool version, backend version or
  * (for a device without a UUID) host; a file rewritten, a missing one,
@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "peak_cache.h"
+#include "host/peak_cache.h"
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 static const rb_peak_key gpu = {
     .backend = "cuda", .backend_version = "1.1", .device = "NVIDIA H200",

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "json_reader.h"
-#include "plot.h"
+#include "base/diag.h"
+#include "base/json_reader.h"
+#include "plot/figures.h"
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 /* base: serial at n = 1K and 4K. grid: block x vpt at n = 1K and 4K; its
  * time is 1000 / (block / 32 * vpt) ns at 1K, twice that at 4K. One failed

@@ -1,4 +1,4 @@
-/* tests/test_printable.c: printable_text (core/util.c), which every text
+/* tests/test_printable.c: printable_text (src/base/util.c), which every text
  * read from a results file or given by a plugin passes through before a
  * terminal or a report: control bytes, DEL, C1 controls raw and in UTF-8,
  * and bytes that are not UTF-8 become escapes; UTF-8 text stays. */
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 static void check(const char *in, const char *want, const char *name)
 {

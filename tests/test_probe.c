@@ -1,4 +1,4 @@
-/* tests/test_probe.c: the judge's probes (core/probe.c). Each probe written
+/* tests/test_probe.c: the judge's probes (src/run/probe.c). Each probe written
  * through the cpu backend is checked against the reference computed from
  * the written memory (so every planned answer is the true one), a rewrite
  * of only the planted elements leaves the same memory as a whole write,
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_cpu.h"
-#include "names.h"
-#include "probe.h"
-#include "reference.h"
+#include "host/backend_cpu.h"
+#include "base/names.h"
+#include "run/probe.h"
+#include "run/reference.h"
 #include "tap.h"
 
 static void ignore_log(const rb_host *h, int level, const char *fmt, ...)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "provenance.h"
+#include "base/provenance.h"
 #include "tap.h"
 
 static const struct {

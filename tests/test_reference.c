@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "names.h"
-#include "reference.h"
+#include "run/input.h"
+#include "base/names.h"
+#include "run/reference.h"
 #include "tap.h"
 
 #define CHUNK (1u << 20) /* reference.c's chunk, to cross its boundaries */

@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json_writer.h"
-#include "names.h"
-#include "report.h"
-#include "results.h"
+#include "base/json_writer.h"
+#include "base/names.h"
+#include "report/reporters.h"
+#include "run/results.h"
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 #define N_ROWS 5
 

@@ -3,7 +3,7 @@
  * coefficient of variation and the MAD-based noise of the median. */
 #include <string.h>
 
-#include "stats.h"
+#include "base/stats.h"
 #include "tap.h"
 
 static void test_empty(void)

@@ -1,15 +1,15 @@
 /* tests/test_sweep.c: expansion of [run] sections into configurations
- * (core/sweep.c) against plugin descriptors built here: product size and
+ * (src/config/sweep.c) against plugin descriptors built here: product size and
  * order, defaults, overrides, and the error for each kind of bad value. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "experiment.h"
-#include "names.h"
-#include "sweep.h"
+#include "base/diag.h"
+#include "config/experiment.h"
+#include "base/names.h"
+#include "config/sweep.h"
 #include "capture.h"
 #include "tap.h"
 

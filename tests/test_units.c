@@ -1,10 +1,10 @@
 /* tests/test_units.c: sizes, whole numbers, decimals, booleans and
- * durations as users write and read them (core/units.c). */
+ * durations as users write and read them (src/base/units.c). */
 #include <stdint.h>
 #include <string.h>
 
 #include "tap.h"
-#include "units.h"
+#include "base/units.h"
 
 static void size_is(const char *text, uint64_t want)
 {

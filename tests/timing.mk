@@ -1,5 +1,5 @@
 # tests/timing.mk: the measurement's tests. Unit tests of the stop rule,
-# batch sizes, bit comparison and names (core/measure.c) and of the peak
+# batch sizes, bit comparison and names (src/run/rules.c) and of the peak
 # cache; tests/test_timing.sh runs the cpu pack and the plugins of
 # tests/timing/ in every timing mode and checks the rows' timing,
 # stopped_by, error_ratio, determinism and clock fields, the peak cache and
@@ -7,11 +7,11 @@
 # pack. tests/timing/: flaky-bits (right, but its last bit changes between
 # runs), old-clock (a backend of ABI 1.0) and old-sum (a plugin on it),
 # gathered in tests/timing/dir/. The standalone check in bench/ is shipped.
-check_PROGRAMS += tests/test_measure tests/test_peak_cache
-TESTS += tests/test_measure tests/test_peak_cache tests/test_timing.sh
-tests_test_measure_SOURCES = tests/test_measure.c
-tests_test_measure_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_measure_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_rules tests/test_peak_cache
+TESTS += tests/test_rules tests/test_peak_cache tests/test_timing.sh
+tests_test_rules_SOURCES = tests/test_rules.c
+tests_test_rules_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_test_rules_LDADD = $(TEST_LIBS)
 tests_test_peak_cache_SOURCES = tests/test_peak_cache.c
 tests_test_peak_cache_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_peak_cache_LDADD = $(TEST_LIBS)

@@ -1,0 +1,17 @@
+/* src/base/diag.h: user-facing error messages. Every error about something a
+ * user typed names where it is: "FILE:LINE: error: message". */
+#ifndef RB_DIAG_H
+#define RB_DIAG_H
+
+/* Prints "redbench: error: ..." to standard error. */
+void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "FILE:LINE: error: ..." (LINE 0: "FILE: error: ...") and counts it. */
+void diag_at(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prints "redbench: warning: ...". */
+void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Number of diag_at errors printed so far (tests reset it). */
+int diag_count(void);
+void diag_reset(void);
+
+#endif

@@ -1,0 +1,54 @@
+/* src/base/util.h: small helpers shared by the core: checked allocation, string
+ * building and splitting. Nothing here knows about experiments or plugins. */
+#ifndef RB_UTIL_H
+#define RB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define RB_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation that exits with a message when memory runs out. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grows *items (of *count elements of `size` bytes, *cap allocated) by one
+ * zeroed element and returns it. */
+void *grow(void *items_ptr, size_t *count, size_t *cap, size_t size);
+
+/* Returns s without leading and trailing white space, in place. */
+char *trim(char *s);
+
+/* Splits `text` at commas into trimmed, newly allocated words. Empty words
+ * are kept (as ""), so that callers can report them. Returns the count. */
+size_t split_list(const char *text, char ***words);
+void free_list(char **words, size_t count);
+
+/* A growing string. */
+typedef struct strbuf {
+    char *data;
+    size_t len, cap;
+} strbuf;
+void sb_append(strbuf *sb, const char *text);
+void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_free(strbuf *sb);
+
+/* Joins words with a separator into a new string ("a, b, c"). */
+char *join_words(const char *const *words, size_t count, const char *sep);
+
+/* A new copy of text (NULL: "") that is safe to show on a terminal: control
+ * bytes (below 0x20, DEL, the C1 controls 0x80-0x9f whether raw or written
+ * in UTF-8, so ESC and CSI sequences too) and bytes that are not valid UTF-8
+ * are written as escapes: \n, \r, \t, else \xNN (one per byte). Valid
+ * UTF-8 text is kept as it is. For text read from files or given by
+ * plugins, before it reaches a terminal or a report. */
+char *printable_text(const char *text);
+
+/* "SIGSEGV", "SIGABRT", ... or "signal 42" (a static buffer). */
+const char *signal_name(int sig);
+
+#endif

@@ -1,0 +1,149 @@
+/* src/cli/compare.c: `redbench compare OLD.json NEW.json`: the command line
+ * of compare (compare/comparison.c matches and judges, compare/report.c writes
+ * the verdicts). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/units.h"
+#include "base/util.h"
+#include "cli/commands.h"
+#include "compare/comparison.h"
+
+static void compare_usage(FILE *out)
+{
+    fputs("usage: redbench compare OLD.json NEW.json [--threshold PCT] [--allow-device-change]\n"
+          "                        [--format table|csv|json|md]\n"
+          "\n"
+          "Matches the configurations of two result files (written with --format json) and\n"
+          "says for each whether NEW is the same, faster, slower or unclear, from the stored\n"
+          "samples: a Mann-Whitney U test and a bootstrap 99% interval of the ratio of\n"
+          "medians (new / old). A change counts when it is significant and larger than the\n"
+          "threshold; the interval decides `same`; anything else is `unclear`.\n"
+          "A configuration timed in another mode or with another cache regime in NEW\n"
+          "keeps its verdict, is marked in the report, and is named in a warning.\n"
+          "\n"
+          "  --threshold PCT         smallest change that matters, in percent (default 5)\n"
+          "  --allow-device-change   compare results from different devices, saying what differs\n"
+          "  --format FORMAT         table (default), csv, json or md\n"
+          "\n"
+          "Exit status: 0 nothing got slower; 1 some configuration got slower by more than\n"
+          "the threshold; 2 bad usage, an unreadable file, or different devices.\n",
+          out);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("redbench compare: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n(redbench compare --help says more)\n", stderr);
+    va_end(ap);
+    return 2;
+}
+
+/* "5", "5%", "0.5" -> 0.05, 0.05, 0.005. */
+static int parse_threshold(const char *text, double *out)
+{
+    char *copy = xstrdup(text);
+    size_t len = strlen(copy);
+    if (len > 0 && copy[len - 1] == '%')
+        copy[len - 1] = '\0';
+    double pct;
+    const char *why;
+    int status = parse_double(copy, &pct, &why) == 0 && pct >= 0 && pct <= 1000 ? 0 : -1;
+    free(copy);
+    *out = pct / 100;
+    return status;
+}
+
+/* The value of `--name VALUE` or `--name=VALUE` at argv[*k], or NULL. */
+static const char *option_value(int argc, char **argv, int *k, const char *name, int *missing)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*k], name, len) != 0)
+        return NULL;
+    if (argv[*k][len] == '=')
+        return argv[*k] + len + 1;
+    if (argv[*k][len] != '\0')
+        return NULL;
+    if (*k + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*k];
+}
+
+int command_compare(int argc, char **argv)
+{
+    rb_comparison cmp;
+    memset(&cmp, 0, sizeof cmp);
+    compare_criteria_default(&cmp.criteria);
+    const char *paths[2] = {NULL, NULL};
+    const char *format = "table";
+    int allow_device_change = 0, n_paths = 0;
+
+    for (int k = 1; k < argc; k++) {
+        const char *value;
+        int missing = 0;
+        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            compare_usage(stdout);
+            return 0;
+        } else if (strcmp(argv[k], "--allow-device-change") == 0) {
+            allow_device_change = 1;
+        } else if ((value = option_value(argc, argv, &k, "--threshold", &missing))) {
+            if (parse_threshold(value, &cmp.criteria.threshold) != 0)
+                return usage_error("--threshold '%s' is not a percentage; valid: a number from "
+                                   "0 to 1000, e.g. 5 or 2.5%%",
+                                   value);
+        } else if ((value = option_value(argc, argv, &k, "--format", &missing))) {
+            if (!compare_reporter_for(value))
+                return usage_error("unknown format '%s'; valid: table, csv, json, md", value);
+            format = value;
+        } else if (missing) {
+            return usage_error("%s needs a value", argv[k]);
+        } else if (argv[k][0] == '-' && argv[k][1] != '\0') {
+            return usage_error("unknown option '%s'; valid: --threshold PCT, "
+                               "--allow-device-change, --format table|csv|json|md",
+                               argv[k]);
+        } else if (n_paths < 2) {
+            paths[n_paths++] = argv[k];
+        } else {
+            return usage_error("one file too many: '%s'; give OLD.json and NEW.json", argv[k]);
+        }
+    }
+    if (n_paths < 2)
+        return usage_error("give two result files: OLD.json NEW.json");
+
+    int status = 2;
+    if (compare_file_load(paths[0], &cmp.old_file) != 0 ||
+        compare_file_load(paths[1], &cmp.new_file) != 0)
+        goto done;
+    comparison_run(&cmp);
+    if (cmp.n_device_changes > 0 && !allow_device_change) {
+        diag_error("%s and %s were measured on different devices:", paths[0], paths[1]);
+        for (size_t k = 0; k < cmp.n_device_changes && k < 20; k++) {
+            char *change = printable_text(cmp.device_changes[k]);
+            fprintf(stderr, "  %s\n", change);
+            free(change);
+        }
+        if (cmp.n_device_changes > 20)
+            fprintf(stderr, "  and %zu more\n", cmp.n_device_changes - 20);
+        fprintf(stderr, "redbench compare: nothing compared; --allow-device-change compares "
+                        "them anyway\n");
+        goto done;
+    }
+    comparison_warn_measured_differently(&cmp);
+    if (compare_reporter_for(format)(stdout, &cmp) != 0) {
+        diag_error("cannot write the comparison to standard output");
+        goto done;
+    }
+    status = cmp.counts[RB_VERDICT_SLOWER] > 0 ? 1 : 0;
+done:
+    comparison_free(&cmp);
+    return status;
+}

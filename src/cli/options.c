@@ -1,0 +1,143 @@
+/* src/cli/options.c: parsing and checking of the command line. */
+#include "cli/options.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "report/reporters.h"
+#include "run/runner.h"
+#include "base/util.h"
+
+void options_usage(void *stream)
+{
+    fputs("Usage:\n"
+          "  redbench -c FILE [-o FILE] [--format table|csv|json|md] [--plugin-path DIR]...\n"
+          "  redbench --dry-run -c FILE     validate and print the configurations; run nothing\n"
+          "  redbench --list                plugins found and rejected (with the reason)\n"
+          "  redbench --describe PLUGIN     a plugin's parameters, ops and dtypes\n"
+          "  redbench --help | --version\n"
+          "\n"
+          "Options:\n"
+          "  -c, --config FILE      the experiment file (INI)\n"
+          "  -o, --output FILE      write the results to FILE (written whole, or not at all)\n"
+          "  -f, --format FORMAT    table, csv, json or md (default: from -o's extension,\n"
+          "                         else the experiment's `format`, else table)\n"
+          "  -p, --plugin-path DIR  search DIR for plugins first (repeatable)\n"
+          "  -v, --verbose          more messages on standard error (repeatable)\n"
+          "  -q, --quiet            no progress lines\n"
+          "      --isolation MODE   where plugins run: worker (the default: in a worker\n"
+          "                         process, replaced after a crash, hang or lost device),\n"
+          "                         group (a fresh worker per data group) or none\n"
+          "      --no-isolation     the same as --isolation none: in this process, for\n"
+          "                         debugging (a crash or a hang then ends the run)\n"
+          "      --no-probes        judge results on the random input only, not on probe\n"
+          "                         inputs of exact answer (rows are then unproven)\n"
+          "      --profile          run each configuration once, with no warm-up and\n"
+          "                         launch timing, inside an NVTX range named after it:\n"
+          "                         for ncu --nvtx --nvtx-include (docs/profiling.md)\n"
+          "\n"
+          "Plugins are searched in: each --plugin-path, then $REDBENCH_PLUGIN_PATH\n"
+          "(colon-separated), then ./plugins, then " RB_PLUGIN_DIR ".\n"
+          "Exit status: 0 all configurations ok; 1 some wrong or failed; 2 bad usage,\n"
+          "bad experiment file or unknown plugin (nothing run); 130 interrupted by SIGINT\n"
+          "or SIGTERM (the results of what finished are written; a second signal stops\n"
+          "the configuration in progress too).\n",
+          (FILE *)stream);
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+    fprintf(stderr, "redbench: error: %s%s\nTry 'redbench --help'.\n", what, arg);
+    return 2;
+}
+
+int options_parse(int argc, char **argv, rb_options *opt)
+{
+    static const struct option longs[] = {
+        {"config", required_argument, NULL, 'c'},
+        {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"plugin-path", required_argument, NULL, 'p'},
+        {"list", no_argument, NULL, 'L'},
+        {"describe", required_argument, NULL, 'D'},
+        {"dry-run", no_argument, NULL, 'n'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"no-isolation", no_argument, NULL, 'I'},
+        {"isolation", required_argument, NULL, 'i'},
+        {"profile", no_argument, NULL, 'P'},
+        {"no-probes", no_argument, NULL, 'N'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(opt, 0, sizeof *opt);
+    opt->verbosity = 1;
+    int list = 0, dry = 0, help = 0, version = 0;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":c:o:f:p:vqh", longs, NULL)) != -1) {
+        switch (c) {
+        case 'c': opt->config = optarg; break;
+        case 'o': opt->output = optarg; break;
+        case 'f': opt->format = optarg; break;
+        case 'p':
+            opt->plugin_paths = xrealloc(opt->plugin_paths,
+                                         (opt->n_plugin_paths + 1) * sizeof *opt->plugin_paths);
+            opt->plugin_paths[opt->n_plugin_paths++] = optarg;
+            break;
+        case 'L': list = 1; break;
+        case 'D': opt->describe = optarg; break;
+        case 'n': dry = 1; break;
+        case 'v': opt->verbosity++; break;
+        case 'q': opt->quiet = 1; break;
+        case 'I': opt->isolation = RB_ISOLATION_NONE; break;
+        case 'P': opt->profile = 1; break;
+        case 'N': opt->no_probes = 1; break;
+        case 'i':
+            if (strcmp(optarg, "worker") == 0)
+                opt->isolation = RB_ISOLATION_WORKER;
+            else if (strcmp(optarg, "group") == 0)
+                opt->isolation = RB_ISOLATION_GROUP;
+            else if (strcmp(optarg, "none") == 0)
+                opt->isolation = RB_ISOLATION_NONE;
+            else
+                return usage_error("--isolation takes worker, group or none, not: ", optarg);
+            break;
+        case 'h': help = 1; break;
+        case 'V': version = 1; break;
+        case ':': return usage_error("this option needs a value: ", argv[optind - 1]);
+        default: return usage_error("unknown option: ", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument: ", argv[optind]);
+    if (opt->format && !report_for(opt->format)) {
+        fprintf(stderr, "redbench: error: unknown format '%s'; valid: %s\n", opt->format,
+                report_formats());
+        return 2;
+    }
+    if (help)
+        opt->command = RB_CMD_HELP;
+    else if (version)
+        opt->command = RB_CMD_VERSION;
+    else if (list)
+        opt->command = RB_CMD_LIST;
+    else if (opt->describe)
+        opt->command = RB_CMD_DESCRIBE;
+    else if (!opt->config)
+        return usage_error("nothing to do: give an experiment file with -c FILE", "");
+    else
+        opt->command = dry ? RB_CMD_DRY_RUN : RB_CMD_RUN;
+    return 0;
+}
+
+void options_free(rb_options *opt)
+{
+    free(opt->plugin_paths);
+    opt->plugin_paths = NULL;
+}

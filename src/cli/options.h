@@ -1,0 +1,39 @@
+/* src/cli/options.h: the command line. */
+#ifndef RB_OPTIONS_H
+#define RB_OPTIONS_H
+
+#include <stddef.h>
+
+enum rb_command {
+    RB_CMD_RUN = 0,   /* -c FILE */
+    RB_CMD_DRY_RUN,   /* --dry-run -c FILE */
+    RB_CMD_LIST,      /* --list */
+    RB_CMD_DESCRIBE,  /* --describe PLUGIN */
+    RB_CMD_HELP,
+    RB_CMD_VERSION
+};
+
+typedef struct rb_options {
+    int command;
+    const char *config;      /* -c */
+    const char *output;      /* -o */
+    const char *format;      /* --format */
+    const char *describe;    /* --describe */
+    char **plugin_paths;     /* --plugin-path, in order */
+    size_t n_plugin_paths;
+    int verbosity;           /* -v raises, -q lowers */
+    int quiet;
+    int isolation;           /* --isolation MODE, --no-isolation: enum
+                                rb_isolation_mode (runner.h) */
+    int profile;             /* --profile: each configuration once, no
+                                warm-up, launch timing (for ncu) */
+    int no_probes;           /* --no-probes: rows judged on the random
+                                input only (unproven) */
+} rb_options;
+
+/* Parses argv. Returns 0, or 2 after printing what was wrong and a hint. */
+int options_parse(int argc, char **argv, rb_options *opt);
+void options_free(rb_options *opt);
+void options_usage(void *stream);
+
+#endif

@@ -1,0 +1,164 @@
+/* src/cli/plot.c: `redbench plot RESULTS.json [-o DIR] [--baseline NAME]`:
+ * read a results file, draw its figures with gnuplot into DIR (a script, an
+ * SVG and, where gnuplot can, a PNG per figure) and write DIR/report.html,
+ * the HTML report of the same results. Files are written through
+ * safe_file: a temporary in DIR renamed into place. */
+#include "cli/commands.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/diag.h"
+#include "base/json_reader.h"
+#include "plot/figures.h"
+#include "report/html.h"
+#include "base/safe_file.h"
+#include "base/util.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: redbench plot RESULTS.json [-o DIR] [--baseline RUN|PLUGIN]\n"
+          "  Draws, with gnuplot, from a results file (redbench -c FILE --format json):\n"
+          "    bandwidth*.svg  GB/s against n, one line per configuration, with the peaks\n"
+          "    time.svg        median time against n\n"
+          "    speedup.svg     the baseline's time / each configuration's, grouped bars\n"
+          "    heatmap-*.svg   GB/s over two swept parameters, for runs that sweep two\n"
+          "  each with its gnuplot script (.gp) and a .png where gnuplot can, and\n"
+          "  report.html, the HTML report of the same results.\n"
+          "  -o DIR          where to write (default: RESULTS without .json, plus -plots)\n"
+          "  --baseline NAME the run, else the plugin, that speedups are against\n"
+          "                  (default: the first run with a time)\n",
+          out);
+}
+
+/* "a/r.json" -> "a/r-plots". */
+static char *default_dir(const char *results)
+{
+    size_t len = strlen(results);
+    if (len > 5 && strcmp(results + len - 5, ".json") == 0)
+        len -= 5;
+    return xasprintf("%.*s-plots", (int)len, results);
+}
+
+/* mkdir -p */
+static int make_dir(const char *dir)
+{
+    char *path = xstrdup(dir);
+    int status = 0;
+    for (char *p = path + 1; status == 0; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            status = -1;
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    struct stat st;
+    if (status == 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        errno = ENOTDIR;
+        status = -1;
+    }
+    if (status != 0)
+        diag_error("cannot create the folder %s: %s", dir, strerror(errno));
+    free(path);
+    return status;
+}
+
+static int write_html(const char *dir, const json_value *doc, const plot_set *set,
+                      const char *source)
+{
+    char *path = xasprintf("%s/report.html", dir);
+    rb_safe_file f;
+    int failed = safe_file_open(&f, path, RB_SAFE_FILE_REGULAR) != 0;
+    if (!failed) {
+        if (html_report_write(f.stream, doc, set, source) != 0) {
+            safe_file_abort(&f);
+            snprintf(f.error, sizeof f.error, "cannot write %s", path);
+            failed = 1;
+        } else {
+            failed = safe_file_commit(&f) != 0;
+        }
+    }
+    if (failed)
+        diag_error("%s", f.error);
+    else
+        printf("%s\n", path);
+    free(path);
+    return failed ? -1 : 0;
+}
+
+int command_plot(int argc, char **argv)
+{
+    const char *results = NULL, *dir = NULL, *baseline = NULL;
+    for (int k = 1; k < argc; k++) {
+        const char *arg = argv[k];
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if ((strcmp(arg, "-o") == 0 || strcmp(arg, "--baseline") == 0) && k + 1 >= argc) {
+            diag_error("plot: %s needs a value", arg);
+            usage(stderr);
+            return 2;
+        }
+        if (strcmp(arg, "-o") == 0)
+            dir = argv[++k];
+        else if (strcmp(arg, "--baseline") == 0)
+            baseline = argv[++k];
+        else if (strncmp(arg, "--baseline=", 11) == 0)
+            baseline = arg + 11;
+        else if (arg[0] == '-' && arg[1] != '\0') {
+            diag_error("plot: unknown option %s; valid: -o DIR, --baseline NAME, --help", arg);
+            return 2;
+        } else if (results) {
+            diag_error("plot: one results file at a time (got %s and %s)", results, arg);
+            return 2;
+        } else
+            results = arg;
+    }
+    if (!results) {
+        diag_error("plot: which results file? (a JSON file from redbench -c FILE --format json)");
+        usage(stderr);
+        return 2;
+    }
+    const char *gnuplot = plot_gnuplot_find();
+    if (!gnuplot) {
+        const char *env = getenv("REDBENCH_GNUPLOT");
+        diag_error("plot: gnuplot (%s) is not installed or cannot be run; install the Debian "
+                   "package %s (apt-get install %s)%s",
+                   env && *env ? env : "gnuplot", PLOT_GNUPLOT_PACKAGE, PLOT_GNUPLOT_PACKAGE,
+                   env && *env ? ", or unset REDBENCH_GNUPLOT" : "");
+        return 2;
+    }
+    json_value *doc = json_read_results(results);
+    if (!doc)
+        return 2;
+    plot_set set;
+    if (plot_build(doc, results, baseline, &set) != 0) {
+        json_free(doc);
+        return 2;
+    }
+    int status = 0;
+    char *owned_dir = dir ? NULL : default_dir(results);
+    dir = dir ? dir : owned_dir;
+    if (set.n_figures == 0) {
+        diag_error("plot: %s has no row that is ok with a time (%zu rows); nothing to draw",
+                   results, set.n_rows);
+        status = 1;
+    } else if (make_dir(dir) != 0) {
+        status = 2;
+    } else if (plot_gnuplot_draw(&set, gnuplot, dir, results, stdout) != 0 ||
+               write_html(dir, doc, &set, results) != 0) {
+        status = 1;
+    }
+    plot_set_free(&set);
+    json_free(doc);
+    free(owned_dir);
+    return status;
+}

@@ -1,0 +1,205 @@
+/* src/cli/run.c: -c FILE with or without --dry-run: load the experiment,
+ * expand it, check where the results go, run it, write the results whole
+ * (src/base/safe_file.h) and choose the exit status. SIGINT or SIGTERM stops the run
+ * after the configuration in progress (a second one abandons that one too);
+ * the results of what finished are written and the exit status is 130. */
+#include "config.h"
+
+#include "cli/commands.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "config/experiment.h"
+#include "run/metadata.h"
+#include "base/names.h"
+#include "report/reporters.h"
+#include "run/results.h"
+#include "run/runner.h"
+#include "base/safe_file.h"
+#include "config/sweep.h"
+#include "base/units.h"
+#include "base/util.h"
+
+static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
+{
+    printf("%s: %zu configuration%s\n", exp->path, sweep->n_configs,
+           sweep->n_configs == 1 ? "" : "s");
+    for (size_t k = 0; k < sweep->n_configs; k++) {
+        const rb_configuration *c = &sweep->configs[k];
+        char n[32];
+        format_size(c->n, n, sizeof n);
+        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s %-11s %s", k + 1, c->run->name,
+               c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
+               dtype_name(c->dtype), n, distribution_name(c->distribution), c->params_text);
+        if (c->skip_reason)
+            printf("  (skipped: %s)", c->skip_reason);
+        putchar('\n');
+    }
+}
+
+static const char *format_from_extension(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (!dot)
+        return NULL;
+    if (strcmp(dot, ".json") == 0) return "json";
+    if (strcmp(dot, ".csv") == 0) return "csv";
+    if (strcmp(dot, ".md") == 0) return "md";
+    return NULL;
+}
+
+/* Writes the report to `path` whole or not at all (safe_file.h): a regular
+ * file through a temporary renamed into place, a device or pipe in place. */
+static int write_file(const char *path, rb_reporter reporter, const rb_results *res)
+{
+    rb_safe_file f;
+    if (safe_file_open(&f, path, 0) != 0) {
+        diag_error("%s", f.error);
+        return -1;
+    }
+    if (reporter(f.stream, res) != 0 || safe_file_commit(&f) != 0) {
+        if (f.stream)
+            safe_file_fail(&f, "the report could not be made");
+        diag_error("%s", f.error);
+        return -1;
+    }
+    return 0;
+}
+
+/* With isolation off a plugin cannot be stopped in the middle of a call:
+ * a second signal ends the process at once, writing nothing. */
+static volatile sig_atomic_t running_in_process;
+
+static void say(const char *msg, size_t len)
+{
+    ssize_t ignored = write(STDERR_FILENO, msg, len);
+    (void)ignored;
+}
+
+static void on_signal(int sig)
+{
+    static const char first[] = "\nredbench: stopping after the current configuration "
+                                "(again to stop at once)\n";
+    static const char second[] = "\nredbench: stopping now; writing the results of what "
+                                 "finished\n";
+    if (!runner_stop_requested) {
+        runner_stop_requested = sig;
+        say(first, sizeof first - 1);
+    } else if (running_in_process) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    } else if (!runner_stop_now) {
+        runner_stop_now = sig;
+        say(second, sizeof second - 1);
+    }
+}
+
+static int exit_status(const rb_results *res)
+{
+    size_t counts[RB_ROW_COUNT_] = {0};
+    results_count(res, counts);
+    if (runner_stop_requested || runner_stop_now)
+        return 130;
+    return counts[RB_ROW_WRONG] || counts[RB_ROW_FAILED] ? 1 : 0;
+}
+
+int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, char **argv)
+{
+    rb_experiment exp;
+    if (experiment_load(opt->config, &exp) != 0) {
+        experiment_free(&exp);
+        return 2;
+    }
+    exp.profile = opt->profile;
+    if (opt->no_probes)
+        exp.probes = 0;
+    rb_sweep sweep;
+    memset(&sweep, 0, sizeof sweep);
+    if (sweep_expand(&exp, reg, &sweep) != 0) {
+        fprintf(stderr, "redbench: %s has errors; nothing was run\n", opt->config);
+        sweep_free(&sweep);
+        experiment_free(&exp);
+        return 2;
+    }
+    const char *output = opt->output ? opt->output : exp.output;
+    const char *format = opt->format ? opt->format
+                         : format_from_extension(output) ? format_from_extension(output)
+                         : exp.format ? exp.format : "table";
+    rb_reporter reporter = report_for(format);
+    if (!reporter) {
+        diag_error("unknown format '%s'; valid: %s", format, report_formats());
+        sweep_free(&sweep);
+        experiment_free(&exp);
+        return 2;
+    }
+    /* Where the results go is checked before anything runs, so that a
+     * missing folder is not found after the whole run. */
+    char why[768];
+    if (output && safe_file_check(output, why, sizeof why) != 0) {
+        diag_error("%s; nothing was run", why);
+        sweep_free(&sweep);
+        experiment_free(&exp);
+        return 2;
+    }
+    if (opt->command == RB_CMD_DRY_RUN) {
+        print_dry_run(&exp, &sweep);
+        sweep_free(&sweep);
+        experiment_free(&exp);
+        return 0;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    rb_results res;
+    memset(&res, 0, sizeof res);
+    metadata_collect(&res.info, argc, argv);
+    res.info.tool_version = PACKAGE_VERSION;
+    rb_runner_options ropt = {.verbosity = opt->verbosity,
+                              .progress = !opt->quiet && isatty(STDERR_FILENO),
+                              .isolation = opt->isolation};
+    running_in_process = opt->isolation == RB_ISOLATION_NONE;
+    /* Plugins run in this process: what they print goes to standard error
+     * while they run (workers do the same for themselves). */
+    int saved_stdout = -1;
+    if (running_in_process) {
+        fflush(stdout);
+        saved_stdout = dup(STDOUT_FILENO);
+        if (saved_stdout >= 0)
+            dup2(STDERR_FILENO, STDOUT_FILENO);
+    }
+    runner_run(&exp, reg, &sweep, &ropt, &res);
+    if (saved_stdout >= 0) {
+        fflush(stdout);
+        dup2(saved_stdout, STDOUT_FILENO);
+        close(saved_stdout);
+    }
+
+    int status = exit_status(&res);
+    if (output) {
+        if (write_file(output, reporter, &res) != 0)
+            status = status ? status : 1;
+        else if (!opt->quiet && strcmp(format, "table") != 0)
+            report_table(stdout, &res);
+    } else if ((errno = 0, reporter(stdout, &res) != 0)) {
+        /* said here, with the reason, rather than by main's later check */
+        diag_error("cannot write the results to standard output: %s",
+                   errno ? strerror(errno) : "a write failed");
+        clearerr(stdout);
+        status = status ? status : 1;
+    }
+    results_free(&res);
+    sweep_free(&sweep);
+    experiment_free(&exp);
+    return status;
+}

@@ -1,0 +1,139 @@
+/* src/compare/comparison.h: `redbench compare OLD.json NEW.json`: two result files
+ * read back, their configurations matched, each pair judged with the
+ * statistics of compare/significance.h, pairs measured differently (another timing
+ * mode or cache regime) noted, and the outcome written as a table, CSV,
+ * JSON or Markdown (compare/report.c). */
+#ifndef RB_COMPARISON_H
+#define RB_COMPARISON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compare/significance.h"
+#include "base/json_reader.h"
+#include "base/text_index.h"
+
+/* The measurement settings that make two sets of samples measure different
+ * things when they differ: samples timed per launch against samples of a
+ * replayed graph, or a hot cache against a flushed one. */
+enum rb_compare_setting {
+    RB_SETTING_TIMING = 0,  /* the row's "timing": launch, graph, device, ... */
+    RB_SETTING_CACHE,       /* the row's "cache" (else the experiment's): hot, cold */
+    RB_SETTING_COUNT_
+};
+
+const char *compare_setting_name(int setting); /* "timing", "cache" */
+
+/* One parameter of a row, as the file has it. */
+typedef struct rb_compare_param {
+    const char *key;
+    json_type type;         /* a string, number, boolean or null; anything else
+                               is kept as the string "?" */
+    const char *text;       /* its text ("256", "tree", "true", "null") */
+} rb_compare_param;
+
+/* A row's parameters: one copy per different set in a file. */
+typedef struct rb_compare_params {
+    rb_compare_param *items;
+    size_t count;
+    const char *text;       /* "block=256 variant=tree", keys sorted; "" if none */
+} rb_compare_params;
+
+/* One row of a result file. Texts are the file's own copies (one per
+ * different text: a file of a million rows names a few runs), since the
+ * document is freed once read. */
+typedef struct rb_compare_row {
+    size_t position;        /* 0-based index in the file's `results` */
+    const char *run, *plugin, *op, *dtype, *distribution;
+    uint64_t n;
+    const char *status;     /* "ok", "wrong", ... */
+    const char *reason;
+    const rb_compare_params *params;
+    const char *params_text; /* params->text */
+    const char *bins;       /* the row's bins as text, "" if none */
+    double *samples;        /* samples_ns (in the file's pool) */
+    size_t n_samples;
+    int device;             /* index into the file's devices, -1 if none */
+    const char *settings[RB_SETTING_COUNT_]; /* how it was measured; NULL where
+                                                the file does not say (a row
+                                                that was not timed has no
+                                                timing) */
+} rb_compare_row;
+
+/* One device a file's run used. */
+typedef struct rb_compare_device {
+    const char *backend, *name, *uuid;
+    int64_t index;          /* the backend's device index */
+} rb_compare_device;
+
+typedef struct rb_compare_file {
+    const char *path;
+    text_index texts;       /* the file's texts, one copy each */
+    text_index params_index; /* params set text -> index in params_sets */
+    rb_compare_params **params_sets;
+    size_t n_params_sets;
+    double *samples;        /* every row's samples, one block */
+    const char *version, *git_revision, *started, *host;
+    rb_compare_row *rows;
+    size_t n_rows;
+    rb_compare_device *devices;
+    size_t n_devices;
+} rb_compare_file;
+
+/* A configuration found in both files, and the verdict on it. */
+typedef struct rb_compare_pair {
+    const rb_compare_row *old_row, *new_row;
+    rb_sample_comparison stats;
+    unsigned differs;       /* bit 1 << setting for each setting both rows
+                               record and that differs between them */
+} rb_compare_pair;
+
+typedef struct rb_comparison {
+    rb_compare_file old_file, new_file;
+    rb_compare_criteria criteria;
+    rb_compare_pair *pairs;          /* in the old file's order */
+    size_t n_pairs;
+    const rb_compare_row **only_old; /* configurations in one file only */
+    size_t n_only_old;
+    const rb_compare_row **only_new;
+    size_t n_only_new;
+    char **device_changes;           /* "cpu 0: name 'A' -> 'B'", one per difference */
+    size_t n_device_changes;
+    size_t counts[RB_VERDICT_COUNT_];
+    size_t n_differ;                 /* pairs measured differently (differs != 0) */
+} rb_comparison;
+
+/* Reads a result file written by `redbench --format json`, keeping what
+ * compare needs and freeing the document, so that memory grows with the
+ * rows' own data only. Errors name the file and line. Returns 0, or -1
+ * after printing what is wrong. */
+int compare_file_load(const char *path, rb_compare_file *file);
+/* The same from a document already read and checked (json_check_results);
+ * `path` names it in messages. The document is not kept. */
+int compare_file_from_doc(const char *path, const json_value *doc, rb_compare_file *file);
+void compare_file_free(rb_compare_file *file);
+
+/* Matches the files' configurations, lists device differences and judges
+ * every pair. `cmp` holds both files, already loaded. */
+void comparison_run(rb_comparison *cmp);
+void comparison_free(rb_comparison *cmp);
+
+/* Warns on standard error about pairs measured differently (another timing
+ * mode or cache regime), naming them with both settings. */
+void comparison_warn_measured_differently(const rb_comparison *cmp);
+
+/* "plain serial block=4 sum f32 n=1K uniform": one configuration on one
+ * line, for reports and warnings. Free it. */
+char *compare_row_title(const rb_compare_row *row);
+
+/* The reporters (compare/report.c). Each returns 0, or -1 on a write error. */
+typedef int (*rb_compare_reporter)(FILE *out, const rb_comparison *cmp);
+int compare_report_table(FILE *out, const rb_comparison *cmp);
+int compare_report_csv(FILE *out, const rb_comparison *cmp);
+int compare_report_json(FILE *out, const rb_comparison *cmp);
+int compare_report_md(FILE *out, const rb_comparison *cmp);
+/* The reporter for a format name, or NULL. */
+rb_compare_reporter compare_reporter_for(const char *format);
+
+#endif

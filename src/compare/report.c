@@ -1,0 +1,673 @@
+/* src/compare/report.c: the reports of `redbench compare`: an aligned
+ * table for a terminal, CSV, JSON and Markdown. Each shows, for every
+ * configuration in both files, the old and new medians, the ratio new / old
+ * with its interval, the p-value and the verdict, and marks a configuration
+ * measured differently in the two files (timing mode, cache regime) with a
+ * note; then the configurations found in one file only, the device
+ * differences (when compared anyway) and a summary. The table and Markdown
+ * have the `note` column only when some configuration has a note. */
+#include "compare/comparison.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json_writer.h"
+#include "base/units.h"
+#include "base/util.h"
+
+/* ---- cells shared by the table and Markdown ---- */
+
+enum column {
+    COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_OP, COL_DTYPE, COL_N, COL_OLD, COL_NEW,
+    COL_RATIO, COL_INTERVAL, COL_P, COL_VERDICT, COL_NOTE, COL_COUNT
+};
+
+static const struct {
+    const char *title;
+    int right; /* numbers are right-aligned */
+} columns[COL_COUNT] = {
+    [COL_NUM] = {"#", 1},          [COL_RUN] = {"run", 0},     [COL_PLUGIN] = {"plugin", 0},
+    [COL_PARAMS] = {"params", 0},  [COL_OP] = {"op", 0},       [COL_DTYPE] = {"dtype", 0},
+    [COL_N] = {"n", 1},            [COL_OLD] = {"old", 1},     [COL_NEW] = {"new", 1},
+    [COL_RATIO] = {"ratio", 1},    [COL_INTERVAL] = {"interval", 0},
+    [COL_P] = {"p", 1},            [COL_VERDICT] = {"verdict", 0},
+    [COL_NOTE] = {"note", 0},
+};
+
+/* The columns shown: `note` only when some pair was measured differently. */
+static int column_count(const rb_comparison *cmp)
+{
+    return cmp->n_differ > 0 ? COL_COUNT : COL_NOTE;
+}
+
+/* A copy fit for one line of a terminal: control bytes (line breaks,
+ * tabs, escape sequences) written as escapes (printable_text). */
+static char *one_line(const char *text)
+{
+    return printable_text(text);
+}
+
+static char *duration_cell(double ns)
+{
+    if (!isfinite(ns))
+        return xstrdup("-");
+    char text[64];
+    format_duration_ns(ns, text, sizeof text);
+    return xstrdup(text);
+}
+
+/* "timing launch -> graph; cache hot -> cold": each setting that differs
+ * between the two rows of a pair, old value first; "" when none. */
+static char *note_text(const rb_compare_pair *p)
+{
+    strbuf sb = {0};
+    sb_append(&sb, "");
+    for (int s = 0; s < RB_SETTING_COUNT_; s++)
+        if (p->differs & (1u << s))
+            sb_printf(&sb, "%s%s %s -> %s", sb.len ? "; " : "", compare_setting_name(s),
+                      p->old_row->settings[s], p->new_row->settings[s]);
+    char *line = one_line(sb.data);
+    sb_free(&sb);
+    return line;
+}
+
+static void fill_cells(size_t number, const rb_compare_pair *p, char *cells[COL_COUNT])
+{
+    const rb_compare_row *row = p->old_row;
+    const rb_sample_comparison *s = &p->stats;
+    char n[32];
+    format_size(row->n, n, sizeof n);
+    cells[COL_NUM] = xasprintf("%zu", number);
+    cells[COL_RUN] = one_line(row->run);
+    cells[COL_PLUGIN] = one_line(row->plugin);
+    cells[COL_PARAMS] = one_line(*row->params_text ? row->params_text : "-");
+    cells[COL_OP] = one_line(row->op);
+    cells[COL_DTYPE] = one_line(row->dtype);
+    cells[COL_N] = xstrdup(n);
+    cells[COL_OLD] = duration_cell(s->median_old);
+    cells[COL_NEW] = duration_cell(s->median_new);
+    cells[COL_RATIO] = isfinite(s->ratio) ? xasprintf("%.3f", s->ratio) : xstrdup("-");
+    cells[COL_INTERVAL] = isfinite(s->ci_low) && isfinite(s->ci_high)
+                              ? xasprintf("[%.3f, %.3f]", s->ci_low, s->ci_high)
+                              : xstrdup("-");
+    cells[COL_P] = isfinite(s->p_value) ? xasprintf("%.2g", s->p_value) : xstrdup("-");
+    cells[COL_VERDICT] = xstrdup(verdict_name(s->verdict));
+    cells[COL_NOTE] = note_text(p);
+}
+
+static void free_cells(char *cells[COL_COUNT])
+{
+    for (int c = 0; c < COL_COUNT; c++)
+        free(cells[c]);
+}
+
+static double confidence_percent(const rb_comparison *cmp)
+{
+    return 100 * (1 - cmp->criteria.alpha);
+}
+
+static size_t count_slower(const rb_comparison *cmp) { return cmp->counts[RB_VERDICT_SLOWER]; }
+
+/* ---- table ---- */
+
+static size_t display_width(const char *s)
+{
+    size_t width = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80)
+            width++;
+    return width;
+}
+
+/* Writes the first n_columns cells, up to the last that is not empty, so
+ * that no line ends in spaces. */
+static void write_line(FILE *out, char *const cells[COL_COUNT], const size_t width[COL_COUNT],
+                       int n_columns)
+{
+    int last = n_columns - 1;
+    while (last > 0 && !*cells[last])
+        last--;
+    for (int c = 0; c <= last; c++) {
+        size_t pad = width[c] - display_width(cells[c]);
+        if (c)
+            fputs("  ", out);
+        if (columns[c].right)
+            fprintf(out, "%*s", (int)pad, "");
+        fputs(cells[c], out);
+        if (!columns[c].right && c != last)
+            fprintf(out, "%*s", (int)pad, "");
+    }
+    fputc('\n', out);
+}
+
+static void write_file_line(FILE *out, const char *which, const rb_compare_file *f)
+{
+    char *texts[] = {one_line(f->path), one_line(f->version ? f->version : "?"),
+                     one_line(f->git_revision ? f->git_revision : "unknown"),
+                     one_line(f->started ? f->started : "time unknown"),
+                     one_line(f->host ? f->host : "unknown")};
+    fprintf(out, "%s: %s (redbench %s, revision %s, %s, host %s)\n", which, texts[0], texts[1],
+            texts[2], texts[3], texts[4]);
+    for (size_t k = 0; k < RB_ARRAY_LEN(texts); k++)
+        free(texts[k]);
+}
+
+static void write_one_file_rows(FILE *out, const char *path, const rb_compare_row *const *rows,
+                                size_t count)
+{
+    if (count == 0)
+        return;
+    char *name = one_line(path);
+    fprintf(out, "\nonly in %s:\n", name);
+    free(name);
+    for (size_t k = 0; k < count; k++) {
+        char *title = compare_row_title(rows[k]);
+        fprintf(out, "  %s\n", title);
+        free(title);
+    }
+}
+
+static void write_summary(FILE *out, const rb_comparison *cmp)
+{
+    fprintf(out, "\n%zu configuration%s in both files: %zu same, %zu faster, %zu slower, "
+                 "%zu unclear; %zu only in old, %zu only in new\n",
+            cmp->n_pairs, cmp->n_pairs == 1 ? "" : "s", cmp->counts[RB_VERDICT_SAME],
+            cmp->counts[RB_VERDICT_FASTER], cmp->counts[RB_VERDICT_SLOWER],
+            cmp->counts[RB_VERDICT_UNCLEAR], cmp->n_only_old, cmp->n_only_new);
+    fprintf(out, "ratio = new / old median; %g%% bootstrap interval; Mann-Whitney p; "
+                 "threshold %g%%\n",
+            confidence_percent(cmp), 100 * cmp->criteria.threshold);
+    if (cmp->n_differ)
+        fprintf(out, "measured differently: %zu configuration%s (see note); %s verdict%s "
+                     "compare%s different measurements\n",
+                cmp->n_differ, cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "its" : "their",
+                cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "s" : "");
+    if (count_slower(cmp)) {
+        size_t differ = 0;
+        for (size_t k = 0; k < cmp->n_pairs; k++)
+            differ += cmp->pairs[k].stats.verdict == RB_VERDICT_SLOWER && cmp->pairs[k].differs;
+        fprintf(out, "regression: %zu configuration%s slower by more than %g%%", count_slower(cmp),
+                count_slower(cmp) == 1 ? "" : "s", 100 * cmp->criteria.threshold);
+        if (differ)
+            fprintf(out, " (%zu measured differently)", differ);
+        fputc('\n', out);
+    }
+}
+
+int compare_report_table(FILE *out, const rb_comparison *cmp)
+{
+    write_file_line(out, "old", &cmp->old_file);
+    write_file_line(out, "new", &cmp->new_file);
+    for (size_t k = 0; k < cmp->n_device_changes; k++) {
+        char *change = one_line(cmp->device_changes[k]);
+        fprintf(out, "devices differ (compared anyway): %s\n", change);
+        free(change);
+    }
+
+    if (cmp->n_pairs > 0) {
+        char *(*cells)[COL_COUNT] = xcalloc(cmp->n_pairs, sizeof *cells);
+        size_t width[COL_COUNT];
+        char *titles[COL_COUNT], *rules[COL_COUNT];
+        for (int c = 0; c < COL_COUNT; c++)
+            width[c] = strlen(columns[c].title);
+        for (size_t k = 0; k < cmp->n_pairs; k++) {
+            fill_cells(k + 1, &cmp->pairs[k], cells[k]);
+            for (int c = 0; c < COL_COUNT; c++)
+                if (display_width(cells[k][c]) > width[c])
+                    width[c] = display_width(cells[k][c]);
+        }
+        for (int c = 0; c < COL_COUNT; c++) {
+            titles[c] = (char *)columns[c].title;
+            rules[c] = xmalloc(width[c] + 1);
+            memset(rules[c], '-', width[c]);
+            rules[c][width[c]] = '\0';
+        }
+        fputc('\n', out);
+        write_line(out, titles, width, column_count(cmp));
+        write_line(out, rules, width, column_count(cmp));
+        for (size_t k = 0; k < cmp->n_pairs; k++) {
+            write_line(out, cells[k], width, column_count(cmp));
+            free_cells(cells[k]);
+        }
+        for (int c = 0; c < COL_COUNT; c++)
+            free(rules[c]);
+        free(cells);
+    }
+
+    int header_written = 0;
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *p = &cmp->pairs[k];
+        if (p->stats.verdict != RB_VERDICT_UNCLEAR)
+            continue;
+        if (!header_written)
+            fputs("\nunclear:\n", out);
+        header_written = 1;
+        char *title = compare_row_title(p->old_row), *why = one_line(p->stats.why);
+        fprintf(out, "  #%zu %s: %s\n", k + 1, title, why);
+        free(title);
+        free(why);
+    }
+    write_one_file_rows(out, cmp->old_file.path, cmp->only_old, cmp->n_only_old);
+    write_one_file_rows(out, cmp->new_file.path, cmp->only_new, cmp->n_only_new);
+    write_summary(out, cmp);
+    return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+/* ---- CSV ---- */
+
+/* A field: printable (no line break or control byte), quoted when it
+ * holds a comma or a quote, quotes doubled. */
+static void csv_text(FILE *out, const char *text)
+{
+    char *shown = printable_text(text);
+    if (!strpbrk(shown, ",\"")) {
+        fputs(shown, out);
+        free(shown);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = shown; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+    free(shown);
+}
+
+static void csv_number(FILE *out, double v)
+{
+    if (isfinite(v)) {
+        char text[32];
+        json_format_double(v, text, sizeof text);
+        fputs(text, out);
+    }
+}
+
+/* The settings of each side (empty where a side is absent or does not
+ * say), then the names of those that differ, space-separated. */
+static void csv_settings(FILE *out, const rb_compare_row *old_row, const rb_compare_row *new_row,
+                         unsigned differs)
+{
+    for (int s = 0; s < RB_SETTING_COUNT_; s++) {
+        fputc(',', out);
+        csv_text(out, old_row ? old_row->settings[s] : NULL);
+        fputc(',', out);
+        csv_text(out, new_row ? new_row->settings[s] : NULL);
+    }
+    fputc(',', out);
+    int named = 0;
+    for (int s = 0; s < RB_SETTING_COUNT_; s++)
+        if (differs & (1u << s))
+            fprintf(out, "%s%s", named++ ? " " : "", compare_setting_name(s));
+}
+
+static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
+                    const rb_compare_row *old_row, const rb_compare_row *new_row,
+                    const rb_compare_pair *pair)
+{
+    const rb_sample_comparison *s = pair ? &pair->stats : NULL;
+    csv_text(out, in);
+    fputc(',', out);
+    const char *fields[] = {row->run, row->plugin, row->params_text, row->op, row->dtype};
+    for (size_t k = 0; k < RB_ARRAY_LEN(fields); k++) {
+        csv_text(out, fields[k]);
+        fputc(',', out);
+    }
+    fprintf(out, "%llu,", (unsigned long long)row->n);
+    csv_text(out, row->distribution);
+    fputc(',', out);
+    csv_text(out, old_row ? old_row->status : "");
+    fputc(',', out);
+    csv_text(out, new_row ? new_row->status : "");
+    fputc(',', out);
+    if (old_row)
+        fprintf(out, "%zu", old_row->n_samples);
+    fputc(',', out);
+    if (new_row)
+        fprintf(out, "%zu", new_row->n_samples);
+    if (s) {
+        const double numbers[] = {s->median_old, s->median_new, s->ratio,
+                                  s->ci_low,     s->ci_high,   s->p_value};
+        for (size_t k = 0; k < RB_ARRAY_LEN(numbers); k++) {
+            fputc(',', out);
+            csv_number(out, numbers[k]);
+        }
+        fputc(',', out);
+        csv_text(out, verdict_name(s->verdict));
+        fputc(',', out);
+        csv_text(out, s->why);
+    } else {
+        double median = sample_median(row->samples, row->n_samples);
+        fputc(',', out);
+        if (old_row)
+            csv_number(out, median);
+        fputc(',', out);
+        if (new_row)
+            csv_number(out, median);
+        fputs(",,,,,,", out);
+    }
+    csv_settings(out, old_row, new_row, pair ? pair->differs : 0);
+    fputc('\n', out);
+}
+
+int compare_report_csv(FILE *out, const rb_comparison *cmp)
+{
+    fputs("in,run,plugin,params,op,dtype,n,distribution,old_status,new_status,old_reps,"
+          "new_reps,old_median_ns,new_median_ns,ratio,ci_low,ci_high,p_value,verdict,why,"
+          "old_timing,new_timing,old_cache,new_cache,measured_differently\n",
+          out);
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *p = &cmp->pairs[k];
+        csv_row(out, "both", p->old_row, p->old_row, p->new_row, p);
+    }
+    for (size_t k = 0; k < cmp->n_only_old; k++)
+        csv_row(out, "old", cmp->only_old[k], cmp->only_old[k], NULL, NULL);
+    for (size_t k = 0; k < cmp->n_only_new; k++)
+        csv_row(out, "new", cmp->only_new[k], NULL, cmp->only_new[k], NULL);
+    return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+/* ---- JSON ---- */
+
+static void member_string(json_writer *w, const char *key, const char *value)
+{
+    jw_key(w, key);
+    jw_string(w, value);
+}
+
+/* A number, or null when it is not known. */
+static void member_number(json_writer *w, const char *key, double value)
+{
+    jw_key(w, key);
+    jw_double(w, value);
+}
+
+/* A parameter read from a result file, written back as it was. */
+static void write_param(json_writer *w, const rb_compare_param *p)
+{
+    char *end;
+    int integer = p->type == JSON_NUMBER && !strpbrk(p->text, ".eE");
+    switch (p->type) {
+    case JSON_BOOL: jw_bool(w, strcmp(p->text, "true") == 0); return;
+    case JSON_NULL: jw_null(w); return;
+    case JSON_NUMBER: break;
+    default: jw_string(w, p->text); return;
+    }
+    errno = 0;
+    long long i = strtoll(p->text, &end, 10);
+    if (integer && !*end && errno != ERANGE) {
+        jw_int(w, i);
+        return;
+    }
+    errno = 0;
+    unsigned long long u = strtoull(p->text, &end, 10);
+    if (integer && p->text[0] != '-' && !*end && errno != ERANGE)
+        jw_uint(w, u);
+    else
+        jw_double(w, strtod(p->text, NULL));
+}
+
+static void write_configuration(json_writer *w, const rb_compare_row *row)
+{
+    member_string(w, "run", row->run);
+    member_string(w, "plugin", row->plugin);
+    jw_key(w, "params");
+    jw_begin_object(w);
+    for (size_t k = 0; row->params && k < row->params->count; k++) {
+        jw_key(w, row->params->items[k].key);
+        write_param(w, &row->params->items[k]);
+    }
+    jw_end_object(w);
+    member_string(w, "op", row->op);
+    member_string(w, "dtype", row->dtype);
+    jw_key(w, "n");
+    jw_uint(w, row->n);
+    member_string(w, "distribution", *row->distribution ? row->distribution : NULL);
+}
+
+/* "old_timing", "new_timing", "old_cache", "new_cache" for the sides
+ * present (null where a row does not say). */
+static void write_settings(json_writer *w, const rb_compare_row *old_row,
+                           const rb_compare_row *new_row)
+{
+    for (int s = 0; s < RB_SETTING_COUNT_; s++) {
+        char key[32];
+        if (old_row) {
+            snprintf(key, sizeof key, "old_%s", compare_setting_name(s));
+            member_string(w, key, old_row->settings[s]);
+        }
+        if (new_row) {
+            snprintf(key, sizeof key, "new_%s", compare_setting_name(s));
+            member_string(w, key, new_row->settings[s]);
+        }
+    }
+}
+
+static void write_file_info(json_writer *w, const char *key, const rb_compare_file *f)
+{
+    jw_key(w, key);
+    jw_begin_object(w);
+    member_string(w, "path", f->path);
+    member_string(w, "version", f->version);
+    member_string(w, "git_revision", f->git_revision);
+    member_string(w, "started", f->started);
+    member_string(w, "host", f->host);
+    jw_end_object(w);
+}
+
+static void write_one_file_list(json_writer *w, const char *key, const rb_compare_row *const *rows,
+                                size_t count, int old_side)
+{
+    jw_key(w, key);
+    jw_begin_array(w);
+    for (size_t k = 0; k < count; k++) {
+        jw_begin_object(w);
+        write_configuration(w, rows[k]);
+        member_string(w, "status", rows[k]->status);
+        member_number(w, "median_ns", sample_median(rows[k]->samples, rows[k]->n_samples));
+        write_settings(w, old_side ? rows[k] : NULL, old_side ? NULL : rows[k]);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
+}
+
+int compare_report_json(FILE *out, const rb_comparison *cmp)
+{
+    json_writer w;
+    jw_init(&w, out, 2);
+    jw_begin_object(&w);
+    member_string(&w, "tool", "redbench compare");
+    write_file_info(&w, "old", &cmp->old_file);
+    write_file_info(&w, "new", &cmp->new_file);
+    member_number(&w, "threshold", cmp->criteria.threshold);
+    member_number(&w, "confidence", 1 - cmp->criteria.alpha);
+    member_string(&w, "interval", "bootstrap percentile interval of median(new) / median(old)");
+    member_string(&w, "test", "Mann-Whitney U, normal approximation, two-sided");
+    jw_key(&w, "device_changes");
+    jw_begin_array(&w);
+    for (size_t k = 0; k < cmp->n_device_changes; k++)
+        jw_string(&w, cmp->device_changes[k]);
+    jw_end_array(&w);
+
+    jw_key(&w, "summary");
+    jw_begin_object(&w);
+    for (int v = 0; v < RB_VERDICT_COUNT_; v++) {
+        jw_key(&w, verdict_name(v));
+        jw_uint(&w, cmp->counts[v]);
+    }
+    jw_key(&w, "only_old");
+    jw_uint(&w, cmp->n_only_old);
+    jw_key(&w, "only_new");
+    jw_uint(&w, cmp->n_only_new);
+    jw_key(&w, "measured_differently");
+    jw_uint(&w, cmp->n_differ);
+    jw_end_object(&w);
+
+    jw_key(&w, "comparisons");
+    jw_begin_array(&w);
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *p = &cmp->pairs[k];
+        const rb_sample_comparison *s = &p->stats;
+        jw_begin_object(&w);
+        write_configuration(&w, p->old_row);
+        member_string(&w, "old_status", p->old_row->status);
+        member_string(&w, "new_status", p->new_row->status);
+        jw_key(&w, "old_reps");
+        jw_uint(&w, s->n_old);
+        jw_key(&w, "new_reps");
+        jw_uint(&w, s->n_new);
+        member_number(&w, "old_median_ns", s->median_old);
+        member_number(&w, "new_median_ns", s->median_new);
+        member_number(&w, "ratio", s->ratio);
+        member_number(&w, "ci_low", s->ci_low);
+        member_number(&w, "ci_high", s->ci_high);
+        member_number(&w, "p_value", s->p_value);
+        member_string(&w, "verdict", verdict_name(s->verdict));
+        member_string(&w, "why", s->why);
+        write_settings(&w, p->old_row, p->new_row);
+        jw_key(&w, "measured_differently");
+        jw_begin_array_compact(&w);
+        for (int c = 0; c < RB_SETTING_COUNT_; c++)
+            if (p->differs & (1u << c))
+                jw_string(&w, compare_setting_name(c));
+        jw_end_array(&w);
+        jw_end_object(&w);
+    }
+    jw_end_array(&w);
+    write_one_file_list(&w, "only_in_old", cmp->only_old, cmp->n_only_old, 1);
+    write_one_file_list(&w, "only_in_new", cmp->only_new, cmp->n_only_new, 0);
+    jw_end_object(&w);
+    return jw_finish(&w);
+}
+
+/* ---- Markdown ---- */
+
+/* Table cell text: printable (control bytes as escapes, whose backslash
+ * is escaped in turn), Markdown's special characters escaped. */
+static void md_text(FILE *out, const char *text)
+{
+    char *shown = printable_text(text);
+    for (const char *p = shown; *p; p++) {
+        if (*p == '|' || *p == '\\' || *p == '*' || *p == '_' || *p == '`' || *p == '<')
+            fputc('\\', out);
+        fputc(*p, out);
+    }
+    free(shown);
+}
+
+static void md_file_line(FILE *out, const char *which, const rb_compare_file *f)
+{
+    fprintf(out, "- %s: `", which);
+    char *path = printable_text(f->path);
+    for (const char *p = path; *p; p++)
+        fputc(*p == '`' ? ' ' : *p, out);
+    free(path);
+    fputs("`, redbench ", out);
+    md_text(out, f->version ? f->version : "?");
+    fputs(", revision ", out);
+    md_text(out, f->git_revision ? f->git_revision : "unknown");
+    fputs(", ", out);
+    md_text(out, f->started ? f->started : "time unknown");
+    fputs(", host ", out);
+    md_text(out, f->host ? f->host : "unknown");
+    fputc('\n', out);
+}
+
+static void md_one_file_rows(FILE *out, const char *which, const rb_compare_row *const *rows,
+                             size_t count)
+{
+    if (count == 0)
+        return;
+    fprintf(out, "\nOnly in the %s file:\n\n", which);
+    for (size_t k = 0; k < count; k++) {
+        char *title = compare_row_title(rows[k]);
+        fputs("- ", out);
+        md_text(out, title);
+        fputc('\n', out);
+        free(title);
+    }
+}
+
+int compare_report_md(FILE *out, const rb_comparison *cmp)
+{
+    fputs("# redbench compare\n\n", out);
+    md_file_line(out, "old", &cmp->old_file);
+    md_file_line(out, "new", &cmp->new_file);
+    fprintf(out, "- ratio = new / old median, with its %g%% bootstrap interval; Mann-Whitney p; "
+                 "threshold %g%%\n",
+            confidence_percent(cmp), 100 * cmp->criteria.threshold);
+    for (size_t k = 0; k < cmp->n_device_changes; k++) {
+        fputs("- devices differ (compared anyway): ", out);
+        md_text(out, cmp->device_changes[k]);
+        fputc('\n', out);
+    }
+    if (cmp->n_pairs > 0) {
+        fputc('\n', out);
+        for (int c = 0; c < column_count(cmp); c++)
+            fprintf(out, "| %s ", columns[c].title);
+        fputs("|\n", out);
+        for (int c = 0; c < column_count(cmp); c++)
+            fputs(columns[c].right ? "|---:" : "|---", out);
+        fputs("|\n", out);
+        for (size_t k = 0; k < cmp->n_pairs; k++) {
+            char *cells[COL_COUNT];
+            fill_cells(k + 1, &cmp->pairs[k], cells);
+            for (int c = 0; c < column_count(cmp); c++) {
+                fputs("| ", out);
+                md_text(out, cells[c]);
+                fputc(' ', out);
+            }
+            fputs("|\n", out);
+            free_cells(cells);
+        }
+    }
+    int header_written = 0;
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *p = &cmp->pairs[k];
+        if (p->stats.verdict != RB_VERDICT_UNCLEAR)
+            continue;
+        if (!header_written)
+            fputs("\nUnclear:\n\n", out);
+        header_written = 1;
+        char *title = compare_row_title(p->old_row);
+        fprintf(out, "- #%zu ", k + 1);
+        md_text(out, title);
+        fputs(": ", out);
+        md_text(out, p->stats.why);
+        fputc('\n', out);
+        free(title);
+    }
+    md_one_file_rows(out, "old", cmp->only_old, cmp->n_only_old);
+    md_one_file_rows(out, "new", cmp->only_new, cmp->n_only_new);
+    fprintf(out, "\n%zu in both files: %zu same, %zu faster, %zu slower, %zu unclear; "
+                 "%zu only in old, %zu only in new.\n",
+            cmp->n_pairs, cmp->counts[RB_VERDICT_SAME], cmp->counts[RB_VERDICT_FASTER],
+            cmp->counts[RB_VERDICT_SLOWER], cmp->counts[RB_VERDICT_UNCLEAR], cmp->n_only_old,
+            cmp->n_only_new);
+    if (cmp->n_differ)
+        fprintf(out, "\n**Measured differently:** %zu configuration%s (see the note column); "
+                     "%s verdict%s compare%s different measurements.\n",
+                cmp->n_differ, cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "its" : "their",
+                cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "s" : "");
+    return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+rb_compare_reporter compare_reporter_for(const char *format)
+{
+    static const struct {
+        const char *name;
+        rb_compare_reporter reporter;
+    } reporters[] = {
+        {"table", compare_report_table},
+        {"csv", compare_report_csv},
+        {"json", compare_report_json},
+        {"md", compare_report_md},
+    };
+    for (size_t k = 0; k < RB_ARRAY_LEN(reporters); k++)
+        if (format && strcmp(format, reporters[k].name) == 0)
+            return reporters[k].reporter;
+    return NULL;
+}

@@ -1,0 +1,278 @@
+/* src/compare/significance.c: the verdict on two sets of timing samples: the
+ * Mann-Whitney U test, a bootstrap interval of the ratio of medians, and the
+ * rule that combines them (see compare/significance.h). */
+#include "compare/significance.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/random.h"
+#include "base/util.h"
+
+static const char *const verdict_names[RB_VERDICT_COUNT_] = {
+    [RB_VERDICT_SAME] = "same",
+    [RB_VERDICT_FASTER] = "faster",
+    [RB_VERDICT_SLOWER] = "slower",
+    [RB_VERDICT_UNCLEAR] = "unclear",
+};
+
+const char *verdict_name(int verdict)
+{
+    return verdict >= 0 && verdict < RB_VERDICT_COUNT_ ? verdict_names[verdict] : "?";
+}
+
+void compare_criteria_default(rb_compare_criteria *c)
+{
+    c->threshold = 0.05;
+    c->alpha = 0.01;
+    c->min_samples = 5;
+    c->resamples = 2000;
+    c->seed = 0x5eed;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Rearranges v so that v[k] is the k-th smallest, smaller ones before it and
+ * larger ones after (quickselect, middle pivot). */
+static double select_kth(double *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return v[k];
+}
+
+/* The median of v, reordering it. */
+static double median_in_place(double *v, size_t n)
+{
+    size_t mid = n / 2;
+    double upper = select_kth(v, n, mid);
+    if (n % 2)
+        return upper;
+    double lower = v[0];
+    for (size_t k = 1; k < mid; k++)
+        if (v[k] > lower)
+            lower = v[k];
+    return (lower + upper) / 2;
+}
+
+double sample_median(const double *v, size_t count)
+{
+    if (count == 0)
+        return NAN;
+    double *copy = xmalloc(count * sizeof *copy);
+    memcpy(copy, v, count * sizeof *copy);
+    double m = median_in_place(copy, count);
+    free(copy);
+    return m;
+}
+
+/* One value of either set, for ranking. */
+typedef struct ranked {
+    double value;
+    int from_a;
+} ranked;
+
+static int compare_ranked(const void *x, const void *y)
+{
+    return compare_doubles(&((const ranked *)x)->value, &((const ranked *)y)->value);
+}
+
+double mann_whitney_p(const double *a, size_t n_a, const double *b, size_t n_b)
+{
+    if (n_a == 0 || n_b == 0)
+        return NAN;
+    size_t n = n_a + n_b;
+    ranked *all = xmalloc(n * sizeof *all);
+    for (size_t k = 0; k < n_a; k++)
+        all[k] = (ranked){a[k], 1};
+    for (size_t k = 0; k < n_b; k++)
+        all[n_a + k] = (ranked){b[k], 0};
+    qsort(all, n, sizeof *all, compare_ranked);
+
+    /* Ranks from 1; equal values share the mean of their ranks. */
+    double rank_sum_a = 0, ties = 0;
+    for (size_t start = 0; start < n;) {
+        size_t end = start + 1;
+        while (end < n && all[end].value == all[start].value)
+            end++;
+        double rank = (double)(start + 1 + end) / 2;
+        double t = (double)(end - start);
+        for (size_t k = start; k < end; k++)
+            if (all[k].from_a)
+                rank_sum_a += rank;
+        ties += t * t * t - t;
+        start = end;
+    }
+    free(all);
+
+    double na = (double)n_a, nb = (double)n_b, total = (double)n;
+    double u = rank_sum_a - na * (na + 1) / 2;
+    double mean = na * nb / 2;
+    double variance = na * nb / 12 * ((total + 1) - ties / (total * (total - 1)));
+    if (!(variance > 0))
+        return 1;
+    double distance = fabs(u - mean) - 0.5; /* continuity correction */
+    if (distance <= 0)
+        return 1;
+    return erfc(distance / sqrt(variance) / sqrt(2.0));
+}
+
+/* xoshiro256**, seeded through splitmix64: small, fast, and the same
+ * sequence everywhere, so a comparison reads the same each time. */
+
+static void rng_seed(rb_rng *r, uint64_t seed)
+{
+    for (int k = 0; k < 4; k++) {
+        uint64_t z = (seed += 0x9e3779b97f4a7c15u);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+        r->s[k] = z ^ (z >> 31);
+    }
+}
+
+
+/* A uniform index below n (n < 2^32). */
+static size_t rng_index(rb_rng *r, size_t n)
+{
+    return (size_t)(((rb_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+static double resampled_median(rb_rng *r, const double *v, size_t n, double *scratch)
+{
+    for (size_t k = 0; k < n; k++)
+        scratch[k] = v[rng_index(r, n)];
+    return median_in_place(scratch, n);
+}
+
+/* The q-quantile of sorted values, interpolating between neighbours. */
+static double sorted_quantile(const double *v, size_t n, double q)
+{
+    double at = q * (double)(n - 1);
+    size_t below = (size_t)floor(at);
+    if (below + 1 >= n)
+        return v[n - 1];
+    return v[below] + (at - (double)below) * (v[below + 1] - v[below]);
+}
+
+int bootstrap_ratio_interval(const double *a, size_t n_a, const double *b, size_t n_b,
+                             double confidence, unsigned resamples, uint64_t seed, double *low,
+                             double *high)
+{
+    if (n_a == 0 || n_b == 0 || resamples == 0)
+        return -1;
+    rb_rng r;
+    rng_seed(&r, seed);
+    double *scratch = xmalloc((n_a > n_b ? n_a : n_b) * sizeof *scratch);
+    double *ratios = xmalloc(resamples * sizeof *ratios);
+    int status = 0;
+    for (unsigned k = 0; k < resamples && status == 0; k++) {
+        double median_a = resampled_median(&r, a, n_a, scratch);
+        double median_b = resampled_median(&r, b, n_b, scratch);
+        if (!(median_a > 0))
+            status = -1;
+        ratios[k] = median_b / median_a;
+    }
+    if (status == 0) {
+        qsort(ratios, resamples, sizeof *ratios, compare_doubles);
+        *low = sorted_quantile(ratios, resamples, (1 - confidence) / 2);
+        *high = sorted_quantile(ratios, resamples, 1 - (1 - confidence) / 2);
+    }
+    free(scratch);
+    free(ratios);
+    return status;
+}
+
+/* "5%" from 0.05, "0.5%" from 0.005, "99%" from 0.99. */
+static void percent_text(double fraction, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.3g%%", fraction * 100);
+}
+
+void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, size_t n_new,
+                     const rb_compare_criteria *criteria, rb_sample_comparison *out)
+{
+    memset(out, 0, sizeof *out);
+    out->verdict = RB_VERDICT_UNCLEAR;
+    out->n_old = n_old;
+    out->n_new = n_new;
+    out->median_old = sample_median(old_ns, n_old);
+    out->median_new = sample_median(new_ns, n_new);
+    out->ratio = out->ci_low = out->ci_high = out->p_value = NAN;
+    if (n_old > 0 && n_new > 0 && out->median_old > 0)
+        out->ratio = out->median_new / out->median_old;
+
+    if (n_old < criteria->min_samples || n_new < criteria->min_samples) {
+        snprintf(out->why, sizeof out->why,
+                 "too few samples (%zu old, %zu new; %zu of each are needed)", n_old, n_new,
+                 criteria->min_samples);
+        return;
+    }
+    if (!(out->median_old > 0) || !(out->median_new > 0)) {
+        snprintf(out->why, sizeof out->why, "a median time is not positive");
+        return;
+    }
+    double confidence = 1 - criteria->alpha;
+    if (bootstrap_ratio_interval(old_ns, n_old, new_ns, n_new, confidence, criteria->resamples,
+                                 criteria->seed, &out->ci_low, &out->ci_high) != 0) {
+        snprintf(out->why, sizeof out->why, "the old samples hold times that are not positive");
+        return;
+    }
+    out->p_value = mann_whitney_p(old_ns, n_old, new_ns, n_new);
+
+    double upper = 1 + criteria->threshold, lower = 1 / upper;
+    int significant = out->p_value < criteria->alpha && (out->ci_low > 1 || out->ci_high < 1);
+    char threshold[32], level[32];
+    percent_text(criteria->threshold, threshold, sizeof threshold);
+    percent_text(confidence, level, sizeof level);
+    if (significant && out->ratio > upper) {
+        out->verdict = RB_VERDICT_SLOWER;
+        snprintf(out->why, sizeof out->why, "significant (p = %.2g) and more than %s slower",
+                 out->p_value, threshold);
+    } else if (significant && out->ratio < lower) {
+        out->verdict = RB_VERDICT_FASTER;
+        snprintf(out->why, sizeof out->why, "significant (p = %.2g) and more than %s faster",
+                 out->p_value, threshold);
+    } else if (out->ci_low >= lower && out->ci_high <= upper) {
+        out->verdict = RB_VERDICT_SAME;
+        snprintf(out->why, sizeof out->why, "the %s interval lies within %s either way", level,
+                 threshold);
+    } else if (significant) {
+        snprintf(out->why, sizeof out->why,
+                 "a significant change (p = %.2g) within %s, but the %s interval reaches past it",
+                 out->p_value, threshold, level);
+    } else {
+        snprintf(out->why, sizeof out->why,
+                 "no significant change (p = %.2g), but the %s interval reaches past %s",
+                 out->p_value, level, threshold);
+    }
+}

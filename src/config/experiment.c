@@ -1,0 +1,750 @@
+/* src/config/experiment.c: reading an experiment file. The text is read into
+ * memory whole (it is kept verbatim for the results) and handed to inih one
+ * line at a time by feed_line, which also numbers the lines, reads the
+ * section headers, and catches what inih would get wrong or report only
+ * once: lines longer than inih's buffer, lines that are neither a section nor
+ * `key = value`, and indented lines (which inih would join to the previous
+ * value) and repeated sections. inih splits each `key = value` line and
+ * strips comments; handle_key files the pair under its section and checks
+ * the [experiment] settings. The file is read whole, up to
+ * RB_EXPERIMENT_MAX_BYTES. */
+#include "config/experiment.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <redbench/backend.h>
+
+#include "base/diag.h"
+#include "base/units.h"
+#include "base/util.h"
+
+enum section_kind {
+    SECTION_NONE,       /* before the first header */
+    SECTION_EXPERIMENT,
+    SECTION_DATA,
+    SECTION_RUN,
+    SECTION_IGNORED     /* unknown or duplicate: already reported */
+};
+
+enum experiment_key {
+    KEY_NAME, KEY_WARMUP, KEY_MIN_TIME, KEY_MIN_REPS, KEY_MAX_REPS, KEY_NOISE,
+    KEY_CACHE, KEY_SEED, KEY_OUTPUT, KEY_FORMAT, KEY_DEVICE, KEY_TIMEOUT,
+    KEY_TIMING, KEY_GRAPH_CALLS, KEY_DETERMINISM_RUNS, KEY_PEAK, KEY_PROBES,
+    KEY_COUNT_
+};
+
+static const char *const experiment_keys[KEY_COUNT_] = {
+    "name", "warmup", "min_time", "min_reps", "max_reps", "noise",
+    "cache", "seed", "output", "format", "device", "timeout",
+    "timing", "graph_calls", "determinism_runs", "peak", "probes"};
+static const char experiment_key_list[] =
+    "name, warmup, min_time, min_reps, max_reps, noise, cache, seed, output, format, device, "
+    "timeout, timing, graph_calls, determinism_runs, peak, probes";
+
+static const char *const data_keys[] = {"op", "dtype", "n", "distribution", "bins"};
+static const char data_key_list[] = "op, dtype, n, distribution, bins";
+
+static const char section_list[] = "[experiment], [data], [run NAME]";
+
+#define MAX_REPS_LIMIT 1000000000L
+#define MAX_WARMUP 1000000
+#define MAX_GRAPH_CALLS 100000
+#define MAX_DETERMINISM_RUNS 100
+
+typedef struct parse_state {
+    rb_experiment *exp;
+    const char *text;     /* what is fed to inih */
+    size_t len, pos;
+    int line;             /* the line last fed */
+    enum section_kind kind;
+    size_t run;           /* index of the current run in exp->runs */
+    int optional_line;    /* `optional` of the current run, 0 if absent */
+    int key_lines[KEY_COUNT_]; /* where each [experiment] key was set */
+    int experiment_line;  /* where [experiment] began, 0 if not yet */
+    int data_line;        /* where [data] began, 0 if not yet */
+} parse_state;
+
+static rb_run_section *current_run(parse_state *st)
+{
+    return &st->exp->runs[st->run];
+}
+
+/* ---- [experiment] ---- */
+
+static void check_int(parse_state *st, const char *key, const char *value, int64_t min,
+                      int64_t max, int64_t *out)
+{
+    const char *why;
+    int64_t v;
+    if (parse_int(value, &v, &why) != 0)
+        diag_at(st->exp->path, st->line, "%s = %s is not a whole number; valid: %lld to %lld",
+                key, value, (long long)min, (long long)max);
+    else if (v < min || v > max)
+        diag_at(st->exp->path, st->line, "%s = %s is out of range; valid: %lld to %lld", key,
+                value, (long long)min, (long long)max);
+    else
+        *out = v;
+}
+
+static void check_double(parse_state *st, const char *key, const char *value,
+                         const char *valid, int (*in_range)(double), double *out)
+{
+    const char *why;
+    double v;
+    if (parse_double(value, &v, &why) != 0)
+        diag_at(st->exp->path, st->line, "%s = %s is not a decimal number; valid: %s", key, value,
+                valid);
+    else if (!in_range(v))
+        diag_at(st->exp->path, st->line, "%s = %s is out of range; valid: %s", key, value, valid);
+    else
+        *out = v;
+}
+
+static int non_negative(double v) { return v >= 0; }
+static int positive(double v) { return v > 0; }
+static int fraction(double v) { return v > 0 && v < 1; }
+
+static int word_index(const char *const *words, size_t count, const char *word)
+{
+    for (size_t k = 0; k < count; k++)
+        if (strcmp(words[k], word) == 0)
+            return (int)k;
+    return -1;
+}
+
+/* The words of the cache and peak settings, in the order of their enums. */
+static const char *const caches[] = {"hot", "cold"};
+static const char *const peaks[] = {"cached", "measure"};
+
+const char *cache_mode_name(int cache)
+{
+    return cache == RB_CACHE_COLD ? caches[RB_CACHE_COLD] : caches[RB_CACHE_HOT];
+}
+
+const char *peak_mode_name(int peak)
+{
+    return peak == RB_PEAK_MEASURE ? peaks[RB_PEAK_MEASURE] : peaks[RB_PEAK_USE_CACHE];
+}
+
+static void set_experiment_key(parse_state *st, int key, const char *value)
+{
+    static const char *const formats[] = {"table", "csv", "json", "md"};
+    rb_experiment *exp = st->exp;
+    int64_t v;
+
+    switch (key) {
+    case KEY_NAME:
+        free(exp->name);
+        exp->name = xstrdup(value);
+        break;
+    case KEY_WARMUP:
+        v = exp->warmup;
+        check_int(st, "warmup", value, 0, MAX_WARMUP, &v);
+        exp->warmup = (int)v;
+        break;
+    case KEY_MIN_TIME:
+        check_double(st, "min_time", value, "seconds, 0 or more (e.g. 0.5)", non_negative,
+                     &exp->min_time);
+        break;
+    case KEY_MIN_REPS:
+        v = exp->min_reps;
+        check_int(st, "min_reps", value, 1, MAX_REPS_LIMIT, &v);
+        exp->min_reps = (long)v;
+        break;
+    case KEY_MAX_REPS:
+        v = exp->max_reps;
+        check_int(st, "max_reps", value, 1, MAX_REPS_LIMIT, &v);
+        exp->max_reps = (long)v;
+        break;
+    case KEY_NOISE:
+        check_double(st, "noise", value, "a fraction between 0 and 1, exclusive (0.01 is 1%)",
+                     fraction, &exp->noise);
+        break;
+    case KEY_CACHE: {
+        int k = word_index(caches, RB_ARRAY_LEN(caches), value);
+        if (k < 0)
+            diag_at(exp->path, st->line, "cache = %s is not valid; valid: hot, cold", value);
+        else
+            exp->cache = k == 0 ? RB_CACHE_HOT : RB_CACHE_COLD;
+        break;
+    }
+    case KEY_SEED:
+        v = (int64_t)exp->seed;
+        check_int(st, "seed", value, 0, INT64_MAX, &v);
+        exp->seed = (uint64_t)v;
+        break;
+    case KEY_OUTPUT:
+        free(exp->output);
+        exp->output = xstrdup(value);
+        break;
+    case KEY_FORMAT:
+        if (word_index(formats, RB_ARRAY_LEN(formats), value) < 0) {
+            diag_at(exp->path, st->line, "format = %s is not valid; valid: table, csv, json, md",
+                    value);
+        } else {
+            free(exp->format);
+            exp->format = xstrdup(value);
+        }
+        break;
+    case KEY_DEVICE:
+        v = exp->device;
+        check_int(st, "device", value, 0, 1023, &v);
+        exp->device = (int)v;
+        break;
+    case KEY_TIMEOUT:
+        check_double(st, "timeout", value, "seconds, more than 0 (e.g. 60)", positive,
+                     &exp->timeout);
+        break;
+    case KEY_TIMING: {
+        /* in the order of enum rb_timing_mode */
+        static const char *const timings[] = {"launch", "graph", "device"};
+        int k = word_index(timings, RB_ARRAY_LEN(timings), value);
+        if (k < 0)
+            diag_at(exp->path, st->line, "timing = %s is not valid; valid: launch (one call "
+                    "timed, launch cost included), graph (a captured batch replayed, time per "
+                    "call), device (one call on a held queue)", value);
+        else
+            exp->timing = k;
+        break;
+    }
+    case KEY_GRAPH_CALLS:
+        if (strcmp(value, "auto") == 0) {
+            exp->graph_calls = 0;
+        } else {
+            v = exp->graph_calls;
+            const char *why;
+            if (parse_int(value, &v, &why) != 0 || v < 1 || v > MAX_GRAPH_CALLS)
+                diag_at(exp->path, st->line, "graph_calls = %s is not valid; valid: auto or a "
+                        "whole number from 1 to %d", value, MAX_GRAPH_CALLS);
+            else
+                exp->graph_calls = (long)v;
+        }
+        break;
+    case KEY_DETERMINISM_RUNS:
+        v = exp->determinism_runs;
+        check_int(st, "determinism_runs", value, 0, MAX_DETERMINISM_RUNS, &v);
+        exp->determinism_runs = (int)v;
+        break;
+    case KEY_PEAK:
+        if ((v = word_index(peaks, RB_ARRAY_LEN(peaks), value)) >= 0)
+            exp->peak = (int)v;
+        else
+            diag_at(exp->path, st->line, "peak = %s is not valid; valid: cached (measured once "
+                    "per device and kept in the cache folder), measure (measured again)", value);
+        break;
+    case KEY_PROBES:
+        if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
+            exp->probes = strcmp(value, "on") == 0;
+        else
+            diag_at(exp->path, st->line, "probes = %s is not valid; valid: on (every result is "
+                    "also judged on probe inputs of exact answer: the default), off (rows are "
+                    "then unproven)", value);
+        break;
+    }
+}
+
+static void handle_experiment_key(parse_state *st, const char *key, const char *value)
+{
+    int k = word_index(experiment_keys, KEY_COUNT_, key);
+    if (k < 0) {
+        diag_at(st->exp->path, st->line, "unknown key '%s' in [experiment]; valid keys: %s", key,
+                experiment_key_list);
+        return;
+    }
+    if (st->key_lines[k]) {
+        diag_at(st->exp->path, st->line, "duplicate key '%s' in [experiment] (first set at line %d)",
+                key, st->key_lines[k]);
+        return;
+    }
+    st->key_lines[k] = st->line;
+    set_experiment_key(st, k, value);
+}
+
+/* ---- [data] and [run NAME] ---- */
+
+static const rb_setting *find_setting(const rb_setting *settings, size_t count, const char *key)
+{
+    for (size_t k = 0; k < count; k++)
+        if (strcmp(settings[k].key, key) == 0)
+            return &settings[k];
+    return NULL;
+}
+
+static void add_setting(parse_state *st, rb_setting **items, size_t *count, size_t *cap,
+                        const char *key, const char *value)
+{
+    rb_setting *s = grow(items, count, cap, sizeof **items);
+    s->key = xstrdup(key);
+    s->text = xstrdup(value);
+    s->n_values = split_list(value, &s->values);
+    s->line = st->line;
+}
+
+static void handle_data_key(parse_state *st, const char *key, const char *value)
+{
+    rb_experiment *exp = st->exp;
+    if (word_index(data_keys, RB_ARRAY_LEN(data_keys), key) < 0) {
+        diag_at(exp->path, st->line, "unknown key '%s' in [data]; valid keys: %s", key,
+                data_key_list);
+        return;
+    }
+    const rb_setting *first = find_setting(exp->data, exp->n_data, key);
+    if (first) {
+        diag_at(exp->path, st->line, "duplicate key '%s' in [data] (first set at line %d)", key,
+                first->line);
+        return;
+    }
+    add_setting(st, &exp->data, &exp->n_data, &exp->cap_data, key, value);
+}
+
+static void handle_run_key(parse_state *st, const char *key, const char *value)
+{
+    rb_run_section *run = current_run(st);
+    const char *path = st->exp->path;
+    int first_line = 0;
+
+    if (strcmp(key, "plugin") == 0)
+        first_line = run->plugin_line;
+    else if (strcmp(key, "optional") == 0)
+        first_line = st->optional_line;
+    else {
+        const rb_setting *first = find_setting(run->settings, run->n_settings, key);
+        first_line = first ? first->line : 0;
+    }
+    if (first_line) {
+        diag_at(path, st->line, "duplicate key '%s' in [run %s] (first set at line %d)", key,
+                run->name, first_line);
+        return;
+    }
+
+    if (strcmp(key, "plugin") == 0) {
+        run->plugin_line = st->line;
+        if (strchr(value, ',') || strpbrk(value, " \t"))
+            diag_at(path, st->line, "plugin = %s: a run names exactly one plugin; write one "
+                    "[run NAME] section per plugin", value);
+        else
+            run->plugin = xstrdup(value);
+    } else if (strcmp(key, "optional") == 0) {
+        const char *why;
+        st->optional_line = st->line;
+        if (parse_bool(value, &run->optional, &why) != 0)
+            diag_at(path, st->line, "optional = %s: %s", value, why);
+    } else {
+        add_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key, value);
+    }
+}
+
+static int handle_key(void *user, const char *section, const char *key, const char *value)
+{
+    parse_state *st = user;
+    const char *path = st->exp->path;
+    (void)section; /* inih cuts section names at 49 characters; feed_line has the whole */
+
+    if (*key == '\0') {
+        diag_at(path, st->line, "a line of the form '= value' has no key; expected 'key = value'");
+        return 1;
+    }
+    if (*value == '\0') {
+        diag_at(path, st->line, "empty value for '%s'; write '%s = VALUE' or remove the line", key,
+                key);
+        return 1;
+    }
+    switch (st->kind) {
+    case SECTION_NONE:
+        diag_at(path, st->line, "'%s' is outside any section; keys belong under one of %s", key,
+                section_list);
+        break;
+    case SECTION_EXPERIMENT:
+        handle_experiment_key(st, key, value);
+        break;
+    case SECTION_DATA:
+        handle_data_key(st, key, value);
+        break;
+    case SECTION_RUN:
+        handle_run_key(st, key, value);
+        break;
+    case SECTION_IGNORED:
+        break;
+    }
+    return 1;
+}
+
+/* ---- sections ---- */
+
+static void finish_section(parse_state *st)
+{
+    if (st->kind == SECTION_RUN) {
+        rb_run_section *run = current_run(st);
+        if (!run->plugin && !run->plugin_line)
+            diag_at(st->exp->path, run->line, "[run %s] has no 'plugin' key; add 'plugin = NAME' "
+                    "(redbench --list shows the plugins found)", run->name);
+    }
+    st->kind = SECTION_IGNORED;
+}
+
+static int valid_run_name(const char *name)
+{
+    static const char allowed[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-";
+    return *name && strspn(name, allowed) == strlen(name);
+}
+
+static void begin_run(parse_state *st, const char *name)
+{
+    rb_experiment *exp = st->exp;
+    if (*name == '\0') {
+        diag_at(exp->path, st->line, "a run section needs a name: [run NAME], NAME made of "
+                "letters, digits, '_', '.' and '-'");
+        return;
+    }
+    if (!valid_run_name(name)) {
+        diag_at(exp->path, st->line, "run name '%s' is not valid; a run name is made of letters, "
+                "digits, '_', '.' and '-'", name);
+        return;
+    }
+    for (size_t k = 0; k < exp->n_runs; k++) {
+        if (strcmp(exp->runs[k].name, name) == 0) {
+            diag_at(exp->path, st->line, "duplicate run '%s' (first defined at line %d); run "
+                    "names must be unique", name, exp->runs[k].line);
+            return;
+        }
+    }
+    rb_run_section *run = grow(&exp->runs, &exp->n_runs, &exp->cap_runs, sizeof *run);
+    run->name = xstrdup(name);
+    run->line = st->line;
+    st->run = exp->n_runs - 1;
+    st->optional_line = 0;
+    st->kind = SECTION_RUN;
+}
+
+/* `inside` is the text between '[' and ']'. */
+static void begin_section(parse_state *st, char *inside)
+{
+    char *name = trim(inside);
+    finish_section(st);
+    if (strcmp(name, "experiment") == 0 || strcmp(name, "data") == 0) {
+        int experiment = name[0] == 'e';
+        int *first = experiment ? &st->experiment_line : &st->data_line;
+        if (*first) {
+            /* its keys are skipped (kind stays SECTION_IGNORED) */
+            diag_at(st->exp->path, st->line, "duplicate section [%s] (first at line %d); "
+                    "write its keys in one [%s] section", name, *first, name);
+            return;
+        }
+        *first = st->line;
+        st->kind = experiment ? SECTION_EXPERIMENT : SECTION_DATA;
+    } else if (strncmp(name, "run", 3) == 0 && (name[3] == '\0' || name[3] == ' ' ||
+                                                name[3] == '\t')) {
+        begin_run(st, trim(name + 3));
+    } else {
+        diag_at(st->exp->path, st->line, "unknown section [%s]; valid sections: %s", name,
+                section_list);
+    }
+}
+
+/* ---- lines ---- */
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* Whether a line has '=' or ':' before any inline comment (" ;"), the way
+ * inih looks for it. */
+static int has_separator(const char *line)
+{
+    for (const char *p = line; *p; p++) {
+        if (*p == '=' || *p == ':')
+            return 1;
+        if (*p == ';' && p > line && is_blank(p[-1]))
+            return 0;
+    }
+    return 0;
+}
+
+/* Reads one line (no newline) as inih will see it, and acts on it: a section
+ * header is taken here; a line that is not `key = value` is reported.
+ * Returns 1 when the line should go to inih, 0 when it is to be skipped. */
+static int classify_line(parse_state *st, char *line)
+{
+    const char *path = st->exp->path;
+    char *start = trim(line);
+
+    if (*start == '\0' || *start == ';' || *start == '#')
+        return 0;
+    if (*start == '[') {
+        char *close = strchr(start, ']');
+        if (!close) {
+            diag_at(path, st->line, "section header '%s' has no closing ']'; expected %s",
+                    start, section_list);
+            st->kind = SECTION_IGNORED;
+            return 0;
+        }
+        char *after = close + 1;
+        while (is_blank(*after))
+            after++;
+        if (*after != '\0' && *after != ';' && *after != '#') {
+            diag_at(path, st->line, "unexpected text '%s' after the section header", after);
+            st->kind = SECTION_IGNORED;
+            return 0;
+        }
+        *close = '\0';
+        begin_section(st, start + 1);
+        return 0;
+    }
+    if (!has_separator(start)) {
+        diag_at(path, st->line, "cannot read '%s': expected 'key = value', a [section] header "
+                "or a comment starting with ';' or '#'", start);
+        return 0;
+    }
+    return 1;
+}
+
+/* inih's reader: copies the next line into buf (at most size - 1 bytes),
+ * left-trimmed so that inih never joins it to the previous value; a line
+ * that is a section header, a comment, malformed or too long goes to inih as
+ * an empty line, so that inih's line count stays ours. */
+static char *feed_line(char *buf, int size, void *stream)
+{
+    parse_state *st = stream;
+    if (st->pos >= st->len)
+        return NULL;
+
+    const char *start = st->text + st->pos;
+    const char *newline = memchr(start, '\n', st->len - st->pos);
+    size_t len = newline ? (size_t)(newline - start) : st->len - st->pos;
+    st->pos += len + (newline ? 1 : 0);
+    st->line++;
+    if (len > 0 && start[len - 1] == '\r')
+        len--;
+    if (st->line == 1 && len >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0) {
+        start += 3; /* a UTF-8 byte order mark */
+        len -= 3;
+    }
+
+    size_t longest = (size_t)size - 1;
+    if (len > longest) {
+        diag_at(st->exp->path, st->line, "line is %zu characters long; the longest line "
+                "redbench can read is %zu characters", len, longest);
+        snprintf(buf, (size_t)size, "\n");
+        return buf;
+    }
+    char *line = xstrndup(start, len);
+    if (classify_line(st, line))
+        snprintf(buf, (size_t)size, "%s", trim(line));
+    else
+        snprintf(buf, (size_t)size, "\n");
+    free(line);
+    return buf;
+}
+
+/* ---- loading ---- */
+
+static char *default_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(base);
+    if (len > 4 && strcmp(base + len - 4, ".ini") == 0)
+        len -= 4;
+    return xstrndup(base, len);
+}
+
+static void set_defaults(rb_experiment *exp, const char *path)
+{
+    memset(exp, 0, sizeof *exp);
+    exp->path = xstrdup(path);
+    exp->warmup = 3;
+    exp->min_time = 0.5;
+    exp->min_reps = 5;
+    exp->max_reps = 1000;
+    exp->noise = 0.01;
+    exp->cache = RB_CACHE_HOT;
+    exp->seed = 1;
+    exp->device = 0;
+    exp->timeout = 60;
+    exp->timing = RB_TIMING_DEVICE;
+    exp->graph_calls = 0;
+    exp->determinism_runs = 2;
+    exp->peak = RB_PEAK_USE_CACHE;
+    exp->probes = 1;
+}
+
+/* Cross-checks: min_reps must not exceed max_reps. A default gives way to
+ * the one written: `max_reps = 2` alone means at most 2 repetitions. */
+static void check_whole(parse_state *st, int errors_before)
+{
+    rb_experiment *exp = st->exp;
+    int min_line = st->key_lines[KEY_MIN_REPS], max_line = st->key_lines[KEY_MAX_REPS];
+    if (exp->min_reps > exp->max_reps) {
+        if (min_line && max_line)
+            diag_at(exp->path, min_line, "min_reps = %ld is larger than max_reps = %ld (line %d); "
+                    "min_reps must not exceed max_reps", exp->min_reps, exp->max_reps, max_line);
+        else if (min_line)
+            exp->max_reps = exp->min_reps;
+        else
+            exp->min_reps = exp->max_reps;
+    }
+    int timing_line = st->key_lines[KEY_TIMING], cache_line = st->key_lines[KEY_CACHE];
+    if (exp->timing == RB_TIMING_GRAPH && exp->cache == RB_CACHE_COLD)
+        diag_at(exp->path, timing_line ? timing_line : cache_line,
+                "timing = graph replays calls back to back, with no cache flush between them, "
+                "so cache = cold (line %d) cannot hold; use timing = launch or device with "
+                "cache = cold", cache_line);
+    if (st->key_lines[KEY_GRAPH_CALLS] && exp->timing != RB_TIMING_GRAPH)
+        diag_at(exp->path, st->key_lines[KEY_GRAPH_CALLS], "graph_calls applies to timing = "
+                "graph only; remove it or add 'timing = graph'");
+    if (exp->n_runs == 0 && diag_count() == errors_before)
+        diag_at(exp->path, 0, "no [run NAME] section: nothing to run; add one, e.g. "
+                "'[run mine]' followed by 'plugin = NAME'");
+}
+
+/* Parses `len` bytes of text already copied to exp->text. */
+static int parse_text(rb_experiment *exp, size_t len)
+{
+    int before = diag_count();
+    parse_state st;
+    memset(&st, 0, sizeof st);
+    st.exp = exp;
+    st.text = exp->text;
+    st.len = len;
+    st.kind = SECTION_NONE;
+
+    int first_error = ini_parse_stream(feed_line, &st, handle_key, &st);
+    finish_section(&st);
+    if (first_error > 0 && diag_count() == before)
+        diag_at(exp->path, first_error, "cannot read this line; expected 'key = value', a "
+                "[section] header or a comment");
+    else if (first_error < 0 && diag_count() == before)
+        diag_at(exp->path, 0, "cannot parse the file (inih error %d)", first_error);
+    check_whole(&st, before);
+    return diag_count() - before;
+}
+
+int experiment_load_text(const char *path, const char *text, rb_experiment *exp)
+{
+    set_defaults(exp, path);
+    exp->name = default_name(path);
+    exp->text = xstrdup(text);
+    if (*text == '\0') {
+        diag_at(path, 0, "the experiment file is empty; it needs at least one [run NAME] "
+                "section with 'plugin = NAME'");
+        return 1;
+    }
+    return parse_text(exp, strlen(text));
+}
+
+static void too_large(const char *path)
+{
+    diag_at(path, 0, "the experiment file is larger than %u MiB, the most redbench reads; "
+            "is this an experiment file?", RB_EXPERIMENT_MAX_BYTES >> 20);
+}
+
+/* Reads the whole file, at most RB_EXPERIMENT_MAX_BYTES of it (a pipe or a
+ * device such as /dev/zero is read up to that bound); returns its length,
+ * or -1 after reporting why not. */
+static long read_whole_file(const char *path, char **out)
+{
+    struct stat info;
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        diag_at(path, 0, "cannot open the experiment file: %s", strerror(errno));
+        return -1;
+    }
+    int known = fstat(fileno(file), &info) == 0;
+    if (known && S_ISDIR(info.st_mode)) {
+        diag_at(path, 0, "is a directory; expected an experiment file (.ini)");
+        fclose(file);
+        return -1;
+    }
+    if (known && S_ISREG(info.st_mode) && info.st_size > (off_t)RB_EXPERIMENT_MAX_BYTES) {
+        too_large(path);
+        fclose(file);
+        return -1;
+    }
+    size_t len = 0, cap = 4096;
+    char *text = xmalloc(cap);
+    for (;;) {
+        if (len + 1 >= cap) {
+            cap *= 2;
+            text = xrealloc(text, cap);
+        }
+        size_t room = cap - len - 1, left = RB_EXPERIMENT_MAX_BYTES + 1 - len;
+        size_t got = fread(text + len, 1, room < left ? room : left, file);
+        len += got;
+        if (got == 0 || len > RB_EXPERIMENT_MAX_BYTES)
+            break;
+    }
+    if (len > RB_EXPERIMENT_MAX_BYTES) {
+        too_large(path);
+        fclose(file);
+        free(text);
+        return -1;
+    }
+    if (ferror(file)) {
+        diag_at(path, 0, "cannot read the experiment file: %s", strerror(errno));
+        fclose(file);
+        free(text);
+        return -1;
+    }
+    fclose(file);
+    text[len] = '\0';
+    *out = text;
+    return (long)len;
+}
+
+int experiment_load(const char *path, rb_experiment *exp)
+{
+    set_defaults(exp, path);
+    exp->name = default_name(path);
+    char *text;
+    long len = read_whole_file(path, &text);
+    if (len < 0)
+        return 1;
+    exp->text = text;
+    if (len == 0) {
+        diag_at(path, 0, "the experiment file is empty; it needs at least one [run NAME] "
+                "section with 'plugin = NAME'");
+        return 1;
+    }
+    const char *nul = memchr(text, '\0', (size_t)len);
+    if (nul) {
+        int line = 1;
+        for (const char *p = text; p < nul; p++)
+            line += *p == '\n';
+        diag_at(path, line, "the file contains a NUL byte; an experiment file is text (is this "
+                "a binary file?)");
+        return 1;
+    }
+    return parse_text(exp, (size_t)len);
+}
+
+static void free_settings(rb_setting *settings, size_t count)
+{
+    for (size_t k = 0; k < count; k++) {
+        free(settings[k].key);
+        free(settings[k].text);
+        free_list(settings[k].values, settings[k].n_values);
+    }
+    free(settings);
+}
+
+void experiment_free(rb_experiment *exp)
+{
+    free(exp->path);
+    free(exp->text);
+    free(exp->name);
+    free(exp->output);
+    free(exp->format);
+    free_settings(exp->data, exp->n_data);
+    for (size_t k = 0; k < exp->n_runs; k++) {
+        rb_run_section *run = &exp->runs[k];
+        free(run->name);
+        free(run->plugin);
+        free_settings(run->settings, run->n_settings);
+    }
+    free(exp->runs);
+    memset(exp, 0, sizeof *exp);
+}

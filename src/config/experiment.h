@@ -1,0 +1,98 @@
+/* src/config/experiment.h: an experiment file, read with inih. Holds the
+ * [experiment] settings (checked and converted), the [data] defaults and the
+ * [run NAME] sections as written (key, comma list, line), for sweep.c to
+ * expand against the plugins' declared parameters. */
+#ifndef RB_EXPERIMENT_H
+#define RB_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One `key = a, b, c` line. */
+typedef struct rb_setting {
+    char *key;
+    char *text;    /* the value as written, trimmed */
+    char **values; /* the comma list, each trimmed (one item if no comma) */
+    size_t n_values;
+    int line;
+} rb_setting;
+
+/* One [run NAME] section. */
+typedef struct rb_run_section {
+    char *name;
+    int line;          /* line of the section header */
+    rb_setting *settings; /* every key but the ones below, in file order */
+    size_t n_settings, cap_settings;
+    char *plugin;      /* `plugin = ...` (required) */
+    int plugin_line;
+    int optional;      /* `optional = true`: a missing plugin or backend
+                          gives skipped rows instead of an error */
+} rb_run_section;
+
+enum rb_cache_mode { RB_CACHE_HOT = 0, RB_CACHE_COLD = 1 };
+
+/* `peak`: where the measured peak bandwidth comes from. */
+enum rb_peak_mode {
+    RB_PEAK_USE_CACHE = 0, /* the user's cache when it holds one measured under
+                              the same key, else measured and cached */
+    RB_PEAK_MEASURE = 1    /* measured again, and the cache rewritten */
+};
+
+typedef struct rb_experiment {
+    char *path;        /* as given on the command line */
+    char *text;        /* the file verbatim */
+
+    /* [experiment], with their defaults when absent */
+    char *name;        /* default: the file's base name without .ini */
+    int warmup;        /* warm-up runs before measuring; default 3 */
+    double min_time;   /* seconds of measured time at least; default 0.5 */
+    long min_reps;     /* repetitions at least; default 5 */
+    long max_reps;     /* repetitions at most; default 1000 */
+    double noise;      /* target relative noise of the median; default 0.01 */
+    int cache;         /* enum rb_cache_mode; default hot */
+    uint64_t seed;     /* default 1 */
+    char *output;      /* default NULL (standard output) */
+    char *format;      /* table|csv|json|md; default NULL (table) */
+    int device;        /* backend device index; default 0 */
+    double timeout;    /* seconds per configuration; default 60 */
+    int timing;        /* enum rb_timing_mode (redbench/backend.h); default
+                          RB_TIMING_DEVICE */
+    long graph_calls;  /* calls per graph batch; 0 (default): auto, a batch
+                          of about a millisecond */
+    int determinism_runs; /* extra run + verify pairs whose results are
+                          compared bit for bit with the first; default 2,
+                          0: not checked */
+    int peak;          /* enum rb_peak_mode; default RB_PEAK_USE_CACHE */
+    int probes;        /* 1 (default): every configuration is judged on probe
+                          inputs too (src/run/probe.h); 0: `probes = off` or
+                          --no-probes, and its rows are unproven */
+    int profile;       /* --profile: each configuration runs once, no
+                          warm-up (set by the command line, not the file) */
+
+    rb_setting *data;  /* [data] keys as written */
+    size_t n_data, cap_data;
+    rb_run_section *runs;
+    size_t n_runs, cap_runs;
+} rb_experiment;
+
+/* The largest experiment file read (16 MiB); a larger one, or a pipe or
+ * device that gives more, is an error naming the file. */
+#define RB_EXPERIMENT_MAX_BYTES (16u << 20)
+
+/* Reads and checks the file's syntax and the [experiment] section. Prints
+ * every error as "FILE:LINE: error: ..." through diag_at and returns the
+ * number of errors (0: success). Plugin names and parameters are checked
+ * later, by sweep_expand. */
+int experiment_load(const char *path, rb_experiment *exp);
+
+/* The same from text in memory (tests); `path` is only used in messages. */
+int experiment_load_text(const char *path, const char *text, rb_experiment *exp);
+
+void experiment_free(rb_experiment *exp);
+
+/* The words for the settings, as written in an experiment file: "hot" or
+ * "cold"; "cached" or "measure". */
+const char *cache_mode_name(int cache);
+const char *peak_mode_name(int peak);
+
+#endif

@@ -1,0 +1,609 @@
+/* src/config/sweep.c: expansion of the [run] sections into configurations. Every
+ * comma list (data keys, then the plugin's parameters in declaration order)
+ * is an axis; each run's configurations are the Cartesian product of its
+ * axes, the last axis varying fastest. All values are checked, and the size
+ * of the sweep counted, before anything is allocated for it. */
+#include "config/sweep.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/diag.h"
+#include "base/names.h"
+#include "base/units.h"
+#include "base/util.h"
+
+enum data_key { DATA_OP, DATA_DTYPE, DATA_N, DATA_DISTRIBUTION, DATA_BINS, DATA_COUNT_ };
+
+static const char *const data_keys[DATA_COUNT_] = {"op", "dtype", "n", "distribution", "bins"};
+static const char *const data_defaults[DATA_COUNT_] = {"sum", "f32", "1M", "uniform", "256"};
+
+#define LARGEST_N (UINT64_C(1) << 40)
+#define LARGEST_BINS 256
+
+/* The values of one key: a data key or a parameter. */
+typedef struct axis {
+    const rb_setting *setting; /* where they were written; NULL for a default */
+    size_t count;              /* 0 when a value was not valid */
+    int64_t *values;
+    char **texts;              /* parameters: the normalized words */
+} axis;
+
+/* What one [run] section expands to, worked out before anything is built. */
+typedef struct run_plan {
+    const rb_run_section *run;
+    const rb_loaded_plugin *plugin; /* NULL: absent (the run is optional) */
+    char *skip_reason;
+    char *raw_params;               /* for an absent plugin: the keys as written */
+    axis overrides[DATA_COUNT_];    /* data keys set in the run itself */
+    const axis *data[DATA_COUNT_];  /* the axes used: overrides or [data] */
+    axis *params;                   /* one per declared parameter */
+    uint32_t n_params;
+    uint64_t count;                 /* configurations */
+} run_plan;
+
+static void axis_free(axis *a)
+{
+    free(a->values);
+    if (a->texts)
+        free_list(a->texts, a->count);
+    memset(a, 0, sizeof *a);
+}
+
+static int data_key_index(const char *key)
+{
+    for (int k = 0; k < DATA_COUNT_; k++)
+        if (strcmp(data_keys[k], key) == 0)
+            return k;
+    return -1;
+}
+
+/* Reports an empty item ("a,,b", "a,"). Returns 0 when there is none. */
+static int check_empty_items(const char *path, const rb_setting *s)
+{
+    for (size_t k = 0; k < s->n_values; k++) {
+        if (s->values[k][0] == '\0') {
+            diag_at(path, s->line, "%s = %s: item %zu of the list is empty; remove the extra "
+                    "comma", s->key, s->text, k + 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- data keys ---- */
+
+/* Converts one item of a data key; reports at `line` what is wrong. */
+static int data_item(const char *path, int line, int key, const char *item, int64_t *out)
+{
+    const char *why;
+    uint64_t size;
+    int64_t number;
+    int word;
+
+    switch (key) {
+    case DATA_OP:
+        if ((word = op_from_name(item)) < 0)
+            break;
+        *out = word;
+        return 0;
+    case DATA_DTYPE:
+        if ((word = dtype_from_name(item)) < 0)
+            break;
+        *out = word;
+        return 0;
+    case DATA_DISTRIBUTION:
+        if ((word = distribution_from_name(item)) < 0)
+            break;
+        *out = word;
+        return 0;
+    case DATA_N:
+        if (parse_size(item, &size, &why) != 0) {
+            diag_at(path, line, "n = %s: %s; valid: 1 to 1T (2^40 elements)", item, why);
+            return -1;
+        }
+        if (size < 1 || size > LARGEST_N) {
+            diag_at(path, line, "n = %s is out of range; valid: 1 to 1T (2^40 elements)", item);
+            return -1;
+        }
+        *out = (int64_t)size;
+        return 0;
+    case DATA_BINS:
+        if (parse_int(item, &number, &why) != 0) {
+            diag_at(path, line, "bins = %s: %s; valid: 1 to %d", item, why, LARGEST_BINS);
+            return -1;
+        }
+        if (number < 1 || number > LARGEST_BINS) {
+            diag_at(path, line, "bins = %s is out of range; valid: 1 to %d", item, LARGEST_BINS);
+            return -1;
+        }
+        *out = number;
+        return 0;
+    }
+    const char *choices = key == DATA_OP      ? op_choices()
+                          : key == DATA_DTYPE ? dtype_choices()
+                                              : distribution_choices();
+    diag_at(path, line, "unknown %s '%s'; valid: %s", data_keys[key], item, choices);
+    return -1;
+}
+
+/* Fills an axis from a data key as written, or from its default when `s` is
+ * NULL. Returns 0 when every item is valid. */
+static int data_axis(const char *path, int key, const rb_setting *s, axis *a)
+{
+    size_t count = s ? s->n_values : 1;
+    int bad = 0;
+
+    memset(a, 0, sizeof *a);
+    a->setting = s;
+    if (s && check_empty_items(path, s) != 0)
+        return -1;
+    a->values = xcalloc(count, sizeof *a->values);
+    for (size_t k = 0; k < count; k++) {
+        const char *item = s ? s->values[k] : data_defaults[key];
+        if (data_item(path, s ? s->line : 0, key, item, &a->values[k]) != 0)
+            bad = 1;
+    }
+    a->count = bad ? 0 : count;
+    return bad ? -1 : 0;
+}
+
+static int axis_has(const axis *a, int64_t value)
+{
+    for (size_t k = 0; k < a->count; k++)
+        if (a->values[k] == value)
+            return 1;
+    return 0;
+}
+
+/* distribution = float-bytes is made of bytes: it goes with dtype u8 only.
+ * The error is at the run's own line when the run sets either key; a
+ * conflict written in [data] alone is reported once, at its line there. */
+static void check_float_bytes(const rb_experiment *exp, const run_plan *plan, int *reported_line)
+{
+    const axis *dist = plan->data[DATA_DISTRIBUTION], *dtype = plan->data[DATA_DTYPE];
+    int dist_in_run = dist == &plan->overrides[DATA_DISTRIBUTION];
+    int dtype_in_run = dtype == &plan->overrides[DATA_DTYPE];
+
+    if (!axis_has(dist, RB_DIST_FLOAT_BYTES))
+        return;
+    for (size_t k = 0; k < dtype->count; k++) {
+        if (dtype->values[k] == RB_DTYPE_U8)
+            continue;
+        int line = dist_in_run || !dtype_in_run ? dist->setting->line : dtype->setting->line;
+        if (!dist_in_run && !dtype_in_run) {
+            if (*reported_line == line)
+                return;
+            *reported_line = line;
+        }
+        diag_at(exp->path, line, "distribution float-bytes is for dtype u8 only, but [run %s] "
+                "has dtype %s; set dtype = u8 for it", plan->run->name,
+                dtype_name((int)dtype->values[k]));
+        return;
+    }
+}
+
+/* ---- parameters ---- */
+
+/* What a parameter accepts, for error messages. The caller frees it. */
+static char *valid_values(const rb_param_spec *spec)
+{
+    strbuf sb = {0};
+    switch (spec->type) {
+    case RB_PARAM_INT:
+        sb_printf(&sb, "%s from %" PRId64 " to %" PRId64,
+                  spec->flags & RB_PARAM_POW2 ? "a power of two" : "a whole number", spec->min,
+                  spec->max);
+        if (spec->flags & RB_PARAM_AUTO)
+            sb_append(&sb, ", or auto");
+        break;
+    case RB_PARAM_CHOICE:
+        for (size_t k = 0; spec->choices && spec->choices[k]; k++)
+            sb_printf(&sb, "%s%s", k ? ", " : "", spec->choices[k]);
+        break;
+    case RB_PARAM_BOOL:
+        sb_append(&sb, "true or false (also yes/no, on/off, 1/0)");
+        break;
+    default:
+        sb_printf(&sb, "nothing (unknown parameter type %d)", spec->type);
+        break;
+    }
+    return sb.data;
+}
+
+/* Converts one value of a parameter. Returns NULL when valid (with *text its
+ * normalized form, newly allocated), or what is wrong with it. */
+static const char *param_item(const rb_param_spec *spec, const char *item, int64_t *value,
+                              char **text)
+{
+    const char *why;
+    int64_t number;
+    int flag;
+
+    switch (spec->type) {
+    case RB_PARAM_INT:
+        if ((spec->flags & RB_PARAM_AUTO) && strcasecmp(item, "auto") == 0) {
+            *value = 0;
+            *text = xstrdup("auto");
+            return NULL;
+        }
+        if (parse_int(item, &number, &why) != 0)
+            return "is not a whole number";
+        if (number < spec->min || number > spec->max)
+            return "is out of range";
+        if ((spec->flags & RB_PARAM_POW2) && (number <= 0 || (number & (number - 1)) != 0))
+            return "is not a power of two";
+        *value = number;
+        *text = xasprintf("%" PRId64, number);
+        return NULL;
+    case RB_PARAM_CHOICE:
+        for (size_t k = 0; spec->choices && spec->choices[k]; k++) {
+            if (strcmp(spec->choices[k], item) == 0) {
+                *value = (int64_t)k;
+                *text = xstrdup(item);
+                return NULL;
+            }
+        }
+        return "is not one of the choices";
+    case RB_PARAM_BOOL:
+        if (parse_bool(item, &flag, &why) != 0)
+            return "is not a boolean";
+        *value = flag;
+        *text = xstrdup(flag ? "true" : "false");
+        return NULL;
+    default:
+        return "cannot be checked: the parameter's type is unknown";
+    }
+}
+
+/* Fills a parameter's axis from its key in the run. */
+static int param_axis(const char *path, const rb_loaded_plugin *plugin, const rb_param_spec *spec,
+                      const rb_setting *s, axis *a)
+{
+    int bad = 0;
+    memset(a, 0, sizeof *a);
+    a->setting = s;
+    if (check_empty_items(path, s) != 0)
+        return -1;
+    a->values = xcalloc(s->n_values, sizeof *a->values);
+    a->texts = xcalloc(s->n_values, sizeof *a->texts);
+    for (size_t k = 0; k < s->n_values; k++) {
+        const char *problem = param_item(spec, s->values[k], &a->values[k], &a->texts[k]);
+        if (problem) {
+            char *valid = valid_values(spec);
+            diag_at(path, s->line, "%s = %s: '%s' %s; valid for parameter '%s' of plugin '%s': %s",
+                    s->key, s->text, s->values[k], problem, spec->name, plugin->desc->name, valid);
+            free(valid);
+            a->texts[k] = xstrdup("");
+            bad = 1;
+        }
+    }
+    a->count = s->n_values;
+    if (bad) {
+        axis_free(a);
+        return -1;
+    }
+    return 0;
+}
+
+/* Fills a parameter's axis from the default the plugin declares. A bad
+ * default is the plugin's fault: the message names it and its file. */
+static int default_axis(const char *path, int line, const rb_loaded_plugin *plugin,
+                        const rb_param_spec *spec, axis *a)
+{
+    memset(a, 0, sizeof *a);
+    a->values = xcalloc(1, sizeof *a->values);
+    a->texts = xcalloc(1, sizeof *a->texts);
+    a->count = 1;
+    const char *problem = spec->default_value
+                              ? param_item(spec, spec->default_value, &a->values[0], &a->texts[0])
+                              : "is missing";
+    if (problem) {
+        char *valid = valid_values(spec);
+        diag_at(path, line, "plugin '%s' (%s) declares a bad default for parameter '%s': '%s' %s; "
+                "valid: %s", plugin->desc->name, plugin->path, spec->name,
+                spec->default_value ? spec->default_value : "", problem, valid);
+        free(valid);
+        a->texts[0] = xstrdup("");
+        axis_free(a);
+        return -1;
+    }
+    return 0;
+}
+
+static int spec_index(const rb_plugin *desc, const char *name)
+{
+    for (uint32_t k = 0; k < desc->n_params; k++)
+        if (strcmp(desc->params[k].name, name) == 0)
+            return (int)k;
+    return -1;
+}
+
+static void report_unknown_parameter(const char *path, const rb_plugin *desc, const rb_setting *s)
+{
+    strbuf names = {0};
+    for (uint32_t k = 0; k < desc->n_params; k++)
+        sb_printf(&names, "%s%s", k ? ", " : "", desc->params[k].name);
+    if (desc->n_params == 0)
+        diag_at(path, s->line, "plugin '%s' has no parameter '%s': it takes no parameters "
+                "(data keys: op, dtype, n, distribution, bins)", desc->name, s->key);
+    else
+        diag_at(path, s->line, "plugin '%s' has no parameter '%s'; its parameters: %s (data "
+                "keys: op, dtype, n, distribution, bins)", desc->name, s->key, names.data);
+    sb_free(&names);
+}
+
+static void plan_parameters(const char *path, run_plan *plan)
+{
+    const rb_run_section *run = plan->run;
+    const rb_plugin *desc = plan->plugin->desc;
+
+    plan->n_params = desc->n_params;
+    plan->params = xcalloc(desc->n_params ? desc->n_params : 1, sizeof *plan->params);
+    int *given = xcalloc(desc->n_params ? desc->n_params : 1, sizeof *given);
+    for (size_t k = 0; k < run->n_settings; k++) {
+        const rb_setting *s = &run->settings[k];
+        if (data_key_index(s->key) >= 0)
+            continue;
+        int j = spec_index(desc, s->key);
+        if (j < 0) {
+            report_unknown_parameter(path, desc, s);
+            continue;
+        }
+        given[j] = 1;
+        param_axis(path, plan->plugin, &desc->params[j], s, &plan->params[j]);
+    }
+    for (uint32_t j = 0; j < desc->n_params; j++)
+        if (!given[j])
+            default_axis(path, run->plugin_line, plan->plugin, &desc->params[j], &plan->params[j]);
+    free(given);
+}
+
+/* For a run whose plugin is absent: its parameters as written. */
+static char *raw_parameters(const char *path, const rb_run_section *run)
+{
+    strbuf sb = {0};
+    sb_append(&sb, "");
+    for (size_t k = 0; k < run->n_settings; k++) {
+        const rb_setting *s = &run->settings[k];
+        if (data_key_index(s->key) >= 0)
+            continue;
+        check_empty_items(path, s);
+        sb_printf(&sb, "%s%s=", sb.len ? " " : "", s->key);
+        for (size_t v = 0; v < s->n_values; v++)
+            sb_printf(&sb, "%s%s", v ? "," : "", s->values[v]);
+    }
+    return sb.data;
+}
+
+static void plan_absent_plugin(const rb_experiment *exp, const rb_registry *reg, run_plan *plan)
+{
+    const rb_run_section *run = plan->run;
+    char *candidates = registry_ambiguity(reg, run->plugin);
+    if (candidates) { /* found, but in more than one pack: an error even when optional */
+        diag_at(exp->path, run->plugin_line, "plugin '%s' is offered by more than one pack: %s; "
+                "name one as 'plugin = PACK/NAME'", run->plugin, candidates);
+        free(candidates);
+        return;
+    }
+    if (run->optional) {
+        char *dirs = join_words((const char *const *)reg->dirs, reg->n_dirs, ", ");
+        plan->skip_reason = xasprintf("plugin '%s' not found (searched: %s)", run->plugin,
+                                      reg->n_dirs ? dirs : "no folder");
+        free(dirs);
+        plan->raw_params = raw_parameters(exp->path, run);
+        return;
+    }
+    if (reg->n_plugins > 0) {
+        char *names = registry_plugin_names(reg);
+        diag_at(exp->path, run->plugin_line, "unknown plugin '%s'; available: %s", run->plugin,
+                names);
+        free(names);
+    } else {
+        char *dirs = join_words((const char *const *)reg->dirs, reg->n_dirs, ", ");
+        diag_at(exp->path, run->plugin_line, "unknown plugin '%s'; no plugin was found "
+                "(searched: %s); see --plugin-path", run->plugin, reg->n_dirs ? dirs : "no folder");
+        free(dirs);
+    }
+}
+
+/* ---- counting ---- */
+
+static const char *axis_name(const run_plan *plan, size_t k)
+{
+    return k < DATA_COUNT_ ? data_keys[k] : plan->plugin->desc->params[k - DATA_COUNT_].name;
+}
+
+static size_t axis_count(const run_plan *plan)
+{
+    return DATA_COUNT_ + (plan->plugin ? plan->n_params : 0);
+}
+
+static const axis *axis_at(const run_plan *plan, size_t k)
+{
+    return k < DATA_COUNT_ ? plan->data[k] : &plan->params[k - DATA_COUNT_];
+}
+
+/* Counts the configurations; refuses more than RB_SWEEP_MAX_CONFIGS. */
+static void count_plan(const char *path, run_plan *plan)
+{
+    uint64_t count = 1;
+    int overflow = 0;
+    for (size_t k = 0; k < axis_count(plan); k++)
+        if (__builtin_mul_overflow(count, (uint64_t)axis_at(plan, k)->count, &count))
+            overflow = 1;
+    plan->count = count;
+    if (!overflow && count <= RB_SWEEP_MAX_CONFIGS)
+        return;
+
+    strbuf axes = {0};
+    for (size_t k = 0; k < axis_count(plan); k++)
+        if (axis_at(plan, k)->count > 1)
+            sb_printf(&axes, "%s%s %zu", axes.len ? " x " : "", axis_name(plan, k),
+                      axis_at(plan, k)->count);
+    if (overflow)
+        diag_at(path, plan->run->line, "[run %s] expands to more than 2^64 configurations (%s); "
+                "the most redbench accepts is %d: shorten some lists", plan->run->name,
+                axes.data, RB_SWEEP_MAX_CONFIGS);
+    else
+        diag_at(path, plan->run->line, "[run %s] expands to %" PRIu64 " configurations (%s); the "
+                "most redbench accepts is %d: shorten some lists", plan->run->name, count,
+                axes.data, RB_SWEEP_MAX_CONFIGS);
+    sb_free(&axes);
+}
+
+/* ---- planning a run ---- */
+
+static void plan_run(const rb_experiment *exp, const rb_registry *reg, const axis *shared,
+                     int *float_bytes_line, run_plan *plan)
+{
+    const rb_run_section *run = plan->run;
+    int before = diag_count();
+
+    for (int d = 0; d < DATA_COUNT_; d++)
+        plan->data[d] = &shared[d];
+    for (size_t k = 0; k < run->n_settings; k++) {
+        const rb_setting *s = &run->settings[k];
+        int d = data_key_index(s->key);
+        if (d < 0)
+            continue;
+        data_axis(exp->path, d, s, &plan->overrides[d]);
+        plan->data[d] = &plan->overrides[d];
+    }
+    check_float_bytes(exp, plan, float_bytes_line);
+
+    if (!run->plugin) {
+        diag_at(exp->path, run->line, "[run %s] has no 'plugin' key; add 'plugin = NAME'",
+                run->name);
+        return;
+    }
+    plan->plugin = registry_find(reg, run->plugin);
+    if (plan->plugin)
+        plan_parameters(exp->path, plan);
+    else
+        plan_absent_plugin(exp, reg, plan);
+
+    if (diag_count() == before)
+        count_plan(exp->path, plan);
+    if (diag_count() != before)
+        plan->count = 0;
+}
+
+static void plan_free(run_plan *plan)
+{
+    for (int d = 0; d < DATA_COUNT_; d++)
+        axis_free(&plan->overrides[d]);
+    for (uint32_t k = 0; k < plan->n_params; k++)
+        axis_free(&plan->params[k]);
+    free(plan->params);
+    free(plan->skip_reason);
+    free(plan->raw_params);
+}
+
+/* ---- building ---- */
+
+static void build_configuration(const run_plan *plan, const size_t *pos, rb_configuration *cfg)
+{
+    cfg->run = plan->run;
+    cfg->plugin = plan->plugin;
+    cfg->op = (int)plan->data[DATA_OP]->values[pos[DATA_OP]];
+    cfg->dtype = (int)plan->data[DATA_DTYPE]->values[pos[DATA_DTYPE]];
+    cfg->n = (uint64_t)plan->data[DATA_N]->values[pos[DATA_N]];
+    cfg->distribution = (int)plan->data[DATA_DISTRIBUTION]->values[pos[DATA_DISTRIBUTION]];
+    cfg->bins = (uint32_t)plan->data[DATA_BINS]->values[pos[DATA_BINS]];
+
+    if (!plan->plugin) {
+        cfg->params_text = xstrdup(plan->raw_params);
+        cfg->skip_reason = xstrdup(plan->skip_reason);
+        return;
+    }
+    strbuf text = {0};
+    sb_append(&text, "");
+    cfg->n_params = plan->n_params;
+    cfg->params = plan->n_params ? xcalloc(plan->n_params, sizeof *cfg->params) : NULL;
+    for (uint32_t j = 0; j < plan->n_params; j++) {
+        const axis *a = &plan->params[j];
+        size_t at = pos[DATA_COUNT_ + j];
+        cfg->params[j].name = plan->plugin->desc->params[j].name;
+        cfg->params[j].i = a->values[at];
+        cfg->params[j].text = xstrdup(a->texts[at]);
+        sb_printf(&text, "%s%s=%s", j ? " " : "", cfg->params[j].name, a->texts[at]);
+    }
+    cfg->params_text = text.data;
+}
+
+static void build_plan(const run_plan *plan, rb_sweep *out)
+{
+    size_t n_axes = axis_count(plan);
+    size_t *pos = xcalloc(n_axes, sizeof *pos);
+    for (uint64_t c = 0; c < plan->count; c++) {
+        rb_configuration *cfg = grow(&out->configs, &out->n_configs, &out->cap_configs,
+                                     sizeof *cfg);
+        cfg->index = out->n_configs - 1;
+        build_configuration(plan, pos, cfg);
+        for (size_t k = n_axes; k-- > 0;) { /* the last axis varies fastest */
+            if (++pos[k] < axis_at(plan, k)->count)
+                break;
+            pos[k] = 0;
+        }
+    }
+    free(pos);
+}
+
+int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out)
+{
+    int before = diag_count();
+    axis shared[DATA_COUNT_];
+    int float_bytes_line = -1;
+
+    memset(out, 0, sizeof *out);
+    for (int d = 0; d < DATA_COUNT_; d++) {
+        const rb_setting *s = NULL;
+        for (size_t k = 0; k < exp->n_data; k++)
+            if (strcmp(exp->data[k].key, data_keys[d]) == 0)
+                s = &exp->data[k];
+        data_axis(exp->path, d, s, &shared[d]);
+    }
+
+    run_plan *plans = xcalloc(exp->n_runs ? exp->n_runs : 1, sizeof *plans);
+    uint64_t total = 0;
+    for (size_t r = 0; r < exp->n_runs; r++) {
+        plans[r].run = &exp->runs[r];
+        plan_run(exp, reg, shared, &float_bytes_line, &plans[r]);
+        total += plans[r].count;
+    }
+    if (diag_count() == before && total > RB_SWEEP_MAX_CONFIGS)
+        diag_at(exp->path, 0, "the experiment expands to %" PRIu64 " configurations in all; the "
+                "most redbench accepts is %d: shorten some lists", total, RB_SWEEP_MAX_CONFIGS);
+
+    if (diag_count() == before) {
+        out->configs = xcalloc(total ? total : 1, sizeof *out->configs);
+        out->cap_configs = total ? total : 1;
+        for (size_t r = 0; r < exp->n_runs; r++)
+            build_plan(&plans[r], out);
+    }
+
+    for (size_t r = 0; r < exp->n_runs; r++)
+        plan_free(&plans[r]);
+    free(plans);
+    for (int d = 0; d < DATA_COUNT_; d++)
+        axis_free(&shared[d]);
+    return diag_count() - before;
+}
+
+void sweep_free(rb_sweep *sweep)
+{
+    for (size_t k = 0; k < sweep->n_configs; k++) {
+        rb_configuration *cfg = &sweep->configs[k];
+        for (uint32_t j = 0; j < cfg->n_params; j++)
+            free((char *)cfg->params[j].text);
+        free(cfg->params);
+        free(cfg->params_text);
+        free(cfg->skip_reason);
+    }
+    free(sweep->configs);
+    memset(sweep, 0, sizeof *sweep);
+}

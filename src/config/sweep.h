@@ -1,0 +1,51 @@
+/* src/config/sweep.h: expansion of an experiment into configurations. Each [run]
+ * section's comma lists (data keys and plugin parameters) are axes combined
+ * as a Cartesian product, in the order the keys appear (data keys first:
+ * op, dtype, n, distribution, bins; then parameters in declaration order).
+ * Every value is checked against the plugin's declared parameters. */
+#ifndef RB_SWEEP_H
+#define RB_SWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/experiment.h"
+#include "host/registry.h"
+
+/* Refuse sweeps larger than this, before anything runs. */
+#define RB_SWEEP_MAX_CONFIGS 100000
+
+typedef struct rb_configuration {
+    size_t index;                  /* 0-based position in the sweep */
+    const rb_run_section *run;
+    const rb_loaded_plugin *plugin;/* NULL when the run is optional and its
+                                      plugin is absent */
+    int op, dtype;                 /* enum rb_op, enum rb_dtype */
+    uint64_t n;
+    int distribution;              /* enum rb_distribution */
+    uint32_t bins;                 /* histogram bins; default 256 */
+    rb_param_value *params;        /* one per declared parameter, in the
+                                      plugin's order (defaults filled in);
+                                      names point into the descriptor */
+    uint32_t n_params;
+    char *params_text;             /* "block=256 variant=sequential": every
+                                      parameter, declaration order */
+    /* An op or dtype the plugin does not declare is not an error: the
+     * runner reports the row `unsupported`, naming what the plugin has. */
+    char *skip_reason;             /* set when the row is skipped before it
+                                      runs (optional plugin absent) */
+} rb_configuration;
+
+typedef struct rb_sweep {
+    rb_configuration *configs;
+    size_t n_configs, cap_configs;
+} rb_sweep;
+
+/* Expands every run section. Errors (unknown plugin, parameter or value,
+ * value out of range, empty list item, bad data value, product too large) are printed with diag_at, naming the
+ * file, the line and what is valid. Returns the number of errors. */
+int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out);
+
+void sweep_free(rb_sweep *sweep);
+
+#endif

@@ -1,0 +1,246 @@
+/* src/host/peak_cache.c: measured peak bandwidths kept across runs, one text
+ * file per device in the user's cache folder. A file is named after the
+ * device's identity (backend and UUID, or backend, host and device name)
+ * and holds `key = value` lines: every field of the key it was measured
+ * under, the figure and when it was measured. A lookup compares every
+ * field; one that differs makes the figure stale. A file is read only when
+ * it is a regular file of at most PEAK_FILE_MAX bytes, and written through
+ * src/base/safe_file.h (a temporary renamed into place; never a device). */
+#include "host/peak_cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/provenance.h"
+#include "base/safe_file.h"
+#include "base/util.h"
+
+/* A cache file is a dozen short lines: anything larger is not one. */
+#define PEAK_FILE_MAX 65536
+
+/* The key's fields as they are written, in file order. */
+typedef struct key_field {
+    const char *name;
+    const char *value;
+} key_field;
+
+enum { KEY_FIELDS = 7 };
+
+static const char *or_empty(const char *s) { return s ? s : ""; }
+
+static void key_fields(const rb_peak_key *key, key_field out[KEY_FIELDS])
+{
+    out[0] = (key_field){"backend", or_empty(key->backend)};
+    out[1] = (key_field){"backend_version", or_empty(key->backend_version)};
+    out[2] = (key_field){"device", or_empty(key->device)};
+    out[3] = (key_field){"uuid", or_empty(key->uuid)};
+    /* a device with a UUID is the same device on any host name */
+    out[4] = (key_field){"host", *or_empty(key->uuid) ? "" : or_empty(key->host)};
+    out[5] = (key_field){"driver", or_empty(key->driver)};
+    out[6] = (key_field){"tool_version", or_empty(key->tool_version)};
+}
+
+/* A value as it is stored: one line, no surrounding blanks. */
+static char *stored_text(const char *value)
+{
+    char *copy = xstrdup(value);
+    for (char *p = copy; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = ' ';
+    char *trimmed = trim(copy);
+    char *result = xstrdup(trimmed);
+    free(copy);
+    return result;
+}
+
+char *peak_cache_dir(void)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg && *xdg == '/')
+        return xasprintf("%s/redbench/peaks", xdg);
+    const char *home = getenv("HOME");
+    if (home && *home)
+        return xasprintf("%s/.cache/redbench/peaks", home);
+    return NULL;
+}
+
+char *peak_cache_path(const char *dir, const rb_peak_key *key)
+{
+    char safe[32];
+    size_t len = 0;
+    for (const char *p = or_empty(key->backend); *p && len < sizeof safe - 1; p++) {
+        char c = *p;
+        int plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_';
+        safe[len++] = plain ? c : '_';
+    }
+    safe[len] = '\0';
+    key_field f[KEY_FIELDS];
+    key_fields(key, f);
+    char *identity = xasprintf("%s\n%s\n%s\n%s", f[0].value, f[3].value, f[4].value, f[2].value);
+    char digest[65];
+    sha256_hex(identity, strlen(identity), digest);
+    free(identity);
+    digest[16] = '\0';
+    return xasprintf("%s/%s-%s.ini", dir, len ? safe : "backend", digest);
+}
+
+/* Creates a folder and its parents (mkdir -p). */
+static int make_folders(const char *dir)
+{
+    char *path = xstrdup(dir);
+    int rc = 0;
+    for (char *p = path + 1; rc == 0; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            rc = -1;
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    free(path);
+    return rc;
+}
+
+static void iso_now(char *out, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &utc);
+}
+
+int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *when,
+                     size_t when_len)
+{
+    if (!dir || !(gbs > 0)) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (make_folders(dir) != 0)
+        return -1;
+    char *path = peak_cache_path(dir, key);
+    rb_safe_file file;
+    int failed = safe_file_open(&file, path, RB_SAFE_FILE_REGULAR) != 0;
+    free(path);
+    if (failed)
+        return -1;
+    FILE *f = file.stream;
+    char stamp[40];
+    iso_now(stamp, sizeof stamp);
+    key_field fields[KEY_FIELDS];
+    key_fields(key, fields);
+    fputs("; redbench: a measured peak read bandwidth, used while every line above\n"
+          "; measured_gbs is unchanged; delete the file to measure again\n", f);
+    for (int k = 0; k < KEY_FIELDS; k++) {
+        char *text = stored_text(fields[k].value);
+        fprintf(f, "%s = %s\n", fields[k].name, text);
+        free(text);
+    }
+    fprintf(f, "measured_gbs = %.17g\nmeasured_at = %s\n", gbs, stamp);
+    if (safe_file_commit(&file) != 0)
+        return -1;
+    if (when && when_len)
+        snprintf(when, when_len, "%s", stamp);
+    return 0;
+}
+
+int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *when,
+                    size_t when_len, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (!dir)
+        return RB_PEAK_ABSENT;
+    char *path = peak_cache_path(dir, key);
+    /* O_NONBLOCK: a pipe in its place does not wait for a writer */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    free(path);
+    if (fd < 0)
+        return RB_PEAK_ABSENT;
+    struct stat info;
+    const char *refused = NULL;
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
+        refused = "it is not a regular file";
+    else if (info.st_size > PEAK_FILE_MAX)
+        refused = "it is larger than a cache file can be";
+    FILE *f = refused ? NULL : fdopen(fd, "r");
+    if (!f) {
+        close(fd);
+        if (why && why_len)
+            snprintf(why, why_len, "%s", refused ? refused : strerror(errno));
+        return RB_PEAK_STALE;
+    }
+
+    key_field fields[KEY_FIELDS];
+    key_fields(key, fields);
+    int seen[KEY_FIELDS] = {0};
+    double figure = 0;
+    char stamp[40] = "";
+    int result = RB_PEAK_CACHED;
+    char line[512];
+    size_t bytes = 0;
+    while (result == RB_PEAK_CACHED && fgets(line, sizeof line, f)) {
+        bytes += strlen(line);
+        if (bytes > PEAK_FILE_MAX) { /* it grew while it was read */
+            result = RB_PEAK_STALE;
+            if (why && why_len)
+                snprintf(why, why_len, "it is larger than a cache file can be");
+            break;
+        }
+        char *text = trim(line);
+        char *equals = strchr(text, '=');
+        if (*text == ';' || *text == '\0' || !equals)
+            continue;
+        *equals = '\0';
+        char *name = trim(text), *value = trim(equals + 1);
+        if (strcmp(name, "measured_gbs") == 0) {
+            figure = strtod(value, NULL);
+            continue;
+        }
+        if (strcmp(name, "measured_at") == 0) {
+            snprintf(stamp, sizeof stamp, "%s", value);
+            continue;
+        }
+        for (int k = 0; k < KEY_FIELDS; k++) {
+            if (strcmp(name, fields[k].name) != 0)
+                continue;
+            char *want = stored_text(fields[k].value);
+            seen[k] = 1;
+            if (strcmp(want, value) != 0) {
+                result = RB_PEAK_STALE;
+                if (why && why_len)
+                    snprintf(why, why_len, "%s was '%s', now '%s'", name, value, want);
+            }
+            free(want);
+        }
+    }
+    fclose(f);
+    for (int k = 0; result == RB_PEAK_CACHED && k < KEY_FIELDS; k++) {
+        if (!seen[k]) {
+            result = RB_PEAK_STALE;
+            if (why && why_len)
+                snprintf(why, why_len, "the file has no %s", fields[k].name);
+        }
+    }
+    if (result == RB_PEAK_CACHED && !(figure > 0)) {
+        result = RB_PEAK_STALE;
+        if (why && why_len)
+            snprintf(why, why_len, "the file has no measured_gbs");
+    }
+    if (result == RB_PEAK_CACHED) {
+        *gbs = figure;
+        if (when && when_len)
+            snprintf(when, when_len, "%s", stamp);
+    }
+    return result;
+}

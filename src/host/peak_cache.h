@@ -1,0 +1,52 @@
+/* src/host/peak_cache.h: measured peak bandwidths kept across runs. Measuring a
+ * device's read peak takes a calibration kernel (or loop) and a large
+ * buffer; it is done once per device and kept in the user's cache folder
+ * ($XDG_CACHE_HOME/redbench/peaks, else ~/.cache/redbench/peaks), one small
+ * text file per device. A cached figure is used only when everything it
+ * depends on is unchanged: the backend and its version, the device's name
+ * and UUID (the host's name for devices without a UUID), the driver, and
+ * redbench's version. Anything else is measured again and the file
+ * rewritten. */
+#ifndef RB_PEAK_CACHE_H
+#define RB_PEAK_CACHE_H
+
+#include <stddef.h>
+
+/* What a cached peak depends on. NULL fields count as "". */
+typedef struct rb_peak_key {
+    const char *backend;         /* "cuda", "cpu" */
+    const char *backend_version; /* the backend module's own version */
+    const char *device;          /* the device's name */
+    const char *uuid;            /* the device's UUID; "" when it has none */
+    const char *host;            /* the host's name: names a device without a UUID */
+    const char *driver;          /* driver version; "" when none */
+    const char *tool_version;    /* redbench's version */
+} rb_peak_key;
+
+enum rb_peak_lookup {
+    RB_PEAK_CACHED = 0, /* found, and made under the same key */
+    RB_PEAK_ABSENT,     /* no file for this device (or no cache folder) */
+    RB_PEAK_STALE       /* a file, made under another key (versions differ) */
+};
+
+/* The cache folder, newly allocated, or NULL when neither XDG_CACHE_HOME
+ * nor HOME is set. */
+char *peak_cache_dir(void);
+
+/* The file that holds a device's peak in `dir`, newly allocated. */
+char *peak_cache_path(const char *dir, const rb_peak_key *key);
+
+/* Looks the device up. On RB_PEAK_CACHED sets *gbs and copies when it was
+ * measured (ISO 8601 UTC) into `when`; on RB_PEAK_STALE `why` says which
+ * field differs. `dir` may be NULL (absent). */
+int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *when,
+                    size_t when_len, char *why, size_t why_len);
+
+/* Stores a measured peak, creating the folder; written to a temporary file
+ * and renamed (src/base/safe_file.h), so that concurrent runs never read half a
+ * file. Copies the time it records into `when`. Returns 0, or -1 with errno
+ * set (EINVAL: something other than a regular file is in the file's place). */
+int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *when,
+                     size_t when_len);
+
+#endif

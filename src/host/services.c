@@ -1,0 +1,65 @@
+/* src/host/services.c: the rb_host services table handed to plugins: log lines go to
+ * standard error tagged with the plugin's name; error() keeps the text of
+ * the callback in progress for the row's reason. Both texts are made
+ * printable: a plugin cannot send escape sequences to the terminal. */
+#include "host/services.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* The longest log line printed, in bytes before escaping. */
+#define HOST_LOG_MAX 4096
+
+static const char *const level_words[] = {"error", "warning", "info", "debug"};
+
+static void host_log(const rb_host *host, int level, const char *fmt, ...)
+{
+    const rb_host_state *st = host->host_data;
+    if (level > st->verbosity)
+        return;
+    if (level < RB_LOG_ERROR || level > RB_LOG_DEBUG)
+        level = RB_LOG_INFO;
+    char line[HOST_LOG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    char *name = printable_text(st->plugin), *text = printable_text(line);
+    fprintf(stderr, "[%s] %s: %s\n", name, level_words[level], text);
+    free(name);
+    free(text);
+}
+
+static void host_error(const rb_host *host, const char *fmt, ...)
+{
+    rb_host_state *st = host->host_data;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->error, sizeof st->error, fmt, ap);
+    va_end(ap);
+    char *text = printable_text(st->error);
+    snprintf(st->error, sizeof st->error, "%s", text);
+    free(text);
+}
+
+void host_init(rb_host_state *st, const char *plugin, int verbosity)
+{
+    memset(st, 0, sizeof *st);
+    st->table.size = sizeof st->table;
+    st->table.abi_major = REDBENCH_ABI_MAJOR;
+    st->table.abi_minor = REDBENCH_ABI_MINOR;
+    st->table.log = host_log;
+    st->table.error = host_error;
+    st->table.host_data = st;
+    st->plugin = plugin;
+    st->verbosity = verbosity;
+}
+
+void host_clear_error(rb_host_state *st)
+{
+    st->error[0] = '\0';
+}

@@ -1,0 +1,72 @@
+# src/local.mk: the redbench program, folder by folder (docs/architecture.md
+# says what each owns and the order in which they include each other). All
+# but main.c is a convenience library, so that unit tests link the same code.
+noinst_LTLIBRARIES += src/libredbench.la
+src_libredbench_la_SOURCES = \
+	src/base/util.c src/base/util.h \
+	src/base/diag.c src/base/diag.h \
+	src/base/names.c src/base/names.h \
+	src/base/units.c src/base/units.h \
+	src/base/stats.c src/base/stats.h \
+	src/base/parallel.c src/base/parallel.h src/base/random.h \
+	src/base/safe_file.c src/base/safe_file.h \
+	src/base/text_index.c src/base/text_index.h \
+	src/base/json_writer.c src/base/json_writer.h \
+	src/base/json_reader.c src/base/json_reader.h \
+	src/base/provenance.c src/base/provenance.h \
+	\
+	src/host/services.c src/host/services.h \
+	src/host/registry.c src/host/registry.h \
+	src/host/backend_cpu.c src/host/backend_cpu.h \
+	src/host/peak_cache.c src/host/peak_cache.h \
+	\
+	src/config/experiment.c src/config/experiment.h \
+	src/config/sweep.c src/config/sweep.h \
+	\
+	src/run/input.c src/run/input.h \
+	src/run/reference.c src/run/reference.h \
+	src/run/probe.c src/run/probe.h \
+	src/run/rules.c src/run/rules.h \
+	src/run/results.c src/run/results.h \
+	src/run/metadata.c src/run/metadata.h \
+	src/run/isolate.c src/run/isolate.h \
+	src/run/runner.c src/run/runner.h src/run/runner_state.c src/run/runner_state.h \
+	src/run/devices.c src/run/dataset.c src/run/timing.c src/run/judge.c \
+	\
+	src/plot/figures.h src/plot/data.h \
+	src/plot/data.c src/plot/speedup.c src/plot/heatmap.c src/plot/build.c \
+	src/plot/axis.c src/plot/svg.c src/plot/gnuplot.c \
+	\
+	src/report/reporters.h \
+	src/report/table.c src/report/csv.c src/report/json.c src/report/md.c \
+	src/report/html.c src/report/html.h \
+	src/report/formats.c \
+	\
+	src/compare/significance.c src/compare/significance.h \
+	src/compare/comparison.c src/compare/comparison.h \
+	src/compare/report.c \
+	\
+	src/cli/commands.h \
+	src/cli/options.c src/cli/options.h \
+	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c
+nodist_src_libredbench_la_SOURCES = src/base/git_revision.h
+src_libredbench_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
+src_libredbench_la_LIBADD = $(INIH_LIBS) $(PTHREAD_LIBS)
+
+bin_PROGRAMS += redbench
+redbench_SOURCES = src/cli/main.c
+redbench_LDADD = src/libredbench.la
+
+# src/base/git_revision.h: the git revision the program is built from, looked
+# up at every build and rewritten only when it changes ("unknown" from a
+# tarball).
+BUILT_SOURCES = src/base/git_revision.h
+CLEANFILES += src/base/git_revision.h
+EXTRA_DIST += src/base/git-revision.sh docs/report.png docs/architecture.md
+src/base/git_revision.h: rb-git-revision-check
+	@$(MKDIR_P) src/base && \
+	rev=`$(SHELL) $(top_srcdir)/src/base/git-revision.sh $(top_srcdir)` && \
+	echo "#define RB_GIT_REVISION \"$$rev\"" >$@.tmp && \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; \
+	else echo "  GEN      $@ ($$rev)"; mv -f $@.tmp $@; fi
+rb-git-revision-check:

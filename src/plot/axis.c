@@ -1,0 +1,125 @@
+/* src/plot/axis.c: axis ranges, tick positions and tick labels, so that
+ * the SVG drawer and the gnuplot scripts label their axes the same way. */
+#include "plot/figures.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/units.h"
+
+void plot_format(double v, int unit, char *buf, size_t len)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, len, "n/a");
+        return;
+    }
+    switch (unit) {
+    case PLOT_UNIT_SIZE:
+        if (v >= 1 && v < 18446744073709551616.0 && v == floor(v)) {
+            format_size((uint64_t)v, buf, (unsigned)len);
+            return;
+        }
+        break;
+    case PLOT_UNIT_NS: {
+        static const char *const units[] = {"ns", "us", "ms", "s"};
+        int k = 0;
+        while (k < 3 && fabs(v) >= 1000) {
+            v /= 1000;
+            k++;
+        }
+        snprintf(buf, len, "%.3g %s", v, units[k]);
+        return;
+    }
+    case PLOT_UNIT_TIMES:
+        snprintf(buf, len, "%.3gx", v);
+        return;
+    default:
+        break;
+    }
+    /* Three significant digits; whole numbers from 1000 up, not 1.23e+03. */
+    if (fabs(v) >= 1000 && fabs(v) < 1e15)
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "%.3g", v);
+}
+
+static void add_tick(plot_ticks *t, double at, int unit)
+{
+    if (t->count >= PLOT_MAX_TICKS)
+        return;
+    t->at[t->count] = at;
+    plot_format(at, unit, t->label[t->count], sizeof t->label[0]);
+    t->count++;
+}
+
+/* Ticks at base^k for k from lo_exp to hi_exp, every `step` exponents. */
+static void power_ticks(plot_ticks *t, double base, int lo_exp, int hi_exp, int unit)
+{
+    int span = hi_exp - lo_exp;
+    int step = 1;
+    while (span / step + 1 > 12)
+        step++;
+    t->lo = pow(base, lo_exp);
+    t->hi = pow(base, hi_exp);
+    t->count = 0;
+    for (int k = lo_exp; k <= hi_exp; k += step)
+        add_tick(t, pow(base, k), unit);
+}
+
+void plot_axis_log2(double lo, double hi, int unit, plot_ticks *t)
+{
+    if (!(lo > 0) || !isfinite(lo))
+        lo = 1;
+    if (!(hi >= lo) || !isfinite(hi))
+        hi = lo;
+    int lo_exp = (int)floor(log2(lo) + 1e-9);
+    int hi_exp = (int)ceil(log2(hi) - 1e-9);
+    if (lo_exp == hi_exp) { /* one size: a power of two each side */
+        lo_exp--;
+        hi_exp++;
+    }
+    power_ticks(t, 2, lo_exp, hi_exp, unit);
+    t->lo /= PLOT_LOG2_MARGIN; /* points at the end ticks are drawn whole */
+    t->hi *= PLOT_LOG2_MARGIN;
+}
+
+void plot_axis_log10(double lo, double hi, int unit, plot_ticks *t)
+{
+    if (!(lo > 0) || !isfinite(lo))
+        lo = 1;
+    if (!(hi >= lo) || !isfinite(hi))
+        hi = lo;
+    int lo_exp = (int)floor(log10(lo) + 1e-9);
+    int hi_exp = (int)ceil(log10(hi) - 1e-9);
+    if (lo_exp == hi_exp)
+        hi_exp++;
+    power_ticks(t, 10, lo_exp, hi_exp, unit);
+}
+
+void plot_axis_linear(double lo, double hi, int unit, plot_ticks *t)
+{
+    if (!isfinite(lo) || !isfinite(hi)) {
+        lo = 0;
+        hi = 1;
+    }
+    if (lo > 0)
+        lo = 0;
+    if (hi <= lo)
+        hi = lo + 1;
+    /* A step of 1, 2 or 5 times a power of ten giving 4 to 10 intervals. */
+    double raw = (hi - lo) / 6;
+    double power = pow(10, floor(log10(raw)));
+    double step = power;
+    if (raw / power > 5)
+        step = 10 * power;
+    else if (raw / power > 2)
+        step = 5 * power;
+    else if (raw / power > 1)
+        step = 2 * power;
+    t->lo = floor(lo / step) * step;
+    t->hi = ceil(hi / step) * step;
+    t->count = 0;
+    for (double v = t->lo; v <= t->hi + step / 2; v += step)
+        add_tick(t, fabs(v) < step / 1e6 ? 0 : v, unit);
+}

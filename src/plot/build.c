@@ -1,0 +1,77 @@
+/* src/plot/build.c: plot_build: a results document read into rows and
+ * configurations (plot/data.c), then every figure: bandwidth and time
+ * (plot/data.c), speedup (plot/speedup.c) and heat maps (plot/heatmap.c),
+ * with names kept unique. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/text_index.h"
+#include "base/util.h"
+#include "plot/data.h"
+
+/* Figure names are file names: two that are the same once made fit for a
+ * file name (runs "a/b" and "a_b") are told apart by a short hash of the
+ * figure's title (which holds the run's name as it is), and a number if
+ * that is not enough. */
+static void unique_names(plot_set *set)
+{
+    text_index names = {0};
+    for (size_t f = 0; f < set->n_figures; f++) {
+        plot_figure *fig = &set->figures[f];
+        for (int attempt = 0; text_index_find(&names, fig->name); attempt++) {
+            char *name = attempt == 0
+                             ? xasprintf("%s-%08zx", fig->name,
+                                         text_hash(fig->title, 0) & 0xffffffffu)
+                             : xasprintf("%s-%d", fig->name, attempt + 1);
+            free(fig->name);
+            fig->name = name;
+        }
+        text_index_put(&names, fig->name, f, NULL);
+    }
+    text_index_free(&names);
+}
+
+int plot_build(const json_value *doc, const char *path, const char *baseline, plot_set *set)
+{
+    memset(set, 0, sizeof *set);
+    const json_value *results = json_get(doc, "results");
+    if (!results || results->type != JSON_ARRAY) {
+        diag_at(path, doc ? doc->line : 0,
+                "not a redbench results file: no \"results\" array (write one with "
+                "redbench -c FILE --format json -o FILE.json)");
+        return -1;
+    }
+    plot_builder b = {.path = path, .devices = json_get(doc, "devices")};
+    int status = plot_read_rows(&b, results);
+    int by_run = 1;
+    if (status == 0 && baseline)
+        status = plot_resolve_baseline(&b, results, baseline, &by_run);
+    if (status == 0) {
+        set->n_rows = json_count(results);
+        set->n_plotted = b.n_rows;
+        plot_group_configs(&b);
+        if (b.n_rows > 0) {
+            if (!baseline)
+                baseline = b.rows[0].run;
+            set->baseline = xstrdup(baseline);
+            plot_bandwidth_figures(&b, set);
+            plot_time_figure(&b, set);
+            plot_speedup(&b, set, baseline, by_run);
+            plot_heatmaps(&b, set);
+            unique_names(set);
+        }
+    }
+    for (size_t c = 0; c < b.n_configs; c++) {
+        free(b.configs[c].id);
+        free(b.configs[c].label);
+    }
+    free(b.configs);
+    free(b.runs);
+    free(b.run_rows);
+    free(b.rows);
+    if (status != 0)
+        plot_set_free(set);
+    return status;
+}
+

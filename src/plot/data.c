@@ -1,0 +1,443 @@
+/* src/plot/data.c: from a results document to figures. It reads the ok rows
+ * with a time, groups them into configurations (a run with its parameters,
+ * and the op, dtype, distribution or bins where those vary), and lays out
+ * the bandwidth and time figures; plot/speedup.c and plot/heatmap.c add
+ * the others, and plot/build.c puts them together.
+ * Which figures and why are described in plot/figures.h. */
+#include "plot/data.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/text_index.h"
+#include "base/util.h"
+
+const char *const plot_data_fields[PLOT_N_FIELDS] = {"op", "dtype", "distribution", "bins"};
+
+const char *plot_value_text(const json_value *v)
+{
+    if (!v)
+        return "";
+    switch (v->type) {
+    case JSON_STRING:
+    case JSON_NUMBER: return v->text;
+    case JSON_BOOL: return v->boolean ? "true" : "false";
+    default: return "";
+    }
+}
+
+char *plot_file_name(const char *text)
+{
+    char *s = xstrdup(text);
+    for (char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '.' || *p == '_'))
+            *p = '_';
+    return s;
+}
+
+plot_figure *plot_add_figure(plot_set *set)
+{
+    size_t cap = set->n_figures;
+    return grow(&set->figures, &set->n_figures, &cap, sizeof(plot_figure));
+}
+
+/* "results[3]: " and the row's line, for messages about one row. */
+static int row_error(const char *path, const json_value *row, size_t k, const char *key,
+                     const char *want)
+{
+    diag_at(path, row->line, "results[%zu]: \"%s\" is missing or not %s; is this a redbench "
+                             "results file (--format json)?",
+            k, key, want);
+    return -1;
+}
+
+/* A number that can be drawn: finite and within [lo, hi]. */
+static int drawable(double v, double lo, double hi)
+{
+    return isfinite(v) && v >= lo && v <= hi;
+}
+
+/* Reads the rows; keeps those that are ok with a time that can be drawn.
+ * Rows with a number out of range (not finite, absurdly large) are left
+ * out, and counted in a warning that names the first. */
+int plot_read_rows(plot_builder *b, const json_value *results)
+{
+    size_t cap = 0, n_dropped = 0, first_dropped = 0;
+    int first_line = 0;
+    for (size_t k = 0; k < json_count(results); k++) {
+        const json_value *row = json_at(results, k);
+        if (row->type != JSON_OBJECT) {
+            diag_at(b->path, row->line, "results[%zu] is %s, not an object", k,
+                    json_type_name(row->type));
+            return -1;
+        }
+        const char *run = json_string(json_get(row, "run"));
+        const char *status = json_string(json_get(row, "status"));
+        double n = json_number(json_get(row, "n"), NAN);
+        if (!run)
+            return row_error(b->path, row, k, "run", "a string");
+        if (!status)
+            return row_error(b->path, row, k, "status", "a string");
+        if (!(n >= 0))
+            return row_error(b->path, row, k, "n", "a number of elements");
+        const json_value *median_value = json_get(row, "median_ns");
+        double median = json_number(median_value, NAN);
+        if (strcmp(status, "ok") != 0 || !median_value || json_is_null(median_value))
+            continue;
+        const json_value *gbs_value = json_get(row, "bandwidth_gbs");
+        double gbs = json_number(gbs_value, NAN);
+        int gbs_known = gbs_value && !json_is_null(gbs_value);
+        if (!drawable(n, 0, PLOT_MAX_N) || !drawable(median, PLOT_MIN_NS, PLOT_MAX_NS) ||
+            (gbs_known && !drawable(gbs, 0, PLOT_MAX_GBS))) {
+            if (n_dropped++ == 0) {
+                first_dropped = k;
+                first_line = row->line;
+            }
+            continue;
+        }
+        plot_row *r = grow(&b->rows, &b->n_rows, &cap, sizeof *r);
+        r->json = row;
+        r->run = run;
+        r->plugin = json_string(json_get(row, "plugin"));
+        for (int f = 0; f < PLOT_N_FIELDS; f++)
+            r->field[f] = plot_value_text(json_get(row, plot_data_fields[f]));
+        r->n = n;
+        r->median_ns = median;
+        r->gbs = gbs_known ? gbs : NAN;
+        int64_t device;
+        r->device = json_int64(json_get(row, "device"), &device) && device >= 0 && device < 1024
+                        ? (int)device
+                        : -1;
+    }
+    if (n_dropped)
+        diag_warn("%s: %zu ok row%s left out of the plots: n, median_ns or bandwidth_gbs is not "
+                  "finite or out of range (the first: results[%zu], line %d)",
+                  b->path, n_dropped, n_dropped == 1 ? "" : "s", first_dropped, first_line);
+    return 0;
+}
+
+/* The parameters whose value differs between the rows of run `r`, in the
+ * order of the run's params objects (at most PLOT_MAX_VARYING). */
+static void varying_params(const plot_builder *b, plot_run *run)
+{
+    /* Every parameter name of the run, in order. */
+    const char *all[64];
+    size_t n_all = 0;
+    const json_value *first = NULL;
+    for (size_t j = 0; j < run->n_rows; j++) {
+        const json_value *params = json_get(b->rows[run->rows[j]].json, "params");
+        first = first ? first : params;
+        for (size_t m = 0; m < json_count(params) && n_all < RB_ARRAY_LEN(all); m++) {
+            const char *name = json_key_at(params, m);
+            size_t seen = 0;
+            while (seen < n_all && strcmp(all[seen], name) != 0)
+                seen++;
+            if (seen == n_all)
+                all[n_all++] = name;
+        }
+    }
+    /* Those that some row of the run gives another value than the first row. */
+    run->n_varying = 0;
+    for (size_t p = 0; p < n_all && run->n_varying < PLOT_MAX_VARYING; p++) {
+        const char *want = plot_value_text(json_get(first, all[p]));
+        for (size_t j = 0; j < run->n_rows; j++) {
+            const json_value *params = json_get(b->rows[run->rows[j]].json, "params");
+            if (strcmp(plot_value_text(json_get(params, all[p])), want) != 0) {
+                run->varying[run->n_varying++] = all[p];
+                break;
+            }
+        }
+    }
+}
+
+/* The runs, in the order they first appear, each with its rows. */
+static void group_runs(plot_builder *b)
+{
+    text_index by_name = {0};
+    size_t cap = 0;
+    for (size_t k = 0; k < b->n_rows; k++) {
+        int added;
+        size_t *slot = text_index_put(&by_name, b->rows[k].run, b->n_runs, &added);
+        if (added) {
+            plot_run *run = grow(&b->runs, &b->n_runs, &cap, sizeof *run);
+            run->name = b->rows[k].run;
+        }
+        b->rows[k].run_index = *slot;
+        b->runs[*slot].n_rows++;
+    }
+    text_index_free(&by_name);
+    b->run_rows = xcalloc(b->n_rows ? b->n_rows : 1, sizeof *b->run_rows);
+    size_t at = 0;
+    for (size_t r = 0; r < b->n_runs; r++) {
+        b->runs[r].rows = b->run_rows + at;
+        at += b->runs[r].n_rows;
+        b->runs[r].n_rows = 0;
+    }
+    for (size_t k = 0; k < b->n_rows; k++) {
+        plot_run *run = &b->runs[b->rows[k].run_index];
+        run->rows[run->n_rows++] = k;
+    }
+    for (size_t r = 0; r < b->n_runs; r++)
+        varying_params(b, &b->runs[r]);
+}
+
+/* Groups the rows into configurations and labels each with its run, the
+ * parameters that vary within the run and the data fields that vary. */
+void plot_group_configs(plot_builder *b)
+{
+    for (int f = 0; f < PLOT_N_FIELDS; f++)
+        for (size_t k = 1; k < b->n_rows; k++)
+            if (strcmp(b->rows[k].field[f], b->rows[0].field[f]) != 0)
+                b->field_varies[f] = 1;
+    group_runs(b);
+    text_index by_id = {0};
+    size_t cap = 0;
+    for (size_t k = 0; k < b->n_rows; k++) {
+        plot_row *r = &b->rows[k];
+        strbuf id = {0};
+        sb_printf(&id, "%s\x1f%s", r->run, plot_value_text(json_get(r->json, "params_text")));
+        for (int f = 0; f < PLOT_N_FIELDS; f++)
+            if (b->field_varies[f])
+                sb_printf(&id, "\x1f%s", r->field[f]);
+        size_t *known = text_index_find(&by_id, id.data);
+        if (known) {
+            size_t c = *known;
+            sb_free(&id);
+            r->config = c;
+            if (r->gbs > b->configs[c].best_gbs)
+                b->configs[c].best_gbs = r->gbs;
+            continue;
+        }
+        size_t c = b->n_configs;
+        plot_config *cfg = grow(&b->configs, &b->n_configs, &cap, sizeof *cfg);
+        cfg->id = id.data;
+        text_index_put(&by_id, cfg->id, c, NULL);
+        cfg->run = r->run;
+        cfg->best_gbs = isfinite(r->gbs) ? r->gbs : 0;
+        r->config = c;
+        strbuf label = {0};
+        sb_append(&label, r->run);
+        const plot_run *run = &b->runs[r->run_index];
+        const json_value *params = json_get(r->json, "params");
+        for (size_t p = 0; p < run->n_varying; p++)
+            sb_printf(&label, " %s=%s", run->varying[p],
+                      plot_value_text(json_get(params, run->varying[p])));
+        for (int f = 0; f < PLOT_N_FIELDS; f++)
+            if (b->field_varies[f])
+                sb_printf(&label, " %s", r->field[f]);
+        cfg->label = label.data;
+    }
+    text_index_free(&by_id);
+}
+
+/* Marks in `chosen` the configurations to draw among those `eligible`: all
+ * of them, or the PLOT_MAX_SERIES with the highest score. Returns how many
+ * were eligible. */
+size_t plot_choose(const plot_builder *b, const int *eligible, const double *score, int *chosen)
+{
+    size_t n_eligible = 0;
+    for (size_t c = 0; c < b->n_configs; c++) {
+        chosen[c] = 0;
+        n_eligible += eligible[c] != 0;
+    }
+    for (size_t picked = 0; picked < PLOT_MAX_SERIES && picked < n_eligible; picked++) {
+        size_t best = b->n_configs;
+        for (size_t c = 0; c < b->n_configs; c++)
+            if (eligible[c] && !chosen[c] &&
+                (best == b->n_configs || score[c] > score[best] ||
+                 (isnan(score[best]) && !isnan(score[c]))))
+                best = c;
+        chosen[best] = 1;
+    }
+    return n_eligible;
+}
+
+char *plot_left_out_note(size_t eligible)
+{
+    if (eligible <= PLOT_MAX_SERIES)
+        return NULL;
+    return xasprintf("the %d fastest of %zu configurations", PLOT_MAX_SERIES, eligible);
+}
+
+static int by_x(const void *pa, const void *pb)
+{
+    const double *a = pa, *b = pb;
+    return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* One line per chosen configuration: y of its rows on `device` (-2: any). */
+static void add_lines(plot_figure *fig, const plot_builder *b, const int *chosen, int device,
+                      int bandwidth)
+{
+    for (size_t c = 0; c < b->n_configs; c++) {
+        if (!chosen[c])
+            continue;
+        double *xy = xcalloc(2 * b->n_rows, sizeof *xy);
+        size_t n = 0;
+        for (size_t k = 0; k < b->n_rows; k++) {
+            const plot_row *r = &b->rows[k];
+            double y = bandwidth ? r->gbs : r->median_ns;
+            if (r->config != c || (device != -2 && r->device != device) || !(y > 0))
+                continue;
+            xy[2 * n] = r->n;
+            xy[2 * n + 1] = y;
+            n++;
+        }
+        if (n == 0) {
+            free(xy);
+            continue;
+        }
+        qsort(xy, n, 2 * sizeof *xy, by_x);
+        size_t cap = fig->n_series;
+        plot_series *s = grow(&fig->series, &fig->n_series, &cap, sizeof *s);
+        s->label = xstrdup(b->configs[c].label);
+        s->x = xcalloc(n, sizeof *s->x);
+        s->y = xcalloc(n, sizeof *s->y);
+        for (size_t p = 0; p < n; p++) {
+            s->x[p] = xy[2 * p];
+            s->y[p] = xy[2 * p + 1];
+        }
+        s->n = n;
+        free(xy);
+    }
+}
+
+void plot_add_hline(plot_figure *fig, double y, const char *label)
+{
+    size_t cap = fig->n_hlines;
+    plot_hline *h = grow(&fig->hlines, &fig->n_hlines, &cap, sizeof *h);
+    h->y = y;
+    h->label = xstrdup(label);
+}
+
+void plot_bandwidth_figures(plot_builder *b, plot_set *set)
+{
+    int devices[64];
+    size_t n_devices = 0;
+    for (size_t k = 0; k < b->n_rows; k++) {
+        size_t d = 0;
+        while (d < n_devices && devices[d] != b->rows[k].device)
+            d++;
+        if (d == n_devices && n_devices < RB_ARRAY_LEN(devices))
+            devices[n_devices++] = b->rows[k].device;
+    }
+    int *eligible = xcalloc(b->n_configs, sizeof *eligible);
+    int *chosen = xcalloc(b->n_configs, sizeof *chosen);
+    double *score = xcalloc(b->n_configs, sizeof *score);
+    for (size_t d = 0; d < n_devices; d++) {
+        const json_value *dev = devices[d] >= 0 ? json_at(b->devices, (size_t)devices[d]) : NULL;
+        for (size_t c = 0; c < b->n_configs; c++)
+            eligible[c] = 0;
+        for (size_t k = 0; k < b->n_rows; k++)
+            if (b->rows[k].device == devices[d] && b->rows[k].gbs > 0)
+                eligible[b->rows[k].config] = 1;
+        for (size_t c = 0; c < b->n_configs; c++)
+            score[c] = b->configs[c].best_gbs;
+        size_t n_eligible = plot_choose(b, eligible, score, chosen);
+        if (n_eligible == 0)
+            continue;
+        const char *name = json_string(json_get(dev, "name"));
+        const char *backend = json_string(json_get(dev, "backend"));
+        plot_figure *fig = plot_add_figure(set);
+        fig->kind = PLOT_LINES;
+        if (n_devices == 1)
+            fig->name = xstrdup("bandwidth");
+        else if (backend) {
+            char *safe = plot_file_name(backend);
+            fig->name = xasprintf("bandwidth-%s%d", safe,
+                                  (int)json_number(json_get(dev, "device"), 0));
+            free(safe);
+        }
+        else
+            fig->name = xasprintf("bandwidth-%d", devices[d]);
+        fig->title = xasprintf("Bandwidth against n%s%s", name ? " on " : "", name ? name : "");
+        fig->subtitle = plot_left_out_note(n_eligible);
+        fig->x_label = xstrdup("n (elements)");
+        fig->y_label = xstrdup("bandwidth (GB/s)");
+        fig->x_unit = PLOT_UNIT_SIZE;
+        fig->y_unit = PLOT_UNIT_NUMBER;
+        fig->x_log2 = 1;
+        add_lines(fig, b, chosen, devices[d], 1);
+        double peak = json_number(json_get(dev, "peak_gbs"), NAN);
+        double measured = json_number(json_get(dev, "measured_peak_gbs"), NAN);
+        char value[32], text[96];
+        if (drawable(peak, 1e-9, PLOT_MAX_GBS)) {
+            plot_format(peak, PLOT_UNIT_NUMBER, value, sizeof value);
+            snprintf(text, sizeof text, "theoretical peak %s GB/s", value);
+            plot_add_hline(fig, peak, text);
+        }
+        if (drawable(measured, 1e-9, PLOT_MAX_GBS)) {
+            plot_format(measured, PLOT_UNIT_NUMBER, value, sizeof value);
+            snprintf(text, sizeof text, "measured peak %s GB/s", value);
+            plot_add_hline(fig, measured, text);
+        }
+    }
+    free(eligible);
+    free(chosen);
+    free(score);
+}
+
+void plot_time_figure(plot_builder *b, plot_set *set)
+{
+    int *eligible = xcalloc(b->n_configs, sizeof *eligible);
+    int *chosen = xcalloc(b->n_configs, sizeof *chosen);
+    double *score = xcalloc(b->n_configs, sizeof *score);
+    for (size_t c = 0; c < b->n_configs; c++) {
+        eligible[c] = 1;
+        score[c] = b->configs[c].best_gbs;
+    }
+    size_t n_eligible = plot_choose(b, eligible, score, chosen);
+    plot_figure *fig = plot_add_figure(set);
+    fig->kind = PLOT_LINES;
+    fig->name = xstrdup("time");
+    fig->title = xstrdup("Median time against n");
+    fig->subtitle = plot_left_out_note(n_eligible);
+    fig->x_label = xstrdup("n (elements)");
+    fig->y_label = xstrdup("median time of one reduction");
+    fig->x_unit = PLOT_UNIT_SIZE;
+    fig->y_unit = PLOT_UNIT_NS;
+    fig->x_log2 = 1;
+    fig->y_log10 = 1;
+    add_lines(fig, b, chosen, -2, 0);
+    free(eligible);
+    free(chosen);
+    free(score);
+}
+
+static void free_words(char **words, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        free(words[k]);
+    free(words);
+}
+
+void plot_set_free(plot_set *set)
+{
+    for (size_t f = 0; f < set->n_figures; f++) {
+        plot_figure *fig = &set->figures[f];
+        for (size_t s = 0; s < fig->n_series; s++) {
+            free(fig->series[s].label);
+            free(fig->series[s].x);
+            free(fig->series[s].y);
+        }
+        free(fig->series);
+        for (size_t h = 0; h < fig->n_hlines; h++)
+            free(fig->hlines[h].label);
+        free(fig->hlines);
+        free_words(fig->columns, fig->n_columns);
+        free_words(fig->rows, fig->n_rows);
+        free(fig->cells);
+        free(fig->name);
+        free(fig->title);
+        free(fig->subtitle);
+        free(fig->x_label);
+        free(fig->y_label);
+        free(fig->value_label);
+    }
+    free(set->figures);
+    free(set->baseline);
+    memset(set, 0, sizeof *set);
+}

@@ -1,0 +1,96 @@
+/* src/plot/data.h: what plot/data.c and plot/heatmap.c share while they
+ * build the figures of one results file: the rows that are drawn (ok, with
+ * a time) and the configurations they form. */
+#ifndef RB_PLOT_DATA_H
+#define RB_PLOT_DATA_H
+
+#include "plot/figures.h"
+
+/* The data keys a configuration reads besides n: op, dtype, distribution, bins. */
+#define PLOT_N_FIELDS 4
+extern const char *const plot_data_fields[PLOT_N_FIELDS];
+
+typedef struct plot_row {
+    const json_value *json;
+    size_t run_index;                 /* index into plot_builder.runs */
+    const char *run, *plugin;
+    const char *field[PLOT_N_FIELDS]; /* each data key's text ("" if absent) */
+    double n, median_ns, gbs;         /* gbs NaN if unknown */
+    int device;                       /* index into the document's devices, -1 none */
+    size_t config;                    /* index into plot_builder.configs */
+} plot_row;
+
+/* A strategy configuration: a run with its parameters (and the data keys
+ * that vary in the file); one line in a figure. */
+typedef struct plot_config {
+    char *id;
+    char *label;       /* "run k=v f32": what varies, for a legend */
+    const char *run;
+    double best_gbs;   /* its highest bandwidth, to pick the fastest */
+} plot_config;
+
+/* The parameters a run sweeps, at most this many. */
+#define PLOT_MAX_VARYING 32
+
+/* A run: its rows (in file order) and the parameters that vary among them. */
+typedef struct plot_run {
+    const char *name;
+    size_t *rows;      /* indices into plot_builder.rows */
+    size_t n_rows;
+    const char *varying[PLOT_MAX_VARYING];
+    size_t n_varying;
+} plot_run;
+
+typedef struct plot_builder {
+    const char *path;
+    const json_value *devices;
+    plot_row *rows;
+    size_t n_rows;
+    plot_run *runs;    /* in the order they first appear */
+    size_t n_runs;
+    size_t *run_rows;  /* the runs' row lists, one block */
+    plot_config *configs;
+    size_t n_configs;
+    int field_varies[PLOT_N_FIELDS];
+} plot_builder;
+
+/* The largest numbers drawn; a row beyond them (or not finite) is left out
+ * with a warning, so that no axis spans an absurd range. */
+#define PLOT_MAX_N 4.6e18      /* elements: 2^62 */
+#define PLOT_MIN_NS 1e-6       /* a median time, in nanoseconds */
+#define PLOT_MAX_NS 1e15       /* 11.6 days */
+#define PLOT_MAX_GBS 1e9       /* GB/s, a bandwidth or a peak */
+
+/* A value's text as it appears in JSON ("" for null, objects and arrays). */
+const char *plot_value_text(const json_value *v);
+/* A copy of text fit for a file name: other than [A-Za-z0-9._-] becomes '_'. */
+char *plot_file_name(const char *text);
+/* A new, zeroed figure at the end of the set. */
+plot_figure *plot_add_figure(plot_set *set);
+/* Marks in `chosen` the configurations to draw among those `eligible`: all
+ * of them, or the PLOT_MAX_SERIES with the highest score. Returns how many
+ * were eligible. */
+size_t plot_choose(const plot_builder *b, const int *eligible, const double *score, int *chosen);
+/* "the 12 fastest of 40 configurations", or NULL when none was left out. */
+char *plot_left_out_note(size_t eligible);
+void plot_add_hline(plot_figure *fig, double y, const char *label);
+/* Reads the rows; keeps those that are ok with a time that can be drawn.
+ * Rows with a number out of range (not finite, absurdly large) are left
+ * out, and counted in a warning that names the first. Returns 0 or -1. */
+int plot_read_rows(plot_builder *b, const json_value *results);
+/* Groups the rows into configurations and labels each with its run, the
+ * parameters that vary within the run and the data fields that vary. */
+void plot_group_configs(plot_builder *b);
+/* Adds the bandwidth figures, and the time figure. */
+void plot_bandwidth_figures(plot_builder *b, plot_set *set);
+void plot_time_figure(plot_builder *b, plot_set *set);
+/* The baseline: 0 and *by_run set if a run (1) or else a plugin (0) has that
+ * name; -1 after an error listing the runs and plugins. */
+int plot_resolve_baseline(const plot_builder *b, const json_value *results, const char *baseline,
+                          int *by_run);
+/* Adds the speedup figure against the baseline (plot/speedup.c). */
+void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, int by_run);
+/* Adds the heat maps of every run that sweeps two or more parameters. */
+void plot_heatmaps(const plot_builder *b, plot_set *set);
+
+#endif

@@ -1,0 +1,123 @@
+/* src/plot/figures.h: the figures drawn from a results file, and who draws them.
+ *   plot/data.c     results JSON -> figures (which lines, bars and cells)
+ *   plot/axis.c     axis ranges, ticks and their labels, shared by both drawers
+ *   plot/svg.c      a figure as an SVG element, drawn in C (the HTML report)
+ *   plot/gnuplot.c  figures as gnuplot scripts, run into SVG and PNG files
+ *
+ * The figures of one results file:
+ *   bandwidth  GB/s against n (log2), one line per configuration, with the
+ *              device's theoretical and measured peaks; one per device
+ *   time       median time against n (log2 x, log y), one line per configuration
+ *   speedup    the baseline's time / each configuration's time, grouped bars
+ *              per (op, dtype, n)
+ *   heatmap    for a run sweeping two or more parameters: GB/s per value of
+ *              the two chosen parameters, one map per value of everything else */
+#ifndef RB_PLOT_FIGURES_H
+#define RB_PLOT_FIGURES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/json_reader.h"
+
+/* At most this many lines (or bar series) in one figure: the fastest
+ * configurations are kept, and the subtitle says how many were left out. */
+#define PLOT_MAX_SERIES 12
+/* At most this many heat maps from one results file. */
+#define PLOT_MAX_HEATMAPS 24
+
+enum plot_kind { PLOT_LINES, PLOT_BARS, PLOT_HEATMAP };
+
+/* How an axis's numbers are written. */
+enum plot_unit {
+    PLOT_UNIT_NUMBER = 0, /* 1.5, 200 */
+    PLOT_UNIT_SIZE,       /* element counts: 1K, 16M (powers of two) */
+    PLOT_UNIT_NS,         /* nanoseconds written as 10 us, 1.5 ms */
+    PLOT_UNIT_TIMES       /* a ratio: 0.5x, 2x */
+};
+
+typedef struct plot_series {
+    char *label;
+    double *x, *y; /* LINES: n points sorted by x; BARS: y per category (NaN:
+                      none), x unused */
+    size_t n;
+} plot_series;
+
+/* A horizontal reference line (a peak, speedup 1). */
+typedef struct plot_hline {
+    char *label;
+    double y;
+} plot_hline;
+
+typedef struct plot_figure {
+    int kind;          /* enum plot_kind */
+    char *name;        /* file stem: "bandwidth", "time", "speedup", "heatmap-RUN-1" */
+    char *title;
+    char *subtitle;    /* may be NULL */
+    char *x_label, *y_label;
+    int x_unit, y_unit; /* enum plot_unit */
+    int x_log2;        /* LINES: x on a log2 axis */
+    int y_log10;       /* LINES and BARS: y on a log10 axis */
+    plot_series *series;
+    size_t n_series;
+    plot_hline *hlines;
+    size_t n_hlines;
+    char **columns;    /* BARS: the groups; HEATMAP: the x values */
+    size_t n_columns;
+    char **rows;       /* HEATMAP: the y values */
+    size_t n_rows;
+    double *cells;     /* HEATMAP: n_rows * n_columns values, row-major, NaN: none */
+    char *value_label; /* HEATMAP: what a cell holds ("GB/s") */
+} plot_figure;
+
+typedef struct plot_set {
+    plot_figure *figures;
+    size_t n_figures;
+    size_t n_rows;     /* rows in the file */
+    size_t n_plotted;  /* ok rows with a time */
+    char *baseline;    /* the speedup figure's baseline run or plugin, or NULL */
+} plot_set;
+
+/* Builds the figures of a results document read from `path` (named in
+ * messages). `baseline` names a run or a plugin; NULL takes the first run
+ * with a time. Returns 0, or -1 after printing "PATH:LINE: error: ..." when
+ * the document is not a redbench results file or the baseline names no run
+ * or plugin in it. A file without ok rows gives 0 and no figures. */
+int plot_build(const json_value *doc, const char *path, const char *baseline, plot_set *set);
+void plot_set_free(plot_set *set);
+
+/* Axis ticks (plot/axis.c). */
+#define PLOT_MAX_TICKS 24
+typedef struct plot_ticks {
+    double lo, hi;                 /* the axis range */
+    size_t count;
+    double at[PLOT_MAX_TICKS];
+    char label[PLOT_MAX_TICKS][24];
+} plot_ticks;
+
+/* A log2 axis reaches this factor beyond its first and last ticks. */
+#define PLOT_LOG2_MARGIN 1.12
+/* Range and ticks for data from `lo` to `hi`: log2 (powers of two),
+ * log10 (powers of ten) or linear (1, 2, 5 steps, from 0 when all data are
+ * positive). Pass the range of everything drawn (data and reference lines). */
+void plot_axis_log2(double lo, double hi, int unit, plot_ticks *t);
+void plot_axis_log10(double lo, double hi, int unit, plot_ticks *t);
+void plot_axis_linear(double lo, double hi, int unit, plot_ticks *t);
+/* A value as the unit writes it ("16M", "1.5 ms", "2x", "3.25"). */
+void plot_format(double v, int unit, char *buf, size_t len);
+
+/* Writes the figure as one <svg> element (plot/svg.c). */
+void plot_svg_write(FILE *out, const plot_figure *fig);
+
+/* gnuplot (plot/gnuplot.c). The program is $REDBENCH_GNUPLOT, else
+ * "gnuplot" found on PATH. */
+#define PLOT_GNUPLOT_PACKAGE "gnuplot-nox"
+/* The program's path if it can be run, else NULL (static storage). */
+const char *plot_gnuplot_find(void);
+/* Writes NAME.gp for each figure into `dir` and runs gnuplot on it into
+ * NAME.svg, and NAME.png where a PNG terminal exists. Prints each file
+ * written to `log` (may be NULL). Returns 0, or -1 after printing why. */
+int plot_gnuplot_draw(const plot_set *set, const char *gnuplot, const char *dir,
+                      const char *source, FILE *log);
+
+#endif

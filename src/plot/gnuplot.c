@@ -1,0 +1,404 @@
+/* src/plot/gnuplot.c: figures drawn by gnuplot, run as a child process.
+ * Each figure becomes a self-contained script NAME.gp (its data inline), kept
+ * beside the pictures so that a user can restyle and redraw it; gnuplot
+ * draws it into NAME.svg, and NAME.png where a PNG terminal (pngcairo, else
+ * png) exists.
+ *
+ * Texts from the results file reach the script only as data: in
+ * single-quoted strings (gnuplot expands no backquote, macro or escape
+ * there; a quote is doubled), or as quoted words in inline data blocks,
+ * which gnuplot reads as data, never as commands. Either way they are made
+ * printable first, so no line break or control byte ends a command or a
+ * data line early. The scripts are written with safe_file (a temporary
+ * renamed into place). */
+#include "plot/figures.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "base/safe_file.h"
+#include "base/util.h"
+
+static const char *const palette =
+    "#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #edc948 #b07aa1 #ff9da7 #9c755f #17becf #bcbd22 "
+    "#8c564b";
+
+const char *plot_gnuplot_find(void)
+{
+    static char found[4096];
+    const char *program = getenv("REDBENCH_GNUPLOT");
+    if (!program || !*program)
+        program = "gnuplot";
+    if (strchr(program, '/'))
+        return access(program, X_OK) == 0 ? program : NULL;
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        size_t len = strcspn(path, ":");
+        snprintf(found, sizeof found, "%.*s/%s", (int)(len ? len : 1), len ? path : ".", program);
+        if (access(found, X_OK) == 0)
+            return found;
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return NULL;
+}
+
+/* A gnuplot single-quoted string: nothing in it is expanded; a quote is
+ * written twice. The text is made printable, so it stays on one line. */
+static void put_quoted(FILE *out, const char *s)
+{
+    char *shown = printable_text(s);
+    fputc('\'', out);
+    for (const char *p = shown; *p; p++) {
+        if (*p == '\'')
+            fputc('\'', out);
+        fputc(*p, out);
+    }
+    fputc('\'', out);
+    free(shown);
+}
+
+/* A quoted word inside a data block, where quotes cannot be escaped: '"'
+ * becomes '\''. Printable, so that it stays on its data line. */
+static void put_data_word(FILE *out, const char *s)
+{
+    char *shown = printable_text(s);
+    fputc('"', out);
+    for (const char *p = shown; *p; p++)
+        fputc(*p == '"' ? '\'' : *p, out);
+    fputc('"', out);
+    free(shown);
+}
+
+/* Text in a comment: printable, and no backslash (which at the end of a
+ * line would continue the comment onto the next). */
+static void put_comment_text(FILE *out, const char *s)
+{
+    char *shown = printable_text(s);
+    for (const char *p = shown; *p; p++)
+        fputc(*p == '\\' ? '/' : *p, out);
+    free(shown);
+}
+
+/* The range a hair wider than the ticks, so that gnuplot's rounding keeps
+ * the end ticks, and the ticks with their labels. */
+static void put_tics(FILE *out, const char *axis, const plot_ticks *t, int log_axis)
+{
+    double lo = t->lo, hi = t->hi;
+    if (log_axis) {
+        lo /= 1 + 1e-9;
+        hi *= 1 + 1e-9;
+    } else {
+        lo -= (hi - lo) * 1e-9;
+        hi += (hi - lo) * 1e-9;
+    }
+    fprintf(out, "set %srange [%.17g:%.17g]\nset %stics (", axis, lo, hi, axis);
+    for (size_t k = 0; k < t->count; k++) {
+        fputs(k ? ", " : "", out);
+        put_quoted(out, t->label[k]);
+        fprintf(out, " %.17g", t->at[k]);
+    }
+    fputs(")\n", out);
+}
+
+static void header(FILE *out, const plot_figure *fig, const char *source, int width, int height)
+{
+    fprintf(out, "# %s.gp: drawn by `redbench plot` from ", fig->name);
+    put_comment_text(out, source);
+    fprintf(out, ".\n# Redraw with: gnuplot -e \"set terminal svg size %d,%d; set output "
+                 "'%s.svg'\" %s.gp\n",
+            width, height, fig->name, fig->name);
+    fputs("set termoption noenhanced\nset title ", out);
+    put_quoted(out, fig->title);
+    if (fig->subtitle) {
+        fputs(" . \"\\n\" . ", out);
+        put_quoted(out, fig->subtitle);
+    }
+    fputs("\nset xlabel ", out);
+    put_quoted(out, fig->x_label);
+    fputs("\nset ylabel ", out);
+    put_quoted(out, fig->y_label);
+    fprintf(out, "\ncolors = '%s'\nset datafile missing 'NaN'\n", palette);
+}
+
+/* A label longer than this puts the key below the plot, in two columns. */
+#define KEY_SIDE_CHARS 30
+
+static int key_below(const plot_figure *fig)
+{
+    for (size_t s = 0; s < fig->n_series; s++)
+        if (strlen(fig->series[s].label) > KEY_SIDE_CHARS)
+            return 1;
+    return 0;
+}
+
+static void key_setting(FILE *out, const plot_figure *fig)
+{
+    if (key_below(fig))
+        fputs("set key below left Left reverse maxcols 2\n", out);
+    else
+        fputs("set key outside right top Left reverse\n", out);
+}
+
+static void hline_plots(FILE *out, const plot_figure *fig)
+{
+    for (size_t h = 0; h < fig->n_hlines; h++) {
+        fprintf(out, ", \\\n     %.17g with lines dt 2 lw 1.5 lc rgb \"#444444\" title ",
+                fig->hlines[h].y);
+        put_quoted(out, fig->hlines[h].label);
+    }
+}
+
+static void lines_script(FILE *out, const plot_figure *fig)
+{
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (size_t s = 0; s < fig->n_series; s++) {
+        fprintf(out, "$S%zu << EOD\n", s + 1);
+        for (size_t p = 0; p < fig->series[s].n; p++) {
+            fprintf(out, "%.17g %.17g\n", fig->series[s].x[p], fig->series[s].y[p]);
+            xlo = fmin(xlo, fig->series[s].x[p]);
+            xhi = fmax(xhi, fig->series[s].x[p]);
+            ylo = fmin(ylo, fig->series[s].y[p]);
+            yhi = fmax(yhi, fig->series[s].y[p]);
+        }
+        fputs("EOD\n", out);
+    }
+    for (size_t h = 0; h < fig->n_hlines; h++) {
+        ylo = fmin(ylo, fig->hlines[h].y);
+        yhi = fmax(yhi, fig->hlines[h].y);
+    }
+    plot_ticks t;
+    if (fig->x_log2) {
+        fputs("set logscale x 2\n", out);
+        plot_axis_log2(xlo, xhi, fig->x_unit, &t);
+    } else {
+        plot_axis_linear(xlo, xhi, fig->x_unit, &t);
+    }
+    put_tics(out, "x", &t, fig->x_log2);
+    if (fig->y_log10) {
+        fputs("set logscale y 10\n", out);
+        plot_axis_log10(ylo, yhi, fig->y_unit, &t);
+    } else {
+        plot_axis_linear(ylo, yhi * 1.05, fig->y_unit, &t);
+    }
+    put_tics(out, "y", &t, fig->y_log10);
+    fputs("set grid\n", out);
+    key_setting(out, fig);
+    fputs("plot ", out);
+    for (size_t s = 0; s < fig->n_series; s++) {
+        fprintf(out, "%s$S%zu using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb word(colors, %zu) "
+                     "title ",
+                s ? ", \\\n     " : "", s + 1, s % PLOT_MAX_SERIES + 1);
+        put_quoted(out, fig->series[s].label);
+    }
+    hline_plots(out, fig);
+    fputc('\n', out);
+}
+
+static void bars_script(FILE *out, const plot_figure *fig)
+{
+    double ylo = INFINITY, yhi = -INFINITY;
+    fputs("$BARS << EOD\n\"data\"", out);
+    for (size_t s = 0; s < fig->n_series; s++) {
+        fputc(' ', out);
+        put_data_word(out, fig->series[s].label);
+    }
+    fputc('\n', out);
+    for (size_t c = 0; c < fig->n_columns; c++) {
+        put_data_word(out, fig->columns[c]);
+        for (size_t s = 0; s < fig->n_series; s++) {
+            double v = fig->series[s].y[c];
+            if (v > 0) {
+                fprintf(out, " %.17g", v);
+                ylo = fmin(ylo, v);
+                yhi = fmax(yhi, v);
+            } else {
+                fputs(" NaN", out);
+            }
+        }
+        fputc('\n', out);
+    }
+    fputs("EOD\n", out);
+    plot_ticks t;
+    if (fig->y_log10) {
+        fputs("set logscale y 10\n", out);
+        plot_axis_log10(fmin(ylo, 1), fmax(yhi, 1), fig->y_unit, &t);
+    } else {
+        plot_axis_linear(0, fmax(yhi, 1) * 1.05, fig->y_unit, &t);
+    }
+    put_tics(out, "y", &t, fig->y_log10);
+    fprintf(out, "set xrange [-0.5:%zu.5]\n", fig->n_columns ? fig->n_columns - 1 : 0);
+    if (fig->n_columns > 6)
+        fputs("set xtics rotate by -35\n", out);
+    fputs("set style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid 0.9 border -1\nset grid ytics\n",
+          out);
+    key_setting(out, fig);
+    fprintf(out, "plot for [i=2:%zu] $BARS using i:xtic(1) title columnheader(i) "
+                 "lc rgb word(colors, (i - 2) %% %d + 1)",
+            fig->n_series + 1, PLOT_MAX_SERIES);
+    hline_plots(out, fig);
+    fputc('\n', out);
+}
+
+static void heatmap_script(FILE *out, const plot_figure *fig)
+{
+    fputs("$CELLS << EOD\n", out);
+    for (size_t r = 0; r < fig->n_rows; r++)
+        for (size_t c = 0; c < fig->n_columns; c++) {
+            double v = fig->cells[r * fig->n_columns + c];
+            char text[32];
+            plot_format(v, PLOT_UNIT_NUMBER, text, sizeof text);
+            if (isfinite(v))
+                fprintf(out, "%zu %zu %.17g \"%s\"\n", c, r, v, text);
+        }
+    fputs("EOD\n", out);
+    fprintf(out, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", fig->n_columns - 1,
+            fig->n_rows - 1);
+    const char *axes[2] = {"x", "y"};
+    char **words[2] = {fig->columns, fig->rows};
+    size_t counts[2] = {fig->n_columns, fig->n_rows};
+    for (int a = 0; a < 2; a++) {
+        fprintf(out, "set %stics (", axes[a]);
+        for (size_t k = 0; k < counts[a]; k++) {
+            fputs(k ? ", " : "", out);
+            put_quoted(out, words[a][k]);
+            fprintf(out, " %zu", k);
+        }
+        fputs(") scale 0\n", out);
+    }
+    fputs("set palette defined (0 \"#440154\", 1 \"#472c7a\", 2 \"#3b518b\", 3 \"#2c718e\", "
+          "4 \"#21908d\", 5 \"#27ad81\", 6 \"#5cc863\", 7 \"#aadc32\", 8 \"#fde725\")\n",
+          out);
+    fputs("set cblabel ", out);
+    put_quoted(out, fig->value_label);
+    fputs("\nunset key\nplot $CELLS using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
+          "fc palette, \\\n     $CELLS using 1:2:4 with labels tc rgb \"#222222\"\n",
+          out);
+}
+
+static void figure_size(const plot_figure *fig, int *width, int *height)
+{
+    *width = 960;
+    *height = 540;
+    if (key_below(fig))
+        *height += 20 * (int)((fig->n_series + fig->n_hlines + 1) / 2);
+    if (fig->kind == PLOT_HEATMAP) {
+        *width = 200 + 72 * (int)fig->n_columns;
+        *height = 170 + 34 * (int)fig->n_rows;
+        *width = *width < 640 ? 640 : *width;
+        *height = *height < 360 ? 360 : *height;
+    }
+}
+
+/* Runs `gnuplot -e SETUP SCRIPT` in `dir`; `quiet` silences its messages.
+ * Returns its exit status, or -1 if it could not be started. */
+static int run_gnuplot(const char *gnuplot, const char *dir, const char *setup, const char *script,
+                       int quiet)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, STDOUT_FILENO);
+            if (quiet)
+                dup2(null, STDERR_FILENO);
+        }
+        if (chdir(dir) != 0)
+            _exit(126);
+        execl(gnuplot, gnuplot, "-e", setup, script, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The best PNG terminal this gnuplot has, or NULL. */
+static const char *png_terminal(const char *gnuplot, const char *dir)
+{
+    static const char *const terminals[] = {"pngcairo", "png"};
+    for (size_t k = 0; k < RB_ARRAY_LEN(terminals); k++) {
+        char *probe = xasprintf("set terminal %s", terminals[k]);
+        int status = run_gnuplot(gnuplot, dir, probe, "/dev/null", 1);
+        free(probe);
+        if (status == 0)
+            return terminals[k];
+    }
+    return NULL;
+}
+
+static int write_script(const plot_figure *fig, const char *dir, const char *source)
+{
+    char *path = xasprintf("%s/%s.gp", dir, fig->name);
+    rb_safe_file f;
+    if (safe_file_open(&f, path, RB_SAFE_FILE_REGULAR) != 0) {
+        diag_error("%s", f.error);
+        free(path);
+        return -1;
+    }
+    FILE *out = f.stream;
+    int width, height;
+    figure_size(fig, &width, &height);
+    header(out, fig, source, width, height);
+    if (fig->kind == PLOT_LINES)
+        lines_script(out, fig);
+    else if (fig->kind == PLOT_BARS)
+        bars_script(out, fig);
+    else
+        heatmap_script(out, fig);
+    int failed = safe_file_commit(&f) != 0;
+    if (failed)
+        diag_error("%s", f.error);
+    free(path);
+    return failed ? -1 : 0;
+}
+
+int plot_gnuplot_draw(const plot_set *set, const char *gnuplot, const char *dir,
+                      const char *source, FILE *log)
+{
+    const char *png = png_terminal(gnuplot, dir);
+    for (size_t f = 0; f < set->n_figures; f++) {
+        const plot_figure *fig = &set->figures[f];
+        if (write_script(fig, dir, source) != 0)
+            return -1;
+        int width, height;
+        figure_size(fig, &width, &height);
+        char *script = xasprintf("%s.gp", fig->name);
+        const char *kinds[2] = {"svg", png};
+        for (int k = 0; k < 2 && kinds[k]; k++) {
+            char *setup = k == 0 ? xasprintf("set terminal svg size %d,%d font 'sans,12' "
+                                             "background rgb 'white'; set output '%s.svg'",
+                                             width, height, fig->name)
+                                 : xasprintf("set terminal %s size %d,%d; set output '%s.png'",
+                                             png, width, height, fig->name);
+            int status = run_gnuplot(gnuplot, dir, setup, script, 0);
+            free(setup);
+            if (status != 0) {
+                diag_error("gnuplot (%s) failed on %s/%s (exit status %d)", gnuplot, dir, script,
+                           status);
+                free(script);
+                return -1;
+            }
+            if (log)
+                fprintf(log, "%s/%s.%s\n", dir, fig->name, k == 0 ? "svg" : "png");
+        }
+        free(script);
+    }
+    return 0;
+}

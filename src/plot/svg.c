@@ -1,0 +1,439 @@
+/* src/plot/svg.c: a figure drawn as one self-contained <svg> element, in
+ * C, so that the HTML report needs no other program: lines on log2/log10 or
+ * linear axes with reference lines, grouped bars, and heat maps with a colour
+ * scale. Every point, bar and cell carries a <title> tooltip with its value. */
+#include "plot/figures.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define WIDTH 960
+#define HEIGHT 540
+#define LEFT 84
+#define TOP 64
+#define LEGEND_WIDTH 250
+#define BOTTOM 64
+
+static const char *const palette[PLOT_MAX_SERIES] = {
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+    "#b07aa1", "#ff9da7", "#9c755f", "#17becf", "#bcbd22", "#8c564b",
+};
+
+/* Text for XML: made printable (XML allows no control bytes), & < > "
+ * escaped. */
+static void put_text(FILE *out, const char *text)
+{
+    char *shown = printable_text(text);
+    for (const char *s = shown; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+    free(shown);
+}
+
+/* At most `max` characters of a label (UTF-8 aware), with "..." when cut. */
+static void put_short(FILE *out, const char *s, size_t max)
+{
+    size_t chars = 0;
+    const char *p = s;
+    while (*p && chars < max) {
+        p++;
+        while ((*p & 0xc0) == 0x80)
+            p++;
+        chars++;
+    }
+    if (!*p) {
+        put_text(out, s);
+        return;
+    }
+    char buf[256];
+    size_t len = (size_t)(p - s) < sizeof buf - 4 ? (size_t)(p - s) : sizeof buf - 4;
+    memcpy(buf, s, len);
+    strcpy(buf + len, "...");
+    put_text(out, buf);
+}
+
+typedef struct frame {
+    double x0, x1, y0, y1; /* the plot area in pixels: x0 left, y0 top */
+    plot_ticks xt, yt;
+    int x_log, y_log;
+} frame;
+
+static double scale(double v, double lo, double hi, int log_axis)
+{
+    if (log_axis) {
+        v = log(v);
+        lo = log(lo);
+        hi = log(hi);
+    }
+    return hi > lo ? (v - lo) / (hi - lo) : 0.5;
+}
+
+static double px(const frame *f, double x)
+{
+    return f->x0 + scale(x, f->xt.lo, f->xt.hi, f->x_log) * (f->x1 - f->x0);
+}
+static double py(const frame *f, double y)
+{
+    return f->y1 - scale(y, f->yt.lo, f->yt.hi, f->y_log) * (f->y1 - f->y0);
+}
+
+static void begin_svg(FILE *out, const plot_figure *fig, int width, int height)
+{
+    fprintf(out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"rb-plot\" id=\"plot-%s\" "
+            "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+            "font-size=\"12\" role=\"img\">\n<title>",
+            fig->name, width, height, width, height);
+    put_text(out, fig->title);
+    fprintf(out, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
+    fputs("<text x=\"16\" y=\"26\" font-size=\"17\" font-weight=\"bold\" fill=\"#222\">", out);
+    put_text(out, fig->title);
+    fputs("</text>\n", out);
+    if (fig->subtitle) {
+        fputs("<text x=\"16\" y=\"46\" fill=\"#555\">", out);
+        put_text(out, fig->subtitle);
+        fputs("</text>\n", out);
+    }
+}
+
+/* The axes' titles; the x title `below` pixels under the plot area. */
+static void axis_titles(FILE *out, const plot_figure *fig, const frame *f, double below)
+{
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#222\">",
+            (f->x0 + f->x1) / 2, f->y1 + below);
+    put_text(out, fig->x_label);
+    fprintf(out, "</text>\n<text transform=\"translate(18 %.1f) rotate(-90)\" "
+                 "text-anchor=\"middle\" fill=\"#222\">",
+            (f->y0 + f->y1) / 2);
+    put_text(out, fig->y_label);
+    fputs("</text>\n", out);
+}
+
+/* Grid lines, the frame and the tick labels. `categories`: no x ticks. */
+static void draw_axes(FILE *out, const frame *f, int x_ticks)
+{
+    fputs("<g stroke=\"#e4e4e4\" stroke-width=\"1\">\n", out);
+    for (size_t k = 0; k < f->yt.count; k++)
+        fprintf(out, "<path d=\"M%.1f %.1fH%.1f\"/>\n", f->x0, py(f, f->yt.at[k]), f->x1);
+    for (size_t k = 0; x_ticks && k < f->xt.count; k++)
+        fprintf(out, "<path d=\"M%.1f %.1fV%.1f\"/>\n", px(f, f->xt.at[k]), f->y0, f->y1);
+    fputs("</g>\n", out);
+    fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+                 "stroke=\"#888\"/>\n",
+            f->x0, f->y0, f->x1 - f->x0, f->y1 - f->y0);
+    fputs("<g fill=\"#333\">\n", out);
+    for (size_t k = 0; k < f->yt.count; k++) {
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", f->x0 - 6,
+                py(f, f->yt.at[k]) + 4);
+        put_text(out, f->yt.label[k]);
+        fputs("</text>\n", out);
+    }
+    for (size_t k = 0; x_ticks && k < f->xt.count; k++) {
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px(f, f->xt.at[k]),
+                f->y1 + 18);
+        put_text(out, f->xt.label[k]);
+        fputs("</text>\n", out);
+    }
+    fputs("</g>\n", out);
+}
+
+static void draw_hlines(FILE *out, const plot_figure *fig, const frame *f)
+{
+    for (size_t h = 0; h < fig->n_hlines; h++) {
+        double y = py(f, fig->hlines[h].y);
+        fprintf(out, "<path class=\"rb-hline\" d=\"M%.1f %.1fH%.1f\" stroke=\"#444\" "
+                     "stroke-width=\"1.5\" stroke-dasharray=\"6 4\" fill=\"none\"/>\n",
+                f->x0, y, f->x1);
+        /* A white halo keeps the label readable over the lines. */
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#444\" "
+                     "stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
+                f->x1 - 4, y - 5);
+        put_text(out, fig->hlines[h].label);
+        fputs("</text>\n", out);
+    }
+}
+
+/* A legend label longer than this moves the legend below the plot. */
+#define LEGEND_SIDE_CHARS 30
+#define LEGEND_BELOW_CHARS 68
+
+static int legend_below(const plot_figure *fig)
+{
+    for (size_t s = 0; s < fig->n_series; s++)
+        if (strlen(fig->series[s].label) > LEGEND_SIDE_CHARS)
+            return 1;
+    return 0;
+}
+
+/* Rows the legend takes below the plot (0: it is beside it). */
+static int legend_rows(const plot_figure *fig)
+{
+    return legend_below(fig) ? (int)(fig->n_series + 1) / 2 : 0;
+}
+
+/* The plot area: beside a legend on the right, or the whole width above one. */
+static frame plot_area(const plot_figure *fig)
+{
+    frame f = {.x0 = LEFT, .x1 = WIDTH - (legend_below(fig) ? 40 : LEGEND_WIDTH), .y0 = TOP,
+               .y1 = HEIGHT - BOTTOM};
+    return f;
+}
+
+/* The legend, beside the plot or, from `top` down, below it in two columns. */
+static void draw_legend(FILE *out, const plot_figure *fig, const frame *f, int bars, double top)
+{
+    int below = legend_below(fig);
+    for (size_t s = 0; s < fig->n_series; s++) {
+        double x = below ? f->x0 + (double)(s % 2) * (f->x1 - f->x0) / 2 : f->x1 + 16;
+        double y = below ? top + 20 * (double)(s / 2) : f->y0 + 8 + 20 * (double)s;
+        const char *color = palette[s % PLOT_MAX_SERIES];
+        if (bars)
+            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"%s\"/>\n",
+                    x, y - 5, color);
+        else
+            fprintf(out, "<path d=\"M%.1f %.1fh18\" stroke=\"%s\" stroke-width=\"2.5\"/>"
+                         "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
+                    x, y, color, x + 9, y, color);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\"><title>", x + 26, y + 4);
+        put_text(out, fig->series[s].label);
+        fputs("</title>", out);
+        put_short(out, fig->series[s].label, below ? LEGEND_BELOW_CHARS : LEGEND_SIDE_CHARS);
+        fputs("</text>\n", out);
+    }
+}
+
+static void draw_lines(FILE *out, const plot_figure *fig)
+{
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (size_t s = 0; s < fig->n_series; s++)
+        for (size_t p = 0; p < fig->series[s].n; p++) {
+            xlo = fmin(xlo, fig->series[s].x[p]);
+            xhi = fmax(xhi, fig->series[s].x[p]);
+            ylo = fmin(ylo, fig->series[s].y[p]);
+            yhi = fmax(yhi, fig->series[s].y[p]);
+        }
+    for (size_t h = 0; h < fig->n_hlines; h++) {
+        ylo = fmin(ylo, fig->hlines[h].y);
+        yhi = fmax(yhi, fig->hlines[h].y);
+    }
+    frame f = plot_area(fig);
+    f.x_log = fig->x_log2;
+    f.y_log = fig->y_log10;
+    int height = HEIGHT + 20 * legend_rows(fig);
+    if (fig->x_log2)
+        plot_axis_log2(xlo, xhi, fig->x_unit, &f.xt);
+    else
+        plot_axis_linear(xlo, xhi, fig->x_unit, &f.xt);
+    if (fig->y_log10)
+        plot_axis_log10(ylo, yhi, fig->y_unit, &f.yt);
+    else
+        plot_axis_linear(ylo, yhi * 1.05, fig->y_unit, &f.yt);
+    begin_svg(out, fig, WIDTH, height);
+    draw_axes(out, &f, 1);
+    draw_hlines(out, fig, &f);
+    for (size_t s = 0; s < fig->n_series; s++) {
+        const plot_series *ser = &fig->series[s];
+        const char *color = palette[s % PLOT_MAX_SERIES];
+        fprintf(out, "<g class=\"rb-series\" stroke=\"%s\" fill=\"%s\">\n<path d=\"", color, color);
+        for (size_t p = 0; p < ser->n; p++)
+            fprintf(out, "%s%.1f %.1f", p ? "L" : "M", px(&f, ser->x[p]), py(&f, ser->y[p]));
+        fputs("\" fill=\"none\" stroke-width=\"2.5\"/>\n", out);
+        for (size_t p = 0; p < ser->n; p++) {
+            char xs[32], ys[32];
+            plot_format(ser->x[p], fig->x_unit, xs, sizeof xs);
+            plot_format(ser->y[p], fig->y_unit, ys, sizeof ys);
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", px(&f, ser->x[p]),
+                    py(&f, ser->y[p]));
+            put_text(out, ser->label);
+            fprintf(out, ": n = %s, %s</title></circle>\n", xs, ys);
+        }
+        fputs("</g>\n", out);
+    }
+    draw_legend(out, fig, &f, 0, f.y1 + 64);
+    axis_titles(out, fig, &f, 42);
+    fputs("</svg>\n", out);
+}
+
+static void draw_bars(FILE *out, const plot_figure *fig)
+{
+    double ylo = INFINITY, yhi = -INFINITY;
+    for (size_t s = 0; s < fig->n_series; s++)
+        for (size_t p = 0; p < fig->series[s].n; p++)
+            if (fig->series[s].y[p] > 0) {
+                ylo = fmin(ylo, fig->series[s].y[p]);
+                yhi = fmax(yhi, fig->series[s].y[p]);
+            }
+    for (size_t h = 0; h < fig->n_hlines; h++) {
+        ylo = fmin(ylo, fig->hlines[h].y);
+        yhi = fmax(yhi, fig->hlines[h].y);
+    }
+    int rotate = fig->n_columns > 6; /* group names turned, 40 pixels more under the axis */
+    frame f = plot_area(fig);
+    f.y_log = fig->y_log10;
+    int height = HEIGHT + (rotate ? 40 : 0) + 20 * legend_rows(fig);
+    if (fig->y_log10)
+        plot_axis_log10(ylo, yhi, fig->y_unit, &f.yt);
+    else
+        plot_axis_linear(0, yhi * 1.05, fig->y_unit, &f.yt);
+    begin_svg(out, fig, WIDTH, height);
+    draw_axes(out, &f, 0);
+    double group = (f.x1 - f.x0) / (double)(fig->n_columns ? fig->n_columns : 1);
+    double bar = group * 0.8 / (double)(fig->n_series ? fig->n_series : 1);
+    double base = f.y1; /* bars stand on the axis, as gnuplot draws them */
+    for (size_t c = 0; c < fig->n_columns; c++) {
+        double gx = f.x0 + group * (double)c + group * 0.1;
+        for (size_t s = 0; s < fig->n_series; s++) {
+            double v = fig->series[s].y[c];
+            if (!(v > 0))
+                continue;
+            double y = py(&f, v);
+            char vs[32];
+            plot_format(v, fig->y_unit, vs, sizeof vs);
+            fprintf(out, "<rect class=\"rb-bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                         "height=\"%.1f\" fill=\"%s\"><title>",
+                    gx + bar * (double)s, fmin(y, base), bar > 1.5 ? bar - 1 : bar,
+                    fmax(fabs(base - y), 1), palette[s % PLOT_MAX_SERIES]);
+            put_text(out, fig->series[s].label);
+            fputs(", ", out);
+            put_text(out, fig->columns[c]);
+            fprintf(out, ": %s</title></rect>\n", vs);
+        }
+        double cx = f.x0 + group * ((double)c + 0.5);
+        if (rotate)
+            fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-35)\" "
+                         "text-anchor=\"end\" fill=\"#333\">",
+                    cx, f.y1 + 16);
+        else
+            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">", cx,
+                    f.y1 + 18);
+        put_text(out, fig->columns[c]);
+        fputs("</text>\n", out);
+    }
+    draw_hlines(out, fig, &f);
+    draw_legend(out, fig, &f, 1, f.y1 + 64 + (rotate ? 40 : 0));
+    axis_titles(out, fig, &f, 42 + (rotate ? 40 : 0));
+    fputs("</svg>\n", out);
+}
+
+/* The viridis colour map at t in [0, 1]. */
+static void viridis(double t, char *buf, size_t len)
+{
+    static const unsigned char stops[9][3] = {
+        {68, 1, 84}, {71, 44, 122}, {59, 81, 139}, {44, 113, 142}, {33, 144, 141},
+        {39, 173, 129}, {92, 200, 99}, {170, 220, 50}, {253, 231, 37},
+    };
+    if (!(t >= 0))
+        t = 0;
+    if (t > 1)
+        t = 1;
+    double pos = t * 8;
+    int k = pos >= 8 ? 7 : (int)pos;
+    double u = pos - k;
+    int rgb[3];
+    for (int c = 0; c < 3; c++)
+        rgb[c] = (int)lround(stops[k][c] + u * (stops[k + 1][c] - stops[k][c]));
+    snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+static void draw_heatmap(FILE *out, const plot_figure *fig)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < fig->n_rows * fig->n_columns; k++)
+        if (!isnan(fig->cells[k])) {
+            lo = fmin(lo, fig->cells[k]);
+            hi = fmax(hi, fig->cells[k]);
+        }
+    double cell_w = fmax(52, fmin(96, 600.0 / (double)fig->n_columns));
+    double cell_h = 30;
+    double x0 = LEFT + 20, y0 = TOP + 8;
+    int width = (int)(x0 + cell_w * (double)fig->n_columns + 150);
+    int height = (int)(y0 + cell_h * (double)fig->n_rows + BOTTOM + 8);
+    if (width < 520)
+        width = 520;
+    begin_svg(out, fig, width, height);
+    for (size_t r = 0; r < fig->n_rows; r++) {
+        double y = y0 + cell_h * (double)r;
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\">", x0 - 8,
+                y + cell_h / 2 + 4);
+        put_text(out, fig->rows[r]);
+        fputs("</text>\n", out);
+        for (size_t c = 0; c < fig->n_columns; c++) {
+            double v = fig->cells[r * fig->n_columns + c];
+            double x = x0 + cell_w * (double)c;
+            char color[16] = "#eeeeee", text[32] = "-";
+            double t = hi > lo ? (v - lo) / (hi - lo) : 1;
+            if (!isnan(v)) {
+                viridis(t, color, sizeof color);
+                plot_format(v, PLOT_UNIT_NUMBER, text, sizeof text);
+            }
+            fprintf(out, "<rect class=\"rb-cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                         "height=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\"><title>",
+                    x, y, cell_w, cell_h, color);
+            put_text(out, fig->x_label);
+            fputs(" = ", out);
+            put_text(out, fig->columns[c]);
+            fputs(", ", out);
+            put_text(out, fig->y_label);
+            fputs(" = ", out);
+            put_text(out, fig->rows[r]);
+            fprintf(out, ": %s %s</title></rect>\n", text,
+                    isnan(v) ? "(no ok row)" : fig->value_label);
+            fprintf(out,
+                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+                    x + cell_w / 2, y + cell_h / 2 + 4,
+                    !isnan(v) && t > 0.6 ? "#222"
+                    : isnan(v)           ? "#888"
+                                         : "#fff",
+                    text);
+        }
+    }
+    double grid_bottom = y0 + cell_h * (double)fig->n_rows;
+    for (size_t c = 0; c < fig->n_columns; c++) {
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">",
+                x0 + cell_w * ((double)c + 0.5), grid_bottom + 18);
+        put_text(out, fig->columns[c]);
+        fputs("</text>\n", out);
+    }
+    /* The colour scale. */
+    double sx = x0 + cell_w * (double)fig->n_columns + 24, sh = cell_h * (double)fig->n_rows;
+    fputs("<defs><linearGradient id=\"", out);
+    fprintf(out, "scale-%s\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">", fig->name);
+    for (int k = 0; k <= 8; k++) {
+        char color[16];
+        viridis(k / 8.0, color, sizeof color);
+        fprintf(out, "<stop offset=\"%.3f\" stop-color=\"%s\"/>", k / 8.0, color);
+    }
+    fprintf(out, "</linearGradient></defs>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
+                 "height=\"%.1f\" fill=\"url(#scale-%s)\"/>\n",
+            sx, y0, sh, fig->name);
+    char los[32], his[32];
+    plot_format(isfinite(lo) ? lo : NAN, PLOT_UNIT_NUMBER, los, sizeof los);
+    plot_format(isfinite(hi) ? hi : NAN, PLOT_UNIT_NUMBER, his, sizeof his);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">%s</text>\n", sx + 20, y0 + 10, his);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">%s</text>\n", sx + 20, y0 + sh, los);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">", sx + 20, y0 + sh / 2 + 4);
+    put_text(out, fig->value_label);
+    fputs("</text>\n", out);
+    frame f = {.x0 = x0, .x1 = x0 + cell_w * (double)fig->n_columns, .y0 = y0, .y1 = grid_bottom};
+    axis_titles(out, fig, &f, 42);
+    fputs("</svg>\n", out);
+}
+
+void plot_svg_write(FILE *out, const plot_figure *fig)
+{
+    switch (fig->kind) {
+    case PLOT_LINES: draw_lines(out, fig); break;
+    case PLOT_BARS: draw_bars(out, fig); break;
+    case PLOT_HEATMAP: draw_heatmap(out, fig); break;
+    default: break;
+    }
+}

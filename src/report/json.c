@@ -1,0 +1,415 @@
+/* src/report/json.c: the JSON reporter. One object: the run's metadata
+ * and provenance (tool version and git revision, command line, time, host,
+ * the experiment file verbatim and its expanded configurations, devices with
+ * their driver and runtime and where their measured peak came from, each
+ * plugin used with its ABI and the SHA-256 of its file), a status summary
+ * and `results`, one object per configuration: what it measured, how
+ * (timing mode, batch size, what stopped the repetitions), its accuracy in
+ * units of the tolerance, whether repeated runs gave the same bits, and the
+ * clocks around it. A number that is not known (no samples, no peak) is
+ * null, never 0. */
+#include "report/reporters.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json_writer.h"
+#include "run/rules.h"
+#include "base/names.h"
+#include "base/provenance.h"
+#include "base/util.h"
+
+
+/* NULL for "", so that an unknown text is null rather than empty. */
+static const char *text_or_null(const char *s) { return s && *s ? s : NULL; }
+
+static void member_string(json_writer *w, const char *key, const char *value)
+{
+    jw_key(w, key);
+    jw_string(w, value);
+}
+
+static void member_int(json_writer *w, const char *key, int64_t value)
+{
+    jw_key(w, key);
+    jw_int(w, value);
+}
+
+static void member_uint(json_writer *w, const char *key, uint64_t value)
+{
+    jw_key(w, key);
+    jw_uint(w, value);
+}
+
+static void member_double(json_writer *w, const char *key, double value)
+{
+    jw_key(w, key);
+    jw_double(w, value);
+}
+
+/* A measured quantity: null unless `known`. */
+static void member_measured(json_writer *w, const char *key, int known, double value)
+{
+    jw_key(w, key);
+    if (known)
+        jw_double(w, value);
+    else
+        jw_null(w);
+}
+
+static void write_params(json_writer *w, const rb_configuration *cfg);
+
+static const char *plugin_name(const rb_configuration *cfg)
+{
+    return cfg->plugin ? cfg->plugin->desc->name : cfg->run ? cfg->run->plugin : NULL;
+}
+
+/* The sweep as expanded: one entry per configuration (the runner makes one
+ * row per configuration, in sweep order). */
+static void write_configurations(json_writer *w, const rb_results *res)
+{
+    jw_key(w, "configurations");
+    jw_begin_array(w);
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_configuration *cfg = res->rows[k].config;
+        jw_begin_object(w);
+        member_uint(w, "index", cfg->index);
+        member_string(w, "run", cfg->run ? cfg->run->name : NULL);
+        member_string(w, "plugin", plugin_name(cfg));
+        member_string(w, "op", op_name(cfg->op));
+        member_string(w, "dtype", dtype_name(cfg->dtype));
+        member_uint(w, "n", cfg->n);
+        member_string(w, "distribution", distribution_name(cfg->distribution));
+        if (cfg->op == RB_OP_HISTOGRAM)
+            member_uint(w, "bins", cfg->bins);
+        write_params(w, cfg);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
+}
+
+static void write_experiment(json_writer *w, const rb_results *res)
+{
+    const rb_experiment *exp = res->info.experiment;
+    jw_key(w, "experiment");
+    if (!exp) {
+        jw_null(w);
+        return;
+    }
+    jw_begin_object(w);
+    member_string(w, "name", exp->name);
+    member_string(w, "path", exp->path);
+    member_string(w, "text", exp->text);
+    jw_key(w, "settings");
+    jw_begin_object(w);
+    member_int(w, "warmup", exp->warmup);
+    member_double(w, "min_time", exp->min_time);
+    member_int(w, "min_reps", exp->min_reps);
+    member_int(w, "max_reps", exp->max_reps);
+    member_double(w, "noise", exp->noise);
+    member_string(w, "cache", cache_mode_name(exp->cache));
+    member_uint(w, "seed", exp->seed);
+    member_double(w, "timeout", exp->timeout);
+    member_int(w, "device", exp->device);
+    member_string(w, "timing", timing_mode_name(exp->timing));
+    jw_key(w, "graph_calls");
+    if (exp->graph_calls > 0)
+        jw_int(w, exp->graph_calls);
+    else
+        jw_string(w, "auto");
+    member_int(w, "determinism_runs", exp->determinism_runs);
+    jw_key(w, "probes");
+    jw_bool(w, exp->probes);
+    member_string(w, "peak", peak_mode_name(exp->peak));
+    jw_key(w, "profile");
+    jw_bool(w, exp->profile);
+    jw_end_object(w);
+    write_configurations(w, res);
+    jw_end_object(w);
+}
+
+/* A device property by key ("driver_version"), or NULL. */
+static const char *device_property(const rb_device_info *info, const char *key)
+{
+    for (uint32_t k = 0; k < info->n_props && k < RB_DEVICE_MAX_PROPS; k++)
+        if (strcmp(info->props[k].key, key) == 0)
+            return info->props[k].value;
+    return NULL;
+}
+
+/* A property that holds a whole number, as a number; null if absent. */
+static void member_property_number(json_writer *w, const char *key, const rb_device_info *info,
+                                   const char *property)
+{
+    const char *text = device_property(info, property);
+    char *end = NULL;
+    long long value = text ? strtoll(text, &end, 10) : 0;
+    jw_key(w, key);
+    if (text && end != text && *end == '\0')
+        jw_int(w, value);
+    else
+        jw_null(w);
+}
+
+static void write_device(json_writer *w, const rb_device_record *d)
+{
+    const rb_device_info *info = &d->info;
+    jw_begin_object(w);
+    member_string(w, "backend", d->backend);
+    member_int(w, "device", d->device);
+    member_string(w, "name", text_or_null(info->name));
+    member_string(w, "uuid", text_or_null(info->uuid));
+    member_measured(w, "peak_gbs", info->peak_gbs > 0, info->peak_gbs);
+    member_measured(w, "measured_peak_gbs", d->measured_peak_gbs > 0, d->measured_peak_gbs);
+    jw_key(w, "measured_peak_source");
+    if (d->measured_peak_gbs > 0)
+        jw_string(w, d->measured_peak_cached ? "cache" : "measured");
+    else
+        jw_null(w);
+    member_string(w, "measured_peak_at", text_or_null(d->measured_peak_at));
+    jw_key(w, "memory_bytes");
+    if (info->memory_bytes > 0)
+        jw_uint(w, info->memory_bytes);
+    else
+        jw_null(w);
+    jw_key(w, "compute_capability");
+    if (info->cc_major > 0 || info->cc_minor > 0) {
+        char cc[32];
+        snprintf(cc, sizeof cc, "%d.%d", info->cc_major, info->cc_minor);
+        jw_string(w, cc);
+    } else {
+        jw_null(w);
+    }
+    member_string(w, "driver_version", device_property(info, "driver_version"));
+    member_string(w, "runtime_version", device_property(info, "runtime_version"));
+    member_property_number(w, "sm_clock_khz", info, "sm_clock_khz");
+    member_property_number(w, "mem_clock_khz", info, "mem_clock_khz");
+    jw_key(w, "properties");
+    jw_begin_object(w);
+    for (uint32_t k = 0; k < info->n_props && k < RB_DEVICE_MAX_PROPS; k++)
+        member_string(w, info->props[k].key, info->props[k].value);
+    jw_end_object(w);
+    jw_end_object(w);
+}
+
+/* Each plugin the run used, once, in order of first use: where it was
+ * loaded from, its version and ABI, and the SHA-256 of its file. */
+static void write_plugins(json_writer *w, const rb_results *res)
+{
+    jw_key(w, "plugins");
+    jw_begin_array(w);
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_loaded_plugin *p = res->rows[k].config->plugin;
+        size_t first = 0;
+        while (first < k && res->rows[first].config->plugin != p)
+            first++;
+        if (!p || first < k)
+            continue;
+        char abi[32], digest[65];
+        snprintf(abi, sizeof abi, "%u.%u", (unsigned)p->desc->abi_major,
+                 (unsigned)p->desc->abi_minor);
+        int hashed = p->path && sha256_file(p->path, digest) == 0;
+        jw_begin_object(w);
+        member_string(w, "name", p->desc->name);
+        member_string(w, "pack", p->pack);
+        member_string(w, "path", p->path);
+        member_string(w, "version", p->desc->version);
+        member_string(w, "backend", p->desc->backend);
+        member_string(w, "abi", abi);
+        member_string(w, "sha256", hashed ? digest : NULL);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
+}
+
+static void write_summary(json_writer *w, const rb_results *res)
+{
+    size_t counts[RB_ROW_COUNT_];
+    results_count(res, counts);
+    jw_key(w, "summary");
+    jw_begin_object(w);
+    for (int s = 0; s < RB_ROW_COUNT_; s++)
+        member_uint(w, row_status_name(s), counts[s]);
+    jw_end_object(w);
+}
+
+/* Integer parameters as numbers ("auto" stays a word), others as strings. */
+static void write_params(json_writer *w, const rb_configuration *cfg)
+{
+    const rb_plugin *desc = cfg->plugin ? cfg->plugin->desc : NULL;
+    jw_key(w, "params");
+    jw_begin_object(w);
+    for (uint32_t k = 0; k < cfg->n_params; k++) {
+        const rb_param_value *v = &cfg->params[k];
+        if (!v->name)
+            continue;
+        int is_int = desc && k < desc->n_params && desc->params[k].type == RB_PARAM_INT;
+        jw_key(w, v->name);
+        if (is_int && (!v->text || strcmp(v->text, "auto") != 0))
+            jw_int(w, v->i);
+        else
+            jw_string(w, v->text);
+    }
+    jw_end_object(w);
+}
+
+static void write_clock_sample(json_writer *w, const char *key, const rb_clock_sample *c)
+{
+    char reasons[160];
+    jw_key(w, key);
+    jw_begin_object(w);
+    member_measured(w, "core_mhz", c->core_mhz > 0, c->core_mhz);
+    member_measured(w, "memory_mhz", c->memory_mhz > 0, c->memory_mhz);
+    member_measured(w, "temperature_c", c->temperature_c > 0, c->temperature_c);
+    member_measured(w, "power_w", c->power_w > 0, c->power_w);
+    throttle_reason_text(c->throttle_reasons, reasons, sizeof reasons);
+    member_string(w, "throttle_reasons", reasons);
+    jw_end_object(w);
+}
+
+/* The clocks after the warm-up and after the timed repetitions; null where
+ * the backend cannot read them. */
+static void write_clocks(json_writer *w, const rb_row *row)
+{
+    jw_key(w, "clocks");
+    if (!row->clocks_known) {
+        jw_null(w);
+    } else {
+        jw_begin_object(w);
+        write_clock_sample(w, "before", &row->clocks_before);
+        write_clock_sample(w, "after", &row->clocks_after);
+        jw_end_object(w);
+    }
+    jw_key(w, "throttled");
+    if (row->clocks_known)
+        jw_bool(w, row->throttled);
+    else
+        jw_null(w);
+    char reasons[160];
+    throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
+    member_string(w, "throttle_reasons", row->clocks_known ? reasons : NULL);
+}
+
+static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
+{
+    const rb_configuration *cfg = row->config;
+    const rb_loaded_plugin *plugin = cfg->plugin;
+    const rb_experiment *exp = res->info.experiment;
+    const rb_stats *st = &row->stats;
+    int has_samples = st->count > 0;
+    int has_spread = st->count > 1;
+    int verified = row->status == RB_ROW_OK || row->status == RB_ROW_WRONG;
+
+    jw_begin_object(w);
+    member_uint(w, "index", cfg->index);
+    member_string(w, "run", cfg->run ? cfg->run->name : NULL);
+    member_string(w, "plugin", plugin_name(cfg));
+    member_string(w, "pack", plugin ? plugin->pack : NULL);
+    member_string(w, "plugin_path", plugin ? plugin->path : NULL);
+    member_string(w, "plugin_version", plugin ? plugin->desc->version : NULL);
+    member_string(w, "backend", row->backend ? row->backend : plugin ? plugin->desc->backend : NULL);
+    jw_key(w, "device");
+    if (row->device_index >= 0 && (size_t)row->device_index < res->info.n_devices)
+        jw_int(w, row->device_index);
+    else
+        jw_null(w);
+    member_string(w, "label", row->label);
+    write_params(w, cfg);
+    member_string(w, "params_text", cfg->params_text ? cfg->params_text : "");
+    member_string(w, "op", op_name(cfg->op));
+    member_string(w, "dtype", dtype_name(cfg->dtype));
+    member_uint(w, "n", cfg->n);
+    member_string(w, "distribution", distribution_name(cfg->distribution));
+    if (cfg->op == RB_OP_HISTOGRAM)
+        member_uint(w, "bins", cfg->bins);
+    member_uint(w, "seed", row->seed);
+    member_string(w, "cache", exp ? cache_mode_name(exp->cache) : NULL);
+    member_string(w, "status", row_status_name(row->status));
+    member_string(w, "reason", row->reason);
+    member_string(w, "result", text_or_null(row->result_text));
+    member_string(w, "expected", text_or_null(row->expected_text));
+    member_measured(w, "error", verified, row->error);
+    member_measured(w, "tolerance", verified, row->tolerance);
+    member_measured(w, "median_ns", has_samples, st->median);
+    member_measured(w, "min_ns", has_samples, st->min);
+    member_measured(w, "max_ns", has_samples, st->max);
+    member_measured(w, "mean_ns", has_samples, st->mean);
+    member_measured(w, "stddev_ns", has_spread, st->stddev);
+    member_measured(w, "cv", has_spread, st->cv);
+    member_measured(w, "noise", has_spread, st->noise);
+    member_uint(w, "reps", st->count);
+    jw_key(w, "hit_max_reps");
+    /* stopped by a cap (max_reps or the timeout) before the noise target */
+    jw_bool(w, row->stopped_by && strcmp(row->stopped_by, "noise") != 0 &&
+                   strcmp(row->stopped_by, "profile") != 0);
+    member_string(w, "timing", row->timing);
+    jw_key(w, "batch_calls");
+    if (row->batch_calls > 0)
+        jw_uint(w, row->batch_calls);
+    else
+        jw_null(w);
+    member_string(w, "stopped_by", row->stopped_by);
+    member_measured(w, "error_ratio", row->error_ratio_known, row->error_ratio);
+    jw_key(w, "deterministic");
+    if (row->determinism == RB_DETERMINISM_UNKNOWN)
+        jw_null(w);
+    else
+        jw_bool(w, row->determinism == RB_DETERMINISM_SAME);
+    member_uint(w, "determinism_results", row->determinism_results);
+    member_string(w, "probes", probes_name(row->probes));
+    member_uint(w, "probes_passed", row->probes_passed);
+    write_clocks(w, row);
+    member_measured(w, "bandwidth_gbs", has_samples && row->bandwidth_gbs > 0, row->bandwidth_gbs);
+    member_measured(w, "pct_peak", has_samples && row->pct_peak > 0, row->pct_peak);
+    member_measured(w, "pct_measured_peak", has_samples && row->pct_measured_peak > 0,
+                    row->pct_measured_peak);
+    jw_key(w, "samples_ns");
+    jw_begin_array_compact(w);
+    for (size_t k = 0; row->samples_ns && k < st->count; k++)
+        jw_double(w, row->samples_ns[k]);
+    jw_end_array(w);
+    jw_end_object(w);
+}
+
+int report_json(FILE *out, const rb_results *res)
+{
+    const rb_run_info *info = &res->info;
+    json_writer w;
+    jw_init(&w, out, 2);
+    jw_begin_object(&w);
+    member_string(&w, "tool", "redbench");
+    member_string(&w, "version", info->tool_version);
+    member_string(&w, "git_revision", info->git_revision);
+    char abi[32];
+    snprintf(abi, sizeof abi, "%d.%d", REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR);
+    member_string(&w, "plugin_abi", abi);
+    member_string(&w, "started", text_or_null(info->started));
+    member_double(&w, "wall_seconds", info->wall_seconds);
+    member_string(&w, "command_line", info->command_line);
+
+    jw_key(&w, "host");
+    jw_begin_object(&w);
+    member_string(&w, "name", text_or_null(info->host));
+    member_string(&w, "os", text_or_null(info->os));
+    member_string(&w, "cpu", text_or_null(info->cpu));
+    jw_end_object(&w);
+
+    write_experiment(&w, res);
+
+    jw_key(&w, "devices");
+    jw_begin_array(&w);
+    for (size_t k = 0; k < info->n_devices && k < RB_ARRAY_LEN(info->devices); k++)
+        write_device(&w, &info->devices[k]);
+    jw_end_array(&w);
+
+    write_plugins(&w, res);
+    write_summary(&w, res);
+
+    jw_key(&w, "results");
+    jw_begin_array(&w);
+    for (size_t k = 0; k < res->n_rows; k++)
+        write_row(&w, res, &res->rows[k]);
+    jw_end_array(&w);
+    jw_end_object(&w);
+    return jw_finish(&w);
+}

@@ -1,0 +1,250 @@
+/* src/report/md.c: the Markdown reporter. A heading with the experiment's
+ * name, a list of the run's metadata (date, host, devices and where their
+ * measured peak came from, cache regime, timing mode, command), the status
+ * summary, a table with one line per row (the error in units of the
+ * tolerance, whether repeated runs gave the same bits, notes on caps and
+ * throttling, and the reason in its last column), and the experiment file
+ * as given. Text in the list
+ * and the table is escaped ('|', '\', '`', '*', '<'); line breaks and tabs
+ * become spaces, so that each row stays one table line, and other control
+ * bytes (ESC, DEL, the C1 controls) escapes such as \x1b (printable_text). */
+#include "report/reporters.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/rules.h"
+#include "base/names.h"
+#include "base/units.h"
+#include "base/util.h"
+
+/* Text on one line: line breaks and tabs as spaces, other control bytes
+ * as escapes. */
+static char *one_line(const char *text)
+{
+    char *spaced = xstrdup(text ? text : "");
+    for (char *p = spaced; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+    char *shown = printable_text(spaced);
+    free(spaced);
+    return shown;
+}
+
+/* Writes inline text with Markdown's special characters escaped. */
+static void put_escaped(FILE *out, const char *text)
+{
+    char *shown = one_line(text);
+    for (const char *p = shown; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (strchr("|\\`*<", c))
+            fprintf(out, "\\%c", c);
+        else
+            fputc(c, out);
+    }
+    free(shown);
+}
+
+/* The longest run of backticks in text. */
+static size_t longest_backtick_run(const char *text)
+{
+    size_t longest = 0, run = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    return longest;
+}
+
+static void put_backticks(FILE *out, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        fputc('`', out);
+}
+
+/* Text as a code span, with a delimiter longer than any backtick run in it. */
+static void put_code_span(FILE *out, const char *text)
+{
+    char *shown = one_line(text);
+    size_t ticks = longest_backtick_run(shown) + 1;
+    put_backticks(out, ticks);
+    fputc(' ', out);
+    fputs(shown, out);
+    fputc(' ', out);
+    put_backticks(out, ticks);
+    free(shown);
+}
+
+static const char *plugin_name(const rb_configuration *cfg)
+{
+    return cfg->plugin ? cfg->plugin->desc->name : cfg->run ? cfg->run->plugin : "";
+}
+
+static void write_metadata(FILE *out, const rb_results *res)
+{
+    const rb_run_info *info = &res->info;
+    const rb_experiment *exp = info->experiment;
+
+    fputs("# redbench: ", out);
+    put_escaped(out, exp && exp->name ? exp->name : "results");
+    fputs("\n\n", out);
+
+    fputs("- date: ", out);
+    put_escaped(out, *info->started ? info->started : "unknown");
+    fputs("\n- host: ", out);
+    put_escaped(out, *info->host ? info->host : "unknown");
+    if (*info->os || *info->cpu) {
+        fputs(" (", out);
+        put_escaped(out, info->os);
+        fputs(*info->os && *info->cpu ? ", " : "", out);
+        put_escaped(out, info->cpu);
+        fputc(')', out);
+    }
+    fputs("\n- devices:", out);
+    if (info->n_devices == 0)
+        fputs(" none", out);
+    for (size_t k = 0; k < info->n_devices && k < RB_ARRAY_LEN(info->devices); k++) {
+        const rb_device_record *d = &info->devices[k];
+        fputs(k ? "; " : " ", out);
+        put_escaped(out, *d->info.name ? d->info.name : "(unnamed)");
+        fprintf(out, " (%s %d", d->backend, d->device);
+        if (d->measured_peak_gbs > 0)
+            fprintf(out, ", measured peak %.1f GB/s%s", d->measured_peak_gbs,
+                    d->measured_peak_cached ? " (cached)" : "");
+        if (d->info.peak_gbs > 0)
+            fprintf(out, ", theoretical peak %.1f GB/s", d->info.peak_gbs);
+        fputc(')', out);
+    }
+    if (exp) {
+        fprintf(out, "\n- cache: %s", cache_mode_name(exp->cache));
+        fprintf(out, "\n- timing: %s%s", timing_mode_name(exp->timing),
+                exp->profile ? " (--profile: one run per configuration, no warm-up)" : "");
+        fputs("\n- experiment: ", out);
+        put_code_span(out, exp->path ? exp->path : "");
+    }
+    fputs("\n- command: ", out);
+    put_code_span(out, info->command_line ? info->command_line : "");
+    fputs("\n- redbench ", out);
+    put_escaped(out, info->tool_version ? info->tool_version : "");
+    fprintf(out, ", wall time %.1f s\n\n", info->wall_seconds);
+}
+
+static void write_summary(FILE *out, const rb_results *res)
+{
+    size_t counts[RB_ROW_COUNT_];
+    results_count(res, counts);
+    fprintf(out, "**%zu configuration%s:**", res->n_rows, res->n_rows == 1 ? "" : "s");
+    for (int s = 0; s < RB_ROW_COUNT_; s++)
+        fprintf(out, "%s %zu %s", s ? "," : "", counts[s], row_status_name(s));
+    fputs("\n\n", out);
+}
+
+static void put_decimal(FILE *out, int known, double pct)
+{
+    if (known)
+        fprintf(out, " %.1f |", pct);
+    else
+        fputs(" - |", out);
+}
+
+/* The error in units of the tolerance, whether repeated runs gave the same
+ * bits, and the notes (a cap stopped the repetitions; throttled with its
+ * reasons), as three cells. */
+static void put_accuracy_cells(FILE *out, const rb_row *row)
+{
+    if (!row->error_ratio_known)
+        fputs(" - |", out);
+    else if (row->error_ratio == 0)
+        fputs(" 0 |", out);
+    else
+        fprintf(out, row->error_ratio < 0.01 ? " %.1e |" : " %.2g |", row->error_ratio);
+    fprintf(out, " %s |", row->determinism == RB_DETERMINISM_SAME      ? "yes"
+                          : row->determinism == RB_DETERMINISM_DIFFERS ? "no"
+                                                                       : "-");
+    int notes = 0;
+    fputc(' ', out);
+    if (row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
+                            strcmp(row->stopped_by, "timeout") == 0)) {
+        fprintf(out, "stopped by %s", row->stopped_by);
+        notes++;
+    }
+    if (row->throttled) {
+        char reasons[160];
+        throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
+        fprintf(out, "%sthrottled: ", notes ? "; " : "");
+        put_escaped(out, reasons);
+        notes++;
+    }
+    fputs(notes ? " |" : "- |", out);
+}
+
+static void write_row(FILE *out, const rb_row *row)
+{
+    const rb_configuration *cfg = row->config;
+    int has_samples = row->stats.count > 0;
+    char text[64];
+
+    fputs("| ", out);
+    put_escaped(out, cfg->run ? cfg->run->name : "");
+    fputs(" | ", out);
+    put_escaped(out, plugin_name(cfg));
+    fputs(" | ", out);
+    put_escaped(out, cfg->params_text && *cfg->params_text ? cfg->params_text : "-");
+    format_size(cfg->n, text, sizeof text);
+    fprintf(out, " | %s | %s | %s |", text, dtype_name(cfg->dtype), op_name(cfg->op));
+    if (has_samples) {
+        format_duration_ns(row->stats.median, text, sizeof text);
+        fprintf(out, " %s |", text);
+    } else {
+        fputs(" - |", out);
+    }
+    put_decimal(out, has_samples && row->bandwidth_gbs > 0, row->bandwidth_gbs);
+    put_decimal(out, has_samples && row->pct_measured_peak > 0, row->pct_measured_peak);
+    put_decimal(out, has_samples && row->pct_peak > 0, row->pct_peak);
+    put_accuracy_cells(out, row);
+    fprintf(out, " %s | ", row_status_name(row->status));
+    put_escaped(out, row->reason);
+    fputs(" |\n", out);
+}
+
+static void write_table(FILE *out, const rb_results *res)
+{
+    if (res->n_rows == 0)
+        return;
+    fputs("| run | plugin | params | n | dtype | op | median | GB/s | %meas | %peak | err/tol | "
+          "det | notes | status | reason |\n",
+          out);
+    fputs("|---|---|---|--:|---|---|--:|--:|--:|--:|--:|---|---|---|---|\n", out);
+    for (size_t k = 0; k < res->n_rows; k++)
+        write_row(out, &res->rows[k]);
+    fputc('\n', out);
+}
+
+/* The experiment file verbatim, folded, in a fence no line of it can close. */
+static void write_experiment_file(FILE *out, const rb_experiment *exp)
+{
+    if (!exp || !exp->text)
+        return;
+    size_t ticks = longest_backtick_run(exp->text) + 1;
+    if (ticks < 3)
+        ticks = 3;
+    fputs("<details><summary>Experiment file</summary>\n\n", out);
+    put_backticks(out, ticks);
+    fputs("ini\n", out);
+    fputs(exp->text, out);
+    size_t len = strlen(exp->text);
+    if (len > 0 && exp->text[len - 1] != '\n')
+        fputc('\n', out);
+    put_backticks(out, ticks);
+    fputs("\n\n</details>\n", out);
+}
+
+int report_md(FILE *out, const rb_results *res)
+{
+    write_metadata(out, res);
+    write_summary(out, res);
+    write_table(out, res);
+    write_experiment_file(out, res->info.experiment);
+    return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,334 @@
+/* src/report/table.c: the terminal reporter. Aligned columns whose widths
+ * come from their content (text left, numbers right), then one line per row
+ * that is not ok with its reason, one per row with a note (a cap stopped
+ * its repetitions, the device was throttled), a summary of the statuses,
+ * the cache regime, the timing modes and the devices used. The "%meas" and
+ * "%peak" columns (of the measured and of the theoretical peak) appear when
+ * some row has them; "err/tol" (the error in units of the tolerance) and
+ * "det" (repeated runs gave the same bits: yes or no) when some row was
+ * verified; "notes" when some row has one. */
+#include "report/reporters.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/rules.h"
+#include "base/names.h"
+#include "base/units.h"
+#include "base/util.h"
+
+enum column {
+    COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,
+    COL_GBS, COL_PCT_MEASURED, COL_PCT_PEAK, COL_ERROR_RATIO, COL_DETERMINISTIC, COL_NOTES,
+    COL_STATUS, COL_COUNT
+};
+
+static const struct {
+    const char *title;
+    int right; /* right-aligned (numbers) */
+} columns[COL_COUNT] = {
+    [COL_NUM] = {"#", 1},
+    [COL_RUN] = {"run", 0},       [COL_PLUGIN] = {"plugin", 0},
+    [COL_PARAMS] = {"params", 0}, [COL_N] = {"n", 1},
+    [COL_DTYPE] = {"dtype", 0},   [COL_OP] = {"op", 0},
+    [COL_MEDIAN] = {"median", 1}, [COL_GBS] = {"GB/s", 1},
+    [COL_PCT_MEASURED] = {"%meas", 1}, [COL_PCT_PEAK] = {"%peak", 1},
+    [COL_ERROR_RATIO] = {"err/tol", 1}, [COL_DETERMINISTIC] = {"det", 0},
+    [COL_NOTES] = {"notes", 0},
+    [COL_STATUS] = {"status", 0},
+};
+
+#define COLUMN_GAP "  "
+
+/* Characters on screen: UTF-8 continuation bytes take no column. */
+static size_t display_width(const char *s)
+{
+    size_t width = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80)
+            width++;
+    return width;
+}
+
+/* A copy with control characters (line breaks, tabs) as spaces. */
+static char *one_line(const char *text)
+{
+    char *copy = xstrdup(text ? text : "");
+    for (char *p = copy; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = ' ';
+    return copy;
+}
+
+static const char *plugin_name(const rb_configuration *cfg)
+{
+    return cfg->plugin ? cfg->plugin->desc->name : cfg->run ? cfg->run->plugin : "";
+}
+
+static char *percent_cell(int known, double pct)
+{
+    return known ? xasprintf("%.1f", pct) : xstrdup("-");
+}
+
+/* The error in units of the tolerance: two significant digits, "-" when
+ * unknown. */
+static char *error_ratio_cell(const rb_row *row)
+{
+    if (!row->error_ratio_known)
+        return xstrdup("-");
+    double r = row->error_ratio;
+    if (r == 0)
+        return xstrdup("0");
+    return r < 0.01 ? xasprintf("%.1e", r) : xasprintf("%.2g", r);
+}
+
+static const char *determinism_word(int determinism)
+{
+    return determinism == RB_DETERMINISM_SAME      ? "yes"
+           : determinism == RB_DETERMINISM_DIFFERS ? "no"
+                                                   : "-";
+}
+
+/* What a reader should know about how a row was measured: "max_reps" or
+ * "timeout" when a cap stopped the repetitions before the noise target,
+ * "throttled" when the device slowed itself down. "" when nothing. */
+static char *notes_cell(const rb_row *row)
+{
+    strbuf sb = {0};
+    if (row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
+                            strcmp(row->stopped_by, "timeout") == 0))
+        sb_append(&sb, row->stopped_by);
+    if (row->throttled)
+        sb_printf(&sb, "%sthrottled", sb.len ? "," : "");
+    return sb.data ? sb.data : xstrdup("");
+}
+
+static void fill_cells(const rb_row *row, char *cells[COL_COUNT])
+{
+    const rb_configuration *cfg = row->config;
+    int has_samples = row->stats.count > 0;
+    char text[64];
+
+    cells[COL_NUM] = xasprintf("%zu", cfg->index + 1);
+    cells[COL_RUN] = one_line(cfg->run ? cfg->run->name : "");
+    cells[COL_PLUGIN] = one_line(plugin_name(cfg));
+    cells[COL_PARAMS] = one_line(cfg->params_text && *cfg->params_text ? cfg->params_text : "-");
+    format_size(cfg->n, text, sizeof text);
+    cells[COL_N] = xstrdup(text);
+    cells[COL_DTYPE] = xstrdup(dtype_name(cfg->dtype));
+    cells[COL_OP] = xstrdup(op_name(cfg->op));
+    if (has_samples) {
+        format_duration_ns(row->stats.median, text, sizeof text);
+        cells[COL_MEDIAN] = xstrdup(text);
+    } else {
+        cells[COL_MEDIAN] = xstrdup("-");
+    }
+    cells[COL_GBS] = has_samples && row->bandwidth_gbs > 0 ? xasprintf("%.1f", row->bandwidth_gbs)
+                                                           : xstrdup("-");
+    cells[COL_PCT_MEASURED] = percent_cell(has_samples && row->pct_measured_peak > 0,
+                                           row->pct_measured_peak);
+    cells[COL_PCT_PEAK] = percent_cell(has_samples && row->pct_peak > 0, row->pct_peak);
+    cells[COL_ERROR_RATIO] = error_ratio_cell(row);
+    cells[COL_DETERMINISTIC] = xstrdup(determinism_word(row->determinism));
+    cells[COL_NOTES] = notes_cell(row);
+    cells[COL_STATUS] = xstrdup(row_status_name(row->status));
+}
+
+/* Writes one line of the table; the last column is not padded. */
+static void write_line(FILE *out, char *const cells[COL_COUNT], const size_t width[COL_COUNT],
+                       const int shown[COL_COUNT])
+{
+    int first = 1;
+    for (int c = 0; c < COL_COUNT; c++) {
+        if (!shown[c])
+            continue;
+        if (!first)
+            fputs(COLUMN_GAP, out);
+        first = 0;
+        size_t pad = width[c] - display_width(cells[c]);
+        if (columns[c].right)
+            fprintf(out, "%*s", (int)pad, "");
+        fputs(cells[c], out);
+        if (!columns[c].right && c != COL_STATUS)
+            fprintf(out, "%*s", (int)pad, "");
+    }
+    fputc('\n', out);
+}
+
+static void write_table(FILE *out, const rb_results *res)
+{
+    char *(*cells)[COL_COUNT] = xcalloc(res->n_rows, sizeof *cells);
+    size_t width[COL_COUNT];
+    int shown[COL_COUNT];
+    char *titles[COL_COUNT], *rules[COL_COUNT];
+
+    for (int c = 0; c < COL_COUNT; c++) {
+        width[c] = strlen(columns[c].title);
+        shown[c] = c != COL_PCT_MEASURED && c != COL_PCT_PEAK && c != COL_ERROR_RATIO &&
+                   c != COL_DETERMINISTIC && c != COL_NOTES;
+    }
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_row *row = &res->rows[k];
+        fill_cells(row, cells[k]);
+        for (int c = 0; c < COL_COUNT; c++) {
+            size_t w = display_width(cells[k][c]);
+            if (w > width[c])
+                width[c] = w;
+        }
+        if (row->stats.count > 0 && row->pct_measured_peak > 0)
+            shown[COL_PCT_MEASURED] = 1;
+        if (row->stats.count > 0 && row->pct_peak > 0)
+            shown[COL_PCT_PEAK] = 1;
+        if (row->error_ratio_known)
+            shown[COL_ERROR_RATIO] = 1;
+        if (row->determinism != RB_DETERMINISM_UNKNOWN)
+            shown[COL_DETERMINISTIC] = 1;
+        if (*cells[k][COL_NOTES])
+            shown[COL_NOTES] = 1;
+    }
+    for (int c = 0; c < COL_COUNT; c++) {
+        titles[c] = (char *)columns[c].title;
+        rules[c] = xmalloc(width[c] + 1);
+        memset(rules[c], '-', width[c]);
+        rules[c][width[c]] = '\0';
+    }
+    write_line(out, titles, width, shown);
+    write_line(out, rules, width, shown);
+    for (size_t k = 0; k < res->n_rows; k++)
+        write_line(out, cells[k], width, shown);
+
+    for (int c = 0; c < COL_COUNT; c++)
+        free(rules[c]);
+    for (size_t k = 0; k < res->n_rows; k++)
+        for (int c = 0; c < COL_COUNT; c++)
+            free(cells[k][c]);
+    free(cells);
+}
+
+static void write_reasons(FILE *out, const rb_results *res)
+{
+    int header_written = 0;
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_row *row = &res->rows[k];
+        const rb_configuration *cfg = row->config;
+        if (row->status == RB_ROW_OK)
+            continue;
+        if (!header_written)
+            fputc('\n', out);
+        header_written = 1;
+        char *run = one_line(cfg->run ? cfg->run->name : "");
+        char *plugin = one_line(plugin_name(cfg));
+        char *params = one_line(cfg->params_text);
+        char *reason = one_line(*row->reason ? row->reason : "(no reason given)");
+        fprintf(out, "#%zu %s %s%s%s: %s: %s\n", cfg->index + 1, run, plugin, *params ? " " : "",
+                params, row_status_name(row->status), reason);
+        free(run);
+        free(plugin);
+        free(params);
+        free(reason);
+    }
+}
+
+/* One line per row measured while the device was throttled: the reasons
+ * and the clocks before and after. */
+static void write_throttled(FILE *out, const rb_results *res)
+{
+    int header_written = 0;
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_row *row = &res->rows[k];
+        if (!row->throttled)
+            continue;
+        if (!header_written)
+            fputc('\n', out);
+        header_written = 1;
+        const rb_configuration *cfg = row->config;
+        char reasons[160];
+        throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
+        char *run = one_line(cfg->run ? cfg->run->name : "");
+        char *params = one_line(cfg->params_text);
+        fprintf(out, "#%zu %s%s%s: throttled (%s): clock %u -> %u MHz, memory %u -> %u MHz\n",
+                cfg->index + 1, run, *params ? " " : "", params, reasons,
+                row->clocks_before.core_mhz, row->clocks_after.core_mhz,
+                row->clocks_before.memory_mhz, row->clocks_after.memory_mhz);
+        free(run);
+        free(params);
+    }
+}
+
+/* "timing: device" when every timed row used one mode, else each mode with
+ * its count of rows. */
+static void write_timing(FILE *out, const rb_results *res)
+{
+    const char *modes[8];
+    size_t counts[8], n_modes = 0;
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const char *t = res->rows[k].timing;
+        if (!t)
+            continue;
+        size_t m = 0;
+        while (m < n_modes && strcmp(modes[m], t) != 0)
+            m++;
+        if (m == n_modes) {
+            if (n_modes == RB_ARRAY_LEN(modes))
+                continue;
+            modes[n_modes] = t;
+            counts[n_modes++] = 0;
+        }
+        counts[m]++;
+    }
+    if (n_modes == 0)
+        return;
+    fputs("timing:", out);
+    for (size_t m = 0; m < n_modes; m++) {
+        fprintf(out, "%s %s", m ? "," : "", modes[m]);
+        if (n_modes > 1)
+            fprintf(out, " (%zu row%s)", counts[m], counts[m] == 1 ? "" : "s");
+    }
+    fputc('\n', out);
+}
+
+static void write_summary(FILE *out, const rb_results *res)
+{
+    size_t counts[RB_ROW_COUNT_];
+    results_count(res, counts);
+    if (res->n_rows > 0)
+        fputc('\n', out);
+    fprintf(out, "%zu configuration%s:", res->n_rows, res->n_rows == 1 ? "" : "s");
+    for (int s = 0; s < RB_ROW_COUNT_; s++)
+        fprintf(out, "%s %zu %s", s ? "," : "", counts[s], row_status_name(s));
+    fputc('\n', out);
+
+    const rb_experiment *exp = res->info.experiment;
+    if (exp)
+        fprintf(out, "cache: %s\n", exp->cache == RB_CACHE_COLD ? "cold (flushed between repetitions)"
+                                                               : "hot");
+    write_timing(out, res);
+    for (size_t k = 0; k < res->info.n_devices && k < RB_ARRAY_LEN(res->info.devices); k++) {
+        const rb_device_record *d = &res->info.devices[k];
+        char *name = one_line(*d->info.name ? d->info.name : "(unnamed)");
+        fprintf(out, "device: %s %d: %s, ", d->backend, d->device, name);
+        if (d->measured_peak_gbs > 0)
+            fprintf(out, "measured peak %.1f GB/s%s%s%s", d->measured_peak_gbs,
+                    d->measured_peak_cached ? " (cached, measured " : "",
+                    d->measured_peak_cached ? (*d->measured_peak_at ? d->measured_peak_at
+                                                                    : "earlier")
+                                            : "",
+                    d->measured_peak_cached ? ")" : "");
+        else
+            fputs("measured peak unknown", out);
+        if (d->info.peak_gbs > 0)
+            fprintf(out, ", theoretical %.1f GB/s", d->info.peak_gbs);
+        fputc('\n', out);
+        free(name);
+    }
+}
+
+int report_table(FILE *out, const rb_results *res)
+{
+    if (res->n_rows > 0)
+        write_table(out, res);
+    write_reasons(out, res);
+    write_throttled(out, res);
+    write_summary(out, res);
+    return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,226 @@
+/* src/run/judge.c: whether a configuration's result is right: verify and
+ * the verdict against the reference (run/reference.c), repeated runs
+ * compared bit for bit (determinism), and the probes (run/probe.c): inputs
+ * of exact answer written between calls of the initialised plugin. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "run/isolate.h"
+#include "run/probe.h"
+#include "run/rules.h"
+#include "run/runner_state.h"
+
+/* Verifies the last run and judges it: the row becomes ok or wrong, with
+ * the error in units of the tolerance. The result is kept in *result (its
+ * bins in *bins, for the caller to free) for the determinism check. */
+int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plugin *p,
+                            void *state, rb_host_state *host, rb_row *row, rb_result *result,
+                            uint64_t **bins)
+{
+    memset(result, 0, sizeof *result);
+    result->size = sizeof *result;
+    *bins = NULL;
+    if (cfg->op == RB_OP_HISTOGRAM) {
+        *bins = xcalloc(cfg->bins, sizeof **bins);
+        result->bins = *bins;
+        result->n_bins = cfg->bins;
+    }
+    host_clear_error(host);
+    isolate_step(RB_STEP_VERIFY);
+    if (p->verify(state, result) != RB_OK) {
+        runner_set_reason(row, RB_ROW_FAILED, "verify failed: %s",
+                          host->error[0] ? host->error : "no reason given");
+        return RB_ERROR;
+    }
+    rb_verdict v;
+    reference_judge(&r->ref, &r->input, result, &v);
+    row->error = v.error;
+    row->tolerance = v.tolerance;
+    row->error_ratio_known = rules_error_ratio(v.error, v.tolerance, &row->error_ratio);
+    snprintf(row->result_text, sizeof row->result_text, "%s", v.result_text);
+    snprintf(row->expected_text, sizeof row->expected_text, "%s", v.expected_text);
+    if (v.ok)
+        row->status = RB_ROW_OK;
+    else
+        runner_set_reason(row, RB_ROW_WRONG, "%s", v.why);
+    return RB_OK;
+}
+
+/* Repeats run + verify determinism_runs times after the first verify and
+ * compares each result's bits with the first; each is also judged against
+ * the reference. Skipped when it would not fit in the timeout. */
+void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_plugin *p,
+                              void *state, open_backend *ob, rb_host_state *host,
+                              const rb_result *first, rb_row *row)
+{
+    const rb_backend *b = ob->loaded->desc;
+    int runs = r->exp->profile ? 0 : r->exp->determinism_runs;
+    double per_run_s = 2 * row->stats.median * 1e-9 + 0.01; /* a run and its verify */
+    double left = 0.95 * r->exp->timeout - (runner_now() - r->config_started);
+    if (runs == 0 || per_run_s * runs > left)
+        return;
+    uint64_t *bins = cfg->op == RB_OP_HISTOGRAM ? xcalloc(cfg->bins, sizeof *bins) : NULL;
+    int same = 1;
+    uint32_t compared = 1;
+    for (int k = 0; k < runs; k++) {
+        host_clear_error(host);
+        host_clear_error(&ob->host);
+        isolate_step(RB_STEP_RUN);
+        if (p->run(state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
+            runner_set_reason(row, RB_ROW_FAILED, "a run after the timed repetitions failed: %s",
+                              runner_failure_text(host, ob));
+            free(bins);
+            return;
+        }
+        rb_result again;
+        memset(&again, 0, sizeof again);
+        again.size = sizeof again;
+        again.bins = bins;
+        again.n_bins = bins ? cfg->bins : 0;
+        if (bins)
+            memset(bins, 0, cfg->bins * sizeof *bins);
+        isolate_step(RB_STEP_VERIFY);
+        if (p->verify(state, &again) != RB_OK) {
+            runner_set_reason(row, RB_ROW_FAILED, "verify after a repeated run failed: %s",
+                              host->error[0] ? host->error : "no reason given");
+            free(bins);
+            return;
+        }
+        compared++;
+        same &= rules_same_result(first, &again, cfg->op, cfg->bins);
+        rb_verdict v;
+        reference_judge(&r->ref, &r->input, &again, &v);
+        if (!v.ok && row->status == RB_ROW_OK)
+            runner_set_reason(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2, runs + 1, v.why);
+    }
+    free(bins);
+    row->determinism = same ? RB_DETERMINISM_SAME : RB_DETERMINISM_DIFFERS;
+    row->determinism_results = compared;
+}
+
+/* Probes run unless the experiment turns them off; --profile makes one
+ * call per configuration and runs none. */
+int runner_probes_wanted(const rb_experiment *exp)
+{
+    return exp->probes && !exp->profile;
+}
+
+/* A copy of a result that outlives the plugin's call (its bins too). */
+static void keep_result(rb_result *kept, const rb_result *res)
+{
+    *kept = *res;
+    if (res->bins) {
+        kept->bins = xmalloc(res->n_bins * sizeof *kept->bins);
+        memcpy(kept->bins, res->bins, res->n_bins * sizeof *kept->bins);
+    }
+}
+
+/* One call on the probe input in place: run, verify, the verdict. Returns
+ * RB_OK with *exact set, or RB_ERROR with the row failed. */
+static int run_probe(const rb_configuration *cfg, const rb_plugin *p, void *state,
+                     open_backend *ob, rb_host_state *host, const rb_probe_set *set, size_t k,
+                     rb_result *res, rb_row *row, int *exact, char *why, size_t len)
+{
+    const rb_backend *b = ob->loaded->desc;
+    host_clear_error(host);
+    host_clear_error(&ob->host);
+    isolate_step(RB_STEP_RUN);
+    if (p->run(state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
+        runner_set_reason(row, RB_ROW_FAILED, "the run on probe %zu failed: %s", k + 1,
+                          runner_failure_text(host, ob));
+        return RB_ERROR;
+    }
+    memset(res, 0, sizeof *res);
+    res->size = sizeof *res;
+    if (cfg->op == RB_OP_HISTOGRAM) {
+        res->bins = xcalloc(cfg->bins, sizeof *res->bins);
+        res->n_bins = cfg->bins;
+    }
+    isolate_step(RB_STEP_VERIFY);
+    if (p->verify(state, res) != RB_OK) {
+        runner_set_reason(row, RB_ROW_FAILED, "verify on probe %zu failed: %s", k + 1,
+                          host->error[0] ? host->error : "no reason given");
+        free(res->bins);
+        res->bins = NULL;
+        return RB_ERROR;
+    }
+    *exact = probe_judge(set, k, res, NULL, 0, why, len);
+    return RB_OK;
+}
+
+/* Judges the configuration again on the probe inputs of probe.h, each
+ * written into the input between calls of the initialised plugin; before
+ * the last one the plugin is torn down, and initialised again after the
+ * probe input is written (so an answer computed in init is caught by the
+ * probes before it). *inited says afterwards whether the plugin holds an
+ * init to tear down. A probe whose result is not exact makes the row
+ * wrong and says what was found. The data set's input is put back after. */
+void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p, void **state,
+                       int *inited, open_backend *ob, rb_host_state *host, const rb_config *c,
+                       const rb_result *first, rb_row *row)
+{
+    const rb_backend *b = ob->loaded->desc;
+    rb_probe_set set;
+    probe_plan(&set, cfg->op, cfg->dtype, cfg->n, cfg->bins, row->seed);
+    rb_result earlier[RB_PROBE_MAX + 1];
+    size_t n_earlier = 0;
+    keep_result(&earlier[n_earlier++], first);
+    runner_back_up_input(r, ob);
+    const rb_probe *previous = NULL;
+    int passed = 1;
+    for (size_t k = 0; k < set.count && passed; k++) {
+        const rb_probe *pr = &set.probes[k];
+        if (pr->fresh_init) {
+            isolate_step(RB_STEP_TEARDOWN);
+            p->teardown(*state);
+            *state = NULL;
+            *inited = 0;
+        }
+        host_clear_error(&ob->host);
+        isolate_step(RB_STEP_INPUT);
+        if (probe_write(&set, k, previous, b, ob->ctx, r->device_input) != 0) {
+            runner_set_reason(row, RB_ROW_FAILED, "writing probe %zu's input failed: %s", k + 1,
+                              ob->host.error[0] ? ob->host.error : "no reason given");
+            break;
+        }
+        previous = pr;
+        if (pr->fresh_init) {
+            host_clear_error(host);
+            isolate_step(RB_STEP_INIT);
+            if (p->init(c, state) != RB_OK) {
+                runner_set_reason(row, RB_ROW_FAILED, "init again for probe %zu failed: %s", k + 1,
+                                  host->error[0] ? host->error : "no reason given");
+                break;
+            }
+            *inited = 1;
+        }
+        rb_result res;
+        char why[400] = "";
+        int exact = 0;
+        if (run_probe(cfg, p, *state, ob, host, &set, k, &res, row, &exact, why, sizeof why) !=
+            RB_OK)
+            break;
+        if (exact) {
+            row->probes_passed++;
+        } else {
+            /* names an earlier call's answer if that is what came back */
+            probe_judge(&set, k, &res, earlier, n_earlier, why, sizeof why);
+            runner_set_reason(row, RB_ROW_WRONG, "probe %zu%s: %s", k + 1,
+                              pr->fresh_init ? " (after a fresh init)" : "", why);
+            row->probes = RB_PROBES_FAILED;
+            passed = 0;
+        }
+        if (n_earlier < RB_ARRAY_LEN(earlier))
+            keep_result(&earlier[n_earlier++], &res);
+        free(res.bins);
+    }
+    if (passed && row->status == RB_ROW_OK)
+        row->probes = RB_PROBES_PASSED;
+    for (size_t k = 0; k < n_earlier; k++)
+        free(earlier[k].bins);
+    probe_set_free(&set);
+    if (r->device_input)
+        runner_restore_input(r, ob);
+}

@@ -1,0 +1,112 @@
+/* src/run/results.h: what a run produced: one row per configuration, and the
+ * run's metadata. Reporters read these; the runner writes them. */
+#ifndef RB_RESULTS_H
+#define RB_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <redbench/backend.h>
+
+#include "config/experiment.h"
+#include "base/stats.h"
+#include "config/sweep.h"
+
+typedef struct rb_row {
+    const rb_configuration *config;
+    int status;             /* enum rb_row_status */
+    char reason[512];       /* why it is not ok ("" when ok) */
+    char label[64];         /* the plugin's describe label, may be "" */
+    uint64_t seed;          /* the input's seed */
+    rb_stats stats;         /* nanoseconds per run */
+    double *samples_ns;     /* stats.count samples, in run order */
+    double bandwidth_gbs;   /* n * element size / median, GB/s (1e9 B/s) */
+    double pct_peak;        /* % of the device's theoretical peak (0 unknown) */
+    double pct_measured_peak; /* % of the backend's measured peak (0 unknown) */
+    double error;           /* |result - reference| */
+    double tolerance;       /* bound applied (0: exact) */
+    char result_text[64];
+    char expected_text[64];
+    const char *backend;    /* backend name, e.g. "cpu" */
+    int device_index;       /* index into rb_run_info.devices, -1 if none */
+
+    /* How it was measured. The strings are static. */
+    const char *timing;     /* "launch", "graph", "device", or "backend" (a
+                               backend of ABI 1.0 timed it its own way);
+                               NULL when nothing was timed */
+    uint32_t batch_calls;   /* graph timing: calls per replayed batch (each
+                               sample is a batch's time / batch_calls) */
+    const char *stopped_by; /* why the repetitions stopped: "noise" (the
+                               target was met after min_time and min_reps),
+                               "max_reps", "timeout", "profile" (--profile:
+                               one run); NULL when nothing was timed */
+
+    /* Accuracy and determinism, as results. */
+    double error_ratio;     /* error / tolerance: 1 is the edge of passing;
+                               for exact comparisons 0 when equal */
+    int error_ratio_known;  /* 0 when not verified, or exact and unequal */
+    int determinism;        /* enum rb_determinism */
+    uint32_t determinism_results; /* results compared bit for bit */
+    int probes;             /* enum rb_probes: the verdict on probe inputs */
+    uint32_t probes_passed; /* probes whose result was exact */
+
+    /* Clocks around the timed repetitions (after the warm-up, after the last
+     * repetition), where the backend can read them. */
+    int clocks_known;
+    rb_clock_sample clocks_before, clocks_after;
+    uint64_t throttle_reasons; /* RB_THROTTLE_SLOWDOWN bits seen in either */
+    int throttled;          /* a slowdown reason was active */
+} rb_row;
+
+/* Whether repeated runs of a configuration gave bit-identical results. */
+enum rb_determinism {
+    RB_DETERMINISM_UNKNOWN = 0, /* not checked (not verified, or
+                                   determinism_runs = 0) */
+    RB_DETERMINISM_SAME,        /* every result had the same bits */
+    RB_DETERMINISM_DIFFERS      /* at least two results differed */
+};
+
+/* Whether a row was also judged on probe inputs (src/run/probe.h). */
+enum rb_probes {
+    RB_PROBES_NOT_RUN = 0, /* the row was not judged ok on its input first */
+    RB_PROBES_PASSED,      /* every probe's result was exact: the row is proven */
+    RB_PROBES_FAILED,      /* a probe's result was not: the row is wrong */
+    RB_PROBES_OFF          /* probes = off, --no-probes or --profile: unproven */
+};
+
+/* One device a backend opened during the run. */
+typedef struct rb_device_record {
+    char backend[32];
+    int device;
+    rb_device_info info;
+    double measured_peak_gbs; /* 0 if not measured */
+    int measured_peak_cached; /* taken from the peak cache, not measured now */
+    char measured_peak_at[40];/* when it was measured (ISO 8601 UTC), "" unknown */
+} rb_device_record;
+
+typedef struct rb_run_info {
+    const rb_experiment *experiment;
+    const char *tool_version;
+    const char *git_revision; /* the build's `git describe`, or "unknown" */
+    char started[40];       /* ISO 8601 UTC */
+    char host[128];
+    char os[256];
+    char cpu[128];
+    char *command_line;
+    rb_device_record devices[8];
+    size_t n_devices;
+    double wall_seconds;
+} rb_run_info;
+
+typedef struct rb_results {
+    rb_run_info info;
+    rb_row *rows;
+    size_t n_rows;
+} rb_results;
+
+void results_free(rb_results *res);
+
+/* Counts of rows per status, indexed by enum rb_row_status. */
+void results_count(const rb_results *res, size_t counts[]);
+
+#endif

@@ -1,0 +1,31 @@
+/* src/run/runner_state.c: the small helpers every file of the runner uses:
+ * the clock, a row's status and reason, and the text of a failure. */
+#include "run/runner_state.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+double runner_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void runner_set_reason(rb_row *row, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    row->status = status;
+    vsnprintf(row->reason, sizeof row->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* Why a step failed: the plugin's text, else the backend's (a failed
+ * synchronization or timer), else that none was given. */
+const char *runner_failure_text(const rb_host_state *plugin, const open_backend *ob)
+{
+    return plugin->error[0] ? plugin->error : ob->host.error[0] ? ob->host.error
+                                                                : "no reason given";
+}

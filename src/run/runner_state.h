@@ -1,0 +1,124 @@
+/* src/run/runner_state.h: what the files of the runner share: the run in
+ * progress (its experiment, sweep and rows, the backends it opened, the data
+ * set in use) and the steps each file provides to run/runner.c, which runs
+ * the sweep:
+ *   run/devices.c   the backends and devices opened, their measured peaks
+ *   run/dataset.c   the data set: input, reference and its device copy
+ *   run/timing.c    the timing plan, warm-up and timed repetitions
+ *   run/judge.c     verify and the verdict, determinism, the probes */
+#ifndef RB_RUNNER_STATE_H
+#define RB_RUNNER_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <redbench/backend.h>
+#include <redbench/plugin.h>
+
+#include "base/names.h"
+#include "config/experiment.h"
+#include "config/sweep.h"
+#include "host/registry.h"
+#include "host/services.h"
+#include "run/input.h"
+#include "run/reference.h"
+#include "run/results.h"
+#include "run/runner.h"
+
+/* A backend opened during the run. */
+typedef struct open_backend {
+    const rb_loaded_backend *loaded;
+    void *ctx;          /* NULL when it could not be opened */
+    char error[512];    /* why it could not */
+    size_t record;      /* index into res->info.devices */
+    int unusable;       /* runner_recover() failed: no more work on this device */
+    rb_host_state host; /* handed to the backend's device_count and open */
+} open_backend;
+
+typedef struct runner {
+    const rb_experiment *exp;
+    const rb_registry *reg;
+    const rb_sweep *sweep;
+    const rb_runner_options *opt;
+    rb_results *res;
+    open_backend backends[8];
+    size_t n_backends;
+    /* the data set in use */
+    rb_input input;
+    int have_input;
+    rb_reference ref;
+    int have_ref;
+    void *device_input;
+    const open_backend *device_input_owner;
+    int device_input_shared; /* device_input is input.data (cpu, no probes) */
+    void *device_backup;     /* a copy of the input on the device, from which
+                                copy() restores it after probes; NULL: the
+                                input is uploaded again */
+    double config_started; /* when the configuration's input was ready */
+    int must_end;          /* a device in this process is no longer usable */
+} runner;
+
+/* ---- run/runner_state.c ---- */
+
+/* Seconds on the monotonic clock. */
+double runner_now(void);
+/* Sets the row's status and reason. */
+void runner_set_reason(rb_row *row, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Why a step failed: the plugin's text, else the backend's (a failed
+ * synchronization or timer), else that none was given. */
+const char *runner_failure_text(const rb_host_state *plugin, const open_backend *ob);
+
+/* ---- run/devices.c ---- */
+
+/* Opens the backend a plugin names (once per run), with its device record
+ * and measured peak. NULL if it is absent (the row says why); an
+ * open_backend without ctx when its device cannot be opened (ob->error). */
+open_backend *runner_backend_for(runner *r, const char *name, rb_row *row);
+/* After a failure: asks the backend to clear what it can; a device that is
+ * no longer usable takes no more work in this process. */
+void runner_recover(runner *r, open_backend *ob, rb_row *row);
+
+/* ---- run/dataset.c ---- */
+
+void runner_drop_device_input(runner *r);
+void runner_drop_data(runner *r);
+/* Makes the input, its reference and its device copy current for `cfg`.
+ * Reuses what matches. Returns 0, or -1 with the row's reason set. */
+int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob, uint64_t seed,
+                        rb_row *row);
+/* Before the probes overwrite the input on the device, and after. */
+void runner_back_up_input(runner *r, open_backend *ob);
+void runner_restore_input(runner *r, open_backend *ob);
+
+/* ---- run/timing.c ---- */
+
+/* The timing mode the experiment asks for. */
+int runner_wanted_timing(const rb_experiment *exp);
+/* Whether backend b can replay batches; if not, says why in the row. */
+int runner_graph_offered(const rb_backend *b, rb_row *row);
+/* The warm-up and the timed repetitions of an initialised configuration,
+ * with the clocks sampled around them. Returns RB_OK, or another status
+ * with the row's reason set. */
+int runner_time_config(runner *r, const rb_plugin *p, void *state, open_backend *ob,
+                       rb_host_state *host, rb_row *row);
+
+/* ---- run/judge.c ---- */
+
+/* Verifies the last run and judges it; the result is kept for the
+ * determinism check (its bins in *bins, for the caller to free). */
+int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plugin *p,
+                            void *state, rb_host_state *host, rb_row *row, rb_result *result,
+                            uint64_t **bins);
+/* Repeated runs compared bit for bit with the first result. */
+void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_plugin *p,
+                              void *state, open_backend *ob, rb_host_state *host,
+                              const rb_result *first, rb_row *row);
+/* Whether probes run: unless the experiment turns them off or --profile. */
+int runner_probes_wanted(const rb_experiment *exp);
+/* The configuration judged again on the probe inputs of run/probe.h. */
+void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p, void **state,
+                       int *inited, open_backend *ob, rb_host_state *host, const rb_config *c,
+                       const rb_result *first, rb_row *row);
+
+#endif

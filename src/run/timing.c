@@ -1,0 +1,238 @@
+/* src/run/timing.c: how a configuration is timed on its backend: the timing
+ * plan (single calls timed in launch or device mode, or replays of a
+ * captured batch), the warm-up, the timed repetitions until the stop rule of
+ * run/rules.c says so, and the device's clocks sampled around them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/stats.h"
+#include "base/util.h"
+#include "run/isolate.h"
+#include "run/rules.h"
+#include "run/runner_state.h"
+
+/* Measuring stops before the configuration has used this share of its
+ * timeout, leaving the rest for verify and teardown: a worker still busy at
+ * the timeout is killed. */
+#define RUNNER_MEASURE_SHARE 0.8
+
+/* How a configuration is timed on its backend. */
+typedef struct timing_plan {
+    int graph;          /* replayed batches (timing = graph) */
+    const char *single; /* what a single timed call measures: "launch",
+                           "device", or "backend" (a 1.0 backend's own) */
+} timing_plan;
+
+/* The mode the experiment asks for: its `timing`, or launch under
+ * --profile (one call, and no hold kernel in the profile). */
+int runner_wanted_timing(const rb_experiment *exp)
+{
+    return exp->profile ? RB_TIMING_LAUNCH : exp->timing;
+}
+
+/* Whether backend b can replay batches; if not, says why in the row. */
+int runner_graph_offered(const rb_backend *b, rb_row *row)
+{
+    if ((b->timing_modes & RB_TIMING_BIT(RB_TIMING_GRAPH)) && b->batch_prepare &&
+        b->batch_time && b->batch_release)
+        return 1;
+    runner_set_reason(row, RB_ROW_UNSUPPORTED, "timing = graph: the %s backend (ABI %u.%u) cannot "
+                      "replay batches of calls; use timing = launch or device", b->name,
+                      (unsigned)b->abi_major, (unsigned)b->abi_minor);
+    return 0;
+}
+
+/* Tells the backend how to time single calls: `device` where it offers it
+ * (also to estimate a graph batch's size), else `launch` (a backend with no
+ * queue to hold: a call returns when its work is done); a backend of ABI 1.0
+ * times its own way. */
+static void choose_timing(const rb_backend *b, void *ctx, int want, timing_plan *plan)
+{
+    plan->graph = want == RB_TIMING_GRAPH;
+    int single = plan->graph ? RB_TIMING_DEVICE : want;
+    uint32_t offered = b->timing_modes;
+    if (single == RB_TIMING_DEVICE && !(offered & RB_TIMING_BIT(RB_TIMING_DEVICE)))
+        single = RB_TIMING_LAUNCH;
+    if (b->set_timing && (offered & RB_TIMING_BIT(single)) &&
+        b->set_timing(ctx, single) == RB_OK)
+        plan->single = timing_mode_name(single);
+    else if (!b->set_timing && (offered & RB_TIMING_BIT(RB_TIMING_LAUNCH)))
+        plan->single = "launch";
+    else
+        plan->single = "backend";
+}
+
+/* One call, timed between time_begin and time_end. */
+static int time_one_call(const rb_backend *b, void *ctx, const rb_plugin *p, void *state,
+                         double *ns)
+{
+    if (b->time_begin(ctx) != RB_OK || p->run(state) != RB_OK || b->time_end(ctx, ns) != RB_OK)
+        return RB_ERROR;
+    return RB_OK;
+}
+
+/* Timed repetitions, each one call (or, with batch_calls > 0, one replay of
+ * the prepared batch, recorded as its time per call), until the stop rule
+ * of run/rules.c says so: the noise target met after min_reps and min_time,
+ * max_reps, or the share of the timeout. --profile: one repetition. */
+static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_backend *ob,
+                            rb_host_state *host, rb_row *row, uint32_t batch_calls)
+{
+    const rb_experiment *exp = r->exp;
+    const rb_backend *b = ob->loaded->desc;
+    rb_stop_rule rule = {
+        .min_reps = exp->min_reps,
+        .max_reps = exp->max_reps,
+        .min_time_ns = exp->min_time * 1e9,
+        .noise = exp->noise,
+        .budget_s = RUNNER_MEASURE_SHARE * exp->timeout,
+    };
+    if (exp->profile) {
+        rule.min_reps = rule.max_reps = 1;
+        rule.min_time_ns = 0;
+    }
+    size_t cap = 64, count = 0;
+    double *samples = xmalloc(cap * sizeof *samples);
+    double total_ns = 0;
+    int status = RB_OK;
+    const char *stop = NULL;
+    isolate_step(RB_STEP_RUN);
+    while (!stop) {
+        double rep_started = runner_now();
+        host_clear_error(host);
+        host_clear_error(&ob->host);
+        if (exp->cache == RB_CACHE_COLD && b->flush_cache(ob->ctx) != RB_OK) {
+            runner_set_reason(row, RB_ROW_FAILED, "cache flush failed: %s", runner_failure_text(host, ob));
+            status = RB_ERROR;
+            break;
+        }
+        double ns = 0;
+        int st = batch_calls ? b->batch_time(ob->ctx, &ns)
+                             : time_one_call(b, ob->ctx, p, state, &ns);
+        if (st != RB_OK) {
+            runner_set_reason(row, RB_ROW_FAILED, "run failed: %s", runner_failure_text(host, ob));
+            status = RB_ERROR;
+            break;
+        }
+        total_ns += ns;
+        if (batch_calls)
+            ns /= batch_calls;
+        if (count == cap) {
+            cap *= 2;
+            samples = xrealloc(samples, cap * sizeof *samples);
+        }
+        samples[count++] = ns;
+        double now = runner_now();
+        stop = rules_should_stop(&rule, samples, count, total_ns, now - r->config_started,
+                                   now - rep_started);
+    }
+    if (stop) {
+        row->stopped_by = exp->profile ? "profile" : stop;
+        if (strcmp(stop, "timeout") == 0)
+            snprintf(row->reason, sizeof row->reason,
+                     "stopped after %zu repetitions, near the %g s timeout", count,
+                     exp->timeout);
+    }
+    row->samples_ns = samples;
+    stats_compute(samples, count, &row->stats);
+    return status;
+}
+
+/* Samples the clocks into *out; 0 when the backend cannot read them. */
+static int sample_clocks(const rb_backend *b, open_backend *ob, rb_clock_sample *out)
+{
+    memset(out, 0, sizeof *out);
+    out->size = sizeof *out;
+    if (!b->sample_clocks)
+        return 0;
+    host_clear_error(&ob->host);
+    return b->sample_clocks(ob->ctx, out) == RB_OK;
+}
+
+/* Graph timing: sizes a batch from the warm-up's fastest call, captures it,
+ * measures replays and releases it. A run that cannot be captured makes the
+ * row `unsupported`, with the backend's and the plugin's reasons. */
+static int time_batches(runner *r, const rb_plugin *p, void *state, open_backend *ob,
+                        rb_host_state *host, rb_row *row, double call_ns)
+{
+    const rb_backend *b = ob->loaded->desc;
+    uint32_t calls = rules_batch_calls(r->exp->graph_calls, call_ns);
+    host_clear_error(host);
+    host_clear_error(&ob->host);
+    isolate_step(RB_STEP_RUN);
+    int st = b->batch_prepare(ob->ctx, p->run, state, calls);
+    if (st == RB_UNSUPPORTED) {
+        runner_set_reason(row, RB_ROW_UNSUPPORTED, "timing = graph: %s%s%s",
+                          ob->host.error[0] ? ob->host.error : "the batch cannot be recorded",
+                          host->error[0] ? "; the plugin said: " : "", host->error);
+        return RB_UNSUPPORTED;
+    }
+    if (st != RB_OK) {
+        runner_set_reason(row, RB_ROW_FAILED, "preparing a batch of %u calls failed: %s", calls,
+                          runner_failure_text(host, ob));
+        return RB_ERROR;
+    }
+    row->batch_calls = calls;
+    st = time_repetitions(r, p, state, ob, host, row, calls);
+    b->batch_release(ob->ctx);
+    return st;
+}
+
+/* Warm-up runs. With `timed`, each is timed as a single call and the
+ * fastest is stored in *call_ns (for sizing a graph batch); with no warm-up
+ * then, one timed call is made anyway. */
+static int warm_up(runner *r, const rb_plugin *p, void *state, open_backend *ob,
+                   rb_host_state *host, rb_row *row, int timed, double *call_ns)
+{
+    const rb_backend *b = ob->loaded->desc;
+    int runs = r->exp->profile ? 0 : r->exp->warmup;
+    if (timed && runs == 0 && !r->exp->profile)
+        runs = 1;
+    *call_ns = 0;
+    for (int k = 0; k < runs; k++) {
+        host_clear_error(host);
+        host_clear_error(&ob->host);
+        isolate_step(RB_STEP_WARMUP);
+        double ns = 0;
+        int st = timed ? time_one_call(b, ob->ctx, p, state, &ns) : p->run(state);
+        if (st == RB_OK && !timed)
+            st = b->synchronize(ob->ctx);
+        if (st != RB_OK) {
+            runner_set_reason(row, RB_ROW_FAILED, "warm-up run failed: %s", runner_failure_text(host, ob));
+            return RB_ERROR;
+        }
+        if (timed && (*call_ns == 0 || ns < *call_ns))
+            *call_ns = ns;
+    }
+    return RB_OK;
+}
+
+/* Times an initialised configuration in the experiment's timing mode: the
+ * warm-up, then the timed repetitions with the device's clocks sampled
+ * around them. Returns RB_OK, or another status with the row's reason set. */
+int runner_time_config(runner *r, const rb_plugin *p, void *state, open_backend *ob,
+                       rb_host_state *host, rb_row *row)
+{
+    const rb_backend *b = ob->loaded->desc;
+    timing_plan plan;
+    choose_timing(b, ob->ctx, runner_wanted_timing(r->exp), &plan);
+    double call_ns = 0;
+    int st = warm_up(r, p, state, ob, host, row, plan.graph, &call_ns);
+    rb_clock_sample before, after;
+    int clocks = st == RB_OK && sample_clocks(b, ob, &before);
+    if (st == RB_OK) {
+        row->timing = plan.graph ? "graph" : plan.single;
+        st = plan.graph ? time_batches(r, p, state, ob, host, row, call_ns)
+                        : time_repetitions(r, p, state, ob, host, row, 0);
+    }
+    if (st == RB_OK && clocks && sample_clocks(b, ob, &after)) {
+        row->clocks_known = 1;
+        row->clocks_before = before;
+        row->clocks_after = after;
+        row->throttle_reasons =
+            (before.throttle_reasons | after.throttle_reasons) & RB_THROTTLE_SLOWDOWN;
+        row->throttled = row->throttle_reasons != 0;
+    }
+    return st;
+}
