@@ -220,7 +220,12 @@ static void test_values(void)
     refused("bad cache", "[experiment]\ncache = warm\n[run a]\nplugin = p\n", 1,
             "t.ini:2: error: cache = warm is not valid; valid: hot, cold");
     refused("bad format", "[experiment]\nformat = xml\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: format = xml is not valid; valid: table, csv, json, md");
+            "t.ini:2: error: format = xml is not valid; valid: table, csv, json, md, html");
+    /* every format of --format is a format of the file: html too */
+    rb_experiment html;
+    errors = load_text("[experiment]\nformat = html\n[run a]\nplugin = p\n", &html);
+    ok(errors == 0 && html.format && strcmp(html.format, "html") == 0, "format = html");
+    experiment_free(&html);
     refused("bad seed", "[experiment]\nseed = -3\n[run a]\nplugin = p\n", 1,
             "t.ini:2: error: seed = -3 is out of range; valid: 0 to");
     refused("bad optional", "[run a]\nplugin = p\noptional = perhaps\n", 1,
@@ -495,7 +500,7 @@ static void test_files(void)
 
 int main(void)
 {
-    plan(101);
+    plan(102);
     test_valid_file();
     test_defaults();
     test_sections_and_keys();

@@ -10,7 +10,7 @@
 # those two checks are skipped.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 23
+plan 25
 f=$top_srcdir/tests/fixtures/plot
 
 # small.ini: plain and fast x 2 dtypes x 2 sizes, grid 6 x 2 sizes: 20 rows;
@@ -43,6 +43,14 @@ ok "... and the unsupported and skipped rows counted" bash -c "grep -q 'class=\"
 
 "$rb" -q -c "$f/small.ini" --format nope >/dev/null 2>"$tmp/err"
 ok "an unknown format lists html among the valid ones" grep -q 'valid: .*html' "$tmp/err"
+
+# -o FILE.html with no --format: the extension names the format, as .json,
+# .csv and .md do; `format = html` in the experiment file is taken too.
+"$rb" -q -c "$f/small.ini" -o "$tmp/by-extension.html" >/dev/null 2>&1
+ok "-o report.html writes the HTML page" bash -c "head -n 1 '$tmp/by-extension.html' | grep -q '<!DOCTYPE html>'"
+{ sed 's/^\[experiment\]$/[experiment]\nformat = html/' "$f/small.ini"; } >"$tmp/html-format.ini"
+"$rb" -q -c "$tmp/html-format.ini" --plugin-path "$top_builddir/plugins" >"$tmp/by-key.html" 2>"$tmp/err"
+ok "format = html in the experiment file writes the HTML page" bash -c "head -n 1 '$tmp/by-key.html' | grep -q '<!DOCTYPE html>'"
 
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$chromium" ]; then

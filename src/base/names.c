@@ -1,7 +1,9 @@
-/* src/base/names.c: words for ops, dtypes, distributions, row statuses and
- * probe verdicts. */
+/* src/base/names.c: the one list of words for each set of names: ops,
+ * dtypes, distributions, row statuses, probe verdicts, timing modes and
+ * output formats; names, parsing and the lists of choices all read them. */
 #include "base/names.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -12,8 +14,17 @@ static const char *const distribution_words[RB_DIST_COUNT_] = {
     "uniform", "signed", "small", "ones", "float-bytes"};
 static const char *const status_words[RB_ROW_COUNT_] = {
     "ok", "wrong", "failed", "unsupported", "skipped"};
-/* in the order of enum rb_probes (results.h) */
+/* in the order of enum rb_probes (run/results.h) */
 static const char *const probes_words[] = {"not run", "passed", "failed", "off"};
+static const char *const format_words[RB_FORMAT_COUNT_] = {
+    [RB_FORMAT_TABLE] = "table", [RB_FORMAT_CSV] = "csv", [RB_FORMAT_JSON] = "json",
+    [RB_FORMAT_MD] = "md",       [RB_FORMAT_HTML] = "html"};
+/* in the order of enum rb_timing_mode (redbench/backend.h), with what each
+ * measures */
+static const char *const timing_words[] = {"launch", "graph", "device"};
+static const char *const timing_help[RB_ARRAY_LEN(timing_words)] = {
+    "one call timed, launch cost included", "a captured batch replayed, time per call",
+    "one call on a held queue"};
 
 static const char *word_at(const char *const *words, int count, int k)
 {
@@ -32,7 +43,16 @@ const char *op_name(int op) { return word_at(op_words, RB_OP_COUNT_, op); }
 const char *dtype_name(int dtype) { return word_at(dtype_words, RB_DTYPE_COUNT_, dtype); }
 const char *distribution_name(int d) { return word_at(distribution_words, RB_DIST_COUNT_, d); }
 const char *row_status_name(int s) { return word_at(status_words, RB_ROW_COUNT_, s); }
-const char *probes_name(int p) { return word_at(probes_words, 4, p); }
+const char *probes_name(int p)
+{
+    return word_at(probes_words, (int)RB_ARRAY_LEN(probes_words), p);
+}
+const char *format_name(int f) { return word_at(format_words, RB_FORMAT_COUNT_, f); }
+
+const char *timing_mode_name(int mode)
+{
+    return mode >= 0 && mode < (int)RB_ARRAY_LEN(timing_words) ? timing_words[mode] : NULL;
+}
 
 int op_from_name(const char *word) { return index_of(op_words, RB_OP_COUNT_, word); }
 int dtype_from_name(const char *word) { return index_of(dtype_words, RB_DTYPE_COUNT_, word); }
@@ -41,9 +61,75 @@ int distribution_from_name(const char *word)
     return index_of(distribution_words, RB_DIST_COUNT_, word);
 }
 
-const char *op_choices(void) { return "sum, min, max, argmax, histogram"; }
-const char *dtype_choices(void) { return "i32, i64, f32, f64, u8"; }
-const char *distribution_choices(void) { return "uniform, signed, small, ones, float-bytes"; }
+int format_from_name(const char *word) { return index_of(format_words, RB_FORMAT_COUNT_, word); }
+
+int timing_mode_from_name(const char *word)
+{
+    return index_of(timing_words, (int)RB_ARRAY_LEN(timing_words), word);
+}
+
+int format_from_path(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    /* the table has no extension of its own */
+    int f = dot && !strchr(dot, '/') ? format_from_name(dot + 1) : -1;
+    return f == RB_FORMAT_TABLE ? -1 : f;
+}
+
+/* The words joined by sep into buf, once: the lists never change. */
+static const char *joined(char *buf, size_t len, const char *const *words, int count,
+                          const char *sep)
+{
+    if (buf[0])
+        return buf;
+    size_t used = 0;
+    for (int k = 0; k < count && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? sep : "", words[k]);
+    return buf;
+}
+
+/* The sets whose words are listed ", "-separated in error messages. */
+enum { SET_OP, SET_DTYPE, SET_DISTRIBUTION, SET_STATUS, SET_COUNT_ };
+static const struct {
+    const char *const *words;
+    int count;
+} sets[SET_COUNT_] = {
+    [SET_OP] = {op_words, RB_OP_COUNT_},
+    [SET_DTYPE] = {dtype_words, RB_DTYPE_COUNT_},
+    [SET_DISTRIBUTION] = {distribution_words, RB_DIST_COUNT_},
+    [SET_STATUS] = {status_words, RB_ROW_COUNT_},
+};
+
+static const char *comma_list(int set)
+{
+    static char lists[SET_COUNT_][128];
+    return joined(lists[set], sizeof lists[set], sets[set].words, sets[set].count, ", ");
+}
+
+const char *op_choices(void) { return comma_list(SET_OP); }
+const char *dtype_choices(void) { return comma_list(SET_DTYPE); }
+const char *distribution_choices(void) { return comma_list(SET_DISTRIBUTION); }
+const char *status_choices(void) { return comma_list(SET_STATUS); }
+
+const char *format_choices(const char *sep)
+{
+    static char comma[128], bar[128];
+    if (strcmp(sep, "|") == 0)
+        return joined(bar, sizeof bar, format_words, RB_FORMAT_COUNT_, "|");
+    return joined(comma, sizeof comma, format_words, RB_FORMAT_COUNT_, ", ");
+}
+
+const char *timing_mode_choices(void)
+{
+    static char buf[256];
+    if (!buf[0]) {
+        size_t used = 0;
+        for (size_t k = 0; k < RB_ARRAY_LEN(timing_words) && used < sizeof buf; k++)
+            used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s (%s)", k ? ", " : "",
+                                     timing_words[k], timing_help[k]);
+    }
+    return buf;
+}
 
 static char *mask_text(const char *const *words, int count, uint32_t mask)
 {

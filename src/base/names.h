@@ -1,5 +1,7 @@
-/* src/base/names.h: the words users type for ops, dtypes, distributions and
- * statuses, and their conversions. */
+/* src/base/names.h: the words users type and read for each set of names:
+ * ops, dtypes, distributions, row statuses, probe verdicts, timing modes and
+ * output formats. Each set is one list (names.c), from which parsing, help
+ * texts, error messages and reporters take their words. */
 #ifndef RB_NAMES_H
 #define RB_NAMES_H
 
@@ -25,21 +27,45 @@ enum rb_row_status {
     RB_ROW_COUNT_
 };
 
+/* Output formats of a run's results (--format, `format =`, -o's extension). */
+enum rb_format {
+    RB_FORMAT_TABLE = 0, /* aligned columns for a terminal */
+    RB_FORMAT_CSV,
+    RB_FORMAT_JSON,
+    RB_FORMAT_MD,        /* Markdown */
+    RB_FORMAT_HTML,      /* one self-contained page with the plots */
+    RB_FORMAT_COUNT_
+};
+
 const char *op_name(int op);          /* "sum", ... */
 const char *dtype_name(int dtype);    /* "f32", ... */
 const char *distribution_name(int d); /* "uniform", ... */
 const char *row_status_name(int s);   /* "ok", ... */
 const char *probes_name(int p);       /* enum rb_probes: "passed", ... */
+const char *format_name(int f);       /* enum rb_format: "table", ... */
+/* enum rb_timing_mode: "launch", "graph", "device"; NULL for anything else. */
+const char *timing_mode_name(int mode);
 
 /* Return the value, or -1 for an unknown word. */
 int op_from_name(const char *word);
 int dtype_from_name(const char *word);
 int distribution_from_name(const char *word);
+int format_from_name(const char *word);
+int timing_mode_from_name(const char *word);
+/* The format a file name's extension names (".csv", ".json", ".md",
+ * ".html"), or -1 for none. */
+int format_from_path(const char *path);
 
 /* Comma-separated lists of every valid word, for error messages. */
 const char *op_choices(void);
 const char *dtype_choices(void);
 const char *distribution_choices(void);
+const char *status_choices(void);
+/* The formats joined by `sep`: ", " for messages, "|" for usage lines. */
+const char *format_choices(const char *sep);
+/* "launch (one call timed, ...), graph (...), device (...)": each timing
+ * mode with what it measures. */
+const char *timing_mode_choices(void);
 
 /* "sum, min" from a mask of RB_OP_BIT / RB_DTYPE_BIT; a static buffer per call
  * site is not used: the caller frees the result. */

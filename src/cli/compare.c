@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
 #include "cli/commands.h"
@@ -14,9 +15,11 @@
 
 static void compare_usage(FILE *out)
 {
-    fputs("usage: redbench compare OLD.json NEW.json [--threshold PCT] [--allow-device-change]\n"
-          "                        [--format table|csv|json|md]\n"
-          "\n"
+    fprintf(out,
+            "usage: redbench compare OLD.json NEW.json [--threshold PCT] [--allow-device-change]\n"
+            "                        [--format %s]\n",
+            compare_formats("|"));
+    fputs("\n"
           "Matches the configurations of two result files (written with --format json) and\n"
           "says for each whether NEW is the same, faster, slower or unclear, from the stored\n"
           "samples: a Mann-Whitney U test and a bootstrap 99% interval of the ratio of\n"
@@ -27,7 +30,7 @@ static void compare_usage(FILE *out)
           "\n"
           "  --threshold PCT         smallest change that matters, in percent (default 5)\n"
           "  --allow-device-change   compare results from different devices, saying what differs\n"
-          "  --format FORMAT         table (default), csv, json or md\n"
+          "  --format FORMAT         how the verdicts are written (default: table)\n"
           "\n"
           "Exit status: 0 nothing got slower; 1 some configuration got slower by more than\n"
           "the threshold; 2 bad usage, an unreadable file, or different devices.\n",
@@ -84,7 +87,7 @@ int command_compare(int argc, char **argv)
     memset(&cmp, 0, sizeof cmp);
     compare_criteria_default(&cmp.criteria);
     const char *paths[2] = {NULL, NULL};
-    const char *format = "table";
+    const char *format = format_name(RB_FORMAT_TABLE);
     int allow_device_change = 0, n_paths = 0;
 
     for (int k = 1; k < argc; k++) {
@@ -102,14 +105,15 @@ int command_compare(int argc, char **argv)
                                    value);
         } else if ((value = option_value(argc, argv, &k, "--format", &missing))) {
             if (!compare_reporter_for(value))
-                return usage_error("unknown format '%s'; valid: table, csv, json, md", value);
+                return usage_error("unknown format '%s'; valid: %s", value,
+                                   compare_formats(", "));
             format = value;
         } else if (missing) {
             return usage_error("%s needs a value", argv[k]);
         } else if (argv[k][0] == '-' && argv[k][1] != '\0') {
             return usage_error("unknown option '%s'; valid: --threshold PCT, "
-                               "--allow-device-change, --format table|csv|json|md",
-                               argv[k]);
+                               "--allow-device-change, --format %s",
+                               argv[k], compare_formats("|"));
         } else if (n_paths < 2) {
             paths[n_paths++] = argv[k];
         } else {

@@ -7,15 +7,18 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/names.h"
 #include "report/reporters.h"
 #include "run/runner.h"
 #include "base/util.h"
 
 void options_usage(void *stream)
 {
-    fputs("Usage:\n"
-          "  redbench -c FILE [-o FILE] [--format table|csv|json|md] [--plugin-path DIR]...\n"
-          "  redbench --dry-run -c FILE     validate and print the configurations; run nothing\n"
+    fprintf((FILE *)stream,
+            "Usage:\n"
+            "  redbench -c FILE [-o FILE] [--format %s] [--plugin-path DIR]...\n",
+            format_choices("|"));
+    fputs("  redbench --dry-run -c FILE     validate and print the configurations; run nothing\n"
           "  redbench --list                plugins found and rejected (with the reason)\n"
           "  redbench --describe PLUGIN     a plugin's parameters, ops and dtypes\n"
           "  redbench --help | --version\n"
@@ -23,7 +26,7 @@ void options_usage(void *stream)
           "Options:\n"
           "  -c, --config FILE      the experiment file (INI)\n"
           "  -o, --output FILE      write the results to FILE (written whole, or not at all)\n"
-          "  -f, --format FORMAT    table, csv, json or md (default: from -o's extension,\n"
+          "  -f, --format FORMAT    one of the formats above (default: from -o's extension,\n"
           "                         else the experiment's `format`, else table)\n"
           "  -p, --plugin-path DIR  search DIR for plugins first (repeatable)\n"
           "  -v, --verbose          more messages on standard error (repeatable)\n"

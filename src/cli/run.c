@@ -43,17 +43,6 @@ static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
     }
 }
 
-static const char *format_from_extension(const char *path)
-{
-    const char *dot = path ? strrchr(path, '.') : NULL;
-    if (!dot)
-        return NULL;
-    if (strcmp(dot, ".json") == 0) return "json";
-    if (strcmp(dot, ".csv") == 0) return "csv";
-    if (strcmp(dot, ".md") == 0) return "md";
-    return NULL;
-}
-
 /* Writes the report to `path` whole or not at all (safe_file.h): a regular
  * file through a temporary renamed into place, a device or pipe in place. */
 static int write_file(const char *path, rb_reporter reporter, const rb_results *res)
@@ -128,9 +117,10 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
         return 2;
     }
     const char *output = opt->output ? opt->output : exp.output;
+    int by_extension = format_from_path(output);
     const char *format = opt->format ? opt->format
-                         : format_from_extension(output) ? format_from_extension(output)
-                         : exp.format ? exp.format : "table";
+                         : by_extension >= 0 ? format_name(by_extension)
+                         : exp.format ? exp.format : format_name(RB_FORMAT_TABLE);
     rb_reporter reporter = report_for(format);
     if (!reporter) {
         diag_error("unknown format '%s'; valid: %s", format, report_formats());
@@ -189,7 +179,7 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
     if (output) {
         if (write_file(output, reporter, &res) != 0)
             status = status ? status : 1;
-        else if (!opt->quiet && strcmp(format, "table") != 0)
+        else if (!opt->quiet && format_from_name(format) != RB_FORMAT_TABLE)
             report_table(stdout, &res);
     } else if ((errno = 0, reporter(stdout, &res) != 0)) {
         /* said here, with the reason, rather than by main's later check */

@@ -135,5 +135,7 @@ int compare_report_json(FILE *out, const rb_comparison *cmp);
 int compare_report_md(FILE *out, const rb_comparison *cmp);
 /* The reporter for a format name, or NULL. */
 rb_compare_reporter compare_reporter_for(const char *format);
+/* The formats that have a reporter, joined by `sep` (", " or "|"). */
+const char *compare_formats(const char *sep);
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/json_writer.h"
+#include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
 
@@ -655,19 +656,28 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
 
+/* The reports of a comparison, by enum rb_format; none is HTML. */
+static const rb_compare_reporter reporters[RB_FORMAT_COUNT_] = {
+    [RB_FORMAT_TABLE] = compare_report_table, [RB_FORMAT_CSV] = compare_report_csv,
+    [RB_FORMAT_JSON] = compare_report_json,   [RB_FORMAT_MD] = compare_report_md,
+};
+
 rb_compare_reporter compare_reporter_for(const char *format)
 {
-    static const struct {
-        const char *name;
-        rb_compare_reporter reporter;
-    } reporters[] = {
-        {"table", compare_report_table},
-        {"csv", compare_report_csv},
-        {"json", compare_report_json},
-        {"md", compare_report_md},
-    };
-    for (size_t k = 0; k < RB_ARRAY_LEN(reporters); k++)
-        if (format && strcmp(format, reporters[k].name) == 0)
-            return reporters[k].reporter;
-    return NULL;
+    int f = format ? format_from_name(format) : -1;
+    return f >= 0 ? reporters[f] : NULL;
+}
+
+const char *compare_formats(const char *sep)
+{
+    static char text[2][128];
+    char *buf = text[strcmp(sep, "|") == 0];
+    if (!buf[0]) {
+        size_t used = 0;
+        for (int f = 0; f < RB_FORMAT_COUNT_ && used < sizeof text[0]; f++)
+            if (reporters[f])
+                used += (size_t)snprintf(buf + used, sizeof text[0] - used, "%s%s",
+                                         used ? sep : "", format_name(f));
+    }
+    return buf;
 }

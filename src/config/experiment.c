@@ -20,6 +20,7 @@
 #include <redbench/backend.h>
 
 #include "base/diag.h"
+#include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
 
@@ -133,7 +134,6 @@ const char *peak_mode_name(int peak)
 
 static void set_experiment_key(parse_state *st, int key, const char *value)
 {
-    static const char *const formats[] = {"table", "csv", "json", "md"};
     rb_experiment *exp = st->exp;
     int64_t v;
 
@@ -168,7 +168,8 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
     case KEY_CACHE: {
         int k = word_index(caches, RB_ARRAY_LEN(caches), value);
         if (k < 0)
-            diag_at(exp->path, st->line, "cache = %s is not valid; valid: hot, cold", value);
+            diag_at(exp->path, st->line, "cache = %s is not valid; valid: %s, %s", value,
+                    caches[RB_CACHE_HOT], caches[RB_CACHE_COLD]);
         else
             exp->cache = k == 0 ? RB_CACHE_HOT : RB_CACHE_COLD;
         break;
@@ -183,9 +184,9 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
         exp->output = xstrdup(value);
         break;
     case KEY_FORMAT:
-        if (word_index(formats, RB_ARRAY_LEN(formats), value) < 0) {
-            diag_at(exp->path, st->line, "format = %s is not valid; valid: table, csv, json, md",
-                    value);
+        if (format_from_name(value) < 0) {
+            diag_at(exp->path, st->line, "format = %s is not valid; valid: %s", value,
+                    format_choices(", "));
         } else {
             free(exp->format);
             exp->format = xstrdup(value);
@@ -201,13 +202,10 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
                      &exp->timeout);
         break;
     case KEY_TIMING: {
-        /* in the order of enum rb_timing_mode */
-        static const char *const timings[] = {"launch", "graph", "device"};
-        int k = word_index(timings, RB_ARRAY_LEN(timings), value);
+        int k = timing_mode_from_name(value);
         if (k < 0)
-            diag_at(exp->path, st->line, "timing = %s is not valid; valid: launch (one call "
-                    "timed, launch cost included), graph (a captured batch replayed, time per "
-                    "call), device (one call on a held queue)", value);
+            diag_at(exp->path, st->line, "timing = %s is not valid; valid: %s", value,
+                    timing_mode_choices());
         else
             exp->timing = k;
         break;

@@ -52,7 +52,7 @@ typedef struct rb_experiment {
     int cache;         /* enum rb_cache_mode; default hot */
     uint64_t seed;     /* default 1 */
     char *output;      /* default NULL (standard output) */
-    char *format;      /* table|csv|json|md; default NULL (table) */
+    char *format;      /* a word of enum rb_format (base/names.h); NULL: table */
     int device;        /* backend device index; default 0 */
     double timeout;    /* seconds per configuration; default 60 */
     int timing;        /* enum rb_timing_mode (redbench/backend.h); default

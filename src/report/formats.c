@@ -1,30 +1,19 @@
-/* src/report/formats.c: the reporters by format name. */
+/* src/report/formats.c: the reporter of each output format (enum rb_format,
+ * whose words are in base/names.c). */
+#include "base/names.h"
+#include "report/html.h"
 #include "report/reporters.h"
 
-#include <string.h>
-
-#include "report/html.h"
-#include "base/util.h"
-
-static const struct {
-    const char *name;
-    rb_reporter write;
-} reporters[] = {
-    {"table", report_table},
-    {"csv", report_csv},
-    {"json", report_json},
-    {"md", report_md},
-    {"html", report_html},
+static const rb_reporter reporters[RB_FORMAT_COUNT_] = {
+    [RB_FORMAT_TABLE] = report_table, [RB_FORMAT_CSV] = report_csv,
+    [RB_FORMAT_JSON] = report_json,   [RB_FORMAT_MD] = report_md,
+    [RB_FORMAT_HTML] = report_html,
 };
 
 rb_reporter report_for(const char *format)
 {
-    if (!format)
-        return NULL;
-    for (size_t k = 0; k < RB_ARRAY_LEN(reporters); k++)
-        if (strcmp(reporters[k].name, format) == 0)
-            return reporters[k].write;
-    return NULL;
+    int f = format ? format_from_name(format) : -1;
+    return f >= 0 ? reporters[f] : NULL;
 }
 
-const char *report_formats(void) { return "table, csv, json, md, html"; }
+const char *report_formats(void) { return format_choices(", "); }

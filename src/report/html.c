@@ -14,11 +14,10 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/names.h"
 #include "report/reporters.h"
 #include "base/units.h"
 #include "base/util.h"
-
-static const char *const statuses[] = {"ok", "wrong", "failed", "unsupported", "skipped"};
 
 static const char style[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#222;"
@@ -164,15 +163,15 @@ static void write_summary(FILE *out, const json_value *doc)
     const json_value *summary = json_get(doc, "summary");
     const json_value *results = json_get(doc, "results");
     fputs("<h2 id=\"summary\">Status</h2>\n<div class=\"summary\">\n", out);
-    for (size_t s = 0; s < RB_ARRAY_LEN(statuses); s++) {
-        double count = json_number(json_get(summary, statuses[s]), NAN);
+    for (int s = 0; s < RB_ROW_COUNT_; s++) {
+        const char *status = row_status_name(s);
+        double count = json_number(json_get(summary, status), NAN);
         if (isnan(count)) { /* no summary: count the rows */
             count = 0;
             for (size_t k = 0; k < json_count(results); k++)
-                count += strcmp(text_of(json_at(results, k), "status"), statuses[s]) == 0;
+                count += strcmp(text_of(json_at(results, k), "status"), status) == 0;
         }
-        fprintf(out, "<div class=\"count %s\"><b>%.0f</b>%s</div>\n", statuses[s], count,
-                statuses[s]);
+        fprintf(out, "<div class=\"count %s\"><b>%.0f</b>%s</div>\n", status, count, status);
     }
     fputs("</div>\n", out);
 }

@@ -13,16 +13,6 @@
 #include "base/stats.h"
 #include "base/units.h"
 
-const char *timing_mode_name(int mode)
-{
-    switch (mode) {
-    case RB_TIMING_LAUNCH: return "launch";
-    case RB_TIMING_GRAPH: return "graph";
-    case RB_TIMING_DEVICE: return "device";
-    default: return NULL;
-    }
-}
-
 int rules_checks_noise_at(size_t count)
 {
     if (count <= 64)

@@ -2,8 +2,8 @@
  * plugin and no device, kept apart from the runner so that they are tested
  * on their own: when the timed repetitions stop (and which cap stopped
  * them), how many calls a graph batch holds, whether two results have the
- * same bits, the error in units of the tolerance, the names of timing modes
- * and throttle reasons, and the profiler range name of a configuration. */
+ * same bits, the error in units of the tolerance, the names of throttle
+ * reasons, and the profiler range name of a configuration. */
 #ifndef RB_RULES_H
 #define RB_RULES_H
 
@@ -18,9 +18,6 @@
  * calls (graph_calls = auto). */
 #define RB_BATCH_TARGET_NS 2e6
 #define RB_BATCH_MAX_CALLS 1000
-
-/* "launch", "graph", "device"; NULL for anything else. */
-const char *timing_mode_name(int mode);
 
 /* When timed repetitions stop. */
 typedef struct rb_stop_rule {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "base/stats.h"
 #include "base/util.h"
 #include "run/isolate.h"
