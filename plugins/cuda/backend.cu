@@ -556,8 +556,14 @@ static int cuda_flush_cache(void *ctx)
         cudaGetLastError();
         return fail(c->host, "cannot allocate the L2 flush buffer", e);
     }
-    /* Writing a buffer twice the L2's size leaves none of the input there. */
+    /* Writing a buffer twice the L2's size leaves none of the input there.
+     * The flush is waited for: in launch timing the start event must be
+     * recorded on an idle stream, or the launch of the timed call overlaps
+     * the flush and its latency is hidden (a cold call then measured less
+     * than a hot one at small n). */
     e = cudaMemsetAsync(c->flush_buffer, ++pattern, c->flush_bytes, c->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(c->stream);
     return e == cudaSuccess ? RB_OK : fail(c->host, "cannot flush the L2", e);
 }
 
