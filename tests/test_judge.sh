@@ -28,7 +28,7 @@ EOF
 # run NAME [OPTIONS]: runs $tmp/NAME.ini into $tmp/NAME.json.
 run() {
   name=$1; shift
-  "$rb" -q ${RB_JUDGE_FLAGS:-} --plugin-path "$plugins" -c "$tmp/$name.ini" --format json -o "$tmp/$name.json" "$@" \
+  "$rb" -q --plugin-path "$plugins" -c "$tmp/$name.ini" --format json -o "$tmp/$name.json" "$@" \
     >"$tmp/$name.out" 2>"$tmp/$name.err"
 }
 
