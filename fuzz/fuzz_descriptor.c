@@ -19,11 +19,11 @@
 
 #include <redbench/plugin.h>
 
-#include "cli/commands.h"
 #include "base/diag.h"
+#include "cli/commands.h"
 #include "config/experiment.h"
-#include "host/registry.h"
 #include "config/sweep.h"
+#include "host/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,8 +14,8 @@
 
 #include "base/diag.h"
 #include "config/experiment.h"
-#include "host/registry.h"
 #include "config/sweep.h"
+#include "host/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

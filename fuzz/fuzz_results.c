@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compare/comparison.h"
 #include "base/diag.h"
 #include "base/json_reader.h"
+#include "compare/comparison.h"
 #include "plot/figures.h"
 #include "report/html.h"
 

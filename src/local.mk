@@ -14,6 +14,7 @@ src_libredbench_la_SOURCES = \
 	src/base/json_writer.c src/base/json_writer.h \
 	src/base/json_reader.c src/base/json_reader.h \
 	src/base/provenance.c src/base/provenance.h \
+	src/base/ini_text.c src/base/ini_text.h \
 	\
 	src/host/services.c src/host/services.h \
 	src/host/registry.c src/host/registry.h \

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/input.h"
 #include "base/names.h"
+#include "run/input.h"
 #include "tap.h"
 
 #define CHUNK (1u << 20) /* input.c's chunk, to cross its boundaries */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/backend_cpu.h"
 #include "base/names.h"
+#include "host/backend_cpu.h"
 #include "run/probe.h"
 #include "run/reference.h"
 #include "tap.h"

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/input.h"
 #include "base/names.h"
+#include "run/input.h"
 #include "run/reference.h"
 #include "tap.h"
 

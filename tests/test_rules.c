@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run/rules.h"
 #include "base/names.h"
 #include "config/sweep.h"
+#include "run/rules.h"
 #include "tap.h"
 
 /* Whether the stop rule's answer is `want` (NULL: go on). */

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "config/experiment.h"
 #include "base/names.h"
+#include "config/experiment.h"
 #include "config/sweep.h"
 #include "capture.h"
 #include "tap.h"

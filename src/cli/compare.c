@@ -1,7 +1,7 @@
 /* src/cli/compare.c: `redbench compare OLD.json NEW.json`: the command line
  * of compare (compare/comparison.c matches and judges, compare/report.c writes
  * the verdicts). */
-#include <stdarg.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "compare/comparison.h"
 
 static void compare_usage(FILE *out)
@@ -37,18 +38,6 @@ static void compare_usage(FILE *out)
           out);
 }
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("redbench compare: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\n(redbench compare --help says more)\n", stderr);
-    va_end(ap);
-    return 2;
-}
-
 /* "5", "5%", "0.5" -> 0.05, 0.05, 0.005. */
 static int parse_threshold(const char *text, double *out)
 {
@@ -64,23 +53,6 @@ static int parse_threshold(const char *text, double *out)
     return status;
 }
 
-/* The value of `--name VALUE` or `--name=VALUE` at argv[*k], or NULL. */
-static const char *option_value(int argc, char **argv, int *k, const char *name, int *missing)
-{
-    size_t len = strlen(name);
-    if (strncmp(argv[*k], name, len) != 0)
-        return NULL;
-    if (argv[*k][len] == '=')
-        return argv[*k] + len + 1;
-    if (argv[*k][len] != '\0')
-        return NULL;
-    if (*k + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*k];
-}
-
 int command_compare(int argc, char **argv)
 {
     rb_comparison cmp;
@@ -90,38 +62,46 @@ int command_compare(int argc, char **argv)
     const char *format = format_name(RB_FORMAT_TABLE);
     int allow_device_change = 0, n_paths = 0;
 
-    for (int k = 1; k < argc; k++) {
-        const char *value;
-        int missing = 0;
-        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
-            compare_usage(stdout);
-            return 0;
-        } else if (strcmp(argv[k], "--allow-device-change") == 0) {
-            allow_device_change = 1;
-        } else if ((value = option_value(argc, argv, &k, "--threshold", &missing))) {
-            if (parse_threshold(value, &cmp.criteria.threshold) != 0)
-                return usage_error("--threshold '%s' is not a percentage; valid: a number from "
-                                   "0 to 1000, e.g. 5 or 2.5%%",
-                                   value);
-        } else if ((value = option_value(argc, argv, &k, "--format", &missing))) {
-            if (!compare_reporter_for(value))
-                return usage_error("unknown format '%s'; valid: %s", value,
+    static const struct option longs[] = {
+        {"threshold", required_argument, NULL, 't'},
+        {"allow-device-change", no_argument, NULL, 'a'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'h': compare_usage(stdout); return 0;
+        case 'a': allow_device_change = 1; break;
+        case 't':
+            if (parse_threshold(optarg, &cmp.criteria.threshold) != 0)
+                return usage_error("compare", "--threshold '%s' is not a percentage; valid: a "
+                                   "number from 0 to 1000, e.g. 5 or 2.5%%", optarg);
+            break;
+        case 'f':
+            if (!compare_reporter_for(optarg))
+                return usage_error("compare", "unknown format '%s'; valid: %s", optarg,
                                    compare_formats(", "));
-            format = value;
-        } else if (missing) {
-            return usage_error("%s needs a value", argv[k]);
-        } else if (argv[k][0] == '-' && argv[k][1] != '\0') {
-            return usage_error("unknown option '%s'; valid: --threshold PCT, "
+            format = optarg;
+            break;
+        case ':': return usage_error("compare", "%s needs a value", argv[optind - 1]);
+        default:
+            return usage_error("compare", "unknown option '%s'; valid: --threshold PCT, "
                                "--allow-device-change, --format %s",
-                               argv[k], compare_formats("|"));
-        } else if (n_paths < 2) {
-            paths[n_paths++] = argv[k];
-        } else {
-            return usage_error("one file too many: '%s'; give OLD.json and NEW.json", argv[k]);
+                               argv[optind - 1], compare_formats("|"));
         }
     }
+    for (int k = optind; k < argc; k++) {
+        if (n_paths == 2)
+            return usage_error("compare", "one file too many: '%s'; give OLD.json and "
+                               "NEW.json", argv[k]);
+        paths[n_paths++] = argv[k];
+    }
     if (n_paths < 2)
-        return usage_error("give two result files: OLD.json NEW.json");
+        return usage_error("compare", "give two result files: OLD.json NEW.json");
 
     int status = 2;
     if (compare_file_load(paths[0], &cmp.old_file) != 0 ||

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
 #include "base/diag.h"
+#include "base/safe_file.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "host/registry.h"
 #include "run/runner.h"
-#include "base/safe_file.h"
 
 /* Subcommands: `redbench NAME ARGS...`; each parses its own arguments. */
 static const struct subcommand {

@@ -2,15 +2,16 @@
 #include "cli/options.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/names.h"
+#include "base/util.h"
 #include "report/reporters.h"
 #include "run/runner.h"
-#include "base/util.h"
 
 void options_usage(void *stream)
 {
@@ -51,9 +52,15 @@ void options_usage(void *stream)
           (FILE *)stream);
 }
 
-static int usage_error(const char *what, const char *arg)
+int usage_error(const char *command, const char *fmt, ...)
 {
-    fprintf(stderr, "redbench: error: %s%s\nTry 'redbench --help'.\n", what, arg);
+    const char *space = command ? " " : "", *name = command ? command : "";
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "redbench%s%s: error: ", space, name);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(redbench%s%s --help says more)\n", space, name);
+    va_end(ap);
     return 2;
 }
 
@@ -109,21 +116,19 @@ int options_parse(int argc, char **argv, rb_options *opt)
             else if (strcmp(optarg, "none") == 0)
                 opt->isolation = RB_ISOLATION_NONE;
             else
-                return usage_error("--isolation takes worker, group or none, not: ", optarg);
+                return usage_error(NULL, "--isolation takes worker, group or none, not: %s",
+                                   optarg);
             break;
         case 'h': help = 1; break;
         case 'V': version = 1; break;
-        case ':': return usage_error("this option needs a value: ", argv[optind - 1]);
-        default: return usage_error("unknown option: ", argv[optind - 1]);
+        case ':': return usage_error(NULL, "this option needs a value: %s", argv[optind - 1]);
+        default: return usage_error(NULL, "unknown option: %s", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        return usage_error("unexpected argument: ", argv[optind]);
-    if (opt->format && !report_for(opt->format)) {
-        fprintf(stderr, "redbench: error: unknown format '%s'; valid: %s\n", opt->format,
-                report_formats());
-        return 2;
-    }
+        return usage_error(NULL, "unexpected argument: %s", argv[optind]);
+    if (opt->format && !report_for(opt->format))
+        return usage_error(NULL, "unknown format '%s'; valid: %s", opt->format, report_formats());
     if (help)
         opt->command = RB_CMD_HELP;
     else if (version)
@@ -133,7 +138,7 @@ int options_parse(int argc, char **argv, rb_options *opt)
     else if (opt->describe)
         opt->command = RB_CMD_DESCRIBE;
     else if (!opt->config)
-        return usage_error("nothing to do: give an experiment file with -c FILE", "");
+        return usage_error(NULL, "nothing to do: give an experiment file with -c FILE");
     else
         opt->command = dry ? RB_CMD_DRY_RUN : RB_CMD_RUN;
     return 0;

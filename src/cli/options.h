@@ -1,4 +1,5 @@
-/* src/cli/options.h: the command line. */
+/* src/cli/options.h: the command line of a run (-c FILE, --list, ...), and
+ * the usage errors of every command. */
 #ifndef RB_OPTIONS_H
 #define RB_OPTIONS_H
 
@@ -35,5 +36,11 @@ typedef struct rb_options {
 int options_parse(int argc, char **argv, rb_options *opt);
 void options_free(rb_options *opt);
 void options_usage(void *stream);
+
+/* The one way every command says that its command line is wrong:
+ * "redbench[ COMMAND]: error: WHAT" and where help is, on standard error.
+ * `command` is NULL for the run (-c FILE) and "tune", "compare", "plot"...
+ * for the others. Returns 2, the exit status of bad usage. */
+int usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

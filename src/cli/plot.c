@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,11 @@
 
 #include "base/diag.h"
 #include "base/json_reader.h"
-#include "plot/figures.h"
-#include "report/html.h"
 #include "base/safe_file.h"
 #include "base/util.h"
+#include "cli/options.h"
+#include "plot/figures.h"
+#include "report/html.h"
 
 static void usage(FILE *out)
 {
@@ -96,37 +98,35 @@ static int write_html(const char *dir, const json_value *doc, const plot_set *se
 int command_plot(int argc, char **argv)
 {
     const char *results = NULL, *dir = NULL, *baseline = NULL;
-    for (int k = 1; k < argc; k++) {
-        const char *arg = argv[k];
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            usage(stdout);
-            return 0;
+    static const struct option longs[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"baseline", required_argument, NULL, 'b'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return 0;
+        case 'o': dir = optarg; break;
+        case 'b': baseline = optarg; break;
+        case ':': return usage_error("plot", "%s needs a value", argv[optind - 1]);
+        default:
+            return usage_error("plot", "unknown option %s; valid: -o DIR, --baseline NAME, "
+                               "--help", argv[optind - 1]);
         }
-        if ((strcmp(arg, "-o") == 0 || strcmp(arg, "--baseline") == 0) && k + 1 >= argc) {
-            diag_error("plot: %s needs a value", arg);
-            usage(stderr);
-            return 2;
-        }
-        if (strcmp(arg, "-o") == 0)
-            dir = argv[++k];
-        else if (strcmp(arg, "--baseline") == 0)
-            baseline = argv[++k];
-        else if (strncmp(arg, "--baseline=", 11) == 0)
-            baseline = arg + 11;
-        else if (arg[0] == '-' && arg[1] != '\0') {
-            diag_error("plot: unknown option %s; valid: -o DIR, --baseline NAME, --help", arg);
-            return 2;
-        } else if (results) {
-            diag_error("plot: one results file at a time (got %s and %s)", results, arg);
-            return 2;
-        } else
-            results = arg;
     }
-    if (!results) {
-        diag_error("plot: which results file? (a JSON file from redbench -c FILE --format json)");
-        usage(stderr);
-        return 2;
+    for (int k = optind; k < argc; k++) {
+        if (results)
+            return usage_error("plot", "one results file at a time (got %s and %s)", results,
+                               argv[k]);
+        results = argv[k];
     }
+    if (!results)
+        return usage_error("plot", "which results file? (a JSON file from redbench -c FILE "
+                           "--format json)");
     const char *gnuplot = plot_gnuplot_find();
     if (!gnuplot) {
         const char *env = getenv("REDBENCH_GNUPLOT");

@@ -15,16 +15,16 @@
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "config/experiment.h"
-#include "run/metadata.h"
 #include "base/names.h"
-#include "report/reporters.h"
-#include "run/results.h"
-#include "run/runner.h"
 #include "base/safe_file.h"
-#include "config/sweep.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "config/experiment.h"
+#include "config/sweep.h"
+#include "report/reporters.h"
+#include "run/metadata.h"
+#include "run/results.h"
+#include "run/runner.h"
 
 static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
 {

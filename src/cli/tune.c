@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -24,17 +25,17 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "config/experiment.h"
 #include "base/json_writer.h"
-#include "run/rules.h"
 #include "base/names.h"
-#include "host/registry.h"
-#include "run/results.h"
-#include "run/runner.h"
 #include "base/safe_file.h"
-#include "config/sweep.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "config/experiment.h"
+#include "config/sweep.h"
+#include "host/registry.h"
+#include "run/results.h"
+#include "run/rules.h"
+#include "run/runner.h"
 
 #define TUNE_EXHAUSTIVE 24 /* candidates searched without descent */
 #define TUNE_KEEP_VISITED 6 /* best descent points confirmed by halving */
@@ -483,19 +484,14 @@ static int parse_tune_options(int argc, char **argv, tune_options *opt)
             break;
         case 'q': opt->quiet = 1; break;
         case 'h': tune_usage(stdout); return 1;
-        default:
-            fprintf(stderr, "redbench tune: error: %s: %s\n",
-                    c == ':' ? "this option needs a value" : "unknown option", argv[optind - 1]);
-            tune_usage(stderr);
-            return 2;
+        case ':': return usage_error("tune", "this option needs a value: %s", argv[optind - 1]);
+        default: return usage_error("tune", "unknown option: %s", argv[optind - 1]);
         }
     }
-    if (optind < argc || !opt->config) {
-        fprintf(stderr, "redbench tune: error: %s\n",
-                optind < argc ? "unexpected argument" : "give an experiment file with -c FILE");
-        tune_usage(stderr);
-        return 2;
-    }
+    if (optind < argc)
+        return usage_error("tune", "unexpected argument: %s", argv[optind]);
+    if (!opt->config)
+        return usage_error("tune", "give an experiment file with -c FILE");
     return 0;
 }
 

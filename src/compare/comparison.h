@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "compare/significance.h"
 #include "base/json_reader.h"
 #include "base/text_index.h"
+#include "compare/significance.h"
 
 /* The measurement settings that make two sets of samples measure different
  * things when they differ: samples timed per launch against samples of a

@@ -1,17 +1,15 @@
 /* src/config/experiment.c: reading an experiment file. The text is read into
- * memory whole (it is kept verbatim for the results) and handed to inih one
- * line at a time by feed_line, which also numbers the lines, reads the
- * section headers, and catches what inih would get wrong or report only
- * once: lines longer than inih's buffer, lines that are neither a section nor
- * `key = value`, and indented lines (which inih would join to the previous
- * value) and repeated sections. inih splits each `key = value` line and
- * strips comments; handle_key files the pair under its section and checks
- * the [experiment] settings. The file is read whole, up to
- * RB_EXPERIMENT_MAX_BYTES. */
+ * memory whole (it is kept verbatim for the results) and read through
+ * base/ini_text.c, which hands inih one line at a time, numbers the lines,
+ * reads the section headers, and catches what inih would get wrong or report
+ * only once: lines longer than inih's buffer, lines that are neither a
+ * section nor `key = value`, and indented lines (which inih would join to
+ * the previous value). Here: repeated sections, and handle_key, which files
+ * each pair under its section and checks the [experiment] settings. The
+ * file is read whole, up to RB_EXPERIMENT_MAX_BYTES. */
 #include "config/experiment.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +18,7 @@
 #include <redbench/backend.h>
 
 #include "base/diag.h"
+#include "base/ini_text.h"
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
@@ -59,9 +58,7 @@ static const char section_list[] = "[experiment], [data], [run NAME]";
 
 typedef struct parse_state {
     rb_experiment *exp;
-    const char *text;     /* what is fed to inih */
-    size_t len, pos;
-    int line;             /* the line last fed */
+    int line;             /* the line being read */
     enum section_kind kind;
     size_t run;           /* index of the current run in exp->runs */
     int optional_line;    /* `optional` of the current run, 0 if absent */
@@ -341,7 +338,7 @@ static int handle_key(void *user, const char *section, const char *key, const ch
 {
     parse_state *st = user;
     const char *path = st->exp->path;
-    (void)section; /* inih cuts section names at 49 characters; feed_line has the whole */
+    (void)section; /* inih cuts section names at 49 characters; on_section has the whole */
 
     if (*key == '\0') {
         diag_at(path, st->line, "a line of the form '= value' has no key; expected 'key = value'");
@@ -445,97 +442,51 @@ static void begin_section(parse_state *st, char *inside)
     }
 }
 
-/* ---- lines ---- */
+/* ---- lines (base/ini_text.c reads them) ---- */
 
-static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-
-/* Whether a line has '=' or ':' before any inline comment (" ;"), the way
- * inih looks for it. */
-static int has_separator(const char *line)
+static void on_section(void *user, int line, const char *name)
 {
-    for (const char *p = line; *p; p++) {
-        if (*p == '=' || *p == ':')
-            return 1;
-        if (*p == ';' && p > line && is_blank(p[-1]))
-            return 0;
-    }
-    return 0;
+    parse_state *st = user;
+    st->line = line;
+    char *inside = xstrdup(name);
+    begin_section(st, inside);
+    free(inside);
 }
 
-/* Reads one line (no newline) as inih will see it, and acts on it: a section
- * header is taken here; a line that is not `key = value` is reported.
- * Returns 1 when the line should go to inih, 0 when it is to be skipped. */
-static int classify_line(parse_state *st, char *line)
+static void on_key(void *user, int line, const char *key, const char *value)
 {
+    parse_state *st = user;
+    st->line = line;
+    handle_key(st, NULL, key, value);
+}
+
+static void on_problem(void *user, int line, int problem, const char *text, size_t length)
+{
+    parse_state *st = user;
     const char *path = st->exp->path;
-    char *start = trim(line);
-
-    if (*start == '\0' || *start == ';' || *start == '#')
-        return 0;
-    if (*start == '[') {
-        char *close = strchr(start, ']');
-        if (!close) {
-            diag_at(path, st->line, "section header '%s' has no closing ']'; expected %s",
-                    start, section_list);
-            st->kind = SECTION_IGNORED;
-            return 0;
-        }
-        char *after = close + 1;
-        while (is_blank(*after))
-            after++;
-        if (*after != '\0' && *after != ';' && *after != '#') {
-            diag_at(path, st->line, "unexpected text '%s' after the section header", after);
-            st->kind = SECTION_IGNORED;
-            return 0;
-        }
-        *close = '\0';
-        begin_section(st, start + 1);
-        return 0;
+    st->line = line;
+    switch (problem) {
+    case RB_INI_TOO_LONG:
+        diag_at(path, line, "line is %zu characters long; the longest line redbench can read "
+                "is %zu characters", length, ini_text_longest());
+        break;
+    case RB_INI_UNCLOSED:
+        diag_at(path, line, "section header '%s' has no closing ']'; expected %s", text,
+                section_list);
+        st->kind = SECTION_IGNORED;
+        break;
+    case RB_INI_AFTER_HEADER:
+        diag_at(path, line, "unexpected text '%s' after the section header", text);
+        st->kind = SECTION_IGNORED;
+        break;
+    case RB_INI_NO_SEPARATOR:
+        diag_at(path, line, "cannot read '%s': expected 'key = value', a [section] header or "
+                "a comment starting with ';' or '#'", text);
+        break;
+    default:
+        diag_at(path, line, "the line holds a NUL byte; an experiment file is text");
+        break;
     }
-    if (!has_separator(start)) {
-        diag_at(path, st->line, "cannot read '%s': expected 'key = value', a [section] header "
-                "or a comment starting with ';' or '#'", start);
-        return 0;
-    }
-    return 1;
-}
-
-/* inih's reader: copies the next line into buf (at most size - 1 bytes),
- * left-trimmed so that inih never joins it to the previous value; a line
- * that is a section header, a comment, malformed or too long goes to inih as
- * an empty line, so that inih's line count stays ours. */
-static char *feed_line(char *buf, int size, void *stream)
-{
-    parse_state *st = stream;
-    if (st->pos >= st->len)
-        return NULL;
-
-    const char *start = st->text + st->pos;
-    const char *newline = memchr(start, '\n', st->len - st->pos);
-    size_t len = newline ? (size_t)(newline - start) : st->len - st->pos;
-    st->pos += len + (newline ? 1 : 0);
-    st->line++;
-    if (len > 0 && start[len - 1] == '\r')
-        len--;
-    if (st->line == 1 && len >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0) {
-        start += 3; /* a UTF-8 byte order mark */
-        len -= 3;
-    }
-
-    size_t longest = (size_t)size - 1;
-    if (len > longest) {
-        diag_at(st->exp->path, st->line, "line is %zu characters long; the longest line "
-                "redbench can read is %zu characters", len, longest);
-        snprintf(buf, (size_t)size, "\n");
-        return buf;
-    }
-    char *line = xstrndup(start, len);
-    if (classify_line(st, line))
-        snprintf(buf, (size_t)size, "%s", trim(line));
-    else
-        snprintf(buf, (size_t)size, "\n");
-    free(line);
-    return buf;
 }
 
 /* ---- loading ---- */
@@ -606,11 +557,11 @@ static int parse_text(rb_experiment *exp, size_t len)
     parse_state st;
     memset(&st, 0, sizeof st);
     st.exp = exp;
-    st.text = exp->text;
-    st.len = len;
     st.kind = SECTION_NONE;
 
-    int first_error = ini_parse_stream(feed_line, &st, handle_key, &st);
+    rb_ini_text reader = {
+        .user = &st, .section = on_section, .key = on_key, .problem = on_problem};
+    int first_error = ini_text_read(&reader, exp->text, len);
     finish_section(&st);
     if (first_error > 0 && diag_count() == before)
         diag_at(exp->path, first_error, "cannot read this line; expected 'key = value', a "

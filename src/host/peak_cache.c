@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/ini_text.h"
 #include "base/provenance.h"
 #include "base/safe_file.h"
 #include "base/util.h"
@@ -154,6 +156,69 @@ int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *
     return 0;
 }
 
+/* A cache file being read (base/ini_text.c): its figures, and whether each
+ * key field matched. */
+typedef struct cache_reader {
+    rb_ini_text ini;
+    key_field fields[KEY_FIELDS];
+    int seen[KEY_FIELDS];
+    double figure;
+    char stamp[40];
+    int result;
+    char *why;
+    size_t why_len;
+} cache_reader;
+
+static void cache_stale(cache_reader *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cache_stale(cache_reader *c, const char *fmt, ...)
+{
+    c->result = RB_PEAK_STALE;
+    c->ini.stop = 1;
+    if (c->why && c->why_len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->why, c->why_len, fmt, ap);
+        va_end(ap);
+    }
+}
+
+static void cache_key(void *user, int line, const char *name, const char *value)
+{
+    cache_reader *c = user;
+    (void)line;
+    if (strcmp(name, "measured_gbs") == 0) {
+        c->figure = strtod(value, NULL);
+        return;
+    }
+    if (strcmp(name, "measured_at") == 0) {
+        snprintf(c->stamp, sizeof c->stamp, "%s", value);
+        return;
+    }
+    for (int k = 0; k < KEY_FIELDS; k++) {
+        if (strcmp(name, c->fields[k].name) != 0)
+            continue;
+        char *want = stored_text(c->fields[k].value);
+        c->seen[k] = 1;
+        if (strcmp(want, value) != 0)
+            cache_stale(c, "%s was '%s', now '%s'", name, value, want);
+        free(want);
+    }
+}
+
+/* A line inih would cut (or one with a NUL byte) makes the file stale:
+ * what it holds cannot be compared. Other lines are passed over. */
+static void cache_problem(void *user, int line, int problem, const char *text, size_t length)
+{
+    cache_reader *c = user;
+    (void)text;
+    (void)length;
+    if (problem == RB_INI_TOO_LONG)
+        cache_stale(c, "line %d is longer than the %zu characters a line can have", line,
+                    ini_text_longest());
+    else if (problem == RB_INI_NUL)
+        cache_stale(c, "line %d holds a NUL byte", line);
+}
+
 int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *when,
                     size_t when_len, char *why, size_t why_len)
 {
@@ -173,74 +238,41 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
         refused = "it is not a regular file";
     else if (info.st_size > PEAK_FILE_MAX)
         refused = "it is larger than a cache file can be";
-    FILE *f = refused ? NULL : fdopen(fd, "r");
-    if (!f) {
-        close(fd);
+    char *text = NULL;
+    size_t len = 0;
+    int got = refused ? -1 : ini_text_slurp(fd, PEAK_FILE_MAX, &text, &len);
+    close(fd);
+    if (got != 0) {
         if (why && why_len)
-            snprintf(why, why_len, "%s", refused ? refused : strerror(errno));
+            snprintf(why, why_len, "%s",
+                     refused ? refused
+                     : got > 0 ? "it is larger than a cache file can be" /* it grew */
+                               : strerror(errno));
         return RB_PEAK_STALE;
     }
 
-    key_field fields[KEY_FIELDS];
-    key_fields(key, fields);
-    int seen[KEY_FIELDS] = {0};
-    double figure = 0;
-    char stamp[40] = "";
-    int result = RB_PEAK_CACHED;
-    char line[512];
-    size_t bytes = 0;
-    while (result == RB_PEAK_CACHED && fgets(line, sizeof line, f)) {
-        bytes += strlen(line);
-        if (bytes > PEAK_FILE_MAX) { /* it grew while it was read */
-            result = RB_PEAK_STALE;
-            if (why && why_len)
-                snprintf(why, why_len, "it is larger than a cache file can be");
-            break;
-        }
-        char *text = trim(line);
-        char *equals = strchr(text, '=');
-        if (*text == ';' || *text == '\0' || !equals)
-            continue;
-        *equals = '\0';
-        char *name = trim(text), *value = trim(equals + 1);
-        if (strcmp(name, "measured_gbs") == 0) {
-            figure = strtod(value, NULL);
-            continue;
-        }
-        if (strcmp(name, "measured_at") == 0) {
-            snprintf(stamp, sizeof stamp, "%s", value);
-            continue;
-        }
-        for (int k = 0; k < KEY_FIELDS; k++) {
-            if (strcmp(name, fields[k].name) != 0)
-                continue;
-            char *want = stored_text(fields[k].value);
-            seen[k] = 1;
-            if (strcmp(want, value) != 0) {
-                result = RB_PEAK_STALE;
-                if (why && why_len)
-                    snprintf(why, why_len, "%s was '%s', now '%s'", name, value, want);
-            }
-            free(want);
-        }
-    }
-    fclose(f);
+    cache_reader c = {.result = RB_PEAK_CACHED, .why = why, .why_len = why_len};
+    c.ini = (rb_ini_text){.user = &c, .key = cache_key, .problem = cache_problem};
+    key_fields(key, c.fields);
+    ini_text_read(&c.ini, text, len);
+    free(text);
+    int result = c.result;
     for (int k = 0; result == RB_PEAK_CACHED && k < KEY_FIELDS; k++) {
-        if (!seen[k]) {
+        if (!c.seen[k]) {
             result = RB_PEAK_STALE;
             if (why && why_len)
-                snprintf(why, why_len, "the file has no %s", fields[k].name);
+                snprintf(why, why_len, "the file has no %s", c.fields[k].name);
         }
     }
-    if (result == RB_PEAK_CACHED && !(figure > 0)) {
+    if (result == RB_PEAK_CACHED && !(c.figure > 0)) {
         result = RB_PEAK_STALE;
         if (why && why_len)
             snprintf(why, why_len, "the file has no measured_gbs");
     }
     if (result == RB_PEAK_CACHED) {
-        *gbs = figure;
+        *gbs = c.figure;
         if (when && when_len)
-            snprintf(when, when_len, "%s", stamp);
+            snprintf(when, when_len, "%s", c.stamp);
     }
     return result;
 }

@@ -38,9 +38,10 @@
 #include <sys/prctl.h>
 #endif
 
-#include "host/backend_cpu.h"
+#include "base/ini_text.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "host/backend_cpu.h"
 
 #ifndef RB_PLUGIN_DIR
 #define RB_PLUGIN_DIR "/usr/local/lib/redbench"
@@ -1386,8 +1387,6 @@ static const char *const manifest_keys[MF_COUNT_] = {"name", "vendor", "version"
                                                      "description"};
 static const char manifest_key_list[] = "name, vendor, version, backend, description";
 
-#define MANIFEST_LINE_MAX 400
-
 /* "cuda" or "cpu, cuda": one or more backend names. */
 static int backend_list_ok(const char *value)
 {
@@ -1442,96 +1441,128 @@ static int manifest_setting(rb_registry *reg, const char *path, int line, const 
     return k;
 }
 
+/* A manifest being read (base/ini_text.c): the first mistake stops it. */
+typedef struct manifest_reader {
+    rb_registry *reg;
+    const char *path;
+    rb_ini_text ini;
+    char **value;
+    int key_lines[MF_COUNT_];
+    int pack_line;
+    int ok;
+} manifest_reader;
+
+static void manifest_failed(manifest_reader *m)
+{
+    m->ok = 0;
+    m->ini.stop = 1;
+}
+
+static void manifest_section(void *user, int line, const char *name)
+{
+    manifest_reader *m = user;
+    if (strcmp(name, "pack") != 0 || m->pack_line) {
+        char *header = xasprintf("[%s]", name);
+        char *shown = printable_text(header);
+        reject(m->reg, m->path, "line %d: %s %s; a pack manifest has one section, [pack]", line,
+               m->pack_line ? "another section" : "unknown section", shown);
+        free(shown);
+        free(header);
+        manifest_failed(m);
+        return;
+    }
+    m->pack_line = line;
+}
+
+static void manifest_key(void *user, int line, const char *key, const char *value)
+{
+    manifest_reader *m = user;
+    if (!m->pack_line) {
+        reject(m->reg, m->path, "line %d: expected the [pack] section first", line);
+        manifest_failed(m);
+        return;
+    }
+    int k = manifest_setting(m->reg, m->path, line, key, value, m->key_lines);
+    if (k < 0) {
+        manifest_failed(m);
+        return;
+    }
+    m->key_lines[k] = line;
+    m->value[k] = xstrdup(value);
+}
+
+static void manifest_problem(void *user, int line, int problem, const char *text, size_t length)
+{
+    manifest_reader *m = user;
+    (void)length;
+    if (problem == RB_INI_TOO_LONG) {
+        reject(m->reg, m->path, "line %d is longer than %zu characters", line,
+               ini_text_longest());
+    } else if (problem == RB_INI_NUL) {
+        reject(m->reg, m->path, "line %d holds a NUL byte", line);
+    } else if (problem == RB_INI_NO_SEPARATOR && m->pack_line) {
+        reject(m->reg, m->path, "line %d: expected 'key = value'", line);
+    } else if (problem == RB_INI_NO_SEPARATOR) {
+        reject(m->reg, m->path, "line %d: expected the [pack] section first", line);
+    } else if (problem == RB_INI_AFTER_HEADER) {
+        char *shown = printable_text(text);
+        reject(m->reg, m->path, "line %d: unexpected text '%s' after the section header", line,
+               shown);
+        free(shown);
+    } else {
+        char *shown = printable_text(text);
+        reject(m->reg, m->path, "line %d: unknown section %s; a pack manifest has one section, "
+               "[pack]", line, shown);
+        free(shown);
+    }
+    manifest_failed(m);
+}
+
 /* Reads a pack.ini into value[] (allocated). Returns 0, or -1 after
  * recording the first mistake as a rejection of the file. */
 static int read_manifest(rb_registry *reg, const char *path, char *value[MF_COUNT_])
 {
     char why[512];
     int fd = open_regular(path, MANIFEST_SIZE_MAX, why, sizeof why);
-    FILE *file = fd >= 0 ? fdopen(fd, "r") : NULL;
-    if (!file) {
-        if (fd >= 0) {
-            snprintf(why, sizeof why, "cannot be read: %s", strerror(errno));
-            close(fd);
-        }
+    char *text = NULL;
+    size_t len = 0;
+    int got = fd >= 0 ? ini_text_slurp(fd, MANIFEST_SIZE_MAX, &text, &len) : -1;
+    if (fd >= 0 && got < 0)
+        snprintf(why, sizeof why, "cannot be read: %s", strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    if (got > 0) {
+        reject(reg, path, "is more than %d bytes, the most a pack manifest may have",
+               MANIFEST_SIZE_MAX);
+        return -1;
+    }
+    if (got < 0) {
         reject(reg, path, "cannot read the pack manifest: %s", why);
         return -1;
     }
-    int key_lines[MF_COUNT_] = {0};
-    int line = 0, pack_line = 0, ok = 1;
-    size_t total = 0;
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while (ok && (len = getline(&buf, &cap, file)) >= 0) {
-        line++;
-        total += (size_t)len;
-        if (total > MANIFEST_SIZE_MAX) {
-            reject(reg, path, "is more than %d bytes, the most a pack manifest may have",
-                   MANIFEST_SIZE_MAX);
-            ok = 0;
-            break;
-        }
-        if (len > MANIFEST_LINE_MAX) {
-            reject(reg, path, "line %d is longer than %d characters", line, MANIFEST_LINE_MAX);
-            ok = 0;
-            break;
-        }
-        if ((size_t)len != strlen(buf)) {
-            reject(reg, path, "line %d holds a NUL byte", line);
-            ok = 0;
-            break;
-        }
-        for (char *c = buf; *c; c++) /* an inline comment: ';' after white space */
-            if (*c == ';' && c > buf && (c[-1] == ' ' || c[-1] == '\t')) {
-                *c = '\0';
-                break;
-            }
-        char *text = trim(buf);
-        if (!*text || *text == ';' || *text == '#')
-            continue;
-        if (*text == '[') {
-            if (strcmp(text, "[pack]") != 0 || pack_line) {
-                char *shown = printable_text(text);
-                reject(reg, path, "line %d: %s %s; a pack manifest has one section, [pack]",
-                       line, pack_line ? "another section" : "unknown section", shown);
-                free(shown);
-                ok = 0;
-            }
-            pack_line = line;
-            continue;
-        }
-        char *eq = strchr(text, '=');
-        if (!pack_line || !eq) {
-            reject(reg, path, "line %d: expected %s", line,
-                   pack_line ? "'key = value'" : "the [pack] section first");
-            ok = 0;
-            break;
-        }
-        *eq = '\0';
-        const char *key = trim(text), *val = trim(eq + 1);
-        int k = manifest_setting(reg, path, line, key, val, key_lines);
-        if (k < 0) {
-            ok = 0;
-        } else {
-            key_lines[k] = line;
-            value[k] = xstrdup(val);
-        }
+    manifest_reader m = {.reg = reg, .path = path, .value = value, .ok = 1};
+    m.ini = (rb_ini_text){.user = &m,
+                          .section = manifest_section,
+                          .key = manifest_key,
+                          .problem = manifest_problem};
+    int unread = ini_text_read(&m.ini, text, len);
+    if (unread > 0 && m.ok) {
+        reject(reg, path, "cannot read line %d; expected 'key = value'", unread);
+        m.ok = 0;
     }
-    free(buf);
-    fclose(file);
-    for (int k = 0; ok && k < MF_COUNT_; k++)
-        if (!key_lines[k]) {
+    free(text);
+    for (int k = 0; m.ok && k < MF_COUNT_; k++)
+        if (!m.key_lines[k]) {
             reject(reg, path, "no '%s' key; a pack manifest is [pack] followed by %s",
                    manifest_keys[k], manifest_key_list);
-            ok = 0;
+            m.ok = 0;
         }
-    if (!ok)
+    if (!m.ok)
         for (int k = 0; k < MF_COUNT_; k++) {
             free(value[k]);
             value[k] = NULL;
         }
-    return ok ? 0 : -1;
+    return m.ok ? 0 : -1;
 }
 
 /* The name of the pack in `dir`: its manifest's name, else `folder` (made

@@ -23,9 +23,9 @@
 #include <string.h>
 
 #include "base/json_writer.h"
-#include "run/rules.h"
 #include "base/names.h"
 #include "base/util.h"
+#include "run/rules.h"
 
 static const char *const header =
     "run,plugin,params,op,dtype,n,distribution,status,reason,median_ns,min_ns,mean_ns,"

@@ -15,9 +15,9 @@
 
 #include "base/diag.h"
 #include "base/names.h"
-#include "report/reporters.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "report/reporters.h"
 
 static const char style[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#222;"

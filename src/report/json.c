@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "base/json_writer.h"
-#include "run/rules.h"
 #include "base/names.h"
 #include "base/provenance.h"
 #include "base/util.h"
+#include "run/rules.h"
 
 
 /* NULL for "", so that an unknown text is null rather than empty. */

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/rules.h"
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "run/rules.h"
 
 /* Text on one line: line breaks and tabs as spaces, other control bytes
  * as escapes. */

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/rules.h"
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "run/rules.h"
 
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,

@@ -48,8 +48,8 @@
 #endif
 
 #include "base/names.h"
-#include "host/registry.h"
 #include "base/util.h"
+#include "host/registry.h"
 
 /* Seconds that opening the device and preparing the input get at least. */
 #define ISOLATE_PREPARE_MIN 120.0

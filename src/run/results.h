@@ -8,8 +8,8 @@
 
 #include <redbench/backend.h>
 
-#include "config/experiment.h"
 #include "base/stats.h"
+#include "config/experiment.h"
 #include "config/sweep.h"
 
 typedef struct rb_row {

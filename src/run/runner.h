@@ -10,9 +10,9 @@
 #include <signal.h>
 
 #include "config/experiment.h"
+#include "config/sweep.h"
 #include "host/registry.h"
 #include "run/results.h"
-#include "config/sweep.h"
 
 /* Where plugins run. */
 enum rb_isolation_mode {
