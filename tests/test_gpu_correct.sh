@@ -98,8 +98,8 @@ big_sections() { # PLUGIN OPS DTYPES PARAMS...
   done
 }
 
-tests=18
-[ "$large" = 0 ] || tests=$((tests + 7))
+tests=20
+[ "$large" = 0 ] || tests=$((tests + 8))
 plan "$tests"
 
 # --- tree: 6 variants x 3 blocks (x 1 at the large sizes) x 3 ops x 4 dtypes
@@ -160,6 +160,43 @@ EOF
 } >"$tmp/shuffle.ini"
 ok "shuffle: every finish, vector and op, n = 1 .. 2^26" \
   all_ok shuffle $((5*4*4*2*3*2 + 5*4*3*2*3*2 + 2*4*2*2*2))
+
+# --- onepass: one pass of blocks, no grid-stride loop, so every size ends
+# in a partial block; every finish, op, dtype and batch (min and max of
+# floats have no atomic: declined under finish = atomic, below)
+{ header onepass
+  cat <<EOF
+[data]
+distribution = signed
+n = $small
+dtype = i32, i64, f32, f64
+[run onepass]
+plugin = onepass
+op = sum, min, max
+finish = last-block
+batch = 1, 16
+[run onepass-atomic]
+plugin = onepass
+op = sum
+finish = atomic
+batch = 1, 16
+[run onepass-atomic-int]
+plugin = onepass
+op = min, max
+dtype = i32, i64
+finish = atomic
+batch = 1, 16
+[run onepass-shapes]
+plugin = onepass
+op = sum
+n = 1000, 1048579
+block = 32, 128
+batch = 2, 4, 8
+finish = atomic, last-block
+EOF
+} >"$tmp/onepass.ini"
+ok "onepass: every finish, batch, op and dtype, n = 1 .. 2^26" \
+  all_ok onepass $((5*4*3*2 + 5*4*2 + 5*2*2*2 + 2*4*2*3*2))
 
 # --- bulk and cluster: ring shapes x finish, cluster sizes, sum/min/max
 # (compute capability 9.0 and later)
@@ -336,13 +373,16 @@ plugin = shared-array
 [run cub]
 plugin = cub
 variant = cub, thrust
+[run onepass]
+plugin = onepass
+finish = atomic, last-block
 EOF
   case $bulk_cc in
     [1-8].*|"") ;;
     *) printf '[run bulk]\nplugin = bulk\nfinish = last-block, atomic\n[run cluster]\nplugin = cluster\n' ;;
   esac
 } >"$tmp/uniform.ini"
-uniform_rows=$((2*4 + 2*2 + 2 + 2*2))
+uniform_rows=$((2*4 + 2*2 + 2 + 2*2 + 2*2))
 case $bulk_cc in [1-8].*|"") ;; *) uniform_rows=$((uniform_rows + 2*2 + 2)) ;; esac
 ok "f32 sums of uniform data: every strategy, n = 2^20 + 3 and 2^26" all_ok uniform $uniform_rows
 
@@ -382,6 +422,12 @@ ok "reduce-add-sync declines all but i32" declined declined-ras "32-bit integers
   printf '[data]\nop = argmax\ndtype = f32\nn = 1000\n[run s]\nplugin = shuffle\nfinish = atomic, atomic-epoch\n'
 } >"$tmp/declined-argmax.ini"
 ok "shuffle declines argmax with an atomic finish" declined declined-argmax "no single atomic"
+
+{ header declined-onepass
+  printf '[data]\nop = min, max\ndtype = f32, f64\nn = 1000\n[run o]\nplugin = onepass\nfinish = atomic\n'
+} >"$tmp/declined-onepass.ini"
+ok "onepass declines floating min and max with finish = atomic" declined declined-onepass \
+  "atomicMin/atomicMax"
 
 { header declined-atomic
   printf '[data]\nop = min, max\ndtype = f32, f64\nn = 1000\n[run a]\nplugin = atomic\n'
@@ -427,6 +473,17 @@ if [ "$large" != 0 ]; then
       "finish = two-pass, last-block" "vector = 1, 4"
   } >"$tmp/big-shuffle.ini"
   ok "shuffle at n = 2^30" all_ok big-shuffle $((4*4*2*2))
+
+  { header big-onepass; big_sections onepass "sum, min, max" "i32, i64, f32, f64" \
+      "finish = last-block"
+    for d in i32 i64 f32 f64; do
+      ops="sum, min, max"
+      case $d in f*) ops=sum ;; esac
+      printf '[run onepass-atomic-%s]\nplugin = onepass\nop = %s\ndtype = %s\nn = %s\nfinish = atomic\n' \
+        "$d" "$ops" "$d" "$big"
+    done
+  } >"$tmp/big-onepass.ini"
+  ok "onepass at n = 2^30" all_ok big-onepass $((4*3 + 2*3 + 2))
 
   { header big-atomic; big_sections atomic "sum, min, max" "i32, i64" \
       "scope = value, thread, warp, block"

@@ -5,7 +5,10 @@
 # every planted bug must be reported `wrong` at small, odd and large n (up
 # to 2^30 + 1, odd so that a missing tail shows; RB_GPU_TEST_LARGE=0 stops
 # at 2^24 + 1), the correct kernel `ok` with every probe passed at up to
-# 2^30. Skips without nvcc, jq or a device.
+# 2^30. tests/judge/onepass-tail.cu, the cuda pack's onepass with its grid
+# rounded down (the last partial block never launched), must be `wrong`
+# at n = 2^20 + 3 and 2^26 + 7, where the real onepass is `ok` with every
+# probe passed. Skips without nvcc, jq or a device.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -16,6 +19,10 @@ mkdir -p "$tmp/plugins"
 "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
   -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/judge/buggy.cu" -o "$tmp/plugins/buggy-cuda.so" \
+  >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
+"$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
+  -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
+  -I"$top_srcdir/sdk" "$top_srcdir/tests/judge/onepass-tail.cu" -o "$tmp/plugins/onepass-tail.so" \
   >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
 
 header() {
@@ -31,7 +38,7 @@ status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
 
 big=1G odd=1073741825
 [ "$large" = 0 ] && big=16777217 odd=16777217
-plan 6
+plan 10
 { header gallery
   printf '[data]\ndistribution = signed\n'
   printf '[run none]\nplugin = buggy-cuda\nbug = none\nop = sum, min, max\n'
@@ -70,4 +77,33 @@ ok "f32 sums at the largest size: a lost block is found by a probe" \
 ok "remembered answers are found" \
   "$JQ" -e '[.results[] | select(.run == "sums" and .params.bug == "first-answer") | .reason | test("earlier call")] | all and length == 12' \
   "$tmp/gallery.json"
+# onepass with the grid rounded down: the last partial block (and the
+# scalars after the last whole vector, which it reads) is lost. Its f32
+# sums pass the random input's check (a few values in [-1, 1) are within
+# the bound) and a probe finds them; its i32 sums are wrong by the exact
+# check. The real onepass (from the build tree's plugins/) is proven.
+{ header onepass
+  printf '[data]\ndistribution = signed\nop = sum\ndtype = f32, i32\n'
+  printf 'n = 1048579, 67108871\n' # 2^20 + 3, 2^26 + 7
+  printf '[run tail]\nplugin = onepass-tail\nfinish = atomic, last-block\n'
+  printf '[run onepass]\nplugin = onepass\nfinish = atomic, last-block\n'
+} >"$tmp/onepass.ini"
+"$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/onepass.ini" --format json -o "$tmp/onepass.json" \
+  >"$tmp/onepass.out" 2>"$tmp/onepass.err"
+status=$?
+ran() { [ "$status" -eq 1 ] && "$JQ" -e '.results | length == 16' "$tmp/onepass.json" >/dev/null && return 0
+  echo "exit status $status"; tail -n 5 "$tmp/onepass.err"; return 1; }
+ok "onepass and onepass-tail: 16 rows, exit status 1" ran
+onepass_rows() {
+  out=$("$JQ" -r ".results[] | select($1) | \"\(.run) \(.params) \(.dtype) n=\(.n): \(.status) (probes \(.probes)): \(.reason)\"" \
+    "$tmp/onepass.json")
+  [ -z "$out" ] && [ -s "$tmp/onepass.json" ] && return 0; echo "$out" | head -n 16; return 1
+}
+ok "onepass is ok with every probe passed at n = 2^20 + 3 and 2^26 + 7" \
+  onepass_rows '.run == "onepass" and (.status != "ok" or .probes != "passed")'
+ok "onepass-tail: every sum is wrong at n = 2^20 + 3 and 2^26 + 7" \
+  onepass_rows '.run == "tail" and .status != "wrong"'
+ok "onepass-tail: f32 sums are found by a probe (elements not counted)" \
+  "$JQ" -e '[.results[] | select(.run == "tail" and .dtype == "f32")
+    | .reason | test("^probe [0-9]+.*not counted")] | all and length == 4' "$tmp/onepass.json"
 done_testing

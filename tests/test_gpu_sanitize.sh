@@ -66,6 +66,24 @@ op = sum, min
 dtype = i32, f64
 finish = atomic, atomic-epoch
 vector = 2
+[run onepass]
+plugin = onepass
+op = sum, min
+dtype = f32, i64
+finish = last-block
+batch = 1, 16
+[run onepass-atomic]
+plugin = onepass
+op = sum, max
+dtype = i32, i64
+finish = atomic
+block = 128
+batch = 8
+[run onepass-atomic-f64]
+plugin = onepass
+op = sum
+dtype = f64
+finish = atomic
 [run bulk]
 plugin = bulk
 op = sum, max

@@ -11,6 +11,7 @@ CUDA_PACK_CU = \
 	plugins/cuda/single_thread.cu \
 	plugins/cuda/tree.cu \
 	plugins/cuda/shuffle.cu \
+	plugins/cuda/onepass.cu \
 	plugins/cuda/bulk.cu \
 	plugins/cuda/cluster.cu \
 	plugins/cuda/atomic.cu \

@@ -1,0 +1,371 @@
+/* plugins/cuda/onepass.cu: the well-known one-pass sum (issue 20). One pass
+ * of blocks and no grid-stride loop: block b reads the `block x batch`
+ * 16-byte vectors from b x block x batch on, each thread `batch` of them a
+ * block apart (a warp's loads are coalesced, all of a thread's are in flight
+ * at once), adds them up, the block combines its warps' values by shuffles
+ * and a shared array of warp partials, and the blocks' values are finished
+ * one of two ways:
+ *   atomic      each block combines its value into the result with one
+ *               global atomic. The result is cleared with no launch of its
+ *               own (the atomic-epoch of shuffle.cu): a running count of
+ *               the blocks started picks one of two results for each call,
+ *               and the first block of a call clears the other one for the
+ *               next call. f32 and f64 sums are not deterministic (the
+ *               blocks add in the order they finish); min and max of
+ *               floats are declined (no atomicMin/atomicMax for them)
+ *   last-block  each block writes its partial; the block that takes the
+ *               last ticket (acquire-release) sums the partials in a fixed
+ *               order: bit-identical results run to run
+ * Block b covers the elements from head + b x block x batch x V on (V
+ * elements in 16 bytes), so grid = ceil((n - head) / (block x batch x V)),
+ * rounded up: the last block reads what is left with checked loads, and
+ * the block whose range holds the scalars after the last whole vector (the
+ * tail, fewer than V) reads them too; block 0 reads the scalars before the
+ * first 16-byte boundary (the head). A grid of one block writes its value
+ * as the result whatever the finish. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <redbench/cuda_helpers.cuh>
+#include <redbench/plugin.h>
+
+/* atomic clears its result with no launch of its own: a cudaMemsetAsync
+ * before the kernel measured 1.8 to 2.4 us more per call in a graph on the
+ * H100, at every n (docs/cuda-pack.md). */
+enum onepass_finish { ATOMIC, LAST_BLOCK };
+
+static const char *const finish_words[] = {"atomic", "last-block", NULL};
+
+static const rb_param_spec onepass_params[] = {
+    {"block", RB_PARAM_INT, "1024", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
+    {"batch", RB_PARAM_INT, "8", 1, 16, NULL, RB_PARAM_POW2,
+     "16-byte loads per thread, all in flight at once, a block apart"},
+    {"finish", RB_PARAM_CHOICE, "atomic", 0, 0, finish_words, 0,
+     "atomic: one global atomic per block (no reset launch; f32/f64 sums not deterministic) | "
+     "last-block: partials summed in a fixed order by the last block (deterministic)"},
+};
+
+/* Where the input lies: `head` scalars before the first 16-byte boundary,
+ * `units` whole 16-byte vectors, then scalars up to n (set once in init). */
+typedef rb_cuda::aligned_split layout;
+
+/* Reads the block's vectors: Batch per thread, a block apart. Checked is
+ * for the last block of the grid, whose slice may pass the input's end. */
+template <class Op, class A, int V, int Batch, bool Checked>
+__device__ __forceinline__ A onepass_slice(const A *__restrict__ body, size_t first, unsigned block,
+                                           size_t units, A acc)
+{
+    rb_cuda::vec<A, V> x[Batch];
+#pragma unroll
+    for (int k = 0; k < Batch; k++) {
+        const size_t v = first + (size_t)k * block;
+        if (!Checked || v < units)
+            x[k] = rb_cuda::load_vec<A, V>(body + v * V);
+        else
+#pragma unroll
+            for (int j = 0; j < V; j++)
+                x[k].v[j] = Op::template identity<A>();
+    }
+#pragma unroll
+    for (int k = 0; k < Batch; k++)
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            acc = Op::apply(acc, x[k].v[j]);
+    return acc;
+}
+
+template <class Op, class A, int Batch>
+__global__ void __launch_bounds__(1024)
+    onepass_main(const A *__restrict__ in, layout at, A *__restrict__ partials,
+                 A *__restrict__ out, unsigned *ticket, unsigned long long *blocks_started,
+                 int finish)
+{
+    constexpr int V = 16 / sizeof(A); /* elements per 16-byte vector */
+    __shared__ A scratch[32];
+    __shared__ bool is_last;
+    __shared__ unsigned slot;
+    const unsigned tid = threadIdx.x, block = blockDim.x;
+    A acc = Op::template identity<A>();
+
+    /* atomic: this call's result slot, while the loads below fly */
+    if (finish == ATOMIC && gridDim.x > 1 && tid == 0) {
+        const unsigned long long started = atomicAdd(blocks_started, 1ull);
+        slot = (unsigned)(started / gridDim.x) & 1u;
+        if (started % gridDim.x == 0) /* the call's first block */
+            out[slot ^ 1u] = Op::template identity<A>();
+    }
+
+    const size_t per_block = (size_t)block * Batch; /* vectors */
+    const size_t first = (size_t)blockIdx.x * per_block + tid;
+    if ((size_t)(blockIdx.x + 1) * per_block <= at.units) /* uniform over the block */
+        acc = onepass_slice<Op, A, V, Batch, false>(in + at.head, first, block, at.units, acc);
+    else
+        acc = onepass_slice<Op, A, V, Batch, true>(in + at.head, first, block, at.units, acc);
+    if (blockIdx.x == 0 && tid < at.head)
+        acc = Op::apply(acc, in[tid]);
+    if (blockIdx.x == at.units / per_block && at.tail_start + tid < at.n)
+        acc = Op::apply(acc, in[at.tail_start + tid]);
+
+    acc = rb_cuda::block_reduce<Op>(acc, scratch);
+    if (gridDim.x == 1) { /* one block: its value is the result */
+        if (tid == 0)
+            *out = acc;
+        return;
+    }
+    if (finish == ATOMIC) {
+        if (tid == 0) /* slot was set by this thread */
+            rb_cuda::atomic_combine<Op>::apply(out + slot, acc);
+        return;
+    }
+
+    /* last-block: the block that takes the last ticket sees every partial
+     * and adds them in the order of the blocks' indices, 8 loads in flight
+     * per thread: the same order on every call. */
+    if (tid == 0) {
+        partials[blockIdx.x] = acc;
+        is_last = rb_cuda::take_ticket(ticket) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!is_last)
+        return;
+    const unsigned grid = gridDim.x;
+    acc = Op::template identity<A>();
+    unsigned i = tid;
+    for (; i + 7 * block < grid; i += 8 * block) {
+        A p[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            p[k] = __ldcg(&partials[i + k * block]);
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            acc = Op::apply(acc, p[k]);
+    }
+    for (; i < grid; i += block)
+        acc = Op::apply(acc, __ldcg(&partials[i]));
+    acc = rb_cuda::block_reduce<Op>(acc, scratch);
+    if (tid == 0) {
+        *out = acc;
+        *ticket = 0;
+    }
+}
+
+typedef struct onepass_state onepass_state;
+typedef void (*onepass_launch_fn)(onepass_state *s);
+
+struct onepass_state {
+    const rb_config *cfg;
+    cudaStream_t stream;
+    unsigned block, grid;
+    int batch, finish;
+    size_t acc_bytes; /* one result */
+    void *partials, *out;
+    unsigned *ticket;
+    unsigned long long *blocks_started; /* atomic: blocks run so far */
+    layout at;
+    onepass_launch_fn launch;
+};
+
+template <class Op, class A, int Batch> static void launch_main(onepass_state *s)
+{
+    onepass_main<Op, A, Batch><<<s->grid, s->block, 0, s->stream>>>(
+        static_cast<const A *>(s->cfg->input), s->at, static_cast<A *>(s->partials),
+        static_cast<A *>(s->out), s->ticket, s->blocks_started, s->finish);
+}
+
+template <class Op, class A> static void launch_batch(onepass_state *s)
+{
+    switch (s->batch) {
+    case 1: launch_main<Op, A, 1>(s); break;
+    case 2: launch_main<Op, A, 2>(s); break;
+    case 4: launch_main<Op, A, 4>(s); break;
+    case 8: launch_main<Op, A, 8>(s); break;
+    default: launch_main<Op, A, 16>(s); break;
+    }
+}
+
+/* Integer sums in the unsigned type (they wrap); min and max in T. The
+ * input is read as A, which has T's bits. */
+template <class T> static onepass_launch_fn pick_op(int op, size_t *acc_bytes)
+{
+    typedef typename rb_cuda::op_sum::acc<T>::type S;
+    switch (op) {
+    case RB_OP_SUM: *acc_bytes = sizeof(S); return launch_batch<rb_cuda::op_sum, S>;
+    case RB_OP_MIN: *acc_bytes = sizeof(T); return launch_batch<rb_cuda::op_min, T>;
+    case RB_OP_MAX: *acc_bytes = sizeof(T); return launch_batch<rb_cuda::op_max, T>;
+    default: return NULL;
+    }
+}
+
+static onepass_launch_fn pick(int dtype, int op, size_t *acc_bytes)
+{
+    return rb_cuda::with_numeric_type(
+        dtype, [&](auto t) { return pick_op<decltype(t)>(op, acc_bytes); });
+}
+
+static bool is_float(int dtype) { return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64; }
+
+/* What this strategy cannot do, with the reason: RB_OK or RB_UNSUPPORTED. */
+static int onepass_declines(const rb_config *cfg, int finish)
+{
+    size_t acc_bytes;
+    if (!pick(cfg->dtype, cfg->op, &acc_bytes)) {
+        cfg->host->error(cfg->host, "onepass reduces sum, min and max of i32, i64, f32 and f64");
+        return RB_UNSUPPORTED;
+    }
+    if (finish == ATOMIC && cfg->op != RB_OP_SUM && is_float(cfg->dtype)) {
+        cfg->host->error(cfg->host,
+                         "finish = atomic: CUDA has no atomicMin/atomicMax for floating "
+                         "types; use finish = last-block");
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
+}
+
+/* The grid: one block per block x batch x V elements after the head,
+ * rounded up so that the last block takes what is left (the tail
+ * included), and at least one (for a head alone); declined past 2^31 - 1
+ * blocks. */
+static int plan_grid(const rb_config *cfg, const layout &at, unsigned block, int batch,
+                     unsigned *grid)
+{
+    const size_t per_block = (size_t)block * (size_t)batch * (16 / rb_dtype_size(cfg->dtype));
+    const size_t rest = at.n - at.head;
+    size_t blocks = rest / per_block + (rest % per_block != 0);
+    if (blocks < 1)
+        blocks = 1;
+    if (blocks > 0x7fffffffu) {
+        cfg->host->error(cfg->host, "n = %llu needs more than 2^31 - 1 blocks of %zu elements",
+                         (unsigned long long)cfg->n, per_block);
+        return RB_UNSUPPORTED;
+    }
+    *grid = (unsigned)blocks;
+    return RB_OK;
+}
+
+static layout layout_for(const rb_config *cfg)
+{
+    return rb_cuda::split_aligned(cfg->input, cfg->n, rb_dtype_size(cfg->dtype), 16, 16);
+}
+
+static int onepass_describe(const rb_config *cfg, rb_description *out)
+{
+    const int finish = (int)rb_param_int(cfg, "finish", ATOMIC);
+    const int status = onepass_declines(cfg, finish);
+    if (status != RB_OK)
+        return status;
+    unsigned grid;
+    if (plan_grid(cfg, layout_for(cfg), (unsigned)rb_param_int(cfg, "block", 1024),
+                  (int)rb_param_int(cfg, "batch", 8), &grid) != RB_OK)
+        return RB_UNSUPPORTED;
+    /* f32 and f64 sums with an atomic finish depend on the blocks' order */
+    const bool nondet = finish == ATOMIC && cfg->op == RB_OP_SUM && is_float(cfg->dtype);
+    snprintf(out->label, sizeof out->label, "onepass-%s%s",
+             finish == ATOMIC ? "atomic" : "lastblock", nondet ? "-nondet" : "");
+    return RB_OK;
+}
+
+static void onepass_teardown(void *state);
+
+static int onepass_setup(onepass_state *s, const rb_config *cfg)
+{
+    s->cfg = cfg;
+    s->stream = (cudaStream_t)cfg->queue;
+    s->block = (unsigned)rb_param_int(cfg, "block", 1024);
+    s->batch = (int)rb_param_int(cfg, "batch", 8);
+    s->finish = (int)rb_param_int(cfg, "finish", ATOMIC);
+    s->at = layout_for(cfg);
+    s->launch = pick(cfg->dtype, cfg->op, &s->acc_bytes);
+    int status = onepass_declines(cfg, s->finish);
+    if (status == RB_OK)
+        status = plan_grid(cfg, s->at, s->block, s->batch, &s->grid);
+    if (status != RB_OK)
+        return status;
+    const int atomic = s->finish == ATOMIC;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, (atomic ? 2 : 1) * s->acc_bytes));
+    if (s->finish == LAST_BLOCK) {
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials, (size_t)s->grid * s->acc_bytes));
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->ticket, sizeof *s->ticket));
+        RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(s->ticket, 0, sizeof *s->ticket, s->stream));
+    }
+    if (atomic) {
+        /* both results start as a sum of nothing, or as the first element
+         * (a valid start for min and max) */
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->blocks_started, sizeof *s->blocks_started));
+        RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(s->blocks_started, 0,
+                                                 sizeof *s->blocks_started, s->stream));
+        for (int slot = 0; slot < 2; slot++) {
+            char *to = static_cast<char *>(s->out) + slot * s->acc_bytes;
+            if (rb_cuda::reset_result(cfg, to, s->acc_bytes, s->stream) != RB_OK)
+                return RB_ERROR;
+        }
+    }
+    return RB_OK;
+}
+
+/* atomic: the result of the last call is in the slot its blocks picked from
+ * the count of blocks started (slot 0 for a grid of one). */
+static int result_slot(onepass_state *s, unsigned *slot)
+{
+    *slot = 0;
+    if (s->finish != ATOMIC || s->grid == 1)
+        return RB_OK;
+    unsigned long long started = 0;
+    if (rb_cuda::read_bytes(s->cfg->host, s->stream, &started, s->blocks_started,
+                            sizeof started) != RB_OK)
+        return RB_ERROR;
+    if (started >= s->grid)
+        *slot = (unsigned)((started / s->grid - 1) & 1u);
+    return RB_OK;
+}
+
+static int onepass_init(const rb_config *cfg, void **state)
+{
+    return rb_cuda::init_state(cfg, state, onepass_setup, onepass_teardown);
+}
+
+static int onepass_run(void *state)
+{
+    onepass_state *s = (onepass_state *)state;
+    s->launch(s);
+    RB_CUDA_CHECK_LAUNCH(s->cfg->host);
+    return RB_OK;
+}
+
+static int onepass_verify(void *state, rb_result *result)
+{
+    onepass_state *s = (onepass_state *)state;
+    unsigned slot;
+    if (result_slot(s, &slot) != RB_OK)
+        return RB_ERROR;
+    const char *from = static_cast<const char *>(s->out) + slot * s->acc_bytes;
+    return rb_cuda::read_value(s->cfg->host, s->stream, from, s->acc_bytes, s->cfg->dtype,
+                               result);
+}
+
+static void onepass_teardown(void *state)
+{
+    onepass_state *s = (onepass_state *)state;
+    if (!s)
+        return;
+    cudaFree(s->out);
+    cudaFree(s->partials);
+    cudaFree(s->ticket);
+    cudaFree(s->blocks_started);
+    free(s);
+}
+
+static const rb_plugin onepass_plugin = {
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+    .name = "onepass",
+    .summary = "one pass of blocks, batch x 16-byte loads a block apart, warp shuffles; "
+               "atomic or last-block finish",
+    .version = "1.0", .backend = "cuda",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    .dtypes = rb_cuda::numeric_dtypes,
+    .params = onepass_params, .n_params = rb_cuda::count_of(onepass_params),
+    .describe = onepass_describe, .init = onepass_init, .run = onepass_run,
+    .verify = onepass_verify, .teardown = onepass_teardown,
+};
+
+RB_CUDA_PLUGIN_ENTRY(onepass_plugin)
