@@ -325,6 +325,8 @@ void probe_set_free(rb_probe_set *set)
 
 /* ---- writing ---- */
 
+/* A few bytes at `offset`: through write, or (a backend of pointers
+ * without it) an upload to buffer + offset. */
 static int write_bytes(const rb_backend *b, void *ctx, void *buffer, uint64_t offset,
                        const void *src, size_t bytes)
 {
@@ -363,7 +365,9 @@ int probe_write(const rb_probe_set *set, size_t k, const rb_probe *previous, con
                 void *ctx, void *buffer)
 {
     const rb_probe *pr = &set->probes[k];
-    if (!b->fill)
+    /* without fill, or without write where buffer is a handle (no
+     * buffer + offset to upload to), the probe input is uploaded whole */
+    if (!b->fill || (!b->write && b->memory_kind == RB_MEMORY_HANDLE))
         return upload_whole(set, pr, b, ctx, buffer);
     uint32_t size = (uint32_t)rb_dtype_size(set->dtype);
     unsigned char value[8];
