@@ -6,13 +6,19 @@
 
 static int errors;
 
+/* The message after its lead, on one line of standard error. */
+static void say(const char *fmt, va_list ap)
+{
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void diag_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fputs("redbench: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say(fmt, ap);
     va_end(ap);
 }
 
@@ -24,8 +30,7 @@ void diag_at(const char *file, int line, const char *fmt, ...)
         fprintf(stderr, "%s:%d: error: ", file, line);
     else
         fprintf(stderr, "%s: error: ", file);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say(fmt, ap);
     va_end(ap);
     errors++;
 }
@@ -35,8 +40,7 @@ void diag_warn(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fputs("redbench: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say(fmt, ap);
     va_end(ap);
 }
 

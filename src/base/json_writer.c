@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+
 void jw_init(json_writer *w, FILE *out, int indent)
 {
     memset(w, 0, sizeof *w);
@@ -82,39 +84,6 @@ void jw_begin_array(json_writer *w) { open_container(w, '[', ']', 0); }
 void jw_begin_array_compact(json_writer *w) { open_container(w, '[', ']', 1); }
 void jw_end_array(json_writer *w) { close_container(w, ']'); }
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one:
- * truncated, overlong, a surrogate or above U+10FFFF. */
-static size_t utf8_sequence_length(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    size_t len;
-    uint32_t cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        len = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    for (size_t k = 1; k < len; k++) {
-        if ((s[k] & 0xc0) != 0x80)
-            return 0; /* also stops at the terminating NUL */
-        cp = (cp << 6) | (s[k] & 0x3f);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000))
-        return 0;
-    if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-        return 0;
-    return len;
-}
-
 static void write_escaped(FILE *out, const char *text)
 {
     const unsigned char *s = (const unsigned char *)text;
@@ -136,7 +105,7 @@ static void write_escaped(FILE *out, const char *text)
             s++;
             continue;
         }
-        size_t len = utf8_sequence_length(s);
+        size_t len = utf8_length(s);
         if (len == 0) {
             fputs("\\ufffd", out);
             s++;

@@ -51,15 +51,22 @@ char *xstrndup(const char *s, size_t n)
     return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    char *p = xmalloc((size_t)len + 1);
+    vsnprintf(p, (size_t)len + 1, fmt, again);
+    va_end(again);
+    return p;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *p = xmalloc((size_t)len + 1);
-    va_start(ap, fmt);
-    vsnprintf(p, (size_t)len + 1, fmt, ap);
+    char *p = xvasprintf(fmt, ap);
     va_end(ap);
     return p;
 }
@@ -133,11 +140,7 @@ void sb_printf(strbuf *sb, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *tmp = xmalloc((size_t)len + 1);
-    va_start(ap, fmt);
-    vsnprintf(tmp, (size_t)len + 1, fmt, ap);
+    char *tmp = xvasprintf(fmt, ap);
     va_end(ap);
     sb_append(sb, tmp);
     free(tmp);
@@ -162,13 +165,13 @@ char *join_words(const char *const *words, size_t count, const char *sep)
     return sb.data;
 }
 
-/* The length of the valid UTF-8 sequence at p (2 to 4 bytes, no overlong
- * form, no surrogate, at most U+10FFFF), or 0. */
-static size_t utf8_sequence(const unsigned char *p)
+size_t utf8_length(const unsigned char *p)
 {
     unsigned c = p[0];
     size_t len;
     unsigned cp;
+    if (c < 0x80)
+        return 1;
     if (c >= 0xc2 && c <= 0xdf) {
         len = 2;
         cp = c & 0x1f;
@@ -183,7 +186,7 @@ static size_t utf8_sequence(const unsigned char *p)
     }
     for (size_t k = 1; k < len; k++) {
         if ((p[k] & 0xc0) != 0x80)
-            return 0;
+            return 0; /* also stops at the terminating NUL */
         cp = (cp << 6) | (p[k] & 0x3f);
     }
     if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
@@ -200,7 +203,7 @@ char *printable_text(const char *text)
     size_t n = 0;
     while (*p) {
         unsigned c = *p;
-        size_t seq = c >= 0x80 ? utf8_sequence(p) : 0;
+        size_t seq = c >= 0x80 ? utf8_length(p) : 0;
         /* U+0080..U+009F, the C1 controls, are C2 80..C2 9F in UTF-8. */
         if (seq == 2 && c == 0xc2 && p[1] < 0xa0)
             seq = 0;
@@ -245,4 +248,19 @@ const char *signal_name(int sig)
             return names[k].name;
     snprintf(other, sizeof other, "signal %d", sig);
     return other;
+}
+
+void put_markup(FILE *out, const char *text)
+{
+    char *shown = printable_text(text);
+    for (const char *s = shown; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+    free(shown);
 }

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define RB_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -15,6 +16,7 @@ void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Grows *items (of *count elements of `size` bytes, *cap allocated) by one
  * zeroed element and returns it. */
@@ -47,6 +49,15 @@ char *join_words(const char *const *words, size_t count, const char *sep);
  * UTF-8 text is kept as it is. For text read from files or given by
  * plugins, before it reaches a terminal or a report. */
 char *printable_text(const char *text);
+
+/* The length of the valid UTF-8 sequence at p: 1 for ASCII (NUL too), 2 to
+ * 4 for a sequence with no overlong form, no surrogate and at most
+ * U+10FFFF, 0 for anything else (a truncated sequence, a stray byte). */
+size_t utf8_length(const unsigned char *p);
+
+/* Writes text for HTML or XML: made printable first (neither allows
+ * control bytes), & < > " escaped. */
+void put_markup(FILE *out, const char *text);
 
 /* "SIGSEGV", "SIGABRT", ... or "signal 42" (a static buffer). */
 const char *signal_name(int sig);

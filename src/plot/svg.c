@@ -22,23 +22,6 @@ static const char *const palette[PLOT_MAX_SERIES] = {
     "#b07aa1", "#ff9da7", "#9c755f", "#17becf", "#bcbd22", "#8c564b",
 };
 
-/* Text for XML: made printable (XML allows no control bytes), & < > "
- * escaped. */
-static void put_text(FILE *out, const char *text)
-{
-    char *shown = printable_text(text);
-    for (const char *s = shown; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
-        }
-    }
-    free(shown);
-}
-
 /* At most `max` characters of a label (UTF-8 aware), with "..." when cut. */
 static void put_short(FILE *out, const char *s, size_t max)
 {
@@ -51,14 +34,14 @@ static void put_short(FILE *out, const char *s, size_t max)
         chars++;
     }
     if (!*p) {
-        put_text(out, s);
+        put_markup(out, s);
         return;
     }
     char buf[256];
     size_t len = (size_t)(p - s) < sizeof buf - 4 ? (size_t)(p - s) : sizeof buf - 4;
     memcpy(buf, s, len);
     strcpy(buf + len, "...");
-    put_text(out, buf);
+    put_markup(out, buf);
 }
 
 typedef struct frame {
@@ -93,14 +76,14 @@ static void begin_svg(FILE *out, const plot_figure *fig, int width, int height)
             "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
             "font-size=\"12\" role=\"img\">\n<title>",
             fig->name, width, height, width, height);
-    put_text(out, fig->title);
+    put_markup(out, fig->title);
     fprintf(out, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
     fputs("<text x=\"16\" y=\"26\" font-size=\"17\" font-weight=\"bold\" fill=\"#222\">", out);
-    put_text(out, fig->title);
+    put_markup(out, fig->title);
     fputs("</text>\n", out);
     if (fig->subtitle) {
         fputs("<text x=\"16\" y=\"46\" fill=\"#555\">", out);
-        put_text(out, fig->subtitle);
+        put_markup(out, fig->subtitle);
         fputs("</text>\n", out);
     }
 }
@@ -110,11 +93,11 @@ static void axis_titles(FILE *out, const plot_figure *fig, const frame *f, doubl
 {
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#222\">",
             (f->x0 + f->x1) / 2, f->y1 + below);
-    put_text(out, fig->x_label);
+    put_markup(out, fig->x_label);
     fprintf(out, "</text>\n<text transform=\"translate(18 %.1f) rotate(-90)\" "
                  "text-anchor=\"middle\" fill=\"#222\">",
             (f->y0 + f->y1) / 2);
-    put_text(out, fig->y_label);
+    put_markup(out, fig->y_label);
     fputs("</text>\n", out);
 }
 
@@ -134,13 +117,13 @@ static void draw_axes(FILE *out, const frame *f, int x_ticks)
     for (size_t k = 0; k < f->yt.count; k++) {
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", f->x0 - 6,
                 py(f, f->yt.at[k]) + 4);
-        put_text(out, f->yt.label[k]);
+        put_markup(out, f->yt.label[k]);
         fputs("</text>\n", out);
     }
     for (size_t k = 0; x_ticks && k < f->xt.count; k++) {
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px(f, f->xt.at[k]),
                 f->y1 + 18);
-        put_text(out, f->xt.label[k]);
+        put_markup(out, f->xt.label[k]);
         fputs("</text>\n", out);
     }
     fputs("</g>\n", out);
@@ -157,7 +140,7 @@ static void draw_hlines(FILE *out, const plot_figure *fig, const frame *f)
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#444\" "
                      "stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
                 f->x1 - 4, y - 5);
-        put_text(out, fig->hlines[h].label);
+        put_markup(out, fig->hlines[h].label);
         fputs("</text>\n", out);
     }
 }
@@ -204,7 +187,7 @@ static void draw_legend(FILE *out, const plot_figure *fig, const frame *f, int b
                          "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
                     x, y, color, x + 9, y, color);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\"><title>", x + 26, y + 4);
-        put_text(out, fig->series[s].label);
+        put_markup(out, fig->series[s].label);
         fputs("</title>", out);
         put_short(out, fig->series[s].label, below ? LEGEND_BELOW_CHARS : LEGEND_SIDE_CHARS);
         fputs("</text>\n", out);
@@ -253,7 +236,7 @@ static void draw_lines(FILE *out, const plot_figure *fig)
             plot_format(ser->y[p], fig->y_unit, ys, sizeof ys);
             fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", px(&f, ser->x[p]),
                     py(&f, ser->y[p]));
-            put_text(out, ser->label);
+            put_markup(out, ser->label);
             fprintf(out, ": n = %s, %s</title></circle>\n", xs, ys);
         }
         fputs("</g>\n", out);
@@ -302,9 +285,9 @@ static void draw_bars(FILE *out, const plot_figure *fig)
                          "height=\"%.1f\" fill=\"%s\"><title>",
                     gx + bar * (double)s, fmin(y, base), bar > 1.5 ? bar - 1 : bar,
                     fmax(fabs(base - y), 1), palette[s % PLOT_MAX_SERIES]);
-            put_text(out, fig->series[s].label);
+            put_markup(out, fig->series[s].label);
             fputs(", ", out);
-            put_text(out, fig->columns[c]);
+            put_markup(out, fig->columns[c]);
             fprintf(out, ": %s</title></rect>\n", vs);
         }
         double cx = f.x0 + group * ((double)c + 0.5);
@@ -315,7 +298,7 @@ static void draw_bars(FILE *out, const plot_figure *fig)
         else
             fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">", cx,
                     f.y1 + 18);
-        put_text(out, fig->columns[c]);
+        put_markup(out, fig->columns[c]);
         fputs("</text>\n", out);
     }
     draw_hlines(out, fig, &f);
@@ -364,7 +347,7 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
         double y = y0 + cell_h * (double)r;
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\">", x0 - 8,
                 y + cell_h / 2 + 4);
-        put_text(out, fig->rows[r]);
+        put_markup(out, fig->rows[r]);
         fputs("</text>\n", out);
         for (size_t c = 0; c < fig->n_columns; c++) {
             double v = fig->cells[r * fig->n_columns + c];
@@ -378,13 +361,13 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
             fprintf(out, "<rect class=\"rb-cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                          "height=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\"><title>",
                     x, y, cell_w, cell_h, color);
-            put_text(out, fig->x_label);
+            put_markup(out, fig->x_label);
             fputs(" = ", out);
-            put_text(out, fig->columns[c]);
+            put_markup(out, fig->columns[c]);
             fputs(", ", out);
-            put_text(out, fig->y_label);
+            put_markup(out, fig->y_label);
             fputs(" = ", out);
-            put_text(out, fig->rows[r]);
+            put_markup(out, fig->rows[r]);
             fprintf(out, ": %s %s</title></rect>\n", text,
                     isnan(v) ? "(no ok row)" : fig->value_label);
             fprintf(out,
@@ -400,7 +383,7 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
     for (size_t c = 0; c < fig->n_columns; c++) {
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">",
                 x0 + cell_w * ((double)c + 0.5), grid_bottom + 18);
-        put_text(out, fig->columns[c]);
+        put_markup(out, fig->columns[c]);
         fputs("</text>\n", out);
     }
     /* The colour scale. */
@@ -421,7 +404,7 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">%s</text>\n", sx + 20, y0 + 10, his);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">%s</text>\n", sx + 20, y0 + sh, los);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">", sx + 20, y0 + sh / 2 + 4);
-    put_text(out, fig->value_label);
+    put_markup(out, fig->value_label);
     fputs("</text>\n", out);
     frame f = {.x0 = x0, .x1 = x0 + cell_w * (double)fig->n_columns, .y0 = y0, .y1 = grid_bottom};
     axis_titles(out, fig, &f, 42);

@@ -46,23 +46,6 @@ static const char style[] =
     "pre{background:#fff;border:1px solid #ddd;padding:10px;overflow-x:auto;font-size:12px}\n"
     "code{font-size:12px}\n";
 
-/* Text escaped for HTML, made printable first (control bytes, which HTML
- * does not allow, as escapes such as \x1b). */
-static void put_html(FILE *out, const char *text)
-{
-    char *shown = printable_text(text);
-    for (const char *s = shown; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
-        }
-    }
-    free(shown);
-}
-
 /* Lines of text (a <pre> block): put_html, keeping line breaks and tabs. */
 static void put_html_lines(FILE *out, const char *text)
 {
@@ -70,7 +53,7 @@ static void put_html_lines(FILE *out, const char *text)
     while (*s) {
         size_t len = strcspn(s, "\n\t");
         char *part = xstrndup(s, len);
-        put_html(out, part);
+        put_markup(out, part);
         free(part);
         s += len;
         if (*s)
@@ -95,7 +78,7 @@ static const char *text_of(const json_value *obj, const char *key)
 static void cell(FILE *out, const char *text)
 {
     fputs("<td>", out);
-    put_html(out, text);
+    put_markup(out, text);
     fputs("</td>", out);
 }
 
@@ -117,7 +100,7 @@ static void header_cells(FILE *out, const char *const *names, size_t count)
     fputs("<tr>", out);
     for (size_t k = 0; k < count; k++) {
         fputs("<th>", out);
-        put_html(out, names[k]);
+        put_markup(out, names[k]);
         fputs("</th>", out);
     }
     fputs("</tr>\n", out);
@@ -131,9 +114,9 @@ static void write_heading(FILE *out, const json_value *doc, const char *source)
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
           "redbench: ",
           out);
-    put_html(out, *name ? name : source);
+    put_markup(out, *name ? name : source);
     fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<h1>redbench: ", style);
-    put_html(out, *name ? name : source);
+    put_markup(out, *name ? name : source);
     fputs("</h1>\n<p class=\"meta\">", out);
     /* "Started T on HOST, 3.1 s; cache hot. From FILE." with what is known. */
     const char *started = text_of(doc, "started");
@@ -151,10 +134,10 @@ static void write_heading(FILE *out, const json_value *doc, const char *source)
     if (*cache)
         sb_printf(&line, "%scache %s", line.len ? "; " : "", cache);
     sb_printf(&line, "%sFrom ", line.len ? ". " : "");
-    put_html(out, line.data);
+    put_markup(out, line.data);
     sb_free(&line);
     fputs("<code>", out);
-    put_html(out, source);
+    put_markup(out, source);
     fputs("</code>.</p>\n", out);
 }
 
@@ -209,9 +192,9 @@ static void write_devices(FILE *out, const json_value *doc)
         fputs("<td>", out);
         for (size_t p = 0; p < json_count(props); p++) {
             fputs(p ? "; " : "", out);
-            put_html(out, json_key_at(props, p));
+            put_markup(out, json_key_at(props, p));
             fputs(" = ", out);
-            put_html(out, text_of(props, json_key_at(props, p)));
+            put_markup(out, text_of(props, json_key_at(props, p)));
         }
         fputs("</td></tr>\n", out);
     }
@@ -237,7 +220,7 @@ static void write_plots(FILE *out, const plot_set *set)
 static void flagged_cell(FILE *out, const char *text, int caution)
 {
     fputs(caution ? "<td class=\"caution\">" : "<td>", out);
-    put_html(out, text);
+    put_markup(out, text);
     fputs("</td>", out);
 }
 
@@ -256,7 +239,7 @@ static void timing_cell(FILE *out, const json_value *r)
     const char *timing = text_of(r, "timing");
     uint64_t calls;
     fputs("<td>", out);
-    put_html(out, timing);
+    put_markup(out, timing);
     if (*timing && json_uint64(json_get(r, "batch_calls"), &calls))
         fprintf(out, ", %llu calls per batch", (unsigned long long)calls);
     fputs("</td>", out);
@@ -284,10 +267,10 @@ static void throttled_cell(FILE *out, const json_value *r)
     const char *reasons = text_of(r, "throttle_reasons");
     int is_throttled = strcmp(throttled, "yes") == 0;
     fputs(is_throttled ? "<td class=\"caution\">" : "<td>", out);
-    put_html(out, throttled);
+    put_markup(out, throttled);
     if (is_throttled && *reasons) {
         fputs(" (", out);
-        put_html(out, reasons);
+        put_markup(out, reasons);
         fputc(')', out);
     }
     fputs("</td>", out);
@@ -319,7 +302,7 @@ static void write_results(FILE *out, const json_value *doc)
         const json_value *r = json_at(results, k);
         const char *status = text_of(r, "status");
         fputs("<tr class=\"", out);
-        put_html(out, status);
+        put_markup(out, status);
         fprintf(out, "\"><td class=\"num\">%zu</td>", k + 1);
         cell(out, text_of(r, "run"));
         cell(out, text_of(r, "plugin"));
@@ -331,9 +314,9 @@ static void write_results(FILE *out, const json_value *doc)
         if (json_uint64(json_get(r, "n"), &n))
             format_size(n, buf, sizeof buf);
         fprintf(out, "<td class=\"num\">%s</td><td class=\"status ", buf);
-        put_html(out, status);
+        put_markup(out, status);
         fputs("\">", out);
-        put_html(out, status);
+        put_markup(out, status);
         fputs("</td>", out);
         double median = json_number(json_get(r, "median_ns"), NAN);
         buf[0] = '\0';
@@ -357,9 +340,9 @@ static void definition(FILE *out, const char *name, const char *value)
     if (!value || !*value)
         return;
     fputs("<tr><th>", out);
-    put_html(out, name);
+    put_markup(out, name);
     fputs("</th><td>", out);
-    put_html(out, value);
+    put_markup(out, value);
     fputs("</td></tr>\n", out);
 }
 
@@ -398,7 +381,7 @@ static void write_provenance(FILE *out, const json_value *doc)
             cell(out, text_of(p, "backend"));
             cell(out, text_of(p, "abi"));
             fputs("<td><code>", out);
-            put_html(out, text_of(p, "sha256"));
+            put_markup(out, text_of(p, "sha256"));
             fputs("</code></td>", out);
             cell(out, text_of(p, "path"));
             fputs("</tr>\n", out);
@@ -425,7 +408,7 @@ int html_report_write(FILE *out, const json_value *doc, const plot_set *set, con
     fputs("<p class=\"meta\">Written by redbench", out);
     if (*version) {
         fputc(' ', out);
-        put_html(out, version);
+        put_markup(out, version);
     }
     fputs(".</p>\n</main>\n</body>\n</html>\n", out);
     return ferror(out) ? -1 : 0;
