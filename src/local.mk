@@ -38,7 +38,7 @@ src_libredbench_la_SOURCES = \
 	src/plot/data.c src/plot/speedup.c src/plot/heatmap.c src/plot/build.c \
 	src/plot/axis.c src/plot/svg.c src/plot/gnuplot.c \
 	\
-	src/report/reporters.h \
+	src/report/reporters.h src/report/fields.c src/report/fields.h \
 	src/report/table.c src/report/csv.c src/report/json.c src/report/md.c \
 	src/report/html.c src/report/html.h \
 	src/report/formats.c \

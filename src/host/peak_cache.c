@@ -169,7 +169,8 @@ typedef struct cache_reader {
     size_t why_len;
 } cache_reader;
 
-static void cache_stale(cache_reader *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cache_stale(cache_reader *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void cache_stale(cache_reader *c, const char *fmt, ...)
 {
     c->result = RB_PEAK_STALE;

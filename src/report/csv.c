@@ -14,8 +14,8 @@
  * batch_calls (graph timing), stopped_by, error_ratio (the error in units of
  * the tolerance), deterministic and determinism_results (repeated runs gave
  * the same bits: true or false, empty when not checked), throttled and
- * throttle_reasons (empty where the clocks could not be read). The names
- * are those of the JSON report. */
+ * throttle_reasons (empty where the clocks could not be read). The columns
+ * are fields of report/fields.c, named as in the JSON report. */
 #include "report/reporters.h"
 
 #include <inttypes.h>
@@ -23,15 +23,24 @@
 #include <string.h>
 
 #include "base/json_writer.h"
-#include "base/names.h"
 #include "base/util.h"
-#include "run/rules.h"
+#include "report/fields.h"
 
-static const char *const header =
-    "run,plugin,params,op,dtype,n,distribution,status,reason,median_ns,min_ns,mean_ns,"
-    "stddev_ns,noise,reps,bandwidth_gbs,pct_peak,pct_measured_peak,result,expected,"
-    "timing,batch_calls,stopped_by,error_ratio,deterministic,determinism_results,throttled,"
-    "throttle_reasons";
+/* The columns: a field of report/fields.c each, by name, in an order that
+ * only ever grows at the end. The header names them as the fields are
+ * named, but for params (the field params_text). */
+static const char *const columns[] = {
+    "run", "plugin", "params_text", "op", "dtype", "n", "distribution", "status", "reason",
+    "median_ns", "min_ns", "mean_ns", "stddev_ns", "noise", "reps", "bandwidth_gbs",
+    "pct_peak", "pct_measured_peak", "result", "expected", "timing", "batch_calls",
+    "stopped_by", "error_ratio", "deterministic", "determinism_results", "throttled",
+    "throttle_reasons",
+};
+
+static const char *header_of(const char *field)
+{
+    return strcmp(field, "params_text") == 0 ? "params" : field;
+}
 
 /* Writes a text field with its leading comma (unless first). */
 static void put_text(FILE *out, const char *text, int first)
@@ -60,82 +69,47 @@ static void put_text(FILE *out, const char *text, int first)
     free(shown);
 }
 
-/* A number field: empty unless `known`. */
-static void put_number(FILE *out, int known, double value)
+/* A field's value (report/fields.h) as CSV: empty when unknown. */
+static void put_value(FILE *out, const rb_value *v, int first)
 {
-    fputc(',', out);
-    if (known) {
-        char text[40];
-        json_format_double(value, text, sizeof text);
-        fputs(text, out);
+    char text[40] = "";
+    switch (v->kind) {
+    case RB_VALUE_TEXT: put_text(out, v->text, first); return;
+    case RB_VALUE_UINT: snprintf(text, sizeof text, "%" PRIu64, v->u); break;
+    case RB_VALUE_COUNT:
+        if (v->counted)
+            snprintf(text, sizeof text, "%" PRIu64, v->u);
+        break;
+    case RB_VALUE_INT: snprintf(text, sizeof text, "%" PRId64, v->i); break;
+    case RB_VALUE_NUMBER: json_format_double(v->number, text, sizeof text); break;
+    case RB_VALUE_BOOL: snprintf(text, sizeof text, "%s", v->flag ? "true" : "false"); break;
+    default: break;
     }
+    put_text(out, text, first);
 }
 
-/* A yes/no field: "true" or "false", empty unless `known`. */
-static void put_bool(FILE *out, int known, int value)
+static void write_row(FILE *out, const rb_results *res, const rb_row *row,
+                      const rb_field *const fields[])
 {
-    put_text(out, known ? (value ? "true" : "false") : NULL, 0);
-}
-
-/* How the row was measured and how far to trust it: the appended columns. */
-static void write_measurement(FILE *out, const rb_row *row)
-{
-    char number[32] = "";
-    put_text(out, row->timing, 0);
-    if (row->batch_calls > 0)
-        snprintf(number, sizeof number, "%" PRIu32, row->batch_calls);
-    put_text(out, number, 0);
-    put_text(out, row->stopped_by, 0);
-    put_number(out, row->error_ratio_known, row->error_ratio);
-    put_bool(out, row->determinism != RB_DETERMINISM_UNKNOWN,
-             row->determinism == RB_DETERMINISM_SAME);
-    snprintf(number, sizeof number, "%" PRIu32, row->determinism_results);
-    put_text(out, row->determinism != RB_DETERMINISM_UNKNOWN ? number : NULL, 0);
-    put_bool(out, row->clocks_known, row->throttled);
-    char reasons[160];
-    throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
-    put_text(out, row->clocks_known ? reasons : NULL, 0);
-}
-
-static void write_row(FILE *out, const rb_row *row)
-{
-    const rb_configuration *cfg = row->config;
-    const rb_stats *st = &row->stats;
-    int has_samples = st->count > 0;
-    int has_spread = st->count > 1;
-    char number[32];
-
-    put_text(out, cfg->run ? cfg->run->name : "", 1);
-    put_text(out, cfg->plugin ? cfg->plugin->desc->name : cfg->run ? cfg->run->plugin : "", 0);
-    put_text(out, cfg->params_text, 0);
-    put_text(out, op_name(cfg->op), 0);
-    put_text(out, dtype_name(cfg->dtype), 0);
-    snprintf(number, sizeof number, "%" PRIu64, cfg->n);
-    put_text(out, number, 0);
-    put_text(out, distribution_name(cfg->distribution), 0);
-    put_text(out, row_status_name(row->status), 0);
-    put_text(out, row->reason, 0);
-    put_number(out, has_samples, st->median);
-    put_number(out, has_samples, st->min);
-    put_number(out, has_samples, st->mean);
-    put_number(out, has_spread, st->stddev);
-    put_number(out, has_spread, st->noise);
-    snprintf(number, sizeof number, "%zu", st->count);
-    put_text(out, number, 0);
-    put_number(out, has_samples && row->bandwidth_gbs > 0, row->bandwidth_gbs);
-    put_number(out, has_samples && row->pct_peak > 0, row->pct_peak);
-    put_number(out, has_samples && row->pct_measured_peak > 0, row->pct_measured_peak);
-    put_text(out, row->result_text, 0);
-    put_text(out, row->expected_text, 0);
-    write_measurement(out, row);
+    rb_row_ref ref = {res, row};
+    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
+        rb_value v;
+        memset(&v, 0, sizeof v);
+        fields[c]->get(&ref, &v);
+        put_value(out, &v, c == 0);
+    }
     fputc('\n', out);
 }
 
 int report_csv(FILE *out, const rb_results *res)
 {
-    fputs(header, out);
+    const rb_field *fields[RB_ARRAY_LEN(columns)];
+    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
+        fields[c] = row_field(columns[c]);
+        fprintf(out, "%s%s", c ? "," : "", header_of(columns[c]));
+    }
     fputc('\n', out);
     for (size_t k = 0; k < res->n_rows; k++)
-        write_row(out, &res->rows[k]);
+        write_row(out, res, &res->rows[k], fields);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }

@@ -8,6 +8,7 @@
  * units of the tolerance, whether repeated runs gave the same bits, and the
  * clocks around it. A number that is not known (no samples, no peak) is
  * null, never 0. */
+#include "report/fields.h"
 #include "report/reporters.h"
 
 #include <stdlib.h>
@@ -280,94 +281,58 @@ static void write_clocks(json_writer *w, const rb_row *row)
         write_clock_sample(w, "after", &row->clocks_after);
         jw_end_object(w);
     }
-    jw_key(w, "throttled");
-    if (row->clocks_known)
-        jw_bool(w, row->throttled);
-    else
-        jw_null(w);
-    char reasons[160];
-    throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
-    member_string(w, "throttle_reasons", row->clocks_known ? reasons : NULL);
 }
 
+/* One field's value (report/fields.h). */
+static void write_value(json_writer *w, const rb_value *v)
+{
+    switch (v->kind) {
+    case RB_VALUE_TEXT: jw_string(w, v->text); break;
+    case RB_VALUE_UINT:
+    case RB_VALUE_COUNT: jw_uint(w, v->u); break;
+    case RB_VALUE_INT: jw_int(w, v->i); break;
+    case RB_VALUE_NUMBER: jw_double(w, v->number); break;
+    case RB_VALUE_BOOL: jw_bool(w, v->flag); break;
+    default: jw_null(w); break;
+    }
+}
+
+/* The fields written here rather than as one value: the parameters, the
+ * clocks and the samples. */
+static void write_object(json_writer *w, const rb_row *row, const char *name)
+{
+    if (strcmp(name, "params") == 0) {
+        write_params(w, row->config);
+    } else if (strcmp(name, "clocks") == 0) {
+        write_clocks(w, row);
+    } else {
+        jw_key(w, name);
+        jw_begin_array_compact(w);
+        for (size_t k = 0; row->samples_ns && k < row->stats.count; k++)
+            jw_double(w, row->samples_ns[k]);
+        jw_end_array(w);
+    }
+}
+
+/* A row: every field of report/fields.c, in its order. */
 static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
 {
-    const rb_configuration *cfg = row->config;
-    const rb_loaded_plugin *plugin = cfg->plugin;
-    const rb_experiment *exp = res->info.experiment;
-    const rb_stats *st = &row->stats;
-    int has_samples = st->count > 0;
-    int has_spread = st->count > 1;
-    int verified = row->status == RB_ROW_OK || row->status == RB_ROW_WRONG;
-
+    rb_row_ref ref = {res, row};
     jw_begin_object(w);
-    member_uint(w, "index", cfg->index);
-    member_string(w, "run", cfg->run ? cfg->run->name : NULL);
-    member_string(w, "plugin", plugin_name(cfg));
-    member_string(w, "pack", plugin ? plugin->pack : NULL);
-    member_string(w, "plugin_path", plugin ? plugin->path : NULL);
-    member_string(w, "plugin_version", plugin ? plugin->desc->version : NULL);
-    member_string(w, "backend", row->backend ? row->backend : plugin ? plugin->desc->backend : NULL);
-    jw_key(w, "device");
-    if (row->device_index >= 0 && (size_t)row->device_index < res->info.n_devices)
-        jw_int(w, row->device_index);
-    else
-        jw_null(w);
-    member_string(w, "label", row->label);
-    write_params(w, cfg);
-    member_string(w, "params_text", cfg->params_text ? cfg->params_text : "");
-    member_string(w, "op", op_name(cfg->op));
-    member_string(w, "dtype", dtype_name(cfg->dtype));
-    member_uint(w, "n", cfg->n);
-    member_string(w, "distribution", distribution_name(cfg->distribution));
-    if (cfg->op == RB_OP_HISTOGRAM)
-        member_uint(w, "bins", cfg->bins);
-    member_uint(w, "seed", row->seed);
-    member_string(w, "cache", exp ? cache_mode_name(exp->cache) : NULL);
-    member_string(w, "status", row_status_name(row->status));
-    member_string(w, "reason", row->reason);
-    member_string(w, "result", text_or_null(row->result_text));
-    member_string(w, "expected", text_or_null(row->expected_text));
-    member_measured(w, "error", verified, row->error);
-    member_measured(w, "tolerance", verified, row->tolerance);
-    member_measured(w, "median_ns", has_samples, st->median);
-    member_measured(w, "min_ns", has_samples, st->min);
-    member_measured(w, "max_ns", has_samples, st->max);
-    member_measured(w, "mean_ns", has_samples, st->mean);
-    member_measured(w, "stddev_ns", has_spread, st->stddev);
-    member_measured(w, "cv", has_spread, st->cv);
-    member_measured(w, "noise", has_spread, st->noise);
-    member_uint(w, "reps", st->count);
-    jw_key(w, "hit_max_reps");
-    /* stopped by a cap (max_reps or the timeout) before the noise target */
-    jw_bool(w, row->stopped_by && strcmp(row->stopped_by, "noise") != 0 &&
-                   strcmp(row->stopped_by, "profile") != 0);
-    member_string(w, "timing", row->timing);
-    jw_key(w, "batch_calls");
-    if (row->batch_calls > 0)
-        jw_uint(w, row->batch_calls);
-    else
-        jw_null(w);
-    member_string(w, "stopped_by", row->stopped_by);
-    member_measured(w, "error_ratio", row->error_ratio_known, row->error_ratio);
-    jw_key(w, "deterministic");
-    if (row->determinism == RB_DETERMINISM_UNKNOWN)
-        jw_null(w);
-    else
-        jw_bool(w, row->determinism == RB_DETERMINISM_SAME);
-    member_uint(w, "determinism_results", row->determinism_results);
-    member_string(w, "probes", probes_name(row->probes));
-    member_uint(w, "probes_passed", row->probes_passed);
-    write_clocks(w, row);
-    member_measured(w, "bandwidth_gbs", has_samples && row->bandwidth_gbs > 0, row->bandwidth_gbs);
-    member_measured(w, "pct_peak", has_samples && row->pct_peak > 0, row->pct_peak);
-    member_measured(w, "pct_measured_peak", has_samples && row->pct_measured_peak > 0,
-                    row->pct_measured_peak);
-    jw_key(w, "samples_ns");
-    jw_begin_array_compact(w);
-    for (size_t k = 0; row->samples_ns && k < st->count; k++)
-        jw_double(w, row->samples_ns[k]);
-    jw_end_array(w);
+    for (size_t k = 0; k < rb_n_row_fields; k++) {
+        const rb_field *f = &rb_row_fields[k];
+        rb_value v;
+        memset(&v, 0, sizeof v);
+        f->get(&ref, &v);
+        if (v.kind == RB_VALUE_ABSENT)
+            continue;
+        if (v.kind == RB_VALUE_OBJECT) {
+            write_object(w, row, f->name);
+            continue;
+        }
+        jw_key(w, f->name);
+        write_value(w, &v);
+    }
     jw_end_object(w);
 }
 

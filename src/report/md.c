@@ -8,6 +8,7 @@
  * and the table is escaped ('|', '\', '`', '*', '<'); line breaks and tabs
  * become spaces, so that each row stays one table line, and other control
  * bytes (ESC, DEL, the C1 controls) escapes such as \x1b (printable_text). */
+#include "report/fields.h"
 #include "report/reporters.h"
 
 #include <stdlib.h>
@@ -76,11 +77,6 @@ static void put_code_span(FILE *out, const char *text)
     free(shown);
 }
 
-static const char *plugin_name(const rb_configuration *cfg)
-{
-    return cfg->plugin ? cfg->plugin->desc->name : cfg->run ? cfg->run->plugin : "";
-}
-
 static void write_metadata(FILE *out, const rb_results *res)
 {
     const rb_run_info *info = &res->info;
@@ -140,84 +136,63 @@ static void write_summary(FILE *out, const rb_results *res)
     fputs("\n\n", out);
 }
 
-static void put_decimal(FILE *out, int known, double pct)
+/* The table's columns: fields of report/fields.c by name; NULL is the
+ * notes, Markdown's own. */
+static const char *const columns[] = {
+    "run", "plugin", "params_text", "n", "dtype", "op", "median_ns", "bandwidth_gbs",
+    "pct_measured_peak", "pct_peak", "error_ratio", "deterministic", NULL, "status", "reason",
+};
+
+/* Numbers are right-aligned. */
+static int is_number(const rb_field *f)
 {
-    if (known)
-        fprintf(out, " %.1f |", pct);
-    else
-        fputs(" - |", out);
+    return f->unit == RB_UNIT_SIZE || f->unit == RB_UNIT_DURATION ||
+           f->unit == RB_UNIT_DECIMAL || f->unit == RB_UNIT_RATIO;
 }
 
-/* The error in units of the tolerance, whether repeated runs gave the same
- * bits, and the notes (a cap stopped the repetitions; throttled with its
- * reasons), as three cells. */
-static void put_accuracy_cells(FILE *out, const rb_row *row)
+/* What a reader should know about how a row was measured: a cap stopped
+ * the repetitions; throttled, with the reasons. "-" when nothing. */
+static char *notes_text(const rb_row *row)
 {
-    if (!row->error_ratio_known)
-        fputs(" - |", out);
-    else if (row->error_ratio == 0)
-        fputs(" 0 |", out);
-    else
-        fprintf(out, row->error_ratio < 0.01 ? " %.1e |" : " %.2g |", row->error_ratio);
-    fprintf(out, " %s |", row->determinism == RB_DETERMINISM_SAME      ? "yes"
-                          : row->determinism == RB_DETERMINISM_DIFFERS ? "no"
-                                                                       : "-");
-    int notes = 0;
-    fputc(' ', out);
+    strbuf sb = {0};
     if (row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
-                            strcmp(row->stopped_by, "timeout") == 0)) {
-        fprintf(out, "stopped by %s", row->stopped_by);
-        notes++;
-    }
+                            strcmp(row->stopped_by, "timeout") == 0))
+        sb_printf(&sb, "stopped by %s", row->stopped_by);
     if (row->throttled) {
         char reasons[160];
         throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
-        fprintf(out, "%sthrottled: ", notes ? "; " : "");
-        put_escaped(out, reasons);
-        notes++;
+        sb_printf(&sb, "%sthrottled: %s", sb.len ? "; " : "", reasons);
     }
-    fputs(notes ? " |" : "- |", out);
+    return sb.data ? sb.data : xstrdup("-");
 }
 
-static void write_row(FILE *out, const rb_row *row)
+static void write_row(FILE *out, const rb_results *res, const rb_row *row)
 {
-    const rb_configuration *cfg = row->config;
-    int has_samples = row->stats.count > 0;
-    char text[64];
-
-    fputs("| ", out);
-    put_escaped(out, cfg->run ? cfg->run->name : "");
-    fputs(" | ", out);
-    put_escaped(out, plugin_name(cfg));
-    fputs(" | ", out);
-    put_escaped(out, cfg->params_text && *cfg->params_text ? cfg->params_text : "-");
-    format_size(cfg->n, text, sizeof text);
-    fprintf(out, " | %s | %s | %s |", text, dtype_name(cfg->dtype), op_name(cfg->op));
-    if (has_samples) {
-        format_duration_ns(row->stats.median, text, sizeof text);
-        fprintf(out, " %s |", text);
-    } else {
-        fputs(" - |", out);
+    rb_row_ref ref = {res, row};
+    fputc('|', out);
+    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
+        char *text = columns[c] ? field_text(row_field(columns[c]), &ref) : notes_text(row);
+        fputc(' ', out);
+        put_escaped(out, text);
+        fputs(" |", out);
+        free(text);
     }
-    put_decimal(out, has_samples && row->bandwidth_gbs > 0, row->bandwidth_gbs);
-    put_decimal(out, has_samples && row->pct_measured_peak > 0, row->pct_measured_peak);
-    put_decimal(out, has_samples && row->pct_peak > 0, row->pct_peak);
-    put_accuracy_cells(out, row);
-    fprintf(out, " %s | ", row_status_name(row->status));
-    put_escaped(out, row->reason);
-    fputs(" |\n", out);
+    fputc('\n', out);
 }
 
 static void write_table(FILE *out, const rb_results *res)
 {
     if (res->n_rows == 0)
         return;
-    fputs("| run | plugin | params | n | dtype | op | median | GB/s | %meas | %peak | err/tol | "
-          "det | notes | status | reason |\n",
-          out);
-    fputs("|---|---|---|--:|---|---|--:|--:|--:|--:|--:|---|---|---|---|\n", out);
+    fputc('|', out);
+    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
+        fprintf(out, " %s |", columns[c] ? row_field(columns[c])->title : "notes");
+    fputs("\n|", out);
+    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
+        fputs(columns[c] && is_number(row_field(columns[c])) ? "--:|" : "---|", out);
+    fputc('\n', out);
     for (size_t k = 0; k < res->n_rows; k++)
-        write_row(out, &res->rows[k]);
+        write_row(out, res, &res->rows[k]);
     fputc('\n', out);
 }
 

@@ -7,6 +7,7 @@
  * some row has them; "err/tol" (the error in units of the tolerance) and
  * "det" (repeated runs gave the same bits: yes or no) when some row was
  * verified; "notes" when some row has one. */
+#include "report/fields.h"
 #include "report/reporters.h"
 
 #include <stdlib.h>
@@ -23,20 +24,34 @@ enum column {
     COL_STATUS, COL_COUNT
 };
 
+/* Each column's field (report/fields.c), which gives its title and text;
+ * '#' and the notes are the table's own. */
 static const struct {
+    const char *field;
     const char *title;
     int right; /* right-aligned (numbers) */
 } columns[COL_COUNT] = {
-    [COL_NUM] = {"#", 1},
-    [COL_RUN] = {"run", 0},       [COL_PLUGIN] = {"plugin", 0},
-    [COL_PARAMS] = {"params", 0}, [COL_N] = {"n", 1},
-    [COL_DTYPE] = {"dtype", 0},   [COL_OP] = {"op", 0},
-    [COL_MEDIAN] = {"median", 1}, [COL_GBS] = {"GB/s", 1},
-    [COL_PCT_MEASURED] = {"%meas", 1}, [COL_PCT_PEAK] = {"%peak", 1},
-    [COL_ERROR_RATIO] = {"err/tol", 1}, [COL_DETERMINISTIC] = {"det", 0},
-    [COL_NOTES] = {"notes", 0},
-    [COL_STATUS] = {"status", 0},
+    [COL_NUM] = {NULL, "#", 1},
+    [COL_RUN] = {"run", NULL, 0},
+    [COL_PLUGIN] = {"plugin", NULL, 0},
+    [COL_PARAMS] = {"params_text", NULL, 0},
+    [COL_N] = {"n", NULL, 1},
+    [COL_DTYPE] = {"dtype", NULL, 0},
+    [COL_OP] = {"op", NULL, 0},
+    [COL_MEDIAN] = {"median_ns", NULL, 1},
+    [COL_GBS] = {"bandwidth_gbs", NULL, 1},
+    [COL_PCT_MEASURED] = {"pct_measured_peak", NULL, 1},
+    [COL_PCT_PEAK] = {"pct_peak", NULL, 1},
+    [COL_ERROR_RATIO] = {"error_ratio", NULL, 1},
+    [COL_DETERMINISTIC] = {"deterministic", NULL, 0},
+    [COL_NOTES] = {NULL, "notes", 0},
+    [COL_STATUS] = {"status", NULL, 0},
 };
+
+static const char *column_title(int c)
+{
+    return columns[c].field ? row_field(columns[c].field)->title : columns[c].title;
+}
 
 #define COLUMN_GAP "  "
 
@@ -60,35 +75,6 @@ static char *one_line(const char *text)
     return copy;
 }
 
-static const char *plugin_name(const rb_configuration *cfg)
-{
-    return cfg->plugin ? cfg->plugin->desc->name : cfg->run ? cfg->run->plugin : "";
-}
-
-static char *percent_cell(int known, double pct)
-{
-    return known ? xasprintf("%.1f", pct) : xstrdup("-");
-}
-
-/* The error in units of the tolerance: two significant digits, "-" when
- * unknown. */
-static char *error_ratio_cell(const rb_row *row)
-{
-    if (!row->error_ratio_known)
-        return xstrdup("-");
-    double r = row->error_ratio;
-    if (r == 0)
-        return xstrdup("0");
-    return r < 0.01 ? xasprintf("%.1e", r) : xasprintf("%.2g", r);
-}
-
-static const char *determinism_word(int determinism)
-{
-    return determinism == RB_DETERMINISM_SAME      ? "yes"
-           : determinism == RB_DETERMINISM_DIFFERS ? "no"
-                                                   : "-";
-}
-
 /* What a reader should know about how a row was measured: "max_reps" or
  * "timeout" when a cap stopped the repetitions before the noise target,
  * "throttled" when the device slowed itself down. "" when nothing. */
@@ -103,35 +89,18 @@ static char *notes_cell(const rb_row *row)
     return sb.data ? sb.data : xstrdup("");
 }
 
-static void fill_cells(const rb_row *row, char *cells[COL_COUNT])
+static void fill_cells(const rb_results *res, const rb_row *row, char *cells[COL_COUNT])
 {
-    const rb_configuration *cfg = row->config;
-    int has_samples = row->stats.count > 0;
-    char text[64];
-
-    cells[COL_NUM] = xasprintf("%zu", cfg->index + 1);
-    cells[COL_RUN] = one_line(cfg->run ? cfg->run->name : "");
-    cells[COL_PLUGIN] = one_line(plugin_name(cfg));
-    cells[COL_PARAMS] = one_line(cfg->params_text && *cfg->params_text ? cfg->params_text : "-");
-    format_size(cfg->n, text, sizeof text);
-    cells[COL_N] = xstrdup(text);
-    cells[COL_DTYPE] = xstrdup(dtype_name(cfg->dtype));
-    cells[COL_OP] = xstrdup(op_name(cfg->op));
-    if (has_samples) {
-        format_duration_ns(row->stats.median, text, sizeof text);
-        cells[COL_MEDIAN] = xstrdup(text);
-    } else {
-        cells[COL_MEDIAN] = xstrdup("-");
+    rb_row_ref ref = {res, row};
+    for (int c = 0; c < COL_COUNT; c++) {
+        if (!columns[c].field)
+            continue;
+        char *text = field_text(row_field(columns[c].field), &ref);
+        cells[c] = one_line(text); /* control characters as spaces */
+        free(text);
     }
-    cells[COL_GBS] = has_samples && row->bandwidth_gbs > 0 ? xasprintf("%.1f", row->bandwidth_gbs)
-                                                           : xstrdup("-");
-    cells[COL_PCT_MEASURED] = percent_cell(has_samples && row->pct_measured_peak > 0,
-                                           row->pct_measured_peak);
-    cells[COL_PCT_PEAK] = percent_cell(has_samples && row->pct_peak > 0, row->pct_peak);
-    cells[COL_ERROR_RATIO] = error_ratio_cell(row);
-    cells[COL_DETERMINISTIC] = xstrdup(determinism_word(row->determinism));
+    cells[COL_NUM] = xasprintf("%zu", row->config->index + 1);
     cells[COL_NOTES] = notes_cell(row);
-    cells[COL_STATUS] = xstrdup(row_status_name(row->status));
 }
 
 /* Writes one line of the table; the last column is not padded. */
@@ -163,13 +132,13 @@ static void write_table(FILE *out, const rb_results *res)
     char *titles[COL_COUNT], *rules[COL_COUNT];
 
     for (int c = 0; c < COL_COUNT; c++) {
-        width[c] = strlen(columns[c].title);
+        width[c] = strlen(column_title(c));
         shown[c] = c != COL_PCT_MEASURED && c != COL_PCT_PEAK && c != COL_ERROR_RATIO &&
                    c != COL_DETERMINISTIC && c != COL_NOTES;
     }
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
-        fill_cells(row, cells[k]);
+        fill_cells(res, row, cells[k]);
         for (int c = 0; c < COL_COUNT; c++) {
             size_t w = display_width(cells[k][c]);
             if (w > width[c])
@@ -187,7 +156,7 @@ static void write_table(FILE *out, const rb_results *res)
             shown[COL_NOTES] = 1;
     }
     for (int c = 0; c < COL_COUNT; c++) {
-        titles[c] = (char *)columns[c].title;
+        titles[c] = (char *)column_title(c);
         rules[c] = xmalloc(width[c] + 1);
         memset(rules[c], '-', width[c]);
         rules[c][width[c]] = '\0';
@@ -217,7 +186,10 @@ static void write_reasons(FILE *out, const rb_results *res)
             fputc('\n', out);
         header_written = 1;
         char *run = one_line(cfg->run ? cfg->run->name : "");
-        char *plugin = one_line(plugin_name(cfg));
+        rb_row_ref ref = {res, row};
+        char *name = field_text(row_field("plugin"), &ref);
+        char *plugin = one_line(name);
+        free(name);
         char *params = one_line(cfg->params_text);
         char *reason = one_line(*row->reason ? row->reason : "(no reason given)");
         fprintf(out, "#%zu %s %s%s%s: %s: %s\n", cfg->index + 1, run, plugin, *params ? " " : "",

@@ -82,8 +82,8 @@ open_backend *runner_backend_for(runner *r, const char *name, rb_row *row)
             return &r->backends[k];
     const rb_loaded_backend *loaded = registry_backend(r->reg, name);
     if (!loaded) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend module is "
-                          "not installed in the plugin path)", name);
+        runner_set_reason(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend "
+                          "module is not installed in the plugin path)", name);
         return NULL;
     }
     if (r->n_backends == RB_ARRAY_LEN(r->backends)) {

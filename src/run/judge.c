@@ -93,7 +93,8 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
         rb_verdict v;
         reference_judge(&r->ref, &r->input, &again, &v);
         if (!v.ok && row->status == RB_ROW_OK)
-            runner_set_reason(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2, runs + 1, v.why);
+            runner_set_reason(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2, runs + 1,
+                              v.why);
     }
     free(bins);
     row->determinism = same ? RB_DETERMINISM_SAME : RB_DETERMINISM_DIFFERS;

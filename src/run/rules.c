@@ -26,7 +26,7 @@ int rules_checks_noise_at(size_t count)
 }
 
 const char *rules_should_stop(const rb_stop_rule *rule, const double *samples, size_t count,
-                                double total_ns, double elapsed_s, double next_s)
+                              double total_ns, double elapsed_s, double next_s)
 {
     int enough = (long)count >= rule->min_reps && total_ns >= rule->min_time_ns;
     int check_noise = enough && count >= 2 && rules_checks_noise_at(count);

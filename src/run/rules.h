@@ -36,7 +36,7 @@ typedef struct rb_stop_rule {
  * is computed only where rules_checks_noise_at says, so that the host's
  * sorting leaves the device idle between few of the timed calls. */
 const char *rules_should_stop(const rb_stop_rule *rule, const double *samples, size_t count,
-                                double total_ns, double elapsed_s, double next_s);
+                              double total_ns, double elapsed_s, double next_s);
 
 /* Whether the noise is computed after repetition `count`: after each one up
  * to 64, after every 16th below 512, every 32nd below 1024, every 64th below

@@ -191,15 +191,16 @@ static int settle_without_running(runner *r, const rb_configuration *cfg, rb_row
     row->seed = input_seed_for(r->exp->seed, p->name);
     if (!(p->ops & RB_OP_BIT(cfg->op)) || !(p->dtypes & RB_DTYPE_BIT(cfg->dtype))) {
         char *ops = op_mask_text(p->ops), *dtypes = dtype_mask_text(p->dtypes);
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s does not support %s on %s (ops: %s; dtypes: %s)",
-                          p->name, op_name(cfg->op), dtype_name(cfg->dtype), ops, dtypes);
+        runner_set_reason(row, RB_ROW_UNSUPPORTED,
+                          "%s does not support %s on %s (ops: %s; dtypes: %s)", p->name,
+                          op_name(cfg->op), dtype_name(cfg->dtype), ops, dtypes);
         free(ops);
         free(dtypes);
         return 1;
     }
     if (!registry_backend(r->reg, p->backend)) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend module is "
-                          "not installed in the plugin path)", p->backend);
+        runner_set_reason(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend "
+                          "module is not installed in the plugin path)", p->backend);
         return 1;
     }
     return 0;
@@ -224,7 +225,8 @@ static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
                           "gets a fresh process)", p->backend);
         return;
     }
-    if (runner_wanted_timing(r->exp) == RB_TIMING_GRAPH && !runner_graph_offered(ob->loaded->desc, row))
+    if (runner_wanted_timing(r->exp) == RB_TIMING_GRAPH &&
+        !runner_graph_offered(ob->loaded->desc, row))
         return;
     if (describe_one(r, cfg, ob, row) != 0)
         return;

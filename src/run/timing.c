@@ -104,7 +104,8 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         host_clear_error(host);
         host_clear_error(&ob->host);
         if (exp->cache == RB_CACHE_COLD && b->flush_cache(ob->ctx) != RB_OK) {
-            runner_set_reason(row, RB_ROW_FAILED, "cache flush failed: %s", runner_failure_text(host, ob));
+            runner_set_reason(row, RB_ROW_FAILED, "cache flush failed: %s",
+                              runner_failure_text(host, ob));
             status = RB_ERROR;
             break;
         }
@@ -126,7 +127,7 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         samples[count++] = ns;
         double now = runner_now();
         stop = rules_should_stop(&rule, samples, count, total_ns, now - r->config_started,
-                                   now - rep_started);
+                                 now - rep_started);
     }
     if (stop) {
         row->stopped_by = exp->profile ? "profile" : stop;
@@ -200,7 +201,8 @@ static int warm_up(runner *r, const rb_plugin *p, void *state, open_backend *ob,
         if (st == RB_OK && !timed)
             st = b->synchronize(ob->ctx);
         if (st != RB_OK) {
-            runner_set_reason(row, RB_ROW_FAILED, "warm-up run failed: %s", runner_failure_text(host, ob));
+            runner_set_reason(row, RB_ROW_FAILED, "warm-up run failed: %s",
+                              runner_failure_text(host, ob));
             return RB_ERROR;
         }
         if (timed && (*call_ns == 0 || ns < *call_ns))

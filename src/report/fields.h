@@ -1,0 +1,73 @@
+/* src/report/fields.h: the fields of a result row, described once. Each has
+ * the name that the JSON report and the CSV header give it and a getter for
+ * its value, with whether it is known; the JSON report writes every field in
+ * this order, and the CSV report picks its columns from them by name. A new
+ * field of a row is one entry here (and a column in the CSV list, if CSV is
+ * to show it). */
+#ifndef RB_REPORT_FIELDS_H
+#define RB_REPORT_FIELDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/results.h"
+
+enum rb_value_kind {
+    RB_VALUE_UNKNOWN = 0, /* null in JSON, an empty CSV field */
+    RB_VALUE_ABSENT,      /* not written at all (bins, for ops other than histogram) */
+    RB_VALUE_TEXT,        /* text; NULL as unknown */
+    RB_VALUE_UINT,
+    RB_VALUE_INT,
+    RB_VALUE_NUMBER,      /* a measured number: null in JSON when not finite */
+    RB_VALUE_BOOL,
+    RB_VALUE_COUNT,       /* a count: JSON writes it always, CSV only when counted */
+    RB_VALUE_OBJECT       /* written by the JSON report itself (params, clocks, samples) */
+};
+
+typedef struct rb_value {
+    int kind;             /* enum rb_value_kind */
+    const char *text;
+    uint64_t u;           /* UINT, COUNT */
+    int64_t i;            /* INT */
+    double number;
+    int flag;             /* BOOL */
+    int counted;          /* COUNT: 0 when nothing was counted */
+    char buf[160];        /* where a getter may build text */
+} rb_value;
+
+/* A row, with the results it belongs to (for its devices and experiment). */
+typedef struct rb_row_ref {
+    const rb_results *res;
+    const rb_row *row;
+} rb_row_ref;
+
+/* How people read a field (table, Markdown): its text. */
+enum rb_field_unit {
+    RB_UNIT_TEXT = 0,     /* as it is; "" when unknown */
+    RB_UNIT_WORDS,        /* as it is; "-" when empty */
+    RB_UNIT_SIZE,         /* 4K, 1M: as sizes are written */
+    RB_UNIT_DURATION,     /* 1.25 us */
+    RB_UNIT_DECIMAL,      /* one decimal: 512.3 */
+    RB_UNIT_RATIO,        /* two significant digits: 0.31, 2.5e-03 */
+    RB_UNIT_YES_NO
+};
+
+typedef struct rb_field {
+    const char *name;     /* the JSON key and CSV header */
+    void (*get)(const rb_row_ref *r, rb_value *v);
+    const char *title;    /* its column's title for people; NULL: none */
+    int unit;             /* enum rb_field_unit */
+} rb_field;
+
+/* Every field of a row, in the JSON report's order. */
+extern const rb_field rb_row_fields[];
+extern const size_t rb_n_row_fields;
+
+/* The field of that name, or NULL. */
+const rb_field *row_field(const char *name);
+
+/* A field's value as people read it (enum rb_field_unit), "-" when it is
+ * not known; the caller frees it and escapes it for its format. */
+char *field_text(const rb_field *f, const rb_row_ref *r);
+
+#endif
