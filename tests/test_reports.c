@@ -35,7 +35,8 @@ static const rb_plugin tree_desc = {
     .ops = RB_OP_BIT(RB_OP_SUM), .dtypes = RB_DTYPE_BIT(RB_DTYPE_F32),
     .params = tree_params, .n_params = 2,
 };
-static rb_loaded_plugin tree_plugin = {"/opt/plugins/cpu/tree.so", "cpu", NULL, &tree_desc};
+static rb_loaded_plugin tree_plugin = {
+    .path = "/opt/plugins/cpu/tree.so", .pack = "cpu", .desc = &tree_desc};
 
 static rb_experiment experiment;
 static rb_run_section runs[3];

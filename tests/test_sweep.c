@@ -49,9 +49,9 @@ static const rb_plugin broken = {
 };
 
 static rb_loaded_plugin loaded[] = {
-    {"/p/cpu/tree.so", "cpu", NULL, &tree},
-    {"/p/cpu/serial.so", "cpu", NULL, &serial},
-    {"/p/cpu/broken.so", "cpu", NULL, &broken},
+    {.path = "/p/cpu/tree.so", .pack = "cpu", .desc = &tree},
+    {.path = "/p/cpu/serial.so", .pack = "cpu", .desc = &serial},
+    {.path = "/p/cpu/broken.so", .pack = "cpu", .desc = &broken},
 };
 static char *dirs[] = {"/opt/a", "/opt/b"};
 static rb_registry registry = {.dirs = dirs, .n_dirs = 2, .plugins = loaded, .n_plugins = 3,
