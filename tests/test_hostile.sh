@@ -69,7 +69,14 @@ for p in hostile-chdir hostile-sigmask hostile-dtor hostile-thread hostile-fork;
 done
 is "$n" 5 "the plugins that misbehave only in this process or at run time load and are listed"
 is "$(reason hostile-segv.so)" "killed by SIGSEGV while loading" "a constructor that segfaults: rejected, naming the signal"
-case "$(reason hostile-exit.so)" in "exited with status 5 while loading"*) r=1;; *) r=0;; esac
+# Under LeakSanitizer (the sanitized CI build) a process that exits with
+# memory still allocated exits with LeakSanitizer's status, 23, instead of
+# the one it asked for.
+case "$(reason hostile-exit.so)" in
+  "exited with status 5 while loading"*) r=1 ;;
+  "exited with status 23 while loading"*) case ${ASAN_OPTIONS:-} in *detect_leaks=1*) r=1 ;; *) r=0 ;; esac ;;
+  *) r=0 ;;
+esac
 is "$r" 1 "a constructor that calls exit(5): rejected, naming the status"
 is "$(reason hostile-hang.so)" "did not load within 1 s (killed)" "a constructor that hangs: rejected after the load time limit"
 case "$(reason x.so)" in "not a regular file (a named pipe)"*) r=1;; *) r=0;; esac
