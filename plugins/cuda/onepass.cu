@@ -30,6 +30,15 @@
 #include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
 
+/* Its planted-bug twin, tests/judge/onepass-tail.cu, is this file built
+ * with another name and ONEPASS_GRID_ROUNDED_DOWN. */
+#ifndef ONEPASS_NAME
+#define ONEPASS_NAME "onepass"
+#define ONEPASS_SUMMARY                                                        \
+    "one pass of blocks, batch x 16-byte loads a block apart, warp shuffles; " \
+    "atomic or last-block finish"
+#endif
+
 /* atomic clears its result with no launch of its own: a cudaMemsetAsync
  * before the kernel measured 1.8 to 2.4 us more per call in a graph on the
  * H100, at every n (docs/cuda-pack.md). */
@@ -210,7 +219,7 @@ static int onepass_declines(const rb_config *cfg, int finish)
 {
     size_t acc_bytes;
     if (!pick(cfg->dtype, cfg->op, &acc_bytes)) {
-        cfg->host->error(cfg->host, "onepass reduces sum, min and max of i32, i64, f32 and f64");
+        cfg->host->error(cfg->host, ONEPASS_NAME " reduces sum, min and max of i32, i64, f32 and f64");
         return RB_UNSUPPORTED;
     }
     if (finish == ATOMIC && cfg->op != RB_OP_SUM && is_float(cfg->dtype)) {
@@ -231,7 +240,12 @@ static int plan_grid(const rb_config *cfg, const layout &at, unsigned block, int
 {
     const size_t per_block = (size_t)block * (size_t)batch * (16 / rb_dtype_size(cfg->dtype));
     const size_t rest = at.n - at.head;
+#ifdef ONEPASS_GRID_ROUNDED_DOWN
+    size_t blocks = cfg->n / per_block; /* the planted bug: the partial block is lost */
+    (void)rest;
+#else
     size_t blocks = rest / per_block + (rest % per_block != 0);
+#endif
     if (blocks < 1)
         blocks = 1;
     if (blocks > 0x7fffffffu) {
@@ -260,7 +274,7 @@ static int onepass_describe(const rb_config *cfg, rb_description *out)
         return RB_UNSUPPORTED;
     /* f32 and f64 sums with an atomic finish depend on the blocks' order */
     const bool nondet = finish == ATOMIC && cfg->op == RB_OP_SUM && is_float(cfg->dtype);
-    snprintf(out->label, sizeof out->label, "onepass-%s%s",
+    snprintf(out->label, sizeof out->label, ONEPASS_NAME "-%s%s",
              finish == ATOMIC ? "atomic" : "lastblock", nondet ? "-nondet" : "");
     return RB_OK;
 }
@@ -357,9 +371,8 @@ static void onepass_teardown(void *state)
 
 static const rb_plugin onepass_plugin = {
     .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
-    .name = "onepass",
-    .summary = "one pass of blocks, batch x 16-byte loads a block apart, warp shuffles; "
-               "atomic or last-block finish",
+    .name = ONEPASS_NAME,
+    .summary = ONEPASS_SUMMARY,
     .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
     .dtypes = rb_cuda::numeric_dtypes,
