@@ -10,7 +10,7 @@
 # verdicts make it.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 77
+plan 95
 
 cat >"$tmp/small.ini" <<'INI'
 [experiment]
@@ -203,4 +203,44 @@ ok "  no note column" bash -c "! grep -q 'note' '$tmp/out'"
 "$rb" compare "$tmp/a.json" "$tmp/a-graph.json" >/dev/null 2>"$tmp/err"
 is "$(grep -c '^  #' "$tmp/err")" 5 "$rows configurations timed differently: five are named"
 is "$(grep '^  and ' "$tmp/err")" "  and $((rows - 5)) more" "  and the rest counted"
+# The gate: statuses, missing and common configurations, few samples, many
+# configurations.
+file gate-old.json A "$(row keep ok "$steady")" "$(row wrong ok "$steady")" "$(row unsup ok "$steady")" \
+  "$(row was-failed failed "")" "$(row gone ok "$steady")"
+file gate-new.json A "$(row keep ok "$steady")" \
+  "$(printf '%s' "$(row wrong ok "$steady")" | sed 's/"status": "ok", "reason": ""/"status": "wrong", "reason": "off by 3 ulp"/')" \
+  "$(row unsup unsupported "")" "$(row was-failed ok "$steady")"
+is "$(status "$rb" compare "$tmp/gate-old.json" "$tmp/gate-new.json")" 1 "ok became wrong or unsupported: exits 1"
+ok "  one line for the wrong one" grep -qx "became wrong: #2 wrong tree block=256 variant=shuffle sum f32 n=1K uniform: off by 3 ulp" "$tmp/out"
+ok "  one line for the unsupported one" grep -q "^became unsupported: #3 unsup " "$tmp/out"
+ok "  failed that became ok is no regression" bash -c "! grep -q 'became ok' '$tmp/out'"
+ok "  the regression counted" grep -qx "regression: 2 configurations became wrong, failed or unsupported" "$tmp/out"
+file gate-ok.json A "$(row keep ok "$steady")" "$(row wrong ok "$steady")"
+is "$(status "$rb" compare "$tmp/gate-ok.json" "$tmp/gate-ok.json")" 0 "nothing became worse: exits 0"
+file gate-less.json A "$(row keep ok "$steady")"
+is "$(status "$rb" compare "$tmp/gate-ok.json" "$tmp/gate-less.json")" 0 "a configuration missing from new: exits 0"
+is "$(status "$rb" compare --require-all "$tmp/gate-ok.json" "$tmp/gate-less.json")" 1 "  with --require-all: exits 1"
+ok "  saying so" grep -qx "regression: 1 configuration of old missing from new (--require-all)" "$tmp/out"
+file gate-other.json A "$(row elsewhere ok "$steady")"
+is "$(status "$rb" compare "$tmp/gate-ok.json" "$tmp/gate-other.json")" 2 "no configuration in common: exits 2"
+ok "  saying so" grep -q "no configuration in common" "$tmp/err"
+file five-old.json A "$(row five ok 100,101,99,102,98)"
+file five-new.json A "$(row five ok 200,202,198,204,196)"
+is "$(status "$rb" compare "$tmp/five-old.json" "$tmp/five-new.json")" 1 "2x slower, 5 samples a side: exits 1"
+"$rb" compare --format json "$tmp/five-old.json" "$tmp/five-new.json" >"$tmp/five.json"
+ok "  with the right reason" grep -q "2x slower (at least 1.5x) and all 5 new samples above the old median" "$tmp/five.json"
+"$rb" compare "$tmp/five-old.json" "$tmp/five-new.json" >"$tmp/out"
+ok "  saying run-to-run variation is unknown" grep -q "run-to-run variation unknown" "$tmp/out"
+# 100 configurations, the same noise (+-3%, seeded) in both files.
+noise() { awk -v seed="$1" 'BEGIN { srand(seed); for (c = 0; c < 100; c++) { s = "";
+  for (k = 0; k < 20; k++) s = s (k ? "," : "") sprintf("%.3f", 1000 * (0.97 + 0.06 * rand()));
+  print s } }'; }
+mapfile -t na < <(noise 1); mapfile -t nb < <(noise 2)
+ra=(); rb2=(); for c in $(seq 0 99); do ra+=("$(row c$c ok "${na[c]}")"); rb2+=("$(row c$c ok "${nb[c]}")"); done
+file many-a.json A "${ra[@]}"; file many-b.json A "${rb2[@]}"
+is "$(status "$rb" compare "$tmp/many-a.json" "$tmp/many-b.json")" 0 "100 configurations of the same noise: exits 0"
+ok "  saying how many were compared" grep -q "^compared: 100 configurations" "$tmp/out"
+"$rb" compare --format json "$tmp/many-a.json" "$tmp/many-b.json" >"$tmp/many.json"
+is "$("$JQ" '.summary.slower + .summary.faster' "$tmp/many.json")" 0 "  none slower or faster"
+is "$("$JQ" -r '.summary.p_adjustment' "$tmp/many.json")" holm "  p-values adjusted with Holm's method"
 done_testing

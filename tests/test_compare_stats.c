@@ -181,6 +181,53 @@ static void test_verdicts(void)
     is_str(verdict_name(r.verdict), "unclear", "no new samples: unclear");
 }
 
+/* The rules added for gating: a large change seen in few samples, the
+ * smallest p a rank test can reach, Holm's adjustment, the widened
+ * interval. */
+static void test_gate_rules(void)
+{
+    const double old5[] = {100, 101, 99, 102, 98}, new5[] = {200, 202, 198, 204, 196};
+    rb_sample_comparison r = compare(old5, 5, new5, 5, 0.05);
+    is_str(verdict_name(r.verdict), "slower", "2x slower, 5 samples a side: slower (%s)", r.why);
+    ok(r.p_value > 0.01, "  though the rank test cannot reach alpha (p = %g)", r.p_value);
+    ok(strstr(r.why, "2x slower") && strstr(r.why, "all 5 new samples above the old median"),
+       "  and says why: %s", r.why);
+    r = compare(new5, 5, old5, 5, 0.05);
+    is_str(verdict_name(r.verdict), "faster", "2x faster, 5 samples a side: faster (%s)", r.why);
+    r = compare(old5, 5, new5, 5, 1.5);
+    ok(r.verdict != RB_VERDICT_SLOWER, "2x slower, threshold 150%%: not slower (%s)", r.why);
+
+    /* 1.4x is under the large factor: with 5 samples it stays unclear. */
+    const double new14[] = {140, 141, 139, 142, 138};
+    r = compare(old5, 5, new14, 5, 0.05);
+    is_str(verdict_name(r.verdict), "unclear", "1.4x, 5 samples a side: unclear (%s)", r.why);
+    /* 2x in the median but one new sample under the old median: not the rule. */
+    const double mixed[] = {200, 202, 99.5, 204, 196};
+    r = compare(old5, 5, mixed, 5, 0.05);
+    ok(r.verdict != RB_VERDICT_SLOWER, "2x median, one new sample below the old median: not "
+       "slower by the large rule (%s)", r.why);
+
+    is_double(rank_smallest_p(5, 5), 2.0 / 252, 1e-15, "smallest p, 5 and 5 samples: 2/252");
+    is_double(rank_smallest_p(1, 1), 1, 0, "smallest p, 1 and 1 samples: 1");
+
+    const double p[] = {0.01, 0.04, NAN, 0.03, 0.005};
+    double adj[5];
+    holm_adjust(p, 5, adj);
+    is_double(adj[4], 0.02, 1e-15, "Holm: smallest of 4 times 4");
+    is_double(adj[0], 0.03, 1e-15, "Holm: second times 3");
+    is_double(adj[3], 0.06, 1e-15, "Holm: third times 2");
+    is_double(adj[1], 0.06, 1e-15, "Holm: fourth times 1, kept non-decreasing");
+    ok(isnan(adj[2]), "Holm: NaN kept and not counted");
+
+    /* The interval is widened by the run-to-run allowance: constant sets
+     * give [1 / 1.02, 1.02]. */
+    const double flat[] = {100, 100, 100, 100, 100};
+    r = compare(flat, 5, flat, 5, 0.05);
+    is_double(r.ci_low, 1 / 1.02, 1e-12, "constant sets: interval widened to 1 / 1.02");
+    is_double(r.ci_high, 1.02, 1e-12, "  and 1.02");
+    is_str(verdict_name(r.verdict), "same", "  same");
+}
+
 /* Many comparisons of one distribution with itself: the rule must rarely
  * call any of them slower or faster, and with little noise it must call
  * most of them the same. */
@@ -213,11 +260,12 @@ static void test_false_alarms(void)
 
 int main(void)
 {
-    plan(4 + 7 + 8 + 23 + 3);
+    plan(4 + 7 + 8 + 23 + 17 + 3);
     test_median();
     test_mann_whitney();
     test_bootstrap();
     test_verdicts();
+    test_gate_rules();
     test_false_alarms();
     return done();
 }

@@ -18,23 +18,30 @@ static void compare_usage(FILE *out)
 {
     fprintf(out,
             "usage: redbench compare OLD.json NEW.json [--threshold PCT] [--allow-device-change]\n"
-            "                        [--format %s]\n",
+            "                        [--require-all] [--format %s]\n",
             compare_formats("|"));
     fputs("\n"
           "Matches the configurations of two result files (written with --format json) and\n"
           "says for each whether NEW is the same, faster, slower or unclear, from the stored\n"
           "samples: a Mann-Whitney U test and a bootstrap 99% interval of the ratio of\n"
-          "medians (new / old). A change counts when it is significant and larger than the\n"
-          "threshold; the interval decides `same`; anything else is `unclear`.\n"
+          "medians (new / old). The samples of a file come from one run, so run-to-run\n"
+          "variation is unknown: the interval is widened by 2% each way. p-values are\n"
+          "adjusted for the number of configurations compared (Holm's method). A change\n"
+          "counts when it is significant and larger than the threshold, or when it is\n"
+          "large (1.5x or more) with every new sample beyond the old median; the widened\n"
+          "interval decides `same`; anything else is `unclear`.\n"
           "A configuration timed in another mode or with another cache regime in NEW\n"
           "keeps its verdict, is marked in the report, and is named in a warning.\n"
           "\n"
           "  --threshold PCT         smallest change that matters, in percent (default 5)\n"
           "  --allow-device-change   compare results from different devices, saying what differs\n"
+          "  --require-all           fail when a configuration of OLD is missing from NEW\n"
           "  --format FORMAT         how the verdicts are written (default: table)\n"
           "\n"
-          "Exit status: 0 nothing got slower; 1 some configuration got slower by more than\n"
-          "the threshold; 2 bad usage, an unreadable file, or different devices.\n",
+          "Exit status: 0 nothing got worse; 1 some configuration got slower by more than\n"
+          "the threshold, or was ok and became wrong, failed or unsupported, or (with\n"
+          "--require-all) is missing from NEW; 2 bad usage, an unreadable file, different\n"
+          "devices, or no configuration in common.\n",
           out);
 }
 
@@ -61,10 +68,12 @@ int command_compare(int argc, char **argv)
     const char *paths[2] = {NULL, NULL};
     const char *format = format_name(RB_FORMAT_TABLE);
     int allow_device_change = 0, n_paths = 0;
+    enum { OPT_REQUIRE_ALL = 256 };
 
     static const struct option longs[] = {
         {"threshold", required_argument, NULL, 't'},
         {"allow-device-change", no_argument, NULL, 'a'},
+        {"require-all", no_argument, NULL, OPT_REQUIRE_ALL},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -76,6 +85,7 @@ int command_compare(int argc, char **argv)
         switch (c) {
         case 'h': compare_usage(stdout); return 0;
         case 'a': allow_device_change = 1; break;
+        case OPT_REQUIRE_ALL: cmp.require_all = 1; break;
         case 't':
             if (parse_threshold(optarg, &cmp.criteria.threshold) != 0)
                 return usage_error("compare", "--threshold '%s' is not a percentage; valid: a "
@@ -90,7 +100,7 @@ int command_compare(int argc, char **argv)
         case ':': return usage_error("compare", "%s needs a value", argv[optind - 1]);
         default:
             return usage_error("compare", "unknown option '%s'; valid: --threshold PCT, "
-                               "--allow-device-change, --format %s",
+                               "--allow-device-change, --require-all, --format %s",
                                argv[optind - 1], compare_formats("|"));
         }
     }
@@ -121,12 +131,18 @@ int command_compare(int argc, char **argv)
                         "them anyway\n");
         goto done;
     }
+    if (cmp.n_pairs == 0) {
+        diag_error("%s and %s have no configuration in common (%zu and %zu configurations); "
+                   "nothing compared",
+                   paths[0], paths[1], cmp.old_file.n_rows, cmp.new_file.n_rows);
+        goto done;
+    }
     comparison_warn_measured_differently(&cmp);
     if (compare_reporter_for(format)(stdout, &cmp) != 0) {
         diag_error("cannot write the comparison to standard output");
         goto done;
     }
-    status = cmp.counts[RB_VERDICT_SLOWER] > 0 ? 1 : 0;
+    status = comparison_status(&cmp);
 done:
     comparison_free(&cmp);
     return status;

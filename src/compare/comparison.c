@@ -472,7 +472,7 @@ static void judge_pair(rb_compare_pair *p, const rb_compare_criteria *criteria)
     s->n_new = b->n_samples;
     s->median_old = sample_median(a->samples, a->n_samples);
     s->median_new = sample_median(b->samples, b->n_samples);
-    s->ratio = s->ci_low = s->ci_high = s->p_value = NAN;
+    s->ratio = s->ci_low = s->ci_high = s->p_value = s->p_adjusted = s->p_smallest = NAN;
     const rb_compare_row *bad = a_ok ? b : a;
     snprintf(s->why, sizeof s->why, "%s is %s%s%.*s", a_ok ? "new" : "old", bad->status,
              *bad->reason ? ": " : "", 100, bad->reason);
@@ -488,6 +488,31 @@ static unsigned settings_that_differ(const rb_compare_row *a, const rb_compare_r
     return differs;
 }
 
+/* A status that a configuration which was ok must not come to. */
+static int bad_status(const char *status)
+{
+    return strcmp(status, "wrong") == 0 || strcmp(status, "failed") == 0 ||
+           strcmp(status, "unsupported") == 0;
+}
+
+/* Holm's adjustment over the pairs whose samples were tested, then each of
+ * them judged again with its adjusted p-value. */
+static void adjust_for_many(rb_comparison *cmp)
+{
+    double *p = xmalloc((cmp->n_pairs ? cmp->n_pairs : 1) * sizeof *p);
+    for (size_t k = 0; k < cmp->n_pairs; k++)
+        p[k] = cmp->pairs[k].stats.tested ? cmp->pairs[k].stats.p_value : NAN;
+    holm_adjust(p, cmp->n_pairs, p);
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        rb_sample_comparison *s = &cmp->pairs[k].stats;
+        if (!s->tested)
+            continue;
+        s->p_adjusted = p[k];
+        compare_decide(s, &cmp->criteria);
+    }
+    free(p);
+}
+
 void comparison_run(rb_comparison *cmp)
 {
     match_rows(cmp);
@@ -495,10 +520,21 @@ void comparison_run(rb_comparison *cmp)
     for (size_t k = 0; k < cmp->n_pairs; k++) {
         rb_compare_pair *p = &cmp->pairs[k];
         judge_pair(p, &cmp->criteria);
-        cmp->counts[p->stats.verdict]++;
+        cmp->n_tested += p->stats.tested != 0;
+        p->became_bad = strcmp(p->old_row->status, "ok") == 0 && bad_status(p->new_row->status);
+        cmp->n_became_bad += p->became_bad != 0;
         p->differs = settings_that_differ(p->old_row, p->new_row);
         cmp->n_differ += p->differs != 0;
     }
+    adjust_for_many(cmp);
+    for (size_t k = 0; k < cmp->n_pairs; k++)
+        cmp->counts[cmp->pairs[k].stats.verdict]++;
+}
+
+int comparison_status(const rb_comparison *cmp)
+{
+    return cmp->counts[RB_VERDICT_SLOWER] > 0 || cmp->n_became_bad > 0 ||
+           (cmp->require_all && cmp->n_only_old > 0);
 }
 
 /* "plain serial block=4 sum f32 n=1K": one configuration on one line. */

@@ -87,6 +87,8 @@ typedef struct rb_compare_pair {
     rb_sample_comparison stats;
     unsigned differs;       /* bit 1 << setting for each setting both rows
                                record and that differs between them */
+    int became_bad;         /* ok in the old file, and wrong, failed or
+                               unsupported in the new: a regression */
 } rb_compare_pair;
 
 typedef struct rb_comparison {
@@ -102,7 +104,18 @@ typedef struct rb_comparison {
     size_t n_device_changes;
     size_t counts[RB_VERDICT_COUNT_];
     size_t n_differ;                 /* pairs measured differently (differs != 0) */
+    size_t n_tested;                 /* pairs whose samples were tested (both ok,
+                                        enough samples): Holm's adjustment
+                                        is over these */
+    size_t n_became_bad;             /* pairs with became_bad */
+    int require_all;                 /* --require-all: a configuration of the old
+                                        file missing from the new one fails */
 } rb_comparison;
+
+/* The exit status the comparison calls for: 1 when a configuration got
+ * slower, became wrong, failed or unsupported, or (with require_all) is
+ * missing from the new file; else 0. */
+int comparison_status(const rb_comparison *cmp);
 
 /* Reads a result file written by `redbench --format json`, keeping what
  * compare needs and freeing the document, so that memory grows with the

@@ -180,6 +180,19 @@ static void write_summary(FILE *out, const rb_comparison *cmp)
     fprintf(out, "ratio = new / old median; %g%% bootstrap interval; Mann-Whitney p; "
                  "threshold %g%%\n",
             confidence_percent(cmp), 100 * cmp->criteria.threshold);
+    fprintf(out, "compared: %zu configuration%s (both ok, enough samples); p-values adjusted "
+                 "over them with Holm's method\n",
+            cmp->n_tested, cmp->n_tested == 1 ? "" : "s");
+    fprintf(out, "samples from one run per file: run-to-run variation unknown; intervals "
+                 "widened by %g%% each way\n",
+            100 * cmp->criteria.run_allowance);
+    if (cmp->n_became_bad)
+        fprintf(out, "regression: %zu configuration%s became wrong, failed or unsupported\n",
+                cmp->n_became_bad, cmp->n_became_bad == 1 ? "" : "s");
+    if (cmp->require_all && cmp->n_only_old)
+        fprintf(out, "regression: %zu configuration%s of old missing from new "
+                     "(--require-all)\n",
+                cmp->n_only_old, cmp->n_only_old == 1 ? "" : "s");
     if (cmp->n_differ)
         fprintf(out, "measured differently: %zu configuration%s (see note); %s verdict%s "
                      "compare%s different measurements\n",
@@ -249,6 +262,17 @@ int compare_report_table(FILE *out, const rb_comparison *cmp)
         fprintf(out, "  #%zu %s: %s\n", k + 1, title, why);
         free(title);
         free(why);
+    }
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *p = &cmp->pairs[k];
+        if (!p->became_bad)
+            continue;
+        char *title = compare_row_title(p->old_row), *why = one_line(p->new_row->reason);
+        char *status = one_line(p->new_row->status);
+        fprintf(out, "became %s: #%zu %s%s%s\n", status, k + 1, title, *why ? ": " : "", why);
+        free(title);
+        free(why);
+        free(status);
     }
     write_one_file_rows(out, cmp->old_file.path, cmp->only_old, cmp->n_only_old);
     write_one_file_rows(out, cmp->new_file.path, cmp->only_new, cmp->n_only_new);
@@ -505,6 +529,12 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
     jw_uint(&w, cmp->n_only_new);
     jw_key(&w, "measured_differently");
     jw_uint(&w, cmp->n_differ);
+    jw_key(&w, "compared");
+    jw_uint(&w, cmp->n_tested);
+    jw_key(&w, "became_bad");
+    jw_uint(&w, cmp->n_became_bad);
+    member_string(&w, "p_adjustment", "holm");
+    member_number(&w, "run_allowance", cmp->criteria.run_allowance);
     jw_end_object(&w);
 
     jw_key(&w, "comparisons");
@@ -526,6 +556,9 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
         member_number(&w, "ci_low", s->ci_low);
         member_number(&w, "ci_high", s->ci_high);
         member_number(&w, "p_value", s->p_value);
+        member_number(&w, "p_adjusted", s->p_adjusted);
+        jw_key(&w, "became_bad");
+        jw_bool(&w, p->became_bad);
         member_string(&w, "verdict", verdict_name(s->verdict));
         member_string(&w, "why", s->why);
         write_settings(&w, p->old_row, p->new_row);
@@ -641,6 +674,22 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
         fputc('\n', out);
         free(title);
     }
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *p = &cmp->pairs[k];
+        if (!p->became_bad)
+            continue;
+        char *title = compare_row_title(p->old_row);
+        fputs("\n**Became ", out);
+        md_text(out, p->new_row->status);
+        fprintf(out, ":** #%zu ", k + 1);
+        md_text(out, title);
+        if (*p->new_row->reason) {
+            fputs(": ", out);
+            md_text(out, p->new_row->reason);
+        }
+        fputc('\n', out);
+        free(title);
+    }
     md_one_file_rows(out, "old", cmp->only_old, cmp->n_only_old);
     md_one_file_rows(out, "new", cmp->only_new, cmp->n_only_new);
     fprintf(out, "\n%zu in both files: %zu same, %zu faster, %zu slower, %zu unclear; "
@@ -648,6 +697,13 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
             cmp->n_pairs, cmp->counts[RB_VERDICT_SAME], cmp->counts[RB_VERDICT_FASTER],
             cmp->counts[RB_VERDICT_SLOWER], cmp->counts[RB_VERDICT_UNCLEAR], cmp->n_only_old,
             cmp->n_only_new);
+    fprintf(out, "\n%zu compared (both ok, enough samples), p-values adjusted over them with "
+                 "Holm's method; samples from one run per file, so run-to-run variation is "
+                 "unknown and intervals are widened by %g%% each way.\n",
+            cmp->n_tested, 100 * cmp->criteria.run_allowance);
+    if (cmp->require_all && cmp->n_only_old)
+        fprintf(out, "\n**Missing from new (--require-all):** %zu configuration%s.\n",
+                cmp->n_only_old, cmp->n_only_old == 1 ? "" : "s");
     if (cmp->n_differ)
         fprintf(out, "\n**Measured differently:** %zu configuration%s (see the note column); "
                      "%s verdict%s compare%s different measurements.\n",

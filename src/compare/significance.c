@@ -30,6 +30,57 @@ void compare_criteria_default(rb_compare_criteria *c)
     c->min_samples = 5;
     c->resamples = 2000;
     c->seed = 0x5eed;
+    c->run_allowance = 0.02;
+    c->large_factor = 1.5;
+}
+
+double rank_smallest_p(size_t n_a, size_t n_b)
+{
+    /* C(n_a + n_b, n_a), as a double: exact while it is small, and past
+     * 1e300 the answer is 0 anyway. */
+    double ways = 1;
+    size_t small = n_a < n_b ? n_a : n_b, n = n_a + n_b;
+    for (size_t k = 1; k <= small && ways < 1e300; k++)
+        ways = ways * (double)(n - small + k) / (double)k;
+    double p = 2 / ways;
+    return p > 1 ? 1 : p;
+}
+
+typedef struct indexed_p {
+    double p;
+    size_t index;
+} indexed_p;
+
+static int compare_indexed_p(const void *a, const void *b)
+{
+    const indexed_p *x = a, *y = b;
+    if (x->p != y->p)
+        return (x->p > y->p) - (x->p < y->p);
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+void holm_adjust(const double *p, size_t count, double *adjusted)
+{
+    indexed_p *sorted = xmalloc((count ? count : 1) * sizeof *sorted);
+    size_t m = 0;
+    for (size_t k = 0; k < count; k++) {
+        if (isnan(p[k]))
+            adjusted[k] = NAN;
+        else
+            sorted[m++] = (indexed_p){p[k], k};
+    }
+    qsort(sorted, m, sizeof *sorted, compare_indexed_p);
+    double running = 0;
+    for (size_t k = 0; k < m; k++) {
+        double v = (double)(m - k) * sorted[k].p;
+        if (v > 1)
+            v = 1;
+        if (v < running)
+            v = running;
+        running = v;
+        adjusted[sorted[k].index] = v;
+    }
+    free(sorted);
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -218,6 +269,57 @@ static void percent_text(double fraction, char *buf, size_t len)
     snprintf(buf, len, "%.3g%%", fraction * 100);
 }
 
+void compare_decide(rb_sample_comparison *out, const rb_compare_criteria *criteria)
+{
+    if (!out->tested)
+        return;
+    double confidence = 1 - criteria->alpha;
+    double upper = 1 + criteria->threshold, lower = 1 / upper;
+    double large = criteria->large_factor > upper ? criteria->large_factor : upper;
+    double p = out->p_adjusted;
+    int significant = p < criteria->alpha && (out->ci_low > 1 || out->ci_high < 1);
+    char threshold[32], level[32], adjusted[48] = "";
+    percent_text(criteria->threshold, threshold, sizeof threshold);
+    percent_text(confidence, level, sizeof level);
+    if (p != out->p_value)
+        snprintf(adjusted, sizeof adjusted, "; %.2g adjusted for many", p);
+    out->verdict = RB_VERDICT_UNCLEAR;
+    if (significant && out->ratio > upper) {
+        out->verdict = RB_VERDICT_SLOWER;
+        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s slower",
+                 out->p_value, adjusted, threshold);
+    } else if (significant && out->ratio < lower) {
+        out->verdict = RB_VERDICT_FASTER;
+        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s faster",
+                 out->p_value, adjusted, threshold);
+    } else if (out->ratio >= large && out->new_all_above) {
+        out->verdict = RB_VERDICT_SLOWER;
+        snprintf(out->why, sizeof out->why,
+                 "%.3gx slower (at least %.3gx) and all %zu new samples above the old median "
+                 "(p = %.2g; %.2g at best with %zu and %zu samples)",
+                 out->ratio, large, out->n_new, p, out->p_smallest, out->n_old, out->n_new);
+    } else if (out->ratio <= 1 / large && out->new_all_below) {
+        out->verdict = RB_VERDICT_FASTER;
+        snprintf(out->why, sizeof out->why,
+                 "%.3gx faster (at least %.3gx) and all %zu new samples below the old median "
+                 "(p = %.2g; %.2g at best with %zu and %zu samples)",
+                 1 / out->ratio, large, out->n_new, p, out->p_smallest, out->n_old, out->n_new);
+    } else if (out->ci_low >= lower && out->ci_high <= upper) {
+        out->verdict = RB_VERDICT_SAME;
+        snprintf(out->why, sizeof out->why, "the widened %s interval lies within %s either way",
+                 level, threshold);
+    } else if (significant) {
+        snprintf(out->why, sizeof out->why,
+                 "a significant change (p = %.2g%s) within %s, but the widened %s interval "
+                 "reaches past it",
+                 out->p_value, adjusted, threshold, level);
+    } else {
+        snprintf(out->why, sizeof out->why,
+                 "no significant change (p = %.2g%s), but the widened %s interval reaches past %s",
+                 out->p_value, adjusted, level, threshold);
+    }
+}
+
 void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, size_t n_new,
                      const rb_compare_criteria *criteria, rb_sample_comparison *out)
 {
@@ -227,7 +329,8 @@ void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, s
     out->n_new = n_new;
     out->median_old = sample_median(old_ns, n_old);
     out->median_new = sample_median(new_ns, n_new);
-    out->ratio = out->ci_low = out->ci_high = out->p_value = NAN;
+    out->ratio = out->ci_low = out->ci_high = out->p_value = out->p_adjusted = NAN;
+    out->p_smallest = NAN;
     if (n_old > 0 && n_new > 0 && out->median_old > 0)
         out->ratio = out->median_new / out->median_old;
 
@@ -242,37 +345,23 @@ void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, s
         return;
     }
     double confidence = 1 - criteria->alpha;
+    double low, high;
     if (bootstrap_ratio_interval(old_ns, n_old, new_ns, n_new, confidence, criteria->resamples,
-                                 criteria->seed, &out->ci_low, &out->ci_high) != 0) {
+                                 criteria->seed, &low, &high) != 0) {
         snprintf(out->why, sizeof out->why, "the old samples hold times that are not positive");
         return;
     }
-    out->p_value = mann_whitney_p(old_ns, n_old, new_ns, n_new);
-
-    double upper = 1 + criteria->threshold, lower = 1 / upper;
-    int significant = out->p_value < criteria->alpha && (out->ci_low > 1 || out->ci_high < 1);
-    char threshold[32], level[32];
-    percent_text(criteria->threshold, threshold, sizeof threshold);
-    percent_text(confidence, level, sizeof level);
-    if (significant && out->ratio > upper) {
-        out->verdict = RB_VERDICT_SLOWER;
-        snprintf(out->why, sizeof out->why, "significant (p = %.2g) and more than %s slower",
-                 out->p_value, threshold);
-    } else if (significant && out->ratio < lower) {
-        out->verdict = RB_VERDICT_FASTER;
-        snprintf(out->why, sizeof out->why, "significant (p = %.2g) and more than %s faster",
-                 out->p_value, threshold);
-    } else if (out->ci_low >= lower && out->ci_high <= upper) {
-        out->verdict = RB_VERDICT_SAME;
-        snprintf(out->why, sizeof out->why, "the %s interval lies within %s either way", level,
-                 threshold);
-    } else if (significant) {
-        snprintf(out->why, sizeof out->why,
-                 "a significant change (p = %.2g) within %s, but the %s interval reaches past it",
-                 out->p_value, threshold, level);
-    } else {
-        snprintf(out->why, sizeof out->why,
-                 "no significant change (p = %.2g), but the %s interval reaches past %s",
-                 out->p_value, level, threshold);
+    /* One run per file: widen by the run-to-run allowance. */
+    double widen = 1 + (criteria->run_allowance > 0 ? criteria->run_allowance : 0);
+    out->ci_low = low / widen;
+    out->ci_high = high * widen;
+    out->p_value = out->p_adjusted = mann_whitney_p(old_ns, n_old, new_ns, n_new);
+    out->p_smallest = rank_smallest_p(n_old, n_new);
+    out->new_all_above = out->new_all_below = 1;
+    for (size_t k = 0; k < n_new; k++) {
+        out->new_all_above &= new_ns[k] > out->median_old;
+        out->new_all_below &= new_ns[k] < out->median_old;
     }
+    out->tested = 1;
+    compare_decide(out, criteria);
 }

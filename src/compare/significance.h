@@ -7,11 +7,20 @@
  *     for ties and continuity): is one set shifted against the other?
  *   - a bootstrap percentile interval of the ratio of medians (new / old):
  *     how large is the change, and how sure is that?
- * A change is `slower` or `faster` only when it is significant (the test's
- * p-value is under alpha and the interval excludes 1) and the ratio lies
- * beyond the practical threshold (1 + threshold, or 1 / (1 + threshold)).
- * It is `same` when the whole interval lies within those bounds, and
- * `unclear` otherwise: too few samples, or an interval too wide to decide. */
+ * The samples of a result file come from one run, so the variation between
+ * runs (other load, clocks, placement) is not in them: the interval is
+ * widened by the run-to-run allowance (criteria.run_allowance, 2% by
+ * default) each way, [low / (1 + a), high * (1 + a)], before it is used.
+ * A change is `slower` or `faster` when it is significant (the p-value,
+ * adjusted for the number of configurations compared, is under alpha and
+ * the widened interval excludes 1) and the ratio lies beyond the practical
+ * threshold (1 + threshold, or 1 / (1 + threshold)); or when it is large
+ * (the ratio at or beyond criteria.large_factor, 1.5 by default, or its
+ * inverse) and every new sample lies beyond the old median, which few
+ * samples can show though no rank test on them can reach alpha.
+ * It is `same` when the whole widened interval lies within the threshold's
+ * bounds, and `unclear` otherwise: too few samples, or an interval too wide
+ * to decide. */
 #ifndef RB_COMPARE_SIGNIFICANCE_H
 #define RB_COMPARE_SIGNIFICANCE_H
 
@@ -34,9 +43,16 @@ typedef struct rb_compare_criteria {
     size_t min_samples;  /* fewer in either set: unclear */
     unsigned resamples;  /* bootstrap resamples */
     uint64_t seed;       /* of the bootstrap's generator: same input, same answer */
+    double run_allowance; /* run-to-run variation assumed where the samples
+                             cannot show it: the interval is widened by this
+                             fraction each way (0.02: 2%) */
+    double large_factor; /* a ratio at least this (or at most its inverse)
+                            with every new sample beyond the old median is a
+                            change whatever the p-value */
 } rb_compare_criteria;
 
-/* The defaults: 5%, alpha 0.01 (99% intervals), 5 samples, 2000 resamples. */
+/* The defaults: 5%, alpha 0.01 (99% intervals), 5 samples, 2000 resamples,
+ * a 2% run-to-run allowance, large changes from 1.5x. */
 void compare_criteria_default(rb_compare_criteria *c);
 
 typedef struct rb_sample_comparison {
@@ -44,8 +60,17 @@ typedef struct rb_sample_comparison {
     size_t n_old, n_new;
     double median_old, median_new;
     double ratio;           /* median_new / median_old; NaN when unknown */
-    double ci_low, ci_high; /* interval of the ratio at 1 - alpha; NaN when unknown */
+    double ci_low, ci_high; /* interval of the ratio at 1 - alpha, widened by
+                               the run-to-run allowance; NaN when unknown */
     double p_value;         /* Mann-Whitney, two-sided; NaN when unknown */
+    double p_adjusted;      /* p_value adjusted for the configurations compared
+                               (compare_adjust); p_value until then */
+    double p_smallest;      /* the smallest two-sided p a rank test on these
+                               sample counts can reach; NaN when unknown */
+    int tested;             /* 1 when the p-value and interval exist, so that
+                               the pair counts among those compared */
+    int new_all_above, new_all_below; /* every new sample above (below) the
+                                         old median */
     char why[160];          /* one line saying how the verdict was reached */
 } rb_sample_comparison;
 
@@ -53,7 +78,20 @@ typedef struct rb_sample_comparison {
 void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, size_t n_new,
                      const rb_compare_criteria *criteria, rb_sample_comparison *out);
 
+/* Decides the verdict and its reason again from the statistics already in
+ * `s`, with s->p_adjusted as the p-value; nothing to do unless s->tested. */
+void compare_decide(rb_sample_comparison *s, const rb_compare_criteria *criteria);
+
+/* Holm's step-down adjustment of m p-values (family-wise error): sorted
+ * ascending, the k-th (from 0) becomes min(1, (m - k) p), made
+ * non-decreasing. NaN values are kept and not counted in m. */
+void holm_adjust(const double *p, size_t m, double *adjusted);
+
 /* The parts, for tests and for other uses. */
+
+/* 2 / C(n_a + n_b, n_a), capped at 1: the smallest two-sided p-value an
+ * exact rank test can give with these sample counts. */
+double rank_smallest_p(size_t n_a, size_t n_b);
 
 /* Two-sided p-value of the Mann-Whitney U test; 1 when every value is equal;
  * NaN when a set is empty. */
