@@ -33,6 +33,7 @@
 #include "config/experiment.h"
 #include "config/sweep.h"
 #include "host/registry.h"
+#include "report/fields.h"
 #include "run/results.h"
 #include "run/rules.h"
 #include "run/runner.h"
@@ -370,12 +371,7 @@ static void write_entry(json_writer *w, const group *g, uint64_t n_min, uint64_t
     jw_key(w, "plugin"); jw_string(w, c->plugin->desc->name);
     jw_key(w, "pack"); jw_string(w, c->plugin->pack);
     jw_key(w, "params");
-    jw_begin_object(w);
-    for (uint32_t p = 0; p < c->n_params; p++) {
-        jw_key(w, c->params[p].name);
-        jw_string(w, c->params[p].text);
-    }
-    jw_end_object(w);
+    json_write_params(w, c); /* typed as in results files */
     jw_key(w, "median_ns"); jw_double(w, g->final_median_ns);
     jw_key(w, "bandwidth_gbs"); jw_double(w, g->final_gbs);
     jw_end_object(w);
@@ -404,6 +400,7 @@ static int write_map(const char *path, const tuner *t, const group *groups, size
     jw_init(w, out, 1);
     jw_begin_object(w);
     jw_key(w, "tool"); jw_string(w, "redbench");
+    jw_key(w, "schema_version"); jw_int(w, RB_RESULTS_SCHEMA_VERSION);
     jw_key(w, "version"); jw_string(w, PACKAGE_VERSION);
     jw_key(w, "experiment"); jw_string(w, t->exp->path);
     jw_key(w, "device");

@@ -16,6 +16,7 @@
  * before rows carried their timing mode is taken as it is. */
 #include "compare/comparison.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -175,6 +176,24 @@ static void load_settings(rb_compare_file *file, const json_value *row, const ch
         out->settings[RB_SETTING_CACHE] = file_cache;
 }
 
+/* A whole number as results files write it: a number, or (for a 64-bit
+ * integer beyond what readers hold exactly, and the seed) a string of
+ * decimal digits. 1 and sets *out, else 0. */
+static int whole_number(const json_value *v, uint64_t *out)
+{
+    if (json_uint64(v, out))
+        return 1;
+    const char *text = json_string(v);
+    if (!text || !*text || strlen(text) > 20 || strspn(text, "0123456789") != strlen(text))
+        return 0;
+    errno = 0;
+    unsigned long long x = strtoull(text, NULL, 10);
+    if (errno == ERANGE)
+        return 0;
+    *out = (uint64_t)x;
+    return 1;
+}
+
 static int load_row(rb_compare_file *file, const json_value *row, size_t position,
                     const char *file_cache, rb_compare_row *out)
 {
@@ -193,7 +212,7 @@ static int load_row(rb_compare_file *file, const json_value *row, size_t positio
         row_string(file, row, position, "dtype", &out->dtype) != 0 ||
         row_string(file, row, position, "status", &out->status) != 0)
         return -1;
-    if (!json_uint64(json_get(row, "n"), &out->n)) {
+    if (!whole_number(json_get(row, "n"), &out->n)) {
         diag_at(path, row->line, "result %zu: \"n\" is not a whole number of elements",
                 position + 1);
         return -1;
@@ -220,7 +239,7 @@ static int load_row(rb_compare_file *file, const json_value *row, size_t positio
 
     uint64_t bins = 0;
     char bins_text[32] = "";
-    if (json_uint64(json_get(row, "bins"), &bins))
+    if (whole_number(json_get(row, "bins"), &bins))
         snprintf(bins_text, sizeof bins_text, "%llu", (unsigned long long)bins);
     out->bins = text_index_intern(&file->texts, bins_text);
     return 0;

@@ -55,6 +55,18 @@ static int row_error(const char *path, const json_value *row, size_t k, const ch
 }
 
 /* A number that can be drawn: finite and within [lo, hi]. */
+/* A row's n: a number, or a string of decimal digits (how results files
+ * write integers beyond 2^53); NAN otherwise. */
+static double element_count(const json_value *v)
+{
+    const char *text = json_string(v);
+    if (!text)
+        return json_number(v, NAN);
+    if (!*text || strspn(text, "0123456789") != strlen(text))
+        return NAN;
+    return strtod(text, NULL);
+}
+
 static int drawable(double v, double lo, double hi)
 {
     return isfinite(v) && v >= lo && v <= hi;
@@ -76,7 +88,7 @@ int plot_read_rows(plot_builder *b, const json_value *results)
         }
         const char *run = json_string(json_get(row, "run"));
         const char *status = json_string(json_get(row, "status"));
-        double n = json_number(json_get(row, "n"), NAN);
+        double n = element_count(json_get(row, "n"));
         if (!run)
             return row_error(b->path, row, k, "run", "a string");
         if (!status)

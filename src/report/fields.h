@@ -10,7 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/json_writer.h"
 #include "run/results.h"
+
+/* The version of the results document's layout (docs/results-schema.md),
+ * written as `schema_version` in results files and tune's winner map. It
+ * grows when a member is renamed, removed or changes type; members added
+ * leave it as it is. 2: the seed became a string of digits. */
+#define RB_RESULTS_SCHEMA_VERSION 2
 
 enum rb_value_kind {
     RB_VALUE_UNKNOWN = 0, /* null in JSON, an empty CSV field */
@@ -57,6 +64,8 @@ typedef struct rb_field {
     void (*get)(const rb_row_ref *r, rb_value *v);
     const char *title;    /* its column's title for people; NULL: none */
     int unit;             /* enum rb_field_unit */
+    int wide;             /* a 64-bit integer (the seed): JSON writes it as a
+                           * string of decimal digits, which no reader rounds */
 } rb_field;
 
 /* Every field of a row, in the JSON report's order. */
@@ -69,5 +78,10 @@ const rb_field *row_field(const char *name);
 /* A field's value as people read it (enum rb_field_unit), "-" when it is
  * not known; the caller frees it and escapes it for its format. */
 char *field_text(const rb_field *f, const rb_row_ref *r);
+
+/* A configuration's parameters as one JSON object, as results files write
+ * them (and tune's winner map): an integer parameter as a number ("auto"
+ * stays a word), any other as a string. */
+void json_write_params(json_writer *w, const rb_configuration *cfg);
 
 #endif

@@ -7,7 +7,10 @@
  * (timing mode, batch size, what stopped the repetitions), its accuracy in
  * units of the tolerance, whether repeated runs gave the same bits, and the
  * clocks around it. A number that is not known (no samples, no peak) is
- * null, never 0. */
+ * null, never 0. The document's members are listed in docs/results-schema.md
+ * (RB_RESULTS_SCHEMA_VERSION says which version of it is written). A 64-bit
+ * integer that readers would round (the seed, always; any other integer
+ * beyond 2^53) is written as a string of decimal digits. */
 #include "report/fields.h"
 #include "report/reporters.h"
 
@@ -36,10 +39,30 @@ static void member_int(json_writer *w, const char *key, int64_t value)
     jw_int(w, value);
 }
 
+/* Integers beyond 2^53 lose digits in readers that hold numbers as
+ * doubles (jq, JavaScript) or refuse them (jansson): such a value is
+ * written as a string of its decimal digits. */
+#define JSON_EXACT_MAX ((uint64_t)1 << 53)
+
+static void write_uint_text(json_writer *w, uint64_t value)
+{
+    char digits[24];
+    snprintf(digits, sizeof digits, "%llu", (unsigned long long)value);
+    jw_string(w, digits);
+}
+
+static void write_uint(json_writer *w, uint64_t value)
+{
+    if (value > JSON_EXACT_MAX)
+        write_uint_text(w, value);
+    else
+        jw_uint(w, value);
+}
+
 static void member_uint(json_writer *w, const char *key, uint64_t value)
 {
     jw_key(w, key);
-    jw_uint(w, value);
+    write_uint(w, value);
 }
 
 static void member_double(json_writer *w, const char *key, double value)
@@ -109,7 +132,8 @@ static void write_experiment(json_writer *w, const rb_results *res)
     member_int(w, "max_reps", exp->max_reps);
     member_double(w, "noise", exp->noise);
     member_string(w, "cache", cache_mode_name(exp->cache));
-    member_uint(w, "seed", exp->seed);
+    jw_key(w, "seed");
+    write_uint_text(w, exp->seed);
     member_double(w, "timeout", exp->timeout);
     member_int(w, "device", exp->device);
     member_string(w, "timing", timing_mode_name(exp->timing));
@@ -170,7 +194,7 @@ static void write_device(json_writer *w, const rb_device_record *d)
     member_string(w, "measured_peak_at", text_or_null(d->measured_peak_at));
     jw_key(w, "memory_bytes");
     if (info->memory_bytes > 0)
-        jw_uint(w, info->memory_bytes);
+        write_uint(w, info->memory_bytes);
     else
         jw_null(w);
     jw_key(w, "compute_capability");
@@ -237,8 +261,13 @@ static void write_summary(json_writer *w, const rb_results *res)
 /* Integer parameters as numbers ("auto" stays a word), others as strings. */
 static void write_params(json_writer *w, const rb_configuration *cfg)
 {
-    const rb_plugin *desc = cfg->plugin ? cfg->plugin->desc : NULL;
     jw_key(w, "params");
+    json_write_params(w, cfg);
+}
+
+void json_write_params(json_writer *w, const rb_configuration *cfg)
+{
+    const rb_plugin *desc = cfg->plugin ? cfg->plugin->desc : NULL;
     jw_begin_object(w);
     for (uint32_t k = 0; k < cfg->n_params; k++) {
         const rb_param_value *v = &cfg->params[k];
@@ -284,12 +313,17 @@ static void write_clocks(json_writer *w, const rb_row *row)
 }
 
 /* One field's value (report/fields.h). */
-static void write_value(json_writer *w, const rb_value *v)
+static void write_value(json_writer *w, const rb_field *f, const rb_value *v)
 {
     switch (v->kind) {
     case RB_VALUE_TEXT: jw_string(w, v->text); break;
     case RB_VALUE_UINT:
-    case RB_VALUE_COUNT: jw_uint(w, v->u); break;
+    case RB_VALUE_COUNT:
+        if (f->wide)
+            write_uint_text(w, v->u);
+        else
+            write_uint(w, v->u);
+        break;
     case RB_VALUE_INT: jw_int(w, v->i); break;
     case RB_VALUE_NUMBER: jw_double(w, v->number); break;
     case RB_VALUE_BOOL: jw_bool(w, v->flag); break;
@@ -331,7 +365,7 @@ static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
             continue;
         }
         jw_key(w, f->name);
-        write_value(w, &v);
+        write_value(w, f, &v);
     }
     jw_end_object(w);
 }
@@ -343,6 +377,7 @@ int report_json(FILE *out, const rb_results *res)
     jw_init(&w, out, 2);
     jw_begin_object(&w);
     member_string(&w, "tool", "redbench");
+    member_int(&w, "schema_version", RB_RESULTS_SCHEMA_VERSION);
     member_string(&w, "version", info->tool_version);
     member_string(&w, "git_revision", info->git_revision);
     char abi[32];
