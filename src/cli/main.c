@@ -48,8 +48,10 @@ static int run_command(int argc, char **argv)
                 return s->run(argc - 1, argv + 1);
     rb_options opt;
     int status = options_parse(argc, argv, &opt);
-    if (status != 0)
+    if (status != 0) {
+        options_free(&opt);
         return status;
+    }
     if (opt.command == RB_CMD_HELP) {
         options_usage(stdout);
         options_free(&opt);

@@ -17,7 +17,8 @@ void options_usage(void *stream)
 {
     fprintf((FILE *)stream,
             "Usage:\n"
-            "  redbench -c FILE [-o FILE] [--format %s] [--plugin-path DIR]...\n",
+            "  redbench -c FILE [-r RUN]... [-D KEY=VALUE]... [-o FILE]... [--format %s]\n"
+            "                   [--plugin-path DIR]...\n",
             format_choices("|"));
     fputs("  redbench --dry-run -c FILE     validate and print the configurations; run nothing\n"
           "  redbench --list                plugins found and rejected (with the reason)\n"
@@ -26,9 +27,20 @@ void options_usage(void *stream)
           "\n"
           "Options:\n"
           "  -c, --config FILE      the experiment file (INI)\n"
-          "  -o, --output FILE      write the results to FILE (written whole, or not at all)\n"
-          "  -f, --format FORMAT    one of the formats above (default: from -o's extension,\n"
-          "                         else the experiment's `format`, else table)\n"
+          "  -r, --run PATTERN      run only the [run NAME] sections whose NAME matches the\n"
+          "                         glob PATTERN (repeatable: a run matching any is kept)\n"
+          "  -D KEY=VALUE           set or sweep an [experiment], [data] or run key as if\n"
+          "                         written in the file (repeatable; later ones win): a\n"
+          "                         data or run key applies to every run, replacing the\n"
+          "                         file's; e.g. -D n=1M,1G -D dtype=f32 -D warmup=2\n"
+          "      --device N         the same as -D device=N\n"
+          "  -o, --output FILE      write the results to FILE (written whole, or not at all);\n"
+          "                         repeatable, each in the format of its extension: .json\n"
+          "                         .csv .md .html .txt (the table); every path is checked\n"
+          "                         before anything runs\n"
+          "  -f, --format FORMAT    one of the formats above: standard output's format, or,\n"
+          "                         with a single -o, that file's (whatever its extension);\n"
+          "                         default: the experiment's `format`, else table\n"
           "  -p, --plugin-path DIR  search DIR for plugins first (repeatable)\n"
           "  -v, --verbose          more messages on standard error (repeatable)\n"
           "  -q, --quiet            no progress lines\n"
@@ -64,6 +76,43 @@ int usage_error(const char *command, const char *fmt, ...)
     return 2;
 }
 
+static void append(char ***items, size_t *count, char *item)
+{
+    *items = xrealloc(*items, (*count + 1) * sizeof **items);
+    (*items)[(*count)++] = item;
+}
+
+/* -D KEY=VALUE, or --device N (`device`). */
+static int add_override(rb_options *opt, int device, const char *arg)
+{
+    char *key, *value;
+    const char *eq = strchr(arg, '=');
+    if (device) {
+        key = xstrdup("device");
+        value = xstrdup(arg);
+    } else if (!eq) {
+        return usage_error(NULL, "-D takes KEY=VALUE (e.g. -D n=1M,1G), not: %s", arg);
+    } else {
+        char *k = xstrndup(arg, (size_t)(eq - arg)), *v = xstrdup(eq + 1);
+        key = xstrdup(trim(k));
+        value = xstrdup(trim(v));
+        free(k);
+        free(v);
+        if (*key == '\0') {
+            free(key);
+            free(value);
+            return usage_error(NULL, "-D %s has no key; -D takes KEY=VALUE (e.g. -D n=1M,1G)",
+                               arg);
+        }
+    }
+    opt->overrides = xrealloc(opt->overrides, (opt->n_overrides + 1) * sizeof *opt->overrides);
+    opt->overrides[opt->n_overrides++] = (rb_override){
+        .option = device ? xasprintf("--device %s", arg) : xasprintf("-D %s", arg),
+        .key = key,
+        .value = value};
+    return 0;
+}
+
 int options_parse(int argc, char **argv, rb_options *opt)
 {
     static const struct option longs[] = {
@@ -72,7 +121,9 @@ int options_parse(int argc, char **argv, rb_options *opt)
         {"format", required_argument, NULL, 'f'},
         {"plugin-path", required_argument, NULL, 'p'},
         {"list", no_argument, NULL, 'L'},
-        {"describe", required_argument, NULL, 'D'},
+        {"describe", required_argument, NULL, 'd'},
+        {"run", required_argument, NULL, 'r'},
+        {"device", required_argument, NULL, 'e'},
         {"dry-run", no_argument, NULL, 'n'},
         {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},
@@ -90,18 +141,22 @@ int options_parse(int argc, char **argv, rb_options *opt)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":c:o:f:p:vqh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":c:o:f:p:r:D:vqh", longs, NULL)) != -1) {
         switch (c) {
         case 'c': opt->config = optarg; break;
-        case 'o': opt->output = optarg; break;
+        case 'o': append(&opt->outputs, &opt->n_outputs, optarg); break;
+        case 'r': append(&opt->runs, &opt->n_runs, optarg); break;
+        case 'D':
+        case 'e':
+            if (add_override(opt, c == 'e', optarg) != 0)
+                return 2;
+            break;
         case 'f': opt->format = optarg; break;
         case 'p':
-            opt->plugin_paths = xrealloc(opt->plugin_paths,
-                                         (opt->n_plugin_paths + 1) * sizeof *opt->plugin_paths);
-            opt->plugin_paths[opt->n_plugin_paths++] = optarg;
+            append(&opt->plugin_paths, &opt->n_plugin_paths, optarg);
             break;
         case 'L': list = 1; break;
-        case 'D': opt->describe = optarg; break;
+        case 'd': opt->describe = optarg; break;
         case 'n': dry = 1; break;
         case 'v': opt->verbosity++; break;
         case 'q': opt->quiet = 1; break;
@@ -147,5 +202,13 @@ int options_parse(int argc, char **argv, rb_options *opt)
 void options_free(rb_options *opt)
 {
     free(opt->plugin_paths);
-    opt->plugin_paths = NULL;
+    free(opt->outputs);
+    free(opt->runs);
+    for (size_t k = 0; k < opt->n_overrides; k++) {
+        free((char *)opt->overrides[k].option);
+        free((char *)opt->overrides[k].key);
+        free((char *)opt->overrides[k].value);
+    }
+    free(opt->overrides);
+    memset(opt, 0, sizeof *opt);
 }

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "config/experiment.h"
+
 enum rb_command {
     RB_CMD_RUN = 0,   /* -c FILE */
     RB_CMD_DRY_RUN,   /* --dry-run -c FILE */
@@ -17,8 +19,13 @@ enum rb_command {
 typedef struct rb_options {
     int command;
     const char *config;      /* -c */
-    const char *output;      /* -o */
+    char **outputs;          /* -o, in order */
+    size_t n_outputs;
     const char *format;      /* --format */
+    char **runs;             /* -r PATTERN: the runs kept */
+    size_t n_runs;
+    rb_override *overrides;  /* -D KEY=VALUE and --device N, in order */
+    size_t n_overrides;
     const char *describe;    /* --describe */
     char **plugin_paths;     /* --plugin-path, in order */
     size_t n_plugin_paths;

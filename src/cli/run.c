@@ -98,10 +98,115 @@ static int exit_status(const rb_results *res)
     return counts[RB_ROW_WRONG] || counts[RB_ROW_FAILED] ? 1 : 0;
 }
 
+/* Where the results go: each -o FILE in the format of its extension (or
+ * --format's, for a single -o), else the experiment's `output`, and
+ * standard output. */
+typedef struct output_plan {
+    const char **paths;
+    rb_reporter *reporters;
+    int *formats;
+    size_t n;
+    rb_reporter out;      /* standard output's reporter; NULL: nothing */
+    int out_format;
+} output_plan;
+
+static void output_plan_free(output_plan *plan)
+{
+    free(plan->paths);
+    free(plan->reporters);
+    free(plan->formats);
+}
+
+/* The format of a path's extension, .txt being the table; -1 when none. */
+static int format_of_path(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (dot && !strchr(dot, '/') && strcmp(dot, ".txt") == 0)
+        return RB_FORMAT_TABLE;
+    return format_from_path(path);
+}
+
+/* Checks every path before anything runs. Returns 0, or 2 after saying why. */
+static int plan_outputs(const rb_options *opt, const rb_experiment *exp, output_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    size_t n = opt->n_outputs ? opt->n_outputs : exp->output ? 1 : 0;
+    plan->paths = xcalloc(n ? n : 1, sizeof *plan->paths);
+    plan->reporters = xcalloc(n ? n : 1, sizeof *plan->reporters);
+    plan->formats = xcalloc(n ? n : 1, sizeof *plan->formats);
+    plan->n = n;
+    for (size_t k = 0; k < n; k++)
+        plan->paths[k] = opt->n_outputs ? opt->outputs[k] : exp->output;
+    /* Where the results go is checked before anything runs, so that a
+     * missing folder is not found after the whole run. */
+    char why[768];
+    for (size_t k = 0; k < n; k++) {
+        if (safe_file_check(plan->paths[k], why, sizeof why) != 0) {
+            diag_error("%s; nothing was run", why);
+            return 2;
+        }
+        for (size_t j = 0; j < k; j++) {
+            if (strcmp(plan->paths[j], plan->paths[k]) == 0) {
+                diag_error("-o %s is given twice; nothing was run", plan->paths[k]);
+                return 2;
+            }
+        }
+    }
+    const char *fallback = exp->format ? exp->format : format_name(RB_FORMAT_TABLE);
+    if (n == 1) {
+        int by_extension = format_of_path(plan->paths[0]);
+        const char *format = opt->format                       ? opt->format
+                             : by_extension >= 0               ? format_name(by_extension)
+                             : exp->format || !opt->n_outputs ? fallback
+                                                               : NULL;
+        if (!format) {
+            diag_error("cannot tell the format of -o %s from its extension; valid: .json, .csv, "
+                       ".md, .html, .txt (the table), or give --format; nothing was run",
+                       plan->paths[0]);
+            return 2;
+        }
+        if (!report_for(format)) {
+            diag_error("unknown format '%s'; valid: %s", format, report_formats());
+            return 2;
+        }
+        plan->formats[0] = format_from_name(format);
+        plan->reporters[0] = report_for(format);
+        /* as before: the table on the terminal too, unless that is the file's */
+        if (!opt->quiet && plan->formats[0] != RB_FORMAT_TABLE) {
+            plan->out = report_table;
+            plan->out_format = RB_FORMAT_TABLE;
+        }
+        return 0;
+    }
+    for (size_t k = 0; k < n; k++) {
+        int f = format_of_path(plan->paths[k]);
+        if (f < 0) {
+            diag_error("cannot tell the format of -o %s from its extension; valid: .json, .csv, "
+                       ".md, .html, .txt (the table); nothing was run", plan->paths[k]);
+            return 2;
+        }
+        plan->formats[k] = f;
+        plan->reporters[k] = report_for(format_name(f));
+    }
+    const char *out = opt->format ? opt->format : n == 0 ? fallback : NULL;
+    if (!out && !opt->quiet)
+        out = format_name(RB_FORMAT_TABLE);
+    if (out) {
+        if (!report_for(out)) {
+            diag_error("unknown format '%s'; valid: %s", out, report_formats());
+            return 2;
+        }
+        plan->out = report_for(out);
+        plan->out_format = format_from_name(out);
+    }
+    return 0;
+}
+
 int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, char **argv)
 {
     rb_experiment exp;
-    if (experiment_load(opt->config, &exp) != 0) {
+    if (experiment_load_overridden(opt->config, opt->overrides, opt->n_overrides, &exp) != 0 ||
+        experiment_keep_runs(&exp, opt->runs, opt->n_runs) != 0) {
         experiment_free(&exp);
         return 2;
     }
@@ -116,29 +221,16 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
         experiment_free(&exp);
         return 2;
     }
-    const char *output = opt->output ? opt->output : exp.output;
-    int by_extension = format_from_path(output);
-    const char *format = opt->format ? opt->format
-                         : by_extension >= 0 ? format_name(by_extension)
-                         : exp.format ? exp.format : format_name(RB_FORMAT_TABLE);
-    rb_reporter reporter = report_for(format);
-    if (!reporter) {
-        diag_error("unknown format '%s'; valid: %s", format, report_formats());
-        sweep_free(&sweep);
-        experiment_free(&exp);
-        return 2;
-    }
-    /* Where the results go is checked before anything runs, so that a
-     * missing folder is not found after the whole run. */
-    char why[768];
-    if (output && safe_file_check(output, why, sizeof why) != 0) {
-        diag_error("%s; nothing was run", why);
+    output_plan outputs;
+    if (plan_outputs(opt, &exp, &outputs) != 0) {
+        output_plan_free(&outputs);
         sweep_free(&sweep);
         experiment_free(&exp);
         return 2;
     }
     if (opt->command == RB_CMD_DRY_RUN) {
         print_dry_run(&exp, &sweep);
+        output_plan_free(&outputs);
         sweep_free(&sweep);
         experiment_free(&exp);
         return 0;
@@ -176,18 +268,17 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
     }
 
     int status = exit_status(&res);
-    if (output) {
-        if (write_file(output, reporter, &res) != 0)
+    for (size_t k = 0; k < outputs.n; k++)
+        if (write_file(outputs.paths[k], outputs.reporters[k], &res) != 0)
             status = status ? status : 1;
-        else if (!opt->quiet && format_from_name(format) != RB_FORMAT_TABLE)
-            report_table(stdout, &res);
-    } else if ((errno = 0, reporter(stdout, &res) != 0)) {
+    if (outputs.out && (errno = 0, outputs.out(stdout, &res) != 0)) {
         /* said here, with the reason, rather than by main's later check */
         diag_error("cannot write the results to standard output: %s",
                    errno ? strerror(errno) : "a write failed");
         clearerr(stdout);
         status = status ? status : 1;
     }
+    output_plan_free(&outputs);
     results_free(&res);
     sweep_free(&sweep);
     experiment_free(&exp);

@@ -10,6 +10,8 @@
 #include "config/experiment.h"
 
 #include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,10 +82,10 @@ static void check_int(parse_state *st, const char *key, const char *value, int64
     const char *why;
     int64_t v;
     if (parse_int(value, &v, &why) != 0)
-        diag_at(st->exp->path, st->line, "%s = %s is not a whole number; valid: %lld to %lld",
+        setting_error(st->exp, st->line, "%s = %s is not a whole number; valid: %lld to %lld",
                 key, value, (long long)min, (long long)max);
     else if (v < min || v > max)
-        diag_at(st->exp->path, st->line, "%s = %s is out of range; valid: %lld to %lld", key,
+        setting_error(st->exp, st->line, "%s = %s is out of range; valid: %lld to %lld", key,
                 value, (long long)min, (long long)max);
     else
         *out = v;
@@ -95,10 +97,10 @@ static void check_double(parse_state *st, const char *key, const char *value,
     const char *why;
     double v;
     if (parse_double(value, &v, &why) != 0)
-        diag_at(st->exp->path, st->line, "%s = %s is not a decimal number; valid: %s", key, value,
+        setting_error(st->exp, st->line, "%s = %s is not a decimal number; valid: %s", key, value,
                 valid);
     else if (!in_range(v))
-        diag_at(st->exp->path, st->line, "%s = %s is out of range; valid: %s", key, value, valid);
+        setting_error(st->exp, st->line, "%s = %s is out of range; valid: %s", key, value, valid);
     else
         *out = v;
 }
@@ -165,7 +167,7 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
     case KEY_CACHE: {
         int k = word_index(caches, RB_ARRAY_LEN(caches), value);
         if (k < 0)
-            diag_at(exp->path, st->line, "cache = %s is not valid; valid: %s, %s", value,
+            setting_error(exp, st->line, "cache = %s is not valid; valid: %s, %s", value,
                     caches[RB_CACHE_HOT], caches[RB_CACHE_COLD]);
         else
             exp->cache = k == 0 ? RB_CACHE_HOT : RB_CACHE_COLD;
@@ -182,7 +184,7 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
         break;
     case KEY_FORMAT:
         if (format_from_name(value) < 0) {
-            diag_at(exp->path, st->line, "format = %s is not valid; valid: %s", value,
+            setting_error(exp, st->line, "format = %s is not valid; valid: %s", value,
                     format_choices(", "));
         } else {
             free(exp->format);
@@ -201,7 +203,7 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
     case KEY_TIMING: {
         int k = timing_mode_from_name(value);
         if (k < 0)
-            diag_at(exp->path, st->line, "timing = %s is not valid; valid: %s", value,
+            setting_error(exp, st->line, "timing = %s is not valid; valid: %s", value,
                     timing_mode_choices());
         else
             exp->timing = k;
@@ -214,7 +216,7 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
             v = exp->graph_calls;
             const char *why;
             if (parse_int(value, &v, &why) != 0 || v < 1 || v > MAX_GRAPH_CALLS)
-                diag_at(exp->path, st->line, "graph_calls = %s is not valid; valid: auto or a "
+                setting_error(exp, st->line, "graph_calls = %s is not valid; valid: auto or a "
                         "whole number from 1 to %d", value, MAX_GRAPH_CALLS);
             else
                 exp->graph_calls = (long)v;
@@ -229,14 +231,14 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
         if ((v = word_index(peaks, RB_ARRAY_LEN(peaks), value)) >= 0)
             exp->peak = (int)v;
         else
-            diag_at(exp->path, st->line, "peak = %s is not valid; valid: cached (measured once "
+            setting_error(exp, st->line, "peak = %s is not valid; valid: cached (measured once "
                     "per device and kept in the cache folder), measure (measured again)", value);
         break;
     case KEY_PROBES:
         if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
             exp->probes = strcmp(value, "on") == 0;
         else
-            diag_at(exp->path, st->line, "probes = %s is not valid; valid: on (every result is "
+            setting_error(exp, st->line, "probes = %s is not valid; valid: on (every result is "
                     "also judged on probe inputs of exact answer: the default), off (rows are "
                     "then unproven)", value);
         break;
@@ -247,12 +249,13 @@ static void handle_experiment_key(parse_state *st, const char *key, const char *
 {
     int k = word_index(experiment_keys, KEY_COUNT_, key);
     if (k < 0) {
-        diag_at(st->exp->path, st->line, "unknown key '%s' in [experiment]; valid keys: %s", key,
+        setting_error(st->exp, st->line, "unknown key '%s' in [experiment]; valid keys: %s", key,
                 experiment_key_list);
         return;
     }
     if (st->key_lines[k]) {
-        diag_at(st->exp->path, st->line, "duplicate key '%s' in [experiment] (first set at line %d)",
+        setting_error(st->exp, st->line,
+                      "duplicate key '%s' in [experiment] (first set at line %d)",
                 key, st->key_lines[k]);
         return;
     }
@@ -284,13 +287,13 @@ static void handle_data_key(parse_state *st, const char *key, const char *value)
 {
     rb_experiment *exp = st->exp;
     if (word_index(data_keys, RB_ARRAY_LEN(data_keys), key) < 0) {
-        diag_at(exp->path, st->line, "unknown key '%s' in [data]; valid keys: %s", key,
+        setting_error(exp, st->line, "unknown key '%s' in [data]; valid keys: %s", key,
                 data_key_list);
         return;
     }
     const rb_setting *first = find_setting(exp->data, exp->n_data, key);
     if (first) {
-        diag_at(exp->path, st->line, "duplicate key '%s' in [data] (first set at line %d)", key,
+        setting_error(exp, st->line, "duplicate key '%s' in [data] (first set at line %d)", key,
                 first->line);
         return;
     }
@@ -320,7 +323,8 @@ static void handle_run_key(parse_state *st, const char *key, const char *value)
     if (strcmp(key, "plugin") == 0) {
         run->plugin_line = st->line;
         if (strchr(value, ',') || strpbrk(value, " \t"))
-            diag_at(path, st->line, "plugin = %s: a run names exactly one plugin; write one "
+            setting_error(st->exp, st->line,
+                          "plugin = %s: a run names exactly one plugin; write one "
                     "[run NAME] section per plugin", value);
         else
             run->plugin = xstrdup(value);
@@ -328,7 +332,7 @@ static void handle_run_key(parse_state *st, const char *key, const char *value)
         const char *why;
         st->optional_line = st->line;
         if (parse_bool(value, &run->optional, &why) != 0)
-            diag_at(path, st->line, "optional = %s: %s", value, why);
+            setting_error(st->exp, st->line, "optional = %s: %s", value, why);
     } else {
         add_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key, value);
     }
@@ -345,7 +349,8 @@ static int handle_key(void *user, const char *section, const char *key, const ch
         return 1;
     }
     if (*value == '\0') {
-        diag_at(path, st->line, "empty value for '%s'; write '%s = VALUE' or remove the line", key,
+        setting_error(st->exp, st->line,
+                      "empty value for '%s'; write '%s = VALUE' or remove the line", key,
                 key);
         return 1;
     }
@@ -376,7 +381,7 @@ static void finish_section(parse_state *st)
     if (st->kind == SECTION_RUN) {
         rb_run_section *run = current_run(st);
         if (!run->plugin && !run->plugin_line)
-            diag_at(st->exp->path, run->line, "[run %s] has no 'plugin' key; add 'plugin = NAME' "
+            setting_error(st->exp, run->line, "[run %s] has no 'plugin' key; add 'plugin = NAME' "
                     "(redbench --list shows the plugins found)", run->name);
     }
     st->kind = SECTION_IGNORED;
@@ -393,18 +398,18 @@ static void begin_run(parse_state *st, const char *name)
 {
     rb_experiment *exp = st->exp;
     if (*name == '\0') {
-        diag_at(exp->path, st->line, "a run section needs a name: [run NAME], NAME made of "
+        setting_error(exp, st->line, "a run section needs a name: [run NAME], NAME made of "
                 "letters, digits, '_', '.' and '-'");
         return;
     }
     if (!valid_run_name(name)) {
-        diag_at(exp->path, st->line, "run name '%s' is not valid; a run name is made of letters, "
+        setting_error(exp, st->line, "run name '%s' is not valid; a run name is made of letters, "
                 "digits, '_', '.' and '-'", name);
         return;
     }
     for (size_t k = 0; k < exp->n_runs; k++) {
         if (strcmp(exp->runs[k].name, name) == 0) {
-            diag_at(exp->path, st->line, "duplicate run '%s' (first defined at line %d); run "
+            setting_error(exp, st->line, "duplicate run '%s' (first defined at line %d); run "
                     "names must be unique", name, exp->runs[k].line);
             return;
         }
@@ -427,7 +432,7 @@ static void begin_section(parse_state *st, char *inside)
         int *first = experiment ? &st->experiment_line : &st->data_line;
         if (*first) {
             /* its keys are skipped (kind stays SECTION_IGNORED) */
-            diag_at(st->exp->path, st->line, "duplicate section [%s] (first at line %d); "
+            setting_error(st->exp, st->line, "duplicate section [%s] (first at line %d); "
                     "write its keys in one [%s] section", name, *first, name);
             return;
         }
@@ -437,7 +442,7 @@ static void begin_section(parse_state *st, char *inside)
                                                 name[3] == '\t')) {
         begin_run(st, trim(name + 3));
     } else {
-        diag_at(st->exp->path, st->line, "unknown section [%s]; valid sections: %s", name,
+        setting_error(st->exp, st->line, "unknown section [%s]; valid sections: %s", name,
                 section_list);
     }
 }
@@ -529,7 +534,7 @@ static void check_whole(parse_state *st, int errors_before)
     int min_line = st->key_lines[KEY_MIN_REPS], max_line = st->key_lines[KEY_MAX_REPS];
     if (exp->min_reps > exp->max_reps) {
         if (min_line && max_line)
-            diag_at(exp->path, min_line, "min_reps = %ld is larger than max_reps = %ld (line %d); "
+            setting_error(exp, min_line, "min_reps = %ld is larger than max_reps = %ld (line %d); "
                     "min_reps must not exceed max_reps", exp->min_reps, exp->max_reps, max_line);
         else if (min_line)
             exp->max_reps = exp->min_reps;
@@ -538,20 +543,161 @@ static void check_whole(parse_state *st, int errors_before)
     }
     int timing_line = st->key_lines[KEY_TIMING], cache_line = st->key_lines[KEY_CACHE];
     if (exp->timing == RB_TIMING_GRAPH && exp->cache == RB_CACHE_COLD)
-        diag_at(exp->path, timing_line ? timing_line : cache_line,
+        setting_error(exp, timing_line ? timing_line : cache_line,
                 "timing = graph replays calls back to back, with no cache flush between them, "
                 "so cache = cold (line %d) cannot hold; use timing = launch or device with "
                 "cache = cold", cache_line);
     if (st->key_lines[KEY_GRAPH_CALLS] && exp->timing != RB_TIMING_GRAPH)
-        diag_at(exp->path, st->key_lines[KEY_GRAPH_CALLS], "graph_calls applies to timing = "
+        setting_error(exp, st->key_lines[KEY_GRAPH_CALLS], "graph_calls applies to timing = "
                 "graph only; remove it or add 'timing = graph'");
     if (exp->n_runs == 0 && diag_count() == errors_before)
-        diag_at(exp->path, 0, "no [run NAME] section: nothing to run; add one, e.g. "
+        setting_error(exp, 0, "no [run NAME] section: nothing to run; add one, e.g. "
                 "'[run mine]' followed by 'plugin = NAME'");
 }
 
-/* Parses `len` bytes of text already copied to exp->text. */
-static int parse_text(rb_experiment *exp, size_t len)
+/* ---- keys set on the command line (-D KEY=VALUE, --device N) ---- */
+
+void setting_error(const rb_experiment *exp, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *message = xvasprintf(fmt, ap);
+    va_end(ap);
+    if (line < 0 && (size_t)-line <= exp->n_origins)
+        diag_at(exp->origins[-line - 1], 0, "%s", message);
+    else
+        diag_at(exp->path, line < 0 ? 0 : line, "%s", message);
+    free(message);
+}
+
+static void free_setting(rb_setting *s)
+{
+    free(s->key);
+    free(s->text);
+    free_list(s->values, s->n_values);
+}
+
+/* Sets `key` in a list of settings, replacing the one there. */
+static void replace_setting(parse_state *st, rb_setting **items, size_t *count, size_t *cap,
+                            const char *key, const char *value)
+{
+    for (size_t k = 0; k < *count; k++) {
+        rb_setting *s = &(*items)[k];
+        if (strcmp(s->key, key) == 0) {
+            free(s->text);
+            free_list(s->values, s->n_values);
+            s->text = xstrdup(value);
+            s->n_values = split_list(value, &s->values);
+            s->line = st->line;
+            return;
+        }
+    }
+    add_setting(st, items, count, cap, key, value);
+}
+
+static void remove_setting(rb_setting *items, size_t *count, const char *key)
+{
+    for (size_t k = 0; k < *count; k++) {
+        if (strcmp(items[k].key, key) == 0) {
+            free_setting(&items[k]);
+            memmove(&items[k], &items[k + 1], (*count - k - 1) * sizeof *items);
+            (*count)--;
+            return;
+        }
+    }
+}
+
+static void apply_override(parse_state *st, const rb_override *ov)
+{
+    rb_experiment *exp = st->exp;
+    exp->origins = xrealloc(exp->origins, (exp->n_origins + 1) * sizeof *exp->origins);
+    exp->origins[exp->n_origins++] = xstrdup(ov->option);
+    st->line = -(int)exp->n_origins;
+    const char *key = ov->key, *value = ov->value;
+
+    if (*value == '\0') {
+        setting_error(exp, st->line, "empty value for '%s'; write %s=VALUE", key, key);
+        return;
+    }
+    int k = word_index(experiment_keys, KEY_COUNT_, key);
+    if (k >= 0) {
+        st->key_lines[k] = st->line;
+        set_experiment_key(st, k, value);
+        return;
+    }
+    if (word_index(data_keys, RB_ARRAY_LEN(data_keys), key) >= 0) {
+        replace_setting(st, &exp->data, &exp->n_data, &exp->cap_data, key, value);
+        for (size_t r = 0; r < exp->n_runs; r++)
+            remove_setting(exp->runs[r].settings, &exp->runs[r].n_settings, key);
+        return;
+    }
+    for (size_t r = 0; r < exp->n_runs; r++) {
+        rb_run_section *run = &exp->runs[r];
+        if (strcmp(key, "plugin") == 0) {
+            run->plugin_line = st->line;
+            if (strchr(value, ',') || strpbrk(value, " \t")) {
+                setting_error(exp, st->line, "plugin = %s: a run names exactly one plugin; write "
+                              "one [run NAME] section per plugin", value);
+                return;
+            }
+            free(run->plugin);
+            run->plugin = xstrdup(value);
+        } else if (strcmp(key, "optional") == 0) {
+            const char *why;
+            if (parse_bool(value, &run->optional, &why) != 0) {
+                setting_error(exp, st->line, "optional = %s: %s", value, why);
+                return;
+            }
+        } else {
+            replace_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key, value);
+        }
+    }
+}
+
+int experiment_keep_runs(rb_experiment *exp, char *const *patterns, size_t n)
+{
+    if (n == 0)
+        return 0;
+    int errors = 0;
+    for (size_t p = 0; p < n; p++) {
+        size_t r = 0;
+        while (r < exp->n_runs && fnmatch(patterns[p], exp->runs[r].name, 0) != 0)
+            r++;
+        if (r < exp->n_runs)
+            continue;
+        strbuf names = {0};
+        for (r = 0; r < exp->n_runs; r++)
+            sb_printf(&names, "%s%s", r ? ", " : "", exp->runs[r].name);
+        diag_error("-r %s matches no run of %s; its runs: %s", patterns[p], exp->path,
+                   exp->n_runs ? names.data : "none");
+        sb_free(&names);
+        errors++;
+    }
+    if (errors)
+        return errors;
+    size_t kept = 0;
+    for (size_t r = 0; r < exp->n_runs; r++) {
+        int keep = 0;
+        for (size_t p = 0; p < n && !keep; p++)
+            keep = fnmatch(patterns[p], exp->runs[r].name, 0) == 0;
+        if (keep) {
+            exp->runs[kept++] = exp->runs[r];
+        } else {
+            rb_run_section *run = &exp->runs[r];
+            free(run->name);
+            free(run->plugin);
+            for (size_t k = 0; k < run->n_settings; k++)
+                free_setting(&run->settings[k]);
+            free(run->settings);
+        }
+    }
+    exp->n_runs = kept;
+    return 0;
+}
+
+/* Parses `len` bytes of text already copied to exp->text, then applies the
+ * overrides. */
+static int parse_text(rb_experiment *exp, size_t len, const rb_override *overrides, size_t n)
 {
     int before = diag_count();
     parse_state st;
@@ -563,11 +709,13 @@ static int parse_text(rb_experiment *exp, size_t len)
         .user = &st, .section = on_section, .key = on_key, .problem = on_problem};
     int first_error = ini_text_read(&reader, exp->text, len);
     finish_section(&st);
+    for (size_t k = 0; k < n; k++)
+        apply_override(&st, &overrides[k]);
     if (first_error > 0 && diag_count() == before)
-        diag_at(exp->path, first_error, "cannot read this line; expected 'key = value', a "
+        setting_error(exp, first_error, "cannot read this line; expected 'key = value', a "
                 "[section] header or a comment");
     else if (first_error < 0 && diag_count() == before)
-        diag_at(exp->path, 0, "cannot parse the file (inih error %d)", first_error);
+        setting_error(exp, 0, "cannot parse the file (inih error %d)", first_error);
     check_whole(&st, before);
     return diag_count() - before;
 }
@@ -582,7 +730,7 @@ int experiment_load_text(const char *path, const char *text, rb_experiment *exp)
                 "section with 'plugin = NAME'");
         return 1;
     }
-    return parse_text(exp, strlen(text));
+    return parse_text(exp, strlen(text), NULL, 0);
 }
 
 static void too_large(const char *path)
@@ -646,6 +794,12 @@ static long read_whole_file(const char *path, char **out)
 
 int experiment_load(const char *path, rb_experiment *exp)
 {
+    return experiment_load_overridden(path, NULL, 0, exp);
+}
+
+int experiment_load_overridden(const char *path, const rb_override *overrides, size_t n,
+                               rb_experiment *exp)
+{
     set_defaults(exp, path);
     exp->name = default_name(path);
     char *text;
@@ -667,16 +821,13 @@ int experiment_load(const char *path, rb_experiment *exp)
                 "a binary file?)");
         return 1;
     }
-    return parse_text(exp, (size_t)len);
+    return parse_text(exp, (size_t)len, overrides, n);
 }
 
 static void free_settings(rb_setting *settings, size_t count)
 {
-    for (size_t k = 0; k < count; k++) {
-        free(settings[k].key);
-        free(settings[k].text);
-        free_list(settings[k].values, settings[k].n_values);
-    }
+    for (size_t k = 0; k < count; k++)
+        free_setting(&settings[k]);
     free(settings);
 }
 
@@ -695,5 +846,6 @@ void experiment_free(rb_experiment *exp)
         free_settings(run->settings, run->n_settings);
     }
     free(exp->runs);
+    free_list(exp->origins, exp->n_origins);
     memset(exp, 0, sizeof *exp);
 }

@@ -73,7 +73,23 @@ typedef struct rb_experiment {
     size_t n_data, cap_data;
     rb_run_section *runs;
     size_t n_runs, cap_runs;
+
+    /* The command-line options that set keys (-D KEY=VALUE, --device N), as
+     * typed. A setting they made has line -(k + 1) for origins[k]:
+     * setting_error names the option instead of a file line. */
+    char **origins;
+    size_t n_origins;
 } rb_experiment;
+
+/* A key set on the command line, as if written in the file: an [experiment]
+ * key is set; a data key (op, dtype, n, distribution, bins) replaces the one
+ * of [data] and of every run section; any other key is set in every run
+ * section. Later ones win. */
+typedef struct rb_override {
+    const char *option; /* as typed, for messages: "-D n=3X", "--device 1" */
+    const char *key;
+    const char *value;
+} rb_override;
 
 /* The largest experiment file read (16 MiB); a larger one, or a pipe or
  * device that gives more, is an error naming the file. */
@@ -87,6 +103,23 @@ int experiment_load(const char *path, rb_experiment *exp);
 
 /* The same from text in memory (tests); `path` is only used in messages. */
 int experiment_load_text(const char *path, const char *text, rb_experiment *exp);
+
+/* experiment_load, then the overrides applied (before the cross-checks of
+ * [experiment], so that they see the result) and checked like the file's
+ * lines; their errors name the option. Returns the number of errors. */
+int experiment_load_overridden(const char *path, const rb_override *overrides, size_t n,
+                               rb_experiment *exp);
+
+/* Keeps the run sections whose name matches one of the glob patterns
+ * (fnmatch), in file order. A pattern that matches no run is an error
+ * ("redbench: error: ...") naming it and the runs there are. Returns the
+ * number of errors. */
+int experiment_keep_runs(rb_experiment *exp, char *const *patterns, size_t n);
+
+/* diag_at at a setting's place: the file and `line`, or, for a line below
+ * 0, the command-line option that set it ("-D n=3X: error: ..."). */
+void setting_error(const rb_experiment *exp, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 void experiment_free(rb_experiment *exp);
 

@@ -62,11 +62,11 @@ static int data_key_index(const char *key)
 }
 
 /* Reports an empty item ("a,,b", "a,"). Returns 0 when there is none. */
-static int check_empty_items(const char *path, const rb_setting *s)
+static int check_empty_items(const rb_experiment *exp, const rb_setting *s)
 {
     for (size_t k = 0; k < s->n_values; k++) {
         if (s->values[k][0] == '\0') {
-            diag_at(path, s->line, "%s = %s: item %zu of the list is empty; remove the extra "
+            setting_error(exp, s->line, "%s = %s: item %zu of the list is empty; remove the extra "
                     "comma", s->key, s->text, k + 1);
             return -1;
         }
@@ -77,7 +77,7 @@ static int check_empty_items(const char *path, const rb_setting *s)
 /* ---- data keys ---- */
 
 /* Converts one item of a data key; reports at `line` what is wrong. */
-static int data_item(const char *path, int line, int key, const char *item, int64_t *out)
+static int data_item(const rb_experiment *exp, int line, int key, const char *item, int64_t *out)
 {
     const char *why;
     uint64_t size;
@@ -102,22 +102,24 @@ static int data_item(const char *path, int line, int key, const char *item, int6
         return 0;
     case DATA_N:
         if (parse_size(item, &size, &why) != 0) {
-            diag_at(path, line, "n = %s: %s; valid: 1 to 1T (2^40 elements)", item, why);
+            setting_error(exp, line, "n = %s: %s; valid: 1 to 1T (2^40 elements)", item, why);
             return -1;
         }
         if (size < 1 || size > LARGEST_N) {
-            diag_at(path, line, "n = %s is out of range; valid: 1 to 1T (2^40 elements)", item);
+            setting_error(exp, line,
+                          "n = %s is out of range; valid: 1 to 1T (2^40 elements)", item);
             return -1;
         }
         *out = (int64_t)size;
         return 0;
     case DATA_BINS:
         if (parse_int(item, &number, &why) != 0) {
-            diag_at(path, line, "bins = %s: %s; valid: 1 to %d", item, why, LARGEST_BINS);
+            setting_error(exp, line, "bins = %s: %s; valid: 1 to %d", item, why, LARGEST_BINS);
             return -1;
         }
         if (number < 1 || number > LARGEST_BINS) {
-            diag_at(path, line, "bins = %s is out of range; valid: 1 to %d", item, LARGEST_BINS);
+            setting_error(exp, line,
+                          "bins = %s is out of range; valid: 1 to %d", item, LARGEST_BINS);
             return -1;
         }
         *out = number;
@@ -126,25 +128,25 @@ static int data_item(const char *path, int line, int key, const char *item, int6
     const char *choices = key == DATA_OP      ? op_choices()
                           : key == DATA_DTYPE ? dtype_choices()
                                               : distribution_choices();
-    diag_at(path, line, "unknown %s '%s'; valid: %s", data_keys[key], item, choices);
+    setting_error(exp, line, "unknown %s '%s'; valid: %s", data_keys[key], item, choices);
     return -1;
 }
 
 /* Fills an axis from a data key as written, or from its default when `s` is
  * NULL. Returns 0 when every item is valid. */
-static int data_axis(const char *path, int key, const rb_setting *s, axis *a)
+static int data_axis(const rb_experiment *exp, int key, const rb_setting *s, axis *a)
 {
     size_t count = s ? s->n_values : 1;
     int bad = 0;
 
     memset(a, 0, sizeof *a);
     a->setting = s;
-    if (s && check_empty_items(path, s) != 0)
+    if (s && check_empty_items(exp, s) != 0)
         return -1;
     a->values = xcalloc(count, sizeof *a->values);
     for (size_t k = 0; k < count; k++) {
         const char *item = s ? s->values[k] : data_defaults[key];
-        if (data_item(path, s ? s->line : 0, key, item, &a->values[k]) != 0)
+        if (data_item(exp, s ? s->line : 0, key, item, &a->values[k]) != 0)
             bad = 1;
     }
     a->count = bad ? 0 : count;
@@ -179,7 +181,7 @@ static void check_float_bytes(const rb_experiment *exp, const run_plan *plan, in
                 return;
             *reported_line = line;
         }
-        diag_at(exp->path, line, "distribution float-bytes is for dtype u8 only, but [run %s] "
+        setting_error(exp, line, "distribution float-bytes is for dtype u8 only, but [run %s] "
                 "has dtype %s; set dtype = u8 for it", plan->run->name,
                 dtype_name((int)dtype->values[k]));
         return;
@@ -260,13 +262,14 @@ static const char *param_item(const rb_param_spec *spec, const char *item, int64
 }
 
 /* Fills a parameter's axis from its key in the run. */
-static int param_axis(const char *path, const rb_loaded_plugin *plugin, const rb_param_spec *spec,
+static int param_axis(const rb_experiment *exp, const rb_loaded_plugin *plugin,
+                      const rb_param_spec *spec,
                       const rb_setting *s, axis *a)
 {
     int bad = 0;
     memset(a, 0, sizeof *a);
     a->setting = s;
-    if (check_empty_items(path, s) != 0)
+    if (check_empty_items(exp, s) != 0)
         return -1;
     a->values = xcalloc(s->n_values, sizeof *a->values);
     a->texts = xcalloc(s->n_values, sizeof *a->texts);
@@ -274,7 +277,8 @@ static int param_axis(const char *path, const rb_loaded_plugin *plugin, const rb
         const char *problem = param_item(spec, s->values[k], &a->values[k], &a->texts[k]);
         if (problem) {
             char *valid = valid_values(spec);
-            diag_at(path, s->line, "%s = %s: '%s' %s; valid for parameter '%s' of plugin '%s': %s",
+            setting_error(exp, s->line,
+                          "%s = %s: '%s' %s; valid for parameter '%s' of plugin '%s': %s",
                     s->key, s->text, s->values[k], problem, spec->name, plugin->desc->name, valid);
             free(valid);
             a->texts[k] = xstrdup("");
@@ -291,7 +295,7 @@ static int param_axis(const char *path, const rb_loaded_plugin *plugin, const rb
 
 /* Fills a parameter's axis from the default the plugin declares. A bad
  * default is the plugin's fault: the message names it and its file. */
-static int default_axis(const char *path, int line, const rb_loaded_plugin *plugin,
+static int default_axis(const rb_experiment *exp, int line, const rb_loaded_plugin *plugin,
                         const rb_param_spec *spec, axis *a)
 {
     memset(a, 0, sizeof *a);
@@ -303,7 +307,8 @@ static int default_axis(const char *path, int line, const rb_loaded_plugin *plug
                               : "is missing";
     if (problem) {
         char *valid = valid_values(spec);
-        diag_at(path, line, "plugin '%s' (%s) declares a bad default for parameter '%s': '%s' %s; "
+        setting_error(exp, line,
+                      "plugin '%s' (%s) declares a bad default for parameter '%s': '%s' %s; "
                 "valid: %s", plugin->desc->name, plugin->path, spec->name,
                 spec->default_value ? spec->default_value : "", problem, valid);
         free(valid);
@@ -322,21 +327,22 @@ static int spec_index(const rb_plugin *desc, const char *name)
     return -1;
 }
 
-static void report_unknown_parameter(const char *path, const rb_plugin *desc, const rb_setting *s)
+static void report_unknown_parameter(const rb_experiment *exp, const rb_plugin *desc,
+                                     const rb_setting *s)
 {
     strbuf names = {0};
     for (uint32_t k = 0; k < desc->n_params; k++)
         sb_printf(&names, "%s%s", k ? ", " : "", desc->params[k].name);
     if (desc->n_params == 0)
-        diag_at(path, s->line, "plugin '%s' has no parameter '%s': it takes no parameters "
+        setting_error(exp, s->line, "plugin '%s' has no parameter '%s': it takes no parameters "
                 "(data keys: op, dtype, n, distribution, bins)", desc->name, s->key);
     else
-        diag_at(path, s->line, "plugin '%s' has no parameter '%s'; its parameters: %s (data "
+        setting_error(exp, s->line, "plugin '%s' has no parameter '%s'; its parameters: %s (data "
                 "keys: op, dtype, n, distribution, bins)", desc->name, s->key, names.data);
     sb_free(&names);
 }
 
-static void plan_parameters(const char *path, run_plan *plan)
+static void plan_parameters(const rb_experiment *exp, run_plan *plan)
 {
     const rb_run_section *run = plan->run;
     const rb_plugin *desc = plan->plugin->desc;
@@ -350,20 +356,20 @@ static void plan_parameters(const char *path, run_plan *plan)
             continue;
         int j = spec_index(desc, s->key);
         if (j < 0) {
-            report_unknown_parameter(path, desc, s);
+            report_unknown_parameter(exp, desc, s);
             continue;
         }
         given[j] = 1;
-        param_axis(path, plan->plugin, &desc->params[j], s, &plan->params[j]);
+        param_axis(exp, plan->plugin, &desc->params[j], s, &plan->params[j]);
     }
     for (uint32_t j = 0; j < desc->n_params; j++)
         if (!given[j])
-            default_axis(path, run->plugin_line, plan->plugin, &desc->params[j], &plan->params[j]);
+            default_axis(exp, run->plugin_line, plan->plugin, &desc->params[j], &plan->params[j]);
     free(given);
 }
 
 /* For a run whose plugin is absent: its parameters as written. */
-static char *raw_parameters(const char *path, const rb_run_section *run)
+static char *raw_parameters(const rb_experiment *exp, const rb_run_section *run)
 {
     strbuf sb = {0};
     sb_append(&sb, "");
@@ -371,7 +377,7 @@ static char *raw_parameters(const char *path, const rb_run_section *run)
         const rb_setting *s = &run->settings[k];
         if (data_key_index(s->key) >= 0)
             continue;
-        check_empty_items(path, s);
+        check_empty_items(exp, s);
         sb_printf(&sb, "%s%s=", sb.len ? " " : "", s->key);
         for (size_t v = 0; v < s->n_values; v++)
             sb_printf(&sb, "%s%s", v ? "," : "", s->values[v]);
@@ -384,7 +390,7 @@ static void plan_absent_plugin(const rb_experiment *exp, const rb_registry *reg,
     const rb_run_section *run = plan->run;
     char *candidates = registry_ambiguity(reg, run->plugin);
     if (candidates) { /* found, but in more than one pack: an error even when optional */
-        diag_at(exp->path, run->plugin_line, "plugin '%s' is offered by more than one pack: %s; "
+        setting_error(exp, run->plugin_line, "plugin '%s' is offered by more than one pack: %s; "
                 "name one as 'plugin = PACK/NAME'", run->plugin, candidates);
         free(candidates);
         return;
@@ -394,17 +400,17 @@ static void plan_absent_plugin(const rb_experiment *exp, const rb_registry *reg,
         plan->skip_reason = xasprintf("plugin '%s' not found (searched: %s)", run->plugin,
                                       reg->n_dirs ? dirs : "no folder");
         free(dirs);
-        plan->raw_params = raw_parameters(exp->path, run);
+        plan->raw_params = raw_parameters(exp, run);
         return;
     }
     if (reg->n_plugins > 0) {
         char *names = registry_plugin_names(reg);
-        diag_at(exp->path, run->plugin_line, "unknown plugin '%s'; available: %s", run->plugin,
+        setting_error(exp, run->plugin_line, "unknown plugin '%s'; available: %s", run->plugin,
                 names);
         free(names);
     } else {
         char *dirs = join_words((const char *const *)reg->dirs, reg->n_dirs, ", ");
-        diag_at(exp->path, run->plugin_line, "unknown plugin '%s'; no plugin was found "
+        setting_error(exp, run->plugin_line, "unknown plugin '%s'; no plugin was found "
                 "(searched: %s); see --plugin-path", run->plugin, reg->n_dirs ? dirs : "no folder");
         free(dirs);
     }
@@ -428,7 +434,7 @@ static const axis *axis_at(const run_plan *plan, size_t k)
 }
 
 /* Counts the configurations; refuses more than RB_SWEEP_MAX_CONFIGS. */
-static void count_plan(const char *path, run_plan *plan)
+static void count_plan(const rb_experiment *exp, run_plan *plan)
 {
     uint64_t count = 1;
     int overflow = 0;
@@ -445,11 +451,13 @@ static void count_plan(const char *path, run_plan *plan)
             sb_printf(&axes, "%s%s %zu", axes.len ? " x " : "", axis_name(plan, k),
                       axis_at(plan, k)->count);
     if (overflow)
-        diag_at(path, plan->run->line, "[run %s] expands to more than 2^64 configurations (%s); "
+        setting_error(exp, plan->run->line,
+                      "[run %s] expands to more than 2^64 configurations (%s); "
                 "the most redbench accepts is %d: shorten some lists", plan->run->name,
                 axes.data, RB_SWEEP_MAX_CONFIGS);
     else
-        diag_at(path, plan->run->line, "[run %s] expands to %" PRIu64 " configurations (%s); the "
+        setting_error(exp, plan->run->line,
+                      "[run %s] expands to %" PRIu64 " configurations (%s); the "
                 "most redbench accepts is %d: shorten some lists", plan->run->name, count,
                 axes.data, RB_SWEEP_MAX_CONFIGS);
     sb_free(&axes);
@@ -470,24 +478,24 @@ static void plan_run(const rb_experiment *exp, const rb_registry *reg, const axi
         int d = data_key_index(s->key);
         if (d < 0)
             continue;
-        data_axis(exp->path, d, s, &plan->overrides[d]);
+        data_axis(exp, d, s, &plan->overrides[d]);
         plan->data[d] = &plan->overrides[d];
     }
     check_float_bytes(exp, plan, float_bytes_line);
 
     if (!run->plugin) {
-        diag_at(exp->path, run->line, "[run %s] has no 'plugin' key; add 'plugin = NAME'",
+        setting_error(exp, run->line, "[run %s] has no 'plugin' key; add 'plugin = NAME'",
                 run->name);
         return;
     }
     plan->plugin = registry_find(reg, run->plugin);
     if (plan->plugin)
-        plan_parameters(exp->path, plan);
+        plan_parameters(exp, plan);
     else
         plan_absent_plugin(exp, reg, plan);
 
     if (diag_count() == before)
-        count_plan(exp->path, plan);
+        count_plan(exp, plan);
     if (diag_count() != before)
         plan->count = 0;
 }
@@ -565,7 +573,7 @@ int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out
         for (size_t k = 0; k < exp->n_data; k++)
             if (strcmp(exp->data[k].key, data_keys[d]) == 0)
                 s = &exp->data[k];
-        data_axis(exp->path, d, s, &shared[d]);
+        data_axis(exp, d, s, &shared[d]);
     }
 
     run_plan *plans = xcalloc(exp->n_runs ? exp->n_runs : 1, sizeof *plans);
@@ -576,7 +584,7 @@ int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out
         total += plans[r].count;
     }
     if (diag_count() == before && total > RB_SWEEP_MAX_CONFIGS)
-        diag_at(exp->path, 0, "the experiment expands to %" PRIu64 " configurations in all; the "
+        setting_error(exp, 0, "the experiment expands to %" PRIu64 " configurations in all; the "
                 "most redbench accepts is %d: shorten some lists", total, RB_SWEEP_MAX_CONFIGS);
 
     if (diag_count() == before) {
