@@ -3,10 +3,11 @@
 # file runs: -r PATTERN (runs by glob), -D KEY=VALUE (any key, as if written
 # in the file, checked like it, errors naming the option), --device N; and
 # several outputs from one run (-o repeated, each format from its extension),
-# every output path checked before anything runs.
+# every output path checked before anything runs; redbench report converts
+# saved results to json, csv, md and html.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 45
+plan 58
 
 small="$fixtures/cli/small.ini"
 dry() { "$rb" --dry-run -c "$small" "$@"; }
@@ -67,4 +68,20 @@ ok "... saying --format would tell" grep -q "cannot tell the format of -o $tmp/u
 "$rb" "${one[@]}" -o "$tmp/u.dat" --format csv >/dev/null 2>&1; is "$?" 0 "... with --format: exit 0"
 "$rb" --help >"$tmp/help"; ok "--help names -r, -D, --device and several -o" \
   bash -c "grep -q -- '-r RUN' '$tmp/help' && grep -q -- '-D KEY=VALUE' '$tmp/help' && grep -q -- '--device N' '$tmp/help' && grep -q -- '-o FILE\]\.\.\.' '$tmp/help'"
+
+# redbench report
+"$rb" report "$tmp/r.json" -o "$tmp/c.json" -o "$tmp/c.csv" -o "$tmp/c.md" -o "$tmp/c.html" >/dev/null 2>"$tmp/err"
+is "$?" 0 "report RESULTS.json to four formats: exit 0"
+ok "... the JSON is a results file with the same rows" bash -c "cmp <('$rb' report '$tmp/r.json' --format csv) <('$rb' report '$tmp/c.json' --format csv)"
+ok "... the CSV has a header and the row" bash -c "head -n 1 '$tmp/c.csv' | grep -q ',run,plugin,' && grep -q ',plain,serial,' '$tmp/c.csv' && test \$(wc -l <'$tmp/c.csv') = 2"
+ok "... the Markdown has the table" grep -qE '^\| plain \| serial \| acc=native \| sum \| f32 \| 1024 \| ok \|' "$tmp/c.md"
+ok "... the HTML is the page of --format html" bash -c "grep -q '<!DOCTYPE html>' '$tmp/c.html' && grep -q '<svg xmlns' '$tmp/c.html' && grep -q '<tr class=\"ok\">' '$tmp/c.html'"
+is "$("$rb" report "$tmp/r.json" --format csv | wc -l)" 2 "report --format csv alone writes to standard output"
+"$rb" report "$tmp/r.json" -o "$tmp/d.csv" -o "$tmp/missing/d.md" >/dev/null 2>"$tmp/err"; is "$?" 2 "report -o in a missing folder: exit 2"
+ok "... before anything was written" bash -c "grep -q 'the folder $tmp/missing does not exist' '$tmp/err' && ! test -e '$tmp/d.csv'"
+"$rb" report "$tmp/r.json" -o "$tmp/d.txt" >/dev/null 2>"$tmp/err"; is "$?" 2 "report -o of an extension it does not write: exit 2"
+"$rb" report "$tmp/r.json" >/dev/null 2>"$tmp/err"; is "$?" 2 "report with nowhere to write: exit 2"
+"$rb" report "$small" -o "$tmp/e.csv" >/dev/null 2>"$tmp/err"; is "$?" 2 "report of a file that is not results: exit 2"
+ok "... naming it, nothing written" bash -c "grep -q 'small.ini' '$tmp/err' && ! test -e '$tmp/e.csv'"
+ok "--help names report" grep -q 'redbench report RESULTS.json' "$tmp/help"
 done_testing

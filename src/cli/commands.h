@@ -17,5 +17,7 @@ int command_tune(int argc, char **argv);
 int command_compare(int argc, char **argv);
 /* redbench plot RESULTS.json [-o DIR] [--baseline NAME]: figures with gnuplot (cli/plot.c). */
 int command_plot(int argc, char **argv);
+/* redbench report RESULTS.json -o FILE...: saved results converted (cli/plot.c). */
+int command_report(int argc, char **argv);
 
 #endif

@@ -21,6 +21,7 @@ static const struct subcommand {
     {"tune", command_tune},
     {"compare", command_compare},
     {"plot", command_plot},
+    {"report", command_report},
     {NULL, NULL},
 };
 
