@@ -4,7 +4,9 @@
  * (for a device without a UUID) host; a file rewritten, a missing one,
  * damaged ones; what is not a small regular file (a pipe, a link to
  * /dev/zero) is neither read nor replaced, and a link planted where the
- * temporary file used to be is not followed. Works in a temporary folder. */
+ * temporary file used to be is not followed; a measurement more than 20%
+ * from the cached figure taken again, and what is kept. Works in a
+ * temporary folder. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,9 +200,75 @@ static void test_untrusted_files(const char *dir)
     free(path);
 }
 
+/* A measurement that returns the figures it is given, one per call. */
+typedef struct scripted {
+    const double *figures;
+    int calls;
+} scripted;
+
+static int scripted_measure(void *ctx, double *gbs)
+{
+    scripted *s = ctx;
+    *gbs = s->figures[s->calls++];
+    return *gbs > 0 ? 0 : -1;
+}
+
+static void test_checked_measurement(const char *dir)
+{
+    ok(!peak_disagrees(36, 43) && !peak_disagrees(36, 29) && peak_disagrees(36, 43.3) &&
+           peak_disagrees(36, 28.7) && !peak_disagrees(0, 60),
+       "more than 20%% from the reference disagrees; no reference: nothing to compare");
+
+    char note[256];
+    double gbs = 0;
+    scripted s = {(const double[]){38, 99}, 0};
+    ok(peak_measure_checked(36, scripted_measure, &s, &gbs, note, sizeof note) == 1 &&
+           s.calls == 1 && gbs == 38 && note[0] == '\0',
+       "a measurement close to the cached figure is measured once, and kept");
+    s = (scripted){(const double[]){60.8, 99}, 0};
+    ok(peak_measure_checked(0, scripted_measure, &s, &gbs, note, sizeof note) == 1 &&
+           gbs == 60.8 && note[0] == '\0',
+       "nothing cached: one measurement, kept");
+    s = (scripted){(const double[]){60.8, 36.5}, 0};
+    ok(peak_measure_checked(36, scripted_measure, &s, &gbs, note, sizeof note) == 2 &&
+           gbs == 36.5 && strstr(note, "measured 60.8 GB/s, +69% from the cached 36.0 GB/s") &&
+           strstr(note, "the first was an outlier"),
+       "60.8 against a cached 36: taken again, the outlier dropped (%s)", note);
+    s = (scripted){(const double[]){60.8, 58}, 0};
+    ok(peak_measure_checked(36, scripted_measure, &s, &gbs, note, sizeof note) == 2 &&
+           gbs == 58 && strstr(note, "the device has changed"),
+       "two new measurements that agree: the new figure is kept");
+    s = (scripted){(const double[]){60.8, 90}, 0};
+    ok(peak_measure_checked(36, scripted_measure, &s, &gbs, note, sizeof note) == 2 &&
+           gbs == 60.8 && strstr(note, "median"),
+       "three figures that all disagree: their median is kept");
+    s = (scripted){(const double[]){60.8, 0}, 0};
+    ok(peak_measure_checked(36, scripted_measure, &s, &gbs, note, sizeof note) == 1 &&
+           gbs == 60.8 && strstr(note, "failed"),
+       "measuring again fails: the first is kept, and that is said");
+    s = (scripted){(const double[]){0}, 0};
+    ok(peak_measure_checked(36, scripted_measure, &s, &gbs, note, sizeof note) == -1,
+       "a failed measurement: -1");
+
+    /* a stale file still gives the figure it holds, to compare with */
+    rb_peak_key old = gpu;
+    old.tool_version = "0.0.9";
+    char when[40] = "", why[256];
+    ok(peak_cache_store(dir, &old, 36, NULL, 0) == 0 &&
+           peak_cache_load(dir, &gpu, &gbs, when, sizeof when, why, sizeof why) == RB_PEAK_STALE &&
+           gbs == 36 && strlen(when) == 20,
+       "a stale file gives its figure and when it was measured");
+    char *path = peak_cache_path(dir, &gpu);
+    unlink(path);
+    free(path);
+    ok(peak_cache_load(dir, &gpu, &gbs, when, sizeof when, why, sizeof why) == RB_PEAK_ABSENT &&
+           gbs == 0,
+       "no file: no figure");
+}
+
 int main(void)
 {
-    plan(33);
+    plan(43);
     alarm(60); /* a read that never ends fails the test instead of hanging it */
     const char *tmpdir = getenv("TMPDIR");
     char *dir = xasprintf("%s/rb-peaks.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -212,6 +280,7 @@ int main(void)
     test_store_and_find(dir);
     test_store_errors(dir);
     test_untrusted_files(dir);
+    test_checked_measurement(dir);
     rmdir(dir);
     free(dir);
     return done();

@@ -616,6 +616,48 @@ static void check_html(const char *path)
     free(text);
 }
 
+/* A report written to memory; the caller frees it. */
+static char *report_text(rb_reporter reporter)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    reporter(f, &results);
+    fclose(f);
+    return text;
+}
+
+/* %meas above 100% is explained under the table; 64-bit seeds and the peak
+ * cache's disagreement in the JSON. */
+static void check_in_cache_and_wide_numbers(void)
+{
+    char *text = report_text(report_table);
+    ok(!strstr(text, "%meas above 100%"), "table: no in-cache note while %%meas is below 100%%");
+    free(text);
+    double kept = results.rows[0].pct_measured_peak;
+    results.rows[0].pct_measured_peak = 267.4;
+    text = report_text(report_table);
+    ok(strstr(text, "\n%meas above 100% (1 row, up to 267%): inputs of up to 4M bytes fit in "
+                    "the device's last-level cache") != NULL,
+       "table: a note says why %%meas passes 100%%");
+    free(text);
+    results.rows[0].pct_measured_peak = kept;
+
+    uint64_t seed = results.rows[0].seed;
+    results.rows[0].seed = UINT64_MAX;
+    rb_device_record *dev = &results.info.devices[0];
+    snprintf(dev->measured_peak_note, sizeof dev->measured_peak_note, "measured 60.8 GB/s");
+    text = report_text(report_json);
+    ok(strstr(text, "\"seed\": \"18446744073709551615\"") != NULL,
+       "json: a 64-bit seed is written whole, as a string");
+    ok(strstr(text, "\"schema_version\": ") != NULL, "json: schema_version");
+    ok(strstr(text, "\"measured_peak_note\": \"measured 60.8 GB/s\"") != NULL,
+       "json: the peak cache's disagreement in the device's record");
+    free(text);
+    dev->measured_peak_note[0] = '\0';
+    results.rows[0].seed = seed;
+}
+
 static void check_lookup_and_counts(void)
 {
     ok(report_for("table") == report_table && report_for("csv") == report_csv &&
@@ -632,7 +674,7 @@ static void check_lookup_and_counts(void)
 
 int main(void)
 {
-    plan(42 + (int)RB_ARRAY_LEN(json_checks));
+    plan(47 + (int)RB_ARRAY_LEN(json_checks));
     build_results();
 
     const char *tmpdir = getenv("TMPDIR");
@@ -657,6 +699,7 @@ int main(void)
     check_md(paths[3]);
     check_html(paths[4]);
     check_lookup_and_counts();
+    check_in_cache_and_wide_numbers();
 
     FILE *full = fopen("/dev/full", "w");
     if (full) {

@@ -3,12 +3,13 @@
 # cache; tests/test_timing.sh runs the cpu pack and the plugins of
 # tests/timing/ in every timing mode and checks the rows' timing,
 # stopped_by, error_ratio, determinism and clock fields, the peak cache and
-# --profile; tests/test_gpu_timing.sh does the same on a GPU with the cuda
+# --profile; tests/test_peak_check.sh: one cache entry for run and tune, a
+# measurement far from the cached figure taken again; tests/test_gpu_timing.sh does the same on a GPU with the cuda
 # pack. tests/timing/: flaky-bits (right, but its last bit changes between
 # runs), old-clock (a backend of ABI 1.0) and old-sum (a plugin on it),
 # gathered in tests/timing/dir/. The standalone check in bench/ is shipped.
 check_PROGRAMS += tests/test_rules tests/test_peak_cache
-TESTS += tests/test_rules tests/test_peak_cache tests/test_timing.sh
+TESTS += tests/test_rules tests/test_peak_cache tests/test_timing.sh tests/test_peak_check.sh
 tests_test_rules_SOURCES = tests/test_rules.c
 tests_test_rules_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_rules_LDADD = $(TEST_LIBS)
@@ -41,7 +42,7 @@ tests/timing/dir.stamp: $(TIMING_PLUGINS)
 check_DATA += tests/timing/dir.stamp
 CLEANFILES += tests/timing/dir.stamp tests/timing/dir/*.so
 
-EXTRA_DIST += tests/test_timing.sh tests/test_gpu_timing.sh \
+EXTRA_DIST += tests/test_timing.sh tests/test_gpu_timing.sh tests/test_peak_check.sh \
 	bench/Makefile bench/plain_cub_sum.cu bench/plain_dlopen.c bench/plain_record.cu bench/launch_vs_plain.py \
 	bench/launch-vs-plain.ini bench/hopper_vs_cub.py \
 	bench/launch_rounds.sh bench/launch_rounds.py bench/launch-rounds.ini

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,8 +174,11 @@ static void cache_stale(cache_reader *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void cache_stale(cache_reader *c, const char *fmt, ...)
 {
+    /* the first difference says why; the rest of the file is still read,
+     * for the figure a new measurement is compared with */
+    if (c->result == RB_PEAK_STALE)
+        return;
     c->result = RB_PEAK_STALE;
-    c->ini.stop = 1;
     if (c->why && c->why_len) {
         va_list ap;
         va_start(ap, fmt);
@@ -213,6 +217,10 @@ static void cache_problem(void *user, int line, int problem, const char *text, s
     cache_reader *c = user;
     (void)text;
     (void)length;
+    if (problem == RB_INI_TOO_LONG || problem == RB_INI_NUL) {
+        c->ini.stop = 1;
+        c->figure = 0; /* what it holds cannot be trusted */
+    }
     if (problem == RB_INI_TOO_LONG)
         cache_stale(c, "line %d is longer than the %zu characters a line can have", line,
                     ini_text_longest());
@@ -225,6 +233,7 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
 {
     if (why && why_len)
         why[0] = '\0';
+    *gbs = 0;
     if (!dir)
         return RB_PEAK_ABSENT;
     char *path = peak_cache_path(dir, key);
@@ -270,10 +279,63 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
         if (why && why_len)
             snprintf(why, why_len, "the file has no measured_gbs");
     }
-    if (result == RB_PEAK_CACHED) {
-        *gbs = c.figure;
-        if (when && when_len)
-            snprintf(when, when_len, "%s", c.stamp);
-    }
+    /* stale: the figure still says what this device measured before */
+    *gbs = c.figure > 0 ? c.figure : 0;
+    if (when && when_len)
+        snprintf(when, when_len, "%s", c.figure > 0 ? c.stamp : "");
     return result;
+}
+
+int peak_disagrees(double reference, double measured)
+{
+    if (!(reference > 0) || !(measured > 0))
+        return 0;
+    return fabs(measured - reference) > RB_PEAK_AGREEMENT * reference;
+}
+
+static double median3(double a, double b, double c)
+{
+    if (a > b) { double t = a; a = b; b = t; }
+    if (b > c) { double t = b; b = c; c = t; }
+    return a > b ? a : b;
+}
+
+int peak_measure_checked(double cached, rb_peak_measure measure, void *ctx, double *gbs,
+                         char *note, size_t note_len)
+{
+    if (note && note_len)
+        note[0] = '\0';
+    double first = 0;
+    if (measure(ctx, &first) != 0 || !(first > 0))
+        return -1;
+    *gbs = first;
+    if (!peak_disagrees(cached, first))
+        return 1;
+    double pct = 100.0 * (first - cached) / cached;
+    double second = 0;
+    if (measure(ctx, &second) != 0 || !(second > 0)) {
+        if (note && note_len)
+            snprintf(note, note_len,
+                     "measured %.1f GB/s, %+.0f%% from the cached %.1f GB/s; measuring it "
+                     "again failed: kept %.1f GB/s",
+                     first, pct, cached, first);
+        return 1;
+    }
+    const char *verdict;
+    if (!peak_disagrees(cached, second)) {
+        *gbs = second;
+        verdict = "which agrees with the cache: the first was an outlier";
+    } else if (!peak_disagrees(first, second)) {
+        *gbs = second;
+        verdict = "which agrees with the first: the device has changed";
+    } else {
+        *gbs = median3(cached, first, second);
+        verdict = "which agrees with neither: the median is kept";
+    }
+    if (note && note_len)
+        snprintf(note, note_len,
+                 "measured %.1f GB/s, %+.0f%% from the cached %.1f GB/s; measured again: "
+                 "%.1f GB/s, %s; kept %.1f GB/s",
+                 first, pct, cached, second, verdict, *gbs);
+    return 2;
 }

@@ -38,7 +38,9 @@ char *peak_cache_path(const char *dir, const rb_peak_key *key);
 
 /* Looks the device up. On RB_PEAK_CACHED sets *gbs and copies when it was
  * measured (ISO 8601 UTC) into `when`; on RB_PEAK_STALE `why` says which
- * field differs. `dir` may be NULL (absent). */
+ * field differs, and *gbs and `when` are the figure the file holds (0 and ""
+ * when it holds none), for a new measurement to be compared with. `dir`
+ * may be NULL (absent). */
 int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *when,
                     size_t when_len, char *why, size_t why_len);
 
@@ -48,5 +50,26 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
  * set (EINVAL: something other than a regular file is in the file's place). */
 int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *when,
                      size_t when_len);
+
+/* How far a new measurement may be from the cached figure, as a fraction
+ * of the cached figure, before it is taken again. */
+#define RB_PEAK_AGREEMENT 0.20
+
+/* 1 when `measured` is more than RB_PEAK_AGREEMENT away from `reference`. */
+int peak_disagrees(double reference, double measured);
+
+/* One measurement of the peak: 0 and *gbs > 0, or -1. */
+typedef int (*rb_peak_measure)(void *ctx, double *gbs);
+
+/* Measures a peak and checks it against `cached` (the figure the cache
+ * held, under this key or a stale one; 0: none). A measurement more than
+ * RB_PEAK_AGREEMENT away from it is taken again: if the second agrees with
+ * the cached figure, the first was an outlier and the second is kept; if it
+ * agrees with the first, the device has changed and the second is kept;
+ * if all three differ, their median is kept. Sets *gbs to the figure kept
+ * and `note` to the disagreement in one line ("" when none). Returns how
+ * many measurements were taken, or -1 when the first failed. */
+int peak_measure_checked(double cached, rb_peak_measure measure, void *ctx, double *gbs,
+                         char *note, size_t note_len);
 
 #endif

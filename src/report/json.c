@@ -192,6 +192,7 @@ static void write_device(json_writer *w, const rb_device_record *d)
     else
         jw_null(w);
     member_string(w, "measured_peak_at", text_or_null(d->measured_peak_at));
+    member_string(w, "measured_peak_note", text_or_null(d->measured_peak_note));
     jw_key(w, "memory_bytes");
     if (info->memory_bytes > 0)
         write_uint(w, info->memory_bytes);

@@ -2,10 +2,13 @@
  * the device, its record in the results and its measured peak, from the
  * peak cache or measured once; and recovery after a failure, which may
  * leave a device unusable in this process. */
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "host/peak_cache.h"
@@ -21,45 +24,74 @@ static const char *device_property(const rb_device_info *info, const char *key)
     return "";
 }
 
+/* One measurement with the backend's calibration (host/peak_cache.h). */
+typedef struct peak_probe {
+    const rb_backend *backend;
+    open_backend *ob;
+} peak_probe;
+
+static int measure_once(void *ctx, double *gbs)
+{
+    peak_probe *p = ctx;
+    host_clear_error(&p->ob->host);
+    *gbs = 0;
+    return p->backend->measure_peak(p->ob->ctx, gbs) == RB_OK && *gbs > 0 ? 0 : -1;
+}
+
 /* The device's measured peak: from the peak cache when it holds one made
  * under the same key (backend, device, driver, redbench's version), unless
  * the experiment says `peak = measure` or the environment
  * REDBENCH_PEAK=measure; otherwise measured with the backend's calibration
- * and stored in the cache. */
+ * and stored in the cache. A measurement more than 20% away from the figure
+ * the cache held (under this key or an older one) is taken again, and the
+ * disagreement is said on standard error and kept in the device's record.
+ * The key is the same whichever command opens the device (run, tune): the
+ * host's name and redbench's version are filled in here when the caller's
+ * run information lacks them. */
 static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
 {
     const rb_backend *b = ob->loaded->desc;
     rb_host_state *host = &ob->host;
+    char hostname[sizeof r->res->info.host] = "";
+    if (*r->res->info.host)
+        snprintf(hostname, sizeof hostname, "%s", r->res->info.host);
+    else if (gethostname(hostname, sizeof hostname - 1) != 0)
+        hostname[0] = '\0';
     rb_peak_key key = {
         .backend = b->name,
         .backend_version = b->version,
         .device = rec->info.name,
         .uuid = rec->info.uuid,
-        .host = r->res->info.host,
+        .host = hostname,
         .driver = device_property(&rec->info, "driver_version"),
-        .tool_version = r->res->info.tool_version,
+        .tool_version = r->res->info.tool_version ? r->res->info.tool_version : PACKAGE_VERSION,
     };
     char *dir = peak_cache_dir();
-    char why[256] = "";
+    char why[256] = "", cached_at[40] = "";
     const char *forced = getenv("REDBENCH_PEAK");
-    if (r->exp->peak == RB_PEAK_USE_CACHE && !(forced && strcmp(forced, "measure") == 0)) {
-        double gbs = 0;
-        int found = peak_cache_load(dir, &key, &gbs, rec->measured_peak_at,
-                                    sizeof rec->measured_peak_at, why, sizeof why);
-        if (found == RB_PEAK_CACHED) {
-            rec->measured_peak_gbs = gbs;
-            rec->measured_peak_cached = 1;
-            free(dir);
-            return;
-        }
-        if (found == RB_PEAK_STALE && r->opt->verbosity > 1)
-            fprintf(stderr, "redbench: %s: the cached peak is stale (%s); measuring again\n",
-                    b->name, why);
+    int use_cache = r->exp->peak == RB_PEAK_USE_CACHE && !(forced && strcmp(forced, "measure") == 0);
+    double cached = 0;
+    int found = peak_cache_load(dir, &key, &cached, cached_at, sizeof cached_at, why, sizeof why);
+    if (use_cache && found == RB_PEAK_CACHED) {
+        rec->measured_peak_gbs = cached;
+        rec->measured_peak_cached = 1;
+        snprintf(rec->measured_peak_at, sizeof rec->measured_peak_at, "%s", cached_at);
+        free(dir);
+        return;
     }
+    if (use_cache && found == RB_PEAK_STALE && r->opt->verbosity > 1)
+        fprintf(stderr, "redbench: %s: the cached peak is stale (%s); measuring again\n",
+                b->name, why);
     double peak = 0;
-    host_clear_error(host);
-    if (b->measure_peak(ob->ctx, &peak) == RB_OK && peak > 0) {
+    peak_probe probe = {b, ob};
+    if (peak_measure_checked(cached, measure_once, &probe, &peak, rec->measured_peak_note,
+                             sizeof rec->measured_peak_note) > 0) {
         rec->measured_peak_gbs = peak;
+        if (*rec->measured_peak_note && r->opt->verbosity > 0)
+            fprintf(stderr, "redbench: warning: %s device %d: peak bandwidth: %s%s%s%s\n",
+                    b->name, rec->device, rec->measured_peak_note,
+                    *cached_at ? " (the cached figure was measured " : "", cached_at,
+                    *cached_at ? ")" : "");
         if (!dir || peak_cache_store(dir, &key, peak, rec->measured_peak_at,
                                      sizeof rec->measured_peak_at) != 0) {
             if (r->opt->verbosity > 1)

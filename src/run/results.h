@@ -82,6 +82,8 @@ typedef struct rb_device_record {
     double measured_peak_gbs; /* 0 if not measured */
     int measured_peak_cached; /* taken from the peak cache, not measured now */
     char measured_peak_at[40];/* when it was measured (ISO 8601 UTC), "" unknown */
+    char measured_peak_note[256]; /* a measurement far from the cached figure,
+                                   * taken again (host/peak_cache.h); "" none */
 } rb_device_record;
 
 typedef struct rb_run_info {
