@@ -108,20 +108,20 @@ plan "$tests"
 [data]
 distribution = signed
 [run tree]
-plugin = tree
+plugin = cuda/tree
 op = sum, min, max
 dtype = i32, i64, f32, f64
 n = 1, 31, 1000, 1048579
 variant = divergent, strided-index, sequential, first-add, warp-unroll, full-unroll
 block = 64, 256, 1024
 [run tree-64m]
-plugin = tree
+plugin = cuda/tree
 op = sum, min, max
 dtype = i32, i64, f32, f64
 n = 64M
 variant = divergent, strided-index, sequential, first-add, warp-unroll, full-unroll
 [run tree-uniform]
-plugin = tree
+plugin = cuda/tree
 distribution = uniform
 op = sum
 dtype = f32
@@ -252,25 +252,25 @@ esac
 distribution = signed
 n = $small
 [run atomic-sum]
-plugin = atomic
+plugin = cuda/atomic
 op = sum
 dtype = i32, i64, f32, f64
 scope = value, thread, warp, block
 values_per_thread = 1, 16, 33
 [run atomic-extrema]
-plugin = atomic
+plugin = cuda/atomic
 op = min, max
 dtype = i32, i64
 scope = value, thread, warp, block
 values_per_thread = 1, 16, 33
 [run atomic-blocks]
-plugin = atomic
+plugin = cuda/atomic
 op = sum
 dtype = i32
 n = 1000, 1048579
 block = 32, 1024
 [run atomic-f64-acc]
-plugin = atomic
+plugin = cuda/atomic
 distribution = uniform
 op = sum
 dtype = f32
@@ -332,17 +332,17 @@ op = histogram
 dtype = u8
 n = $small
 [run histogram]
-plugin = histogram
+plugin = cuda/histogram
 bins = 256, 7, 1
 variant = global-atomic, block-shared, warp-private
 vector = 1, 4, 16
 [run histogram-skewed]
-plugin = histogram
+plugin = cuda/histogram
 distribution = float-bytes
 n = 1048579, 64M
 variant = global-atomic, block-shared, warp-private
 [run histogram-shapes]
-plugin = histogram
+plugin = cuda/histogram
 n = 1000, 1048579
 variant = block-shared, warp-private
 block = 32, 1024
@@ -366,7 +366,7 @@ n = 1048579, 64M
 plugin = shuffle
 finish = two-pass, last-block, atomic, atomic-epoch
 [run atomic]
-plugin = atomic
+plugin = cuda/atomic
 scope = warp, block
 [run shared-array]
 plugin = shared-array
@@ -430,7 +430,7 @@ ok "onepass declines floating min and max with finish = atomic" declined decline
   "atomicMin/atomicMax"
 
 { header declined-atomic
-  printf '[data]\nop = min, max\ndtype = f32, f64\nn = 1000\n[run a]\nplugin = atomic\n'
+  printf '[data]\nop = min, max\ndtype = f32, f64\nn = 1000\n[run a]\nplugin = cuda/atomic\n'
 } >"$tmp/declined-atomic.ini"
 ok "atomic declines floating min and max" declined declined-atomic "atomicMin/atomicMax"
 
@@ -443,7 +443,7 @@ ok "thrust declines argmax and histograms" declined declined-thrust "thrust"
 # --- a result that is wrong is reported wrong, not ok: one float
 # accumulator over 2^26 values in [0, 1) stalls at 2^24.
 { header stall
-  printf '[data]\nop = sum\ndtype = f32\nn = 64M\n[run a]\nplugin = atomic\nscope = value\nacc = f32\n'
+  printf '[data]\nop = sum\ndtype = f32\nn = 64M\n[run a]\nplugin = cuda/atomic\nscope = value\nacc = f32\n'
 } >"$tmp/stall.ini"
 "$rb" -c "$tmp/stall.ini" --no-isolation --format json -o "$tmp/stall.json" >/dev/null 2>&1
 is "$("$JQ" -r '.results[0].status' "$tmp/stall.json")" wrong \
@@ -503,14 +503,14 @@ if [ "$large" != 0 ]; then
 
   { header big-histogram
     printf '[data]\nop = histogram\ndtype = u8\nn = %s\n' "$big"
-    printf '[run histogram]\nplugin = histogram\nvariant = global-atomic, block-shared, warp-private\n'
+    printf '[run histogram]\nplugin = cuda/histogram\nvariant = global-atomic, block-shared, warp-private\n'
     printf '[run cub]\nplugin = cub\n'
   } >"$tmp/big-histogram.ini"
   ok "histograms at n = 2^30" all_ok big-histogram 4
 
   { header huge-histogram
     printf '[data]\nop = histogram\ndtype = u8\nn = %s\n' "$huge"
-    printf '[run histogram]\nplugin = histogram\nvariant = global-atomic, block-shared, warp-private\n'
+    printf '[run histogram]\nplugin = cuda/histogram\nvariant = global-atomic, block-shared, warp-private\n'
     printf '[run cub]\nplugin = cub\n'
   } >"$tmp/huge-histogram.ini"
   ok "histograms over more than 2^32 bytes" all_ok huge-histogram 4

@@ -49,7 +49,7 @@ plugin = single-thread
 op = sum
 dtype = i32, f64
 [run tree]
-plugin = tree
+plugin = cuda/tree
 op = sum, max
 dtype = f32, i64
 variant = divergent, strided-index, sequential, first-add, warp-unroll, full-unroll
@@ -97,7 +97,7 @@ op = sum, min
 dtype = f32, i64
 blocks = 4, 16
 [run atomic]
-plugin = atomic
+plugin = cuda/atomic
 op = sum, max
 dtype = i32, i64
 scope = value, thread, warp, block
@@ -114,7 +114,7 @@ op = sum
 dtype = f32, i64
 values_per_thread = 3
 [run histogram]
-plugin = histogram
+plugin = cuda/histogram
 op = histogram
 dtype = u8
 distribution = uniform

@@ -36,7 +36,7 @@ plugin = shuffle
 plugin = cub
 variant = thrust
 [run atomic]
-plugin = atomic
+plugin = cuda/atomic
 scope = block
 acc = f32
 values_per_thread = 4
