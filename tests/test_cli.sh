@@ -4,7 +4,7 @@
 # to 16 MiB (-c /dev/zero is refused, naming it).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 28
+plan 32
 
 ok "--help exits 0" "$rb" --help
 ok "--help shows the usage" bash -c "'$rb' --help | grep -q 'redbench -c FILE'"
@@ -38,4 +38,12 @@ ok "... naming the file and line 3" grep -q 'unknown-param.ini:3:' "$tmp/err"
 "$rb" -c "$fixtures/cli/unknown-plugin.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "an unknown plugin exits 2"
 ok "... naming the line and the plugins there are" grep -qE 'unknown-plugin.ini:5:.*serial' "$tmp/err"
 "$rb" -c "$fixtures/cli/small.ini" --format xml >/dev/null 2>&1; is "$?" 2 "an unknown format exits 2"
+
+# warmup = 0 is allowed, with a warning naming where it was set
+printf '[experiment]\nmin_time = 0\nmax_reps = 2\nwarmup = 0\n[data]\nn = 1K\n[run a]\nplugin = serial\n' >"$tmp/w0.ini"
+"$rb" -q -c "$tmp/w0.ini" >/dev/null 2>"$tmp/err"; is "$?" 0 "warmup = 0 runs"
+ok "... with a warning naming the file and line 4" grep -q 'warning: .*w0.ini:4: warmup = 0: the first timed call' "$tmp/err"
+sed '/warmup/d' "$tmp/w0.ini" >"$tmp/w1.ini"
+"$rb" -q -c "$tmp/w1.ini" -D warmup=0 >/dev/null 2>"$tmp/err"; is "$?" 0 "-D warmup=0 runs"
+ok "... with a warning naming the option" grep -q 'warning: -D warmup=0: warmup = 0' "$tmp/err"
 done_testing

@@ -145,6 +145,11 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
         v = exp->warmup;
         check_int(st, "warmup", value, 0, MAX_WARMUP, &v);
         exp->warmup = (int)v;
+        if (strcmp(value, "0") == 0)
+            setting_warning(exp, st->line, "warmup = 0: the first timed call of each "
+                            "configuration then includes one-time costs (loading the plugin's "
+                            "code, first touches of its memory) and can be an outlier; 1 or "
+                            "more is advised");
         break;
     case KEY_MIN_TIME:
         check_double(st, "min_time", value, "seconds, 0 or more (e.g. 0.5)", non_negative,
@@ -556,6 +561,30 @@ static void check_whole(parse_state *st, int errors_before)
 }
 
 /* ---- keys set on the command line (-D KEY=VALUE, --device N) ---- */
+
+/* Where a setting was made: the file and its line, or the command-line
+ * option (a negative line). */
+static void setting_place(const rb_experiment *exp, int line, char *buf, size_t len)
+{
+    if (line < 0 && (size_t)-line <= exp->n_origins)
+        snprintf(buf, len, "%s", exp->origins[-line - 1]);
+    else if (line > 0)
+        snprintf(buf, len, "%s:%d", exp->path, line);
+    else
+        snprintf(buf, len, "%s", exp->path);
+}
+
+void setting_warning(const rb_experiment *exp, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *message = xvasprintf(fmt, ap);
+    va_end(ap);
+    char where[512];
+    setting_place(exp, line, where, sizeof where);
+    diag_warn("%s: %s", where, message);
+    free(message);
+}
 
 void setting_error(const rb_experiment *exp, int line, const char *fmt, ...)
 {

@@ -120,6 +120,10 @@ int experiment_keep_runs(rb_experiment *exp, char *const *patterns, size_t n);
  * 0, the command-line option that set it ("-D n=3X: error: ..."). */
 void setting_error(const rb_experiment *exp, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same place, as a warning ("FILE:LINE: ..." after "redbench:
+ * warning:"); not counted as an error. */
+void setting_warning(const rb_experiment *exp, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 void experiment_free(rb_experiment *exp);
 
