@@ -118,11 +118,12 @@ static void keep_result(rb_result *kept, const rb_result *res)
     }
 }
 
-/* One call on the probe input in place: run, verify, the verdict. Returns
- * RB_OK with *exact set, or RB_ERROR with the row failed. */
+/* One call on the probe input in place: run and verify into *res (its
+ * bins for the caller to free). Returns RB_OK, or RB_ERROR with the row
+ * failed. */
 static int run_probe(const rb_configuration *cfg, const rb_plugin *p, void *state,
-                     open_backend *ob, rb_host_state *host, const rb_probe_set *set, size_t k,
-                     rb_result *res, rb_row *row, int *exact, char *why, size_t len)
+                     open_backend *ob, rb_host_state *host, size_t k, rb_result *res,
+                     rb_row *row)
 {
     const rb_backend *b = ob->loaded->desc;
     host_clear_error(host);
@@ -147,7 +148,6 @@ static int run_probe(const rb_configuration *cfg, const rb_plugin *p, void *stat
         res->bins = NULL;
         return RB_ERROR;
     }
-    *exact = probe_judge(set, k, res, NULL, 0, why, len);
     return RB_OK;
 }
 
@@ -199,15 +199,11 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
         }
         rb_result res;
         char why[400] = "";
-        int exact = 0;
-        if (run_probe(cfg, p, *state, ob, host, &set, k, &res, row, &exact, why, sizeof why) !=
-            RB_OK)
+        if (run_probe(cfg, p, *state, ob, host, k, &res, row) != RB_OK)
             break;
-        if (exact) {
+        if (probe_judge(&set, k, &res, earlier, n_earlier, why, sizeof why)) {
             row->probes_passed++;
         } else {
-            /* names an earlier call's answer if that is what came back */
-            probe_judge(&set, k, &res, earlier, n_earlier, why, sizeof why);
             runner_set_reason(row, RB_ROW_WRONG, "probe %zu%s: %s", k + 1,
                               pr->fresh_init ? " (after a fresh init)" : "", why);
             row->probes = RB_PROBES_FAILED;

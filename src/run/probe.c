@@ -11,13 +11,12 @@
 
 #include "base/names.h"
 #include "base/util.h"
+#include "run/reference.h"
 
 #define DENSE_WINDOWS 64
 #define F32_EXACT_COUNT ((uint64_t)1 << 24) /* f32 counts 0..2^24 exactly */
 
 /* ---- values of a dtype ---- */
-
-static int is_float(int dtype) { return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64; }
 
 /* The element with value v as the dtype stores it. */
 static void encode(int dtype, long double v, unsigned char out[8])
@@ -31,26 +30,6 @@ static void encode(int dtype, long double v, unsigned char out[8])
     case RB_DTYPE_U8: out[0] = (unsigned char)v; break;
     default: break;
     }
-}
-
-/* An integer sum modulo 2^64 as the dtype holds it (as reference.c). */
-static int64_t wrap_to_dtype(uint64_t u, int dtype)
-{
-    if (dtype == RB_DTYPE_I32) {
-        uint32_t w = (uint32_t)u;
-        return w <= INT32_MAX ? (int64_t)w : (int64_t)w - ((int64_t)1 << 32);
-    }
-    return u <= INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
-}
-
-static void format_value(char *buf, size_t len, int dtype, int64_t i, long double f)
-{
-    if (dtype == RB_DTYPE_F32)
-        snprintf(buf, len, "%.9g", (double)f);
-    else if (dtype == RB_DTYPE_F64)
-        snprintf(buf, len, "%.17g", (double)f);
-    else
-        snprintf(buf, len, "%" PRId64, i);
 }
 
 /* ---- places ---- */
@@ -233,7 +212,7 @@ static void answer(const rb_probe_set *set, rb_probe *pr)
     uint64_t plain = set->n - planted - regions;
     switch (set->op) {
     case RB_OP_SUM:
-        if (is_float(set->dtype)) {
+        if (reference_is_float(set->dtype)) {
             long double s = pr->background * (long double)plain +
                             pr->region_value * (long double)regions;
             for (size_t k = 0; k < pr->n_plants; k++)
@@ -243,7 +222,7 @@ static void answer(const rb_probe_set *set, rb_probe *pr)
             uint64_t s = (uint64_t)pr->background * plain + (uint64_t)pr->region_value * regions;
             for (size_t k = 0; k < pr->n_plants; k++)
                 s += (uint64_t)pr->plants[k].value;
-            pr->i = wrap_to_dtype(s, set->dtype);
+            pr->i = reference_wrap(s, set->dtype);
         }
         break;
     case RB_OP_MIN:
@@ -402,14 +381,14 @@ static int same_answer(const rb_probe_set *set, const rb_result *a, const rb_res
 {
     switch (set->op) {
     case RB_OP_SUM:
-        return is_float(set->dtype) ? a->f == b->f
-                                    : wrap_to_dtype((uint64_t)a->i, set->dtype) ==
-                                          wrap_to_dtype((uint64_t)b->i, set->dtype);
+        return reference_is_float(set->dtype) ? a->f == b->f
+                                    : reference_wrap((uint64_t)a->i, set->dtype) ==
+                                          reference_wrap((uint64_t)b->i, set->dtype);
     case RB_OP_MIN:
     case RB_OP_MAX:
-        return is_float(set->dtype) ? a->f == b->f : a->i == b->i;
+        return reference_is_float(set->dtype) ? a->f == b->f : a->i == b->i;
     case RB_OP_ARGMAX:
-        return (is_float(set->dtype) ? a->f == b->f : a->i == b->i) && a->index == b->index;
+        return (reference_is_float(set->dtype) ? a->f == b->f : a->i == b->i) && a->index == b->index;
     case RB_OP_HISTOGRAM:
         return a->bins && b->bins && a->n_bins == b->n_bins &&
                memcmp(a->bins, b->bins, a->n_bins * sizeof *a->bins) == 0;
@@ -435,8 +414,8 @@ static rb_result expected_result(const rb_probe_set *set, const rb_probe *pr)
 /* The value of a sum result and of the probe's answer, as long doubles. */
 static long double sum_value(const rb_probe_set *set, const rb_result *res)
 {
-    return is_float(set->dtype) ? (long double)res->f
-                                : (long double)wrap_to_dtype((uint64_t)res->i, set->dtype);
+    return reference_is_float(set->dtype) ? (long double)res->f
+                                : (long double)reference_wrap((uint64_t)res->i, set->dtype);
 }
 
 /* When `diff` is a sum of distinct planted values (distinct powers of two,
@@ -472,11 +451,11 @@ static int name_plants(const rb_probe_set *set, const rb_probe *pr, long double 
 static void judge_sum(const rb_probe_set *set, const rb_probe *pr, const rb_result *res,
                       const rb_result *earlier, size_t n_earlier, char *why, size_t len)
 {
-    long double got = sum_value(set, res), want = is_float(set->dtype) ? pr->f : (long double)pr->i;
+    long double got = sum_value(set, res), want = reference_is_float(set->dtype) ? pr->f : (long double)pr->i;
     char got_text[64], want_text[64], where[192];
-    format_value(got_text, sizeof got_text, set->dtype, (int64_t)got, got);
-    format_value(want_text, sizeof want_text, set->dtype, pr->i, pr->f);
-    if (is_float(set->dtype) && !isfinite(res->f)) {
+    reference_format_value(got_text, sizeof got_text, set->dtype, (int64_t)got, got);
+    reference_format_value(want_text, sizeof want_text, set->dtype, pr->i, pr->f);
+    if (reference_is_float(set->dtype) && !isfinite(res->f)) {
         snprintf(why, len, "the sum is %s, expected %s", got_text, want_text);
         return;
     }
@@ -516,11 +495,11 @@ static void judge_sum(const rb_probe_set *set, const rb_probe *pr, const rb_resu
 static void judge_extreme(const rb_probe_set *set, const rb_probe *pr, const rb_result *res,
                           char *why, size_t len)
 {
-    int floats = is_float(set->dtype);
+    int floats = reference_is_float(set->dtype);
     long double got = floats ? (long double)res->f : (long double)res->i;
     char got_text[64], want_text[64], where[64];
-    format_value(got_text, sizeof got_text, set->dtype, res->i, res->f);
-    format_value(want_text, sizeof want_text, set->dtype, pr->i, pr->f);
+    reference_format_value(got_text, sizeof got_text, set->dtype, res->i, res->f);
+    reference_format_value(want_text, sizeof want_text, set->dtype, pr->i, pr->f);
     describe_index(pr->index, set->n, where, sizeof where);
     const char *what = set->op == RB_OP_MIN ? "minimum" : "maximum";
     int value_ok = floats ? res->f == (double)pr->f : res->i == pr->i;
@@ -582,7 +561,7 @@ int probe_judge(const rb_probe_set *set, size_t k, const rb_result *res,
     if (same_answer(set, res, &want))
         return 1;
     /* a sum of 0 says more than "as before" */
-    int zero_sum = set->op == RB_OP_SUM && (is_float(set->dtype) ? res->f == 0 : res->i == 0);
+    int zero_sum = set->op == RB_OP_SUM && (reference_is_float(set->dtype) ? res->f == 0 : res->i == 0);
     for (size_t j = 0; j < n_earlier && !zero_sum; j++)
         if (same_answer(set, res, &earlier[j])) {
             snprintf(why, len, "the answer of an earlier call was returned");

@@ -222,10 +222,10 @@ static void run_chunks(ref_job *job)
         pthread_join(ids[t], NULL);
 }
 
-static int is_float(int dtype) { return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64; }
+int reference_is_float(int dtype) { return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64; }
 
 /* An integer sum modulo 2^64 as the dtype holds it (two's complement). */
-static int64_t wrap_to_dtype(uint64_t u, int dtype)
+int64_t reference_wrap(uint64_t u, int dtype)
 {
     if (dtype == RB_DTYPE_I32) {
         uint32_t w = (uint32_t)u;
@@ -256,7 +256,7 @@ static long double element_float(const rb_input *in, uint64_t k)
 
 static int element_is_max(const rb_reference *ref, const rb_input *in, uint64_t k)
 {
-    return is_float(in->dtype) ? element_float(in, k) == ref->f : element_int(in, k) == ref->i;
+    return reference_is_float(in->dtype) ? element_float(in, k) == ref->f : element_int(in, k) == ref->i;
 }
 
 void reference_compute(rb_reference *ref, const rb_input *in, int op, uint32_t bins)
@@ -289,7 +289,7 @@ void reference_compute(rb_reference *ref, const rb_input *in, int op, uint32_t b
             neumaier_add(&fsum, job.chunks[c].fsum.comp);
             abs_sum += job.chunks[c].abs_sum;
         }
-        ref->i = wrap_to_dtype(isum, in->dtype);
+        ref->i = reference_wrap(isum, in->dtype);
         ref->f = fsum.sum + fsum.comp;
         ref->abs_sum = abs_sum;
         break;
@@ -312,7 +312,7 @@ void reference_compute(rb_reference *ref, const rb_input *in, int op, uint32_t b
             /* the first index: in the first chunk that holds the maximum */
             uint64_t c = 0;
             while (c + 1 < job.n_chunks &&
-                   (is_float(in->dtype) ? job.chunks[c].fext != ref->f
+                   (reference_is_float(in->dtype) ? job.chunks[c].fext != ref->f
                                         : job.chunks[c].iext != ref->i))
                 c++;
             uint64_t k = c * REF_CHUNK;
@@ -347,7 +347,7 @@ void reference_free(rb_reference *ref)
 
 double reference_tolerance(int dtype, uint64_t n, long double abs_sum)
 {
-    if (!is_float(dtype))
+    if (!reference_is_float(dtype))
         return 0;
     double eps = dtype == RB_DTYPE_F32 ? FLT_EPSILON : DBL_EPSILON;
     double floor_abs = dtype == RB_DTYPE_F32 ? FLT_MIN : DBL_MIN;
@@ -356,7 +356,7 @@ double reference_tolerance(int dtype, uint64_t n, long double abs_sum)
 
 /* A value of the dtype as text: integers exactly, floats with the digits
  * that tell any two values of the dtype apart. */
-static void format_value(char *buf, size_t len, int dtype, int64_t i, long double f)
+void reference_format_value(char *buf, size_t len, int dtype, int64_t i, long double f)
 {
     if (dtype == RB_DTYPE_F32)
         snprintf(buf, len, "%.9g", (double)f);
@@ -368,8 +368,8 @@ static void format_value(char *buf, size_t len, int dtype, int64_t i, long doubl
 
 static void judge_sum(const rb_reference *ref, const rb_result *res, rb_verdict *out)
 {
-    if (!is_float(ref->dtype)) {
-        int64_t got = wrap_to_dtype((uint64_t)res->i, ref->dtype);
+    if (!reference_is_float(ref->dtype)) {
+        int64_t got = reference_wrap((uint64_t)res->i, ref->dtype);
         out->ok = got == ref->i;
         out->error = fabs((double)got - (double)ref->i);
         if (!out->ok)
@@ -395,7 +395,7 @@ static void judge_sum(const rb_reference *ref, const rb_result *res, rb_verdict 
 /* Min, max and the value of argmax: exactly the dtype's value. */
 static int judge_value(const rb_reference *ref, const rb_result *res, rb_verdict *out)
 {
-    if (is_float(ref->dtype)) {
+    if (reference_is_float(ref->dtype)) {
         double want = (double)ref->f;
         out->ok = res->f == want;
         out->error = isnan(res->f) ? INFINITY : fabs(res->f - want);
@@ -422,7 +422,7 @@ static void judge_argmax(const rb_reference *ref, const rb_input *in, const rb_r
     }
     if (!element_is_max(ref, in, res->index)) {
         char value[64];
-        format_value(value, sizeof value, in->dtype, element_int(in, res->index),
+        reference_format_value(value, sizeof value, in->dtype, element_int(in, res->index),
                      element_float(in, res->index));
         out->ok = 0;
         snprintf(out->why, sizeof out->why,
@@ -468,8 +468,8 @@ void reference_judge(const rb_reference *ref, const rb_input *in, const rb_resul
 {
     memset(out, 0, sizeof *out);
     if (ref->op != RB_OP_HISTOGRAM) {
-        format_value(out->result_text, sizeof out->result_text, ref->dtype, res->i, res->f);
-        format_value(out->expected_text, sizeof out->expected_text, ref->dtype, ref->i, ref->f);
+        reference_format_value(out->result_text, sizeof out->result_text, ref->dtype, res->i, res->f);
+        reference_format_value(out->expected_text, sizeof out->expected_text, ref->dtype, ref->i, ref->f);
     }
     switch (ref->op) {
     case RB_OP_SUM: judge_sum(ref, res, out); break;

@@ -30,6 +30,15 @@ typedef struct rb_reference {
     uint32_t n_bins;
 } rb_reference;
 
+/* Whether dtype is f32 or f64. */
+int reference_is_float(int dtype);
+/* An integer sum modulo 2^64 as the dtype holds it (two's complement; u8
+ * and i64 sums as 64-bit). */
+int64_t reference_wrap(uint64_t u, int dtype);
+/* A value of the dtype as text: integers exactly, floats with the digits
+ * that tell any two values of the dtype apart. */
+void reference_format_value(char *buf, size_t len, int dtype, int64_t i, long double f);
+
 /* Computes the reference of `in` for op (histogram: `bins` bins). */
 void reference_compute(rb_reference *ref, const rb_input *in, int op, uint32_t bins);
 void reference_free(rb_reference *ref);
