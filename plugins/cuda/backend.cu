@@ -142,21 +142,6 @@ static int cuda_device_count(const rb_host *host, int *count)
     return RB_OK;
 }
 
-static void add_prop(rb_device_info *info, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void add_prop(rb_device_info *info, const char *key, const char *fmt, ...)
-{
-    if (info->n_props >= RB_DEVICE_MAX_PROPS)
-        return;
-    rb_property *p = &info->props[info->n_props++];
-    snprintf(p->key, sizeof p->key, "%s", key);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(p->value, sizeof p->value, fmt, ap);
-    va_end(ap);
-}
-
 static int attribute(cudaDeviceAttr what, int device)
 {
     int v = 0;
@@ -206,22 +191,22 @@ static void describe_device(int device, const cudaDeviceProp *prop, rb_device_in
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
 
-    add_prop(info, "sm_count", "%d", prop->multiProcessorCount);
-    add_prop(info, "l2_bytes", "%d", prop->l2CacheSize);
-    add_prop(info, "bus_width", "%d", bus_width);
-    add_prop(info, "mem_clock_khz", "%d", mem_clock_khz);
-    add_prop(info, "sm_clock_khz", "%d", sm_clock_khz);
-    add_prop(info, "memory_total_bytes", "%zu", total_bytes);
-    add_prop(info, "shared_mem_per_block", "%zu", prop->sharedMemPerBlock);
-    add_prop(info, "shared_mem_per_sm", "%zu", prop->sharedMemPerMultiprocessor);
-    add_prop(info, "max_threads_per_sm", "%d", prop->maxThreadsPerMultiProcessor);
-    add_prop(info, "ecc", "%s", prop->ECCEnabled ? "on" : "off");
-    add_prop(info, "pci_bus_id", "%04x:%02x:%02x.0", prop->pciDomainID, prop->pciBusID,
+    rb_device_add_property(info, "sm_count", "%d", prop->multiProcessorCount);
+    rb_device_add_property(info, "l2_bytes", "%d", prop->l2CacheSize);
+    rb_device_add_property(info, "bus_width", "%d", bus_width);
+    rb_device_add_property(info, "mem_clock_khz", "%d", mem_clock_khz);
+    rb_device_add_property(info, "sm_clock_khz", "%d", sm_clock_khz);
+    rb_device_add_property(info, "memory_total_bytes", "%zu", total_bytes);
+    rb_device_add_property(info, "shared_mem_per_block", "%zu", prop->sharedMemPerBlock);
+    rb_device_add_property(info, "shared_mem_per_sm", "%zu", prop->sharedMemPerMultiprocessor);
+    rb_device_add_property(info, "max_threads_per_sm", "%d", prop->maxThreadsPerMultiProcessor);
+    rb_device_add_property(info, "ecc", "%s", prop->ECCEnabled ? "on" : "off");
+    rb_device_add_property(info, "pci_bus_id", "%04x:%02x:%02x.0", prop->pciDomainID, prop->pciBusID,
              prop->pciDeviceID);
     version_text(driver, text, sizeof text);
-    add_prop(info, "driver_version", "%s", text);
+    rb_device_add_property(info, "driver_version", "%s", text);
     version_text(runtime, text, sizeof text);
-    add_prop(info, "runtime_version", "%s", text);
+    rb_device_add_property(info, "runtime_version", "%s", text);
 }
 
 /* ---- NVML, loaded at run time ---- */
@@ -378,7 +363,7 @@ static int cuda_open(const rb_host *host, int device, void **ctx, rb_device_info
 
     if (info->size >= sizeof(rb_device_info)) {
         describe_device(device, &prop, info);
-        add_prop(info, "nvml", "%s", c->nvml_note);
+        rb_device_add_property(info, "nvml", "%s", c->nvml_note);
     }
     *ctx = c;
     return RB_OK;

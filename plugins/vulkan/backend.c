@@ -110,21 +110,6 @@ static int vk_device_count(const rb_host *host, int *count)
     return RB_OK;
 }
 
-static void add_prop(rb_device_info *info, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void add_prop(rb_device_info *info, const char *key, const char *fmt, ...)
-{
-    if (info->n_props >= RB_DEVICE_MAX_PROPS)
-        return;
-    rb_property *p = &info->props[info->n_props++];
-    snprintf(p->key, sizeof p->key, "%s", key);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(p->value, sizeof p->value, fmt, ap);
-    va_end(ap);
-}
-
 static const char *vendor_name(uint32_t id)
 {
     switch (id) {
@@ -683,33 +668,33 @@ static void describe(vk_ctx *c, const device_facts *f, rb_device_info *info)
     if (p->vendorID == 0x10de)
         info->peak_gbs = nvml_peak_gbs(f->props11.deviceUUID, note, sizeof note);
 
-    add_prop(info, "vendor", "%s (0x%04x)", vendor_name(p->vendorID), p->vendorID);
-    add_prop(info, "device_type", "%s", device_type_name(p->deviceType));
-    add_prop(info, "driver", "%s", f->props12.driverName);
-    add_prop(info, "driver_info", "%s", f->props12.driverInfo);
-    add_prop(info, "driver_version", "0x%08x", p->driverVersion);
-    add_prop(info, "api_version", "%u.%u.%u", VK_API_VERSION_MAJOR(p->apiVersion),
+    rb_device_add_property(info, "vendor", "%s (0x%04x)", vendor_name(p->vendorID), p->vendorID);
+    rb_device_add_property(info, "device_type", "%s", device_type_name(p->deviceType));
+    rb_device_add_property(info, "driver", "%s", f->props12.driverName);
+    rb_device_add_property(info, "driver_info", "%s", f->props12.driverInfo);
+    rb_device_add_property(info, "driver_version", "0x%08x", p->driverVersion);
+    rb_device_add_property(info, "api_version", "%u.%u.%u", VK_API_VERSION_MAJOR(p->apiVersion),
              VK_API_VERSION_MINOR(p->apiVersion), VK_API_VERSION_PATCH(p->apiVersion));
-    add_prop(info, "subgroup_size", "%u (%u..%u)", c->q.subgroup_size, c->q.min_subgroup_size,
+    rb_device_add_property(info, "subgroup_size", "%u (%u..%u)", c->q.subgroup_size, c->q.min_subgroup_size,
              c->q.max_subgroup_size);
-    add_prop(info, "memory_heaps", "%s", heaps);
-    add_prop(info, "max_buffer_bytes", "%llu", (unsigned long long)c->q.max_buffer_bytes);
-    add_prop(info, "max_allocation_bytes", "%llu",
+    rb_device_add_property(info, "memory_heaps", "%s", heaps);
+    rb_device_add_property(info, "max_buffer_bytes", "%llu", (unsigned long long)c->q.max_buffer_bytes);
+    rb_device_add_property(info, "max_allocation_bytes", "%llu",
              (unsigned long long)f->props11.maxMemoryAllocationSize);
-    add_prop(info, "max_storage_buffer_range", "%u", p->limits.maxStorageBufferRange);
-    add_prop(info, "max_shared_bytes", "%u", c->q.max_shared_bytes);
-    add_prop(info, "max_workgroup_invocations", "%u", c->q.max_workgroup_invocations);
+    rb_device_add_property(info, "max_storage_buffer_range", "%u", p->limits.maxStorageBufferRange);
+    rb_device_add_property(info, "max_shared_bytes", "%u", c->q.max_shared_bytes);
+    rb_device_add_property(info, "max_workgroup_invocations", "%u", c->q.max_workgroup_invocations);
     if (c->q.compute_units)
-        add_prop(info, "sm_count", "%u", c->q.compute_units);
-    add_prop(info, "timestamp_period_ns", "%g", (double)p->limits.timestampPeriod);
-    add_prop(info, "features", "%s%s%s%s%s%s",
+        rb_device_add_property(info, "sm_count", "%u", c->q.compute_units);
+    rb_device_add_property(info, "timestamp_period_ns", "%g", (double)p->limits.timestampPeriod);
+    rb_device_add_property(info, "features", "%s%s%s%s%s%s",
              (c->q.features & RB_VULKAN_INT64) ? "int64 " : "",
              (c->q.features & RB_VULKAN_FLOAT64) ? "float64 " : "",
              (c->q.features & RB_VULKAN_INT64_ATOMICS) ? "int64-atomics " : "",
              (c->q.features & RB_VULKAN_FLOAT32_ATOMIC_ADD) ? "f32-atomic-add " : "",
              (c->q.features & RB_VULKAN_FLOAT64_ATOMIC_ADD) ? "f64-atomic-add " : "",
              (c->q.features & RB_VULKAN_SUBGROUP_SIZE_CONTROL) ? "subgroup-size-control" : "");
-    add_prop(info, "peak_bandwidth", "%s", note);
+    rb_device_add_property(info, "peak_bandwidth", "%s", note);
 }
 
 static int vk_open(const rb_host *host, int device, void **ctx, rb_device_info *info)

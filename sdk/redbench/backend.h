@@ -17,6 +17,9 @@
 #ifndef REDBENCH_BACKEND_H
 #define REDBENCH_BACKEND_H
 
+#include <stdarg.h>
+#include <stdio.h>
+
 #include <redbench/plugin.h>
 
 #ifdef __cplusplus
@@ -45,6 +48,28 @@ typedef struct rb_device_info {
     uint32_t n_props;
     rb_property props[RB_DEVICE_MAX_PROPS];
 } rb_device_info;
+
+/* For backends: appends the property `key` = printf(fmt, ...) to info in
+ * open; nothing once RB_DEVICE_MAX_PROPS are there. Too long a key or
+ * value is cut to its field. */
+static inline void rb_device_add_property(rb_device_info *info, const char *key,
+                                          const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static inline void rb_device_add_property(rb_device_info *info, const char *key,
+                                          const char *fmt, ...)
+{
+    if (info->n_props >= RB_DEVICE_MAX_PROPS)
+        return;
+    rb_property *p = &info->props[info->n_props++];
+    snprintf(p->key, sizeof p->key, "%s", key);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->value, sizeof p->value, fmt, ap);
+    va_end(ap);
+}
 
 /* How a backend times one run (the `timing` key of an experiment). */
 enum rb_timing_mode {

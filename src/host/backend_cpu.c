@@ -179,20 +179,6 @@ static void last_level_cache(size_t *bytes, unsigned *instances)
 #endif
 }
 
-static void add_prop(rb_device_info *info, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void add_prop(rb_device_info *info, const char *key, const char *fmt, ...)
-{
-    if (info->n_props >= RB_DEVICE_MAX_PROPS)
-        return;
-    rb_property *p = &info->props[info->n_props++];
-    snprintf(p->key, sizeof p->key, "%s", key);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(p->value, sizeof p->value, fmt, ap);
-    va_end(ap);
-}
-
 /* ---- memory ---- */
 
 /* Aligned host memory; large blocks on huge pages where offered. */
@@ -359,13 +345,13 @@ static int cpu_open(const rb_host *host, int device, void **ctx_out, rb_device_i
     cpu_model(info->name, sizeof info->name);
     info->peak_gbs = 0; /* no theoretical figure for host memory */
     info->memory_bytes = physical_memory();
-    add_prop(info, "cores", "%u", ctx->cores);
+    rb_device_add_property(info, "cores", "%u", ctx->cores);
     if (ctx->llc_bytes)
-        add_prop(info, "llc", "%.1f MiB x %u", (double)ctx->llc_bytes / (double)MIB,
+        rb_device_add_property(info, "llc", "%.1f MiB x %u", (double)ctx->llc_bytes / (double)MIB,
                  ctx->llc_instances);
     else
-        add_prop(info, "llc", "unknown");
-    add_prop(info, "memory", "%.1f GiB", (double)info->memory_bytes / (1024.0 * MIB));
+        rb_device_add_property(info, "llc", "unknown");
+    rb_device_add_property(info, "memory", "%.1f GiB", (double)info->memory_bytes / (1024.0 * MIB));
     *ctx_out = ctx;
     return RB_OK;
 }
