@@ -201,8 +201,8 @@ static void describe_device(int device, const cudaDeviceProp *prop, rb_device_in
     rb_device_add_property(info, "shared_mem_per_sm", "%zu", prop->sharedMemPerMultiprocessor);
     rb_device_add_property(info, "max_threads_per_sm", "%d", prop->maxThreadsPerMultiProcessor);
     rb_device_add_property(info, "ecc", "%s", prop->ECCEnabled ? "on" : "off");
-    rb_device_add_property(info, "pci_bus_id", "%04x:%02x:%02x.0", prop->pciDomainID, prop->pciBusID,
-             prop->pciDeviceID);
+    rb_device_add_property(info, "pci_bus_id", "%04x:%02x:%02x.0", prop->pciDomainID,
+                           prop->pciBusID, prop->pciDeviceID);
     version_text(driver, text, sizeof text);
     rb_device_add_property(info, "driver_version", "%s", text);
     version_text(runtime, text, sizeof text);

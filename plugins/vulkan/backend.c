@@ -674,13 +674,15 @@ static void describe(vk_ctx *c, const device_facts *f, rb_device_info *info)
     rb_device_add_property(info, "driver_info", "%s", f->props12.driverInfo);
     rb_device_add_property(info, "driver_version", "0x%08x", p->driverVersion);
     rb_device_add_property(info, "api_version", "%u.%u.%u", VK_API_VERSION_MAJOR(p->apiVersion),
-             VK_API_VERSION_MINOR(p->apiVersion), VK_API_VERSION_PATCH(p->apiVersion));
-    rb_device_add_property(info, "subgroup_size", "%u (%u..%u)", c->q.subgroup_size, c->q.min_subgroup_size,
-             c->q.max_subgroup_size);
+                           VK_API_VERSION_MINOR(p->apiVersion),
+                           VK_API_VERSION_PATCH(p->apiVersion));
+    rb_device_add_property(info, "subgroup_size", "%u (%u..%u)", c->q.subgroup_size,
+                           c->q.min_subgroup_size, c->q.max_subgroup_size);
     rb_device_add_property(info, "memory_heaps", "%s", heaps);
-    rb_device_add_property(info, "max_buffer_bytes", "%llu", (unsigned long long)c->q.max_buffer_bytes);
+    rb_device_add_property(info, "max_buffer_bytes", "%llu",
+                           (unsigned long long)c->q.max_buffer_bytes);
     rb_device_add_property(info, "max_allocation_bytes", "%llu",
-             (unsigned long long)f->props11.maxMemoryAllocationSize);
+                           (unsigned long long)f->props11.maxMemoryAllocationSize);
     rb_device_add_property(info, "max_storage_buffer_range", "%u", p->limits.maxStorageBufferRange);
     rb_device_add_property(info, "max_shared_bytes", "%u", c->q.max_shared_bytes);
     rb_device_add_property(info, "max_workgroup_invocations", "%u", c->q.max_workgroup_invocations);
@@ -688,12 +690,14 @@ static void describe(vk_ctx *c, const device_facts *f, rb_device_info *info)
         rb_device_add_property(info, "sm_count", "%u", c->q.compute_units);
     rb_device_add_property(info, "timestamp_period_ns", "%g", (double)p->limits.timestampPeriod);
     rb_device_add_property(info, "features", "%s%s%s%s%s%s",
-             (c->q.features & RB_VULKAN_INT64) ? "int64 " : "",
-             (c->q.features & RB_VULKAN_FLOAT64) ? "float64 " : "",
-             (c->q.features & RB_VULKAN_INT64_ATOMICS) ? "int64-atomics " : "",
-             (c->q.features & RB_VULKAN_FLOAT32_ATOMIC_ADD) ? "f32-atomic-add " : "",
-             (c->q.features & RB_VULKAN_FLOAT64_ATOMIC_ADD) ? "f64-atomic-add " : "",
-             (c->q.features & RB_VULKAN_SUBGROUP_SIZE_CONTROL) ? "subgroup-size-control" : "");
+                           (c->q.features & RB_VULKAN_INT64) ? "int64 " : "",
+                           (c->q.features & RB_VULKAN_FLOAT64) ? "float64 " : "",
+                           (c->q.features & RB_VULKAN_INT64_ATOMICS) ? "int64-atomics " : "",
+                           (c->q.features & RB_VULKAN_FLOAT32_ATOMIC_ADD) ? "f32-atomic-add " : "",
+                           (c->q.features & RB_VULKAN_FLOAT64_ATOMIC_ADD) ? "f64-atomic-add " : "",
+                           (c->q.features & RB_VULKAN_SUBGROUP_SIZE_CONTROL)
+                               ? "subgroup-size-control"
+                               : "");
     rb_device_add_property(info, "peak_bandwidth", "%s", note);
 }
 

@@ -348,7 +348,7 @@ static int cpu_open(const rb_host *host, int device, void **ctx_out, rb_device_i
     rb_device_add_property(info, "cores", "%u", ctx->cores);
     if (ctx->llc_bytes)
         rb_device_add_property(info, "llc", "%.1f MiB x %u", (double)ctx->llc_bytes / (double)MIB,
-                 ctx->llc_instances);
+                               ctx->llc_instances);
     else
         rb_device_add_property(info, "llc", "unknown");
     rb_device_add_property(info, "memory", "%.1f GiB", (double)info->memory_bytes / (1024.0 * MIB));
