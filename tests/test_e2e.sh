@@ -4,7 +4,7 @@
 # into ./plugins, and the float-accumulator stall judged wrong.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 22
+plan 24
 [ -n "${JQ:-}" ] || skip_all "jq not found (apt-get install jq)"
 testplugins=$top_builddir/tests/plugins/dir
 e=$fixtures/e2e
@@ -32,6 +32,10 @@ for f in csv md table; do
   "$rb" -q -c "$e/skips.ini" -o "$tmp/r.$f" --format $f >/dev/null 2>&1
 done
 is "$(grep -c . "$tmp/r.csv")" 4 "CSV: a header and 3 rows"
+# The table gives rows skipped for one reason one line, naming their numbers.
+"$rb" -q -c "$e/skips.ini" -D n=1K,4K,16K -r present -r absent >"$tmp/grouped.txt" 2>&1
+is "$(grep -c "no-such-strategy' not found" "$tmp/grouped.txt")" 1 "three rows skipped for one reason: one line"
+ok "... saying how many and which" grep -q "^3 configurations skipped (#4-6): plugin 'no-such-strategy' not found" "$tmp/grouped.txt"
 ok "Markdown has a table" grep -q '^| run' "$tmp/r.md"
 
 # A plugin dropped into ./plugins of the current folder is found.

@@ -1,6 +1,7 @@
 /* src/report/table.c: the terminal reporter. Aligned columns whose widths
  * come from their content (text left, numbers right), then one line per row
- * that is not ok with its reason, one per row with a note (a cap stopped
+ * that is not ok with its reason (one for all the rows that share a status
+ * and a reason), one per row with a note (a cap stopped
  * its repetitions, the device was throttled), a summary of the statuses,
  * the cache regime, the timing modes and the devices used. The "%meas" and
  * "%peak" columns (of the measured and of the theoretical peak) appear when
@@ -205,6 +206,38 @@ static void write_table(FILE *out, const rb_results *res)
     free(cells);
 }
 
+/* Whether two rows have the same status and reason. */
+static int same_outcome(const rb_row *a, const rb_row *b)
+{
+    return a->status == b->status && strcmp(a->reason, b->reason) == 0;
+}
+
+/* "#3-18, #21": the numbers of the rows from `first` on with row first's
+ * status and reason, runs of consecutive numbers as ranges. */
+static char *row_numbers(const rb_results *res, size_t first)
+{
+    strbuf sb = {0};
+    size_t k = first;
+    while (k < res->n_rows) {
+        size_t end = k;
+        while (end + 1 < res->n_rows && same_outcome(&res->rows[end + 1], &res->rows[first]) &&
+               res->rows[end + 1].config->index == res->rows[end].config->index + 1)
+            end++;
+        if (end == k)
+            sb_printf(&sb, "%s#%zu", sb.len ? ", " : "", res->rows[k].config->index + 1);
+        else
+            sb_printf(&sb, "%s#%zu-%zu", sb.len ? ", " : "", res->rows[k].config->index + 1,
+                      res->rows[end].config->index + 1);
+        k = end + 1;
+        while (k < res->n_rows && !same_outcome(&res->rows[k], &res->rows[first]))
+            k++;
+    }
+    return sb.data ? sb.data : xstrdup("");
+}
+
+/* One line per row that is not ok, with its reason; rows that share a
+ * status and a reason (16 configurations skipped because their plugin is
+ * absent) are one line: "16 configurations skipped (#3-18): REASON". */
 static void write_reasons(FILE *out, const rb_results *res)
 {
     int header_written = 0;
@@ -213,16 +246,31 @@ static void write_reasons(FILE *out, const rb_results *res)
         const rb_configuration *cfg = row->config;
         if (row->status == RB_ROW_OK)
             continue;
+        size_t earlier = 0, alike = 0;
+        while (earlier < k && !same_outcome(&res->rows[earlier], row))
+            earlier++;
+        if (earlier < k)
+            continue; /* on the line of the first such row */
+        for (size_t j = k; j < res->n_rows; j++)
+            alike += same_outcome(&res->rows[j], row);
         if (!header_written)
             fputc('\n', out);
         header_written = 1;
+        char *reason = one_line(*row->reason ? row->reason : "(no reason given)");
+        if (alike > 1) {
+            char *numbers = row_numbers(res, k);
+            fprintf(out, "%zu configurations %s (%s): %s\n", alike, row_status_name(row->status),
+                    numbers, reason);
+            free(numbers);
+            free(reason);
+            continue;
+        }
         char *run = one_line(cfg->run ? cfg->run->name : "");
         rb_row_ref ref = {res, row};
         char *name = field_text(row_field("plugin"), &ref);
         char *plugin = one_line(name);
         free(name);
         char *params = one_line(cfg->params_text);
-        char *reason = one_line(*row->reason ? row->reason : "(no reason given)");
         fprintf(out, "#%zu %s %s%s%s: %s: %s\n", cfg->index + 1, run, plugin, *params ? " " : "",
                 params, row_status_name(row->status), reason);
         free(run);
