@@ -2,17 +2,34 @@
 # tests/test_plot.sh: `redbench plot` on results of the cpu pack: the SVG
 # (and PNG) files gnuplot draws, their lines and labels, the heat maps of a
 # run sweeping two parameters, the baseline, the default folder, and the
-# errors (gnuplot absent, not JSON, not a results file, nothing to draw,
-# unknown baseline, bad options). Without gnuplot only the errors are checked.
+# errors (not JSON, not a results file, nothing to draw, unknown baseline,
+# bad options); without gnuplot (PATH lacking it), the figures redbench
+# draws itself, their heat-map labels in black or white by the cell's
+# luminance and a log axis for bandwidths spanning decades. Without gnuplot
+# installed only those and the errors are checked.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 32
+plan 41
 f=$top_srcdir/tests/fixtures/plot
 
+# Without gnuplot, the figures are drawn by redbench itself, with a note.
+"$rb" -q -c "$f/small.ini" -D n=1K,64K,4M -o "$tmp/wide.json" >/dev/null 2>&1; is "$?" 0 "the test run is ok"
+env -u REDBENCH_GNUPLOT PATH=/nonexistent "$rb" plot "$tmp/wide.json" -o "$tmp/svg" >"$tmp/list" 2>"$tmp/err"
+is "$?" 0 "gnuplot absent from PATH: plot exits 0"
+ok "... with a note naming the Debian package to install" grep -q 'warning: plot: gnuplot.*drawn by redbench itself.*gnuplot-nox' "$tmp/err"
+ok "... and the figures drawn as SVG, the report beside them" bash -c "grep -q '<svg' '$tmp/svg/bandwidth.svg' && grep -q '<svg' '$tmp/svg/heatmap-grid-1.svg' && grep -q '<svg' '$tmp/svg/report.html' && grep -q '/svg/time.svg\$' '$tmp/list'"
+ok "... but no gnuplot script" test ! -e "$tmp/svg/time.gp"
+REDBENCH_GNUPLOT=/nonexistent/gnuplot "$rb" plot "$tmp/wide.json" -o "$tmp/svg2" >/dev/null 2>"$tmp/err"
+is "$?" 0 "REDBENCH_GNUPLOT naming nothing: the same, with a note"
+ok "... that says to unset it" grep -q 'unset REDBENCH_GNUPLOT' "$tmp/err"
+# Heat map labels: white on the darkest cell (viridis' violet), black on the
+# brightest (its yellow).
+ok "heat map: white text on the darkest cell" bash -c "grep -A1 'fill=\"#440154\" stroke' '$tmp/svg/heatmap-grid-1.svg' | grep -q 'fill=\"#ffffff\">[0-9]'"
+ok "heat map: black text on the brightest cell" bash -c "grep -A1 'fill=\"#fde725\" stroke' '$tmp/svg/heatmap-grid-1.svg' | grep -q 'fill=\"#000000\">[0-9]'"
+# 1K to 4M: bandwidths spanning decades are on a log axis.
+ok "bandwidth from 1K to 4M: GB/s on a log axis" bash -c "grep -q 'data-x-scale=\"log2\" data-y-scale=\"log10\"' '$tmp/svg/bandwidth.svg' && grep -q 'GB/s, log scale' '$tmp/svg/bandwidth.svg'"
+
 # Errors that need no gnuplot.
-REDBENCH_GNUPLOT=/nonexistent/gnuplot "$rb" plot "$tmp/none.json" >/dev/null 2>"$tmp/err"
-is "$?" 2 "gnuplot absent: exit 2"
-ok "... naming the Debian package to install" grep -q 'gnuplot-nox' "$tmp/err"
 "$rb" plot >/dev/null 2>"$tmp/err"; is "$?" 2 "no results file: exit 2"
 "$rb" plot "$tmp/a.json" --no-such-option >/dev/null 2>"$tmp/err"; is "$?" 2 "an unknown option: exit 2"
 ok "... naming it and the valid ones" grep -q -- '--no-such-option.*valid: -o DIR, --baseline' "$tmp/err"
@@ -21,7 +38,7 @@ ok "plot --help exits 0 and describes the figures" bash -c "'$rb' plot --help | 
 
 gnuplot=$(command -v gnuplot || true)
 if [ -z "$gnuplot" ]; then
-  for k in $(seq 8 32); do skip "gnuplot not found (apt-get install gnuplot-nox)"; done
+  for k in $(seq 16 41); do skip "gnuplot not found (apt-get install gnuplot-nox)"; done
   done_testing; exit
 fi
 
@@ -47,6 +64,7 @@ ok "no more heat maps than sizes" test ! -e "$tmp/out/heatmap-grid-3.svg"
 is "$(grep -c -E '>(plain|fast|grid)[^<]*</text>' "$tmp/out/bandwidth.svg")" 10 "bandwidth: one line per configuration (10)"
 ok "... labelled with what varies" grep -q '>grid threads=2 lanes=16 i32</text>' "$tmp/out/bandwidth.svg"
 ok "... with the measured peak" grep -q '>measured peak [0-9.]* GB/s</text>' "$tmp/out/bandwidth.svg"
+ok "gnuplot's heat map labels take their colour from the data (black or white)" grep -q 'with labels tc rgb variable' "$tmp/out/heatmap-grid-1.gp"
 ok "the heat map's axes are lanes and threads" bash -c "grep -q '>lanes</text>' '$tmp/out/heatmap-grid-1.svg' && grep -q '>threads</text>' '$tmp/out/heatmap-grid-1.svg'"
 ok "each figure keeps its gnuplot script, which redraws it" bash -c "cd '$tmp/out' && gnuplot -e \"set terminal svg; set output 're.svg'\" time.gp && grep -q '<svg' re.svg"
 ok "report.html is written beside them, with the plots inline" grep -q '<svg' "$tmp/out/report.html"

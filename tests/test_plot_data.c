@@ -265,6 +265,14 @@ static void test_axes(void)
     is_str(buf, "2.5x", "a ratio is 2.5x");
     plot_format(3 << 20, PLOT_UNIT_SIZE, buf, sizeof buf);
     is_str(buf, "3M", "3 * 2^20 is 3M");
+    ok(fabs(plot_luminance(0xffffff) - 1) < 1e-9 && plot_luminance(0) == 0 &&
+           fabs(plot_luminance(0x00ff00) - 0.7152) < 1e-9,
+       "luminance: white 1, black 0, green 0.7152");
+    ok(plot_label_colour(plot_heat_colour(0)) == 0xffffff &&
+           plot_label_colour(plot_heat_colour(0.3)) == 0xffffff,
+       "heat map: white text on the dark end of the scale");
+    ok(plot_label_colour(plot_heat_colour(1)) == 0 && plot_label_colour(plot_heat_colour(0.7)) == 0,
+       "heat map: black text on the bright end");
 }
 
 static size_t count(const char *text, const char *word)
@@ -309,7 +317,7 @@ static void test_svg(const json_value *doc)
 
 int main(void)
 {
-    plan(58);
+    plan(61);
     char *text = results_document();
     json_error err;
     json_value *doc = json_parse(text, strlen(text), &err);

@@ -1,6 +1,7 @@
 /* src/cli/plot.c: `redbench plot RESULTS.json [-o DIR] [--baseline NAME]`:
  * read a results file, draw its figures with gnuplot into DIR (a script, an
- * SVG and, where gnuplot can, a PNG per figure) and write DIR/report.html,
+ * SVG and, where gnuplot can, a PNG per figure; without gnuplot, the SVG
+ * that the HTML report draws) and write DIR/report.html,
  * the HTML report of the same results. Files are written through
  * safe_file: a temporary in DIR renamed into place. Also `redbench report
  * RESULTS.json -o FILE...`: the same results converted to json, csv, md or
@@ -32,7 +33,8 @@ static void usage(FILE *out)
           "    speedup.svg     the baseline's time / each configuration's, grouped bars\n"
           "    heatmap-*.svg   GB/s over two swept parameters, for runs that sweep two\n"
           "  each with its gnuplot script (.gp) and a .png where gnuplot can, and\n"
-          "  report.html, the HTML report of the same results.\n"
+          "  report.html, the HTML report of the same results. Without gnuplot, the\n"
+          "  figures are drawn as SVG by redbench itself (a note says so).\n"
           "  -o DIR          where to write (default: RESULTS without .json, plus -plots)\n"
           "  --baseline NAME the run, else the plugin, that speedups are against\n"
           "                  (default: the first run with a time)\n",
@@ -98,6 +100,17 @@ static int write_html(const char *dir, const json_value *doc, const plot_set *se
     return failed ? -1 : 0;
 }
 
+/* Without gnuplot the figures are drawn as the HTML report draws them. */
+static void gnuplot_absent_note(void)
+{
+    const char *env = getenv("REDBENCH_GNUPLOT");
+    diag_warn("plot: gnuplot (%s) is not installed or cannot be run, so the figures are drawn "
+              "by redbench itself, as SVG only (no .gp scripts, no .png); for those, install "
+              "the Debian package %s (apt-get install %s)%s",
+              env && *env ? env : "gnuplot", PLOT_GNUPLOT_PACKAGE, PLOT_GNUPLOT_PACKAGE,
+              env && *env ? ", or unset REDBENCH_GNUPLOT" : "");
+}
+
 int command_plot(int argc, char **argv)
 {
     const char *results = NULL, *dir = NULL, *baseline = NULL;
@@ -131,14 +144,6 @@ int command_plot(int argc, char **argv)
         return usage_error("plot", "which results file? (a JSON file from redbench -c FILE "
                            "--format json)");
     const char *gnuplot = plot_gnuplot_find();
-    if (!gnuplot) {
-        const char *env = getenv("REDBENCH_GNUPLOT");
-        diag_error("plot: gnuplot (%s) is not installed or cannot be run; install the Debian "
-                   "package %s (apt-get install %s)%s",
-                   env && *env ? env : "gnuplot", PLOT_GNUPLOT_PACKAGE, PLOT_GNUPLOT_PACKAGE,
-                   env && *env ? ", or unset REDBENCH_GNUPLOT" : "");
-        return 2;
-    }
     json_value *doc = json_read_results(results);
     if (!doc)
         return 2;
@@ -156,9 +161,13 @@ int command_plot(int argc, char **argv)
         status = 1;
     } else if (make_dir(dir) != 0) {
         status = 2;
-    } else if (plot_gnuplot_draw(&set, gnuplot, dir, results, stdout) != 0 ||
-               write_html(dir, doc, &set, results) != 0) {
-        status = 1;
+    } else {
+        if (!gnuplot)
+            gnuplot_absent_note();
+        if ((gnuplot ? plot_gnuplot_draw(&set, gnuplot, dir, results, stdout)
+                     : plot_svg_files(&set, dir, stdout)) != 0 ||
+            write_html(dir, doc, &set, results) != 0)
+            status = 1;
     }
     plot_set_free(&set);
     json_free(doc);

@@ -1,5 +1,7 @@
-/* src/plot/axis.c: axis ranges, tick positions and tick labels, so that
- * the SVG drawer and the gnuplot scripts label their axes the same way. */
+/* src/plot/axis.c: axis ranges, tick positions and tick labels, and the
+ * heat maps' colours with the colour of the text on them, so that the SVG
+ * drawer and the gnuplot scripts label and colour their figures the same
+ * way. */
 #include "plot/figures.h"
 
 #include <math.h>
@@ -122,4 +124,47 @@ void plot_axis_linear(double lo, double hi, int unit, plot_ticks *t)
     t->count = 0;
     for (double v = t->lo; v <= t->hi + step / 2; v += step)
         add_tick(t, fabs(v) < step / 1e6 ? 0 : v, unit);
+}
+
+unsigned plot_heat_colour(double t)
+{
+    /* The viridis colour map, at nine stops. */
+    static const unsigned char stops[9][3] = {
+        {68, 1, 84}, {71, 44, 122}, {59, 81, 139}, {44, 113, 142}, {33, 144, 141},
+        {39, 173, 129}, {92, 200, 99}, {170, 220, 50}, {253, 231, 37},
+    };
+    if (!(t >= 0))
+        t = 0;
+    if (t > 1)
+        t = 1;
+    double pos = t * 8;
+    int k = pos >= 8 ? 7 : (int)pos;
+    double u = pos - k;
+    unsigned rgb = 0;
+    for (int c = 0; c < 3; c++)
+        rgb = rgb << 8 | (unsigned)lround(stops[k][c] + u * (stops[k + 1][c] - stops[k][c]));
+    return rgb;
+}
+
+/* A channel of an sRGB colour (0-255) as linear light. */
+static double linear_light(unsigned channel)
+{
+    double c = channel / 255.0;
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+double plot_luminance(unsigned rgb)
+{
+    return 0.2126 * linear_light(rgb >> 16 & 0xff) + 0.7152 * linear_light(rgb >> 8 & 0xff) +
+           0.0722 * linear_light(rgb & 0xff);
+}
+
+unsigned plot_label_colour(unsigned background)
+{
+    /* The contrast ratio (L1 + 0.05) / (L2 + 0.05) of black and of white
+     * on the background: black is the better one when the background's
+     * luminance is above about 0.18. */
+    double l = plot_luminance(background);
+    double with_black = (l + 0.05) / 0.05, with_white = 1.05 / (l + 0.05);
+    return with_black >= with_white ? 0x000000 : 0xffffff;
 }

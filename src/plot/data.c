@@ -325,6 +325,22 @@ void plot_add_hline(plot_figure *fig, double y, const char *label)
     h->label = xstrdup(label);
 }
 
+/* Bandwidths that span two decades or more (small sizes far below the
+ * peak) are drawn on a log axis, where a linear one would flatten the
+ * smaller ones to zero. */
+#define PLOT_DECADES_RATIO 100.0
+
+static int spans_decades(const plot_figure *fig)
+{
+    double lo = INFINITY, hi = 0;
+    for (size_t s = 0; s < fig->n_series; s++)
+        for (size_t p = 0; p < fig->series[s].n; p++) {
+            lo = fmin(lo, fig->series[s].y[p]);
+            hi = fmax(hi, fig->series[s].y[p]);
+        }
+    return lo > 0 && hi / lo >= PLOT_DECADES_RATIO;
+}
+
 void plot_bandwidth_figures(plot_builder *b, plot_set *set)
 {
     int devices[64];
@@ -373,6 +389,11 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set)
         fig->y_unit = PLOT_UNIT_NUMBER;
         fig->x_log2 = 1;
         add_lines(fig, b, chosen, devices[d], 1);
+        fig->y_log10 = spans_decades(fig);
+        if (fig->y_log10) {
+            free(fig->y_label);
+            fig->y_label = xstrdup("bandwidth (GB/s, log scale)");
+        }
         double peak = json_number(json_get(dev, "peak_gbs"), NAN);
         double measured = json_number(json_get(dev, "measured_peak_gbs"), NAN);
         char value[32], text[96];

@@ -6,7 +6,8 @@
  *
  * The figures of one results file:
  *   bandwidth  GB/s against n (log2), one line per configuration, with the
- *              device's theoretical and measured peaks; one per device
+ *              device's theoretical and measured peaks; one per device; GB/s
+ *              on a log10 axis when they span two decades or more
  *   time       median time against n (log2 x, log y), one line per configuration
  *   speedup    the baseline's time / each configuration's time, grouped bars
  *              per (op, dtype, n)
@@ -106,8 +107,20 @@ void plot_axis_linear(double lo, double hi, int unit, plot_ticks *t);
 /* A value as the unit writes it ("16M", "1.5 ms", "2x", "3.25"). */
 void plot_format(double v, int unit, char *buf, size_t len);
 
+/* Heat map colours, as 0xRRGGBB (plot/axis.c): a cell's colour at t in
+ * [0, 1] (viridis: dark violet to yellow), the relative luminance of a
+ * colour (0 black, 1 white; WCAG 2's definition), and the colour of text
+ * on a cell: black or white, whichever contrasts more with it. */
+unsigned plot_heat_colour(double t);
+double plot_luminance(unsigned rgb);
+unsigned plot_label_colour(unsigned background);
+
 /* Writes the figure as one <svg> element (plot/svg.c). */
 void plot_svg_write(FILE *out, const plot_figure *fig);
+/* Writes each figure as DIR/NAME.svg, drawn as plot_svg_write draws it
+ * (what `redbench plot` does without gnuplot); prints each file written to
+ * `log` (may be NULL). Returns 0, or -1 after printing why. */
+int plot_svg_files(const plot_set *set, const char *dir, FILE *log);
 
 /* gnuplot (plot/gnuplot.c). The program is $REDBENCH_GNUPLOT, else
  * "gnuplot" found on PATH. */

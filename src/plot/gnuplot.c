@@ -251,8 +251,16 @@ static void bars_script(FILE *out, const plot_figure *fig)
     fputc('\n', out);
 }
 
+/* The cells, each with its value, its text and the colour of that text
+ * (black or white, whichever reads better on the cell's colour). */
 static void heatmap_script(FILE *out, const plot_figure *fig)
 {
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < fig->n_rows * fig->n_columns; k++)
+        if (isfinite(fig->cells[k])) {
+            lo = fmin(lo, fig->cells[k]);
+            hi = fmax(hi, fig->cells[k]);
+        }
     fputs("$CELLS << EOD\n", out);
     for (size_t r = 0; r < fig->n_rows; r++)
         for (size_t c = 0; c < fig->n_columns; c++) {
@@ -260,7 +268,8 @@ static void heatmap_script(FILE *out, const plot_figure *fig)
             char text[32];
             plot_format(v, PLOT_UNIT_NUMBER, text, sizeof text);
             if (isfinite(v))
-                fprintf(out, "%zu %zu %.17g \"%s\"\n", c, r, v, text);
+                fprintf(out, "%zu %zu %.17g \"%s\" %u\n", c, r, v, text,
+                        plot_label_colour(plot_heat_colour(hi > lo ? (v - lo) / (hi - lo) : 1)));
         }
     fputs("EOD\n", out);
     fprintf(out, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", fig->n_columns - 1,
@@ -283,7 +292,7 @@ static void heatmap_script(FILE *out, const plot_figure *fig)
     fputs("set cblabel ", out);
     put_quoted(out, fig->value_label);
     fputs("\nunset key\nplot $CELLS using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
-          "fc palette, \\\n     $CELLS using 1:2:4 with labels tc rgb \"#222222\"\n",
+          "fc palette, \\\n     $CELLS using 1:2:4:5 with labels tc rgb variable\n",
           out);
 }
 

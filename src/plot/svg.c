@@ -1,13 +1,16 @@
 /* src/plot/svg.c: a figure drawn as one self-contained <svg> element, in
  * C, so that the HTML report needs no other program: lines on log2/log10 or
  * linear axes with reference lines, grouped bars, and heat maps with a colour
- * scale. Every point, bar and cell carries a <title> tooltip with its value. */
+ * scale. Every point, bar and cell carries a <title> tooltip with its value.
+ * `redbench plot` writes them as files where gnuplot is not installed. */
 #include "plot/figures.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
+#include "base/safe_file.h"
 #include "base/util.h"
 
 #define WIDTH 960
@@ -74,8 +77,13 @@ static void begin_svg(FILE *out, const plot_figure *fig, int width, int height)
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"rb-plot\" id=\"plot-%s\" "
             "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
-            "font-size=\"12\" role=\"img\">\n<title>",
+            "font-size=\"12\" role=\"img\"",
             fig->name, width, height, width, height);
+    if (fig->kind != PLOT_HEATMAP) /* the axes' scales, for scripts and tests */
+        fprintf(out, " data-x-scale=\"%s\" data-y-scale=\"%s\"",
+                fig->kind == PLOT_BARS ? "groups" : fig->x_log2 ? "log2" : "linear",
+                fig->y_log10 ? "log10" : "linear");
+    fputs(">\n<title>", out);
     put_markup(out, fig->title);
     fprintf(out, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
     fputs("<text x=\"16\" y=\"26\" font-size=\"17\" font-weight=\"bold\" fill=\"#222\">", out);
@@ -307,26 +315,6 @@ static void draw_bars(FILE *out, const plot_figure *fig)
     fputs("</svg>\n", out);
 }
 
-/* The viridis colour map at t in [0, 1]. */
-static void viridis(double t, char *buf, size_t len)
-{
-    static const unsigned char stops[9][3] = {
-        {68, 1, 84}, {71, 44, 122}, {59, 81, 139}, {44, 113, 142}, {33, 144, 141},
-        {39, 173, 129}, {92, 200, 99}, {170, 220, 50}, {253, 231, 37},
-    };
-    if (!(t >= 0))
-        t = 0;
-    if (t > 1)
-        t = 1;
-    double pos = t * 8;
-    int k = pos >= 8 ? 7 : (int)pos;
-    double u = pos - k;
-    int rgb[3];
-    for (int c = 0; c < 3; c++)
-        rgb[c] = (int)lround(stops[k][c] + u * (stops[k + 1][c] - stops[k][c]));
-    snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
-}
-
 static void draw_heatmap(FILE *out, const plot_figure *fig)
 {
     double lo = INFINITY, hi = -INFINITY;
@@ -352,12 +340,14 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
         for (size_t c = 0; c < fig->n_columns; c++) {
             double v = fig->cells[r * fig->n_columns + c];
             double x = x0 + cell_w * (double)c;
-            char color[16] = "#eeeeee", text[32] = "-";
+            unsigned rgb = 0xeeeeee;
+            char color[16], text[32] = "-";
             double t = hi > lo ? (v - lo) / (hi - lo) : 1;
             if (!isnan(v)) {
-                viridis(t, color, sizeof color);
+                rgb = plot_heat_colour(t);
                 plot_format(v, PLOT_UNIT_NUMBER, text, sizeof text);
             }
+            snprintf(color, sizeof color, "#%06x", rgb);
             fprintf(out, "<rect class=\"rb-cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                          "height=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\"><title>",
                     x, y, cell_w, cell_h, color);
@@ -373,9 +363,7 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
             fprintf(out,
                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
                     x + cell_w / 2, y + cell_h / 2 + 4,
-                    !isnan(v) && t > 0.6 ? "#222"
-                    : isnan(v)           ? "#888"
-                                         : "#fff",
+                    isnan(v) ? "#767676" : plot_label_colour(rgb) == 0 ? "#000000" : "#ffffff",
                     text);
         }
     }
@@ -391,9 +379,8 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
     fputs("<defs><linearGradient id=\"", out);
     fprintf(out, "scale-%s\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">", fig->name);
     for (int k = 0; k <= 8; k++) {
-        char color[16];
-        viridis(k / 8.0, color, sizeof color);
-        fprintf(out, "<stop offset=\"%.3f\" stop-color=\"%s\"/>", k / 8.0, color);
+        fprintf(out, "<stop offset=\"%.3f\" stop-color=\"#%06x\"/>", k / 8.0,
+                plot_heat_colour(k / 8.0));
     }
     fprintf(out, "</linearGradient></defs>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
                  "height=\"%.1f\" fill=\"url(#scale-%s)\"/>\n",
@@ -419,4 +406,27 @@ void plot_svg_write(FILE *out, const plot_figure *fig)
     case PLOT_HEATMAP: draw_heatmap(out, fig); break;
     default: break;
     }
+}
+
+int plot_svg_files(const plot_set *set, const char *dir, FILE *log)
+{
+    for (size_t k = 0; k < set->n_figures; k++) {
+        const plot_figure *fig = &set->figures[k];
+        char *path = xasprintf("%s/%s.svg", dir, fig->name);
+        rb_safe_file f;
+        int failed = safe_file_open(&f, path, RB_SAFE_FILE_REGULAR) != 0;
+        if (!failed) {
+            fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f.stream);
+            plot_svg_write(f.stream, fig);
+            failed = safe_file_commit(&f) != 0;
+        }
+        if (failed)
+            diag_error("%s", f.error);
+        else if (log)
+            fprintf(log, "%s\n", path);
+        free(path);
+        if (failed)
+            return -1;
+    }
+    return 0;
 }
