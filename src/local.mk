@@ -30,7 +30,7 @@ src_libredbench_la_SOURCES = \
 	src/run/rules.c src/run/rules.h \
 	src/run/results.c src/run/results.h \
 	src/run/metadata.c src/run/metadata.h \
-	src/run/isolate.c src/run/isolate.h \
+	src/run/isolate.c src/run/isolate.h src/run/progress.c src/run/progress.h \
 	src/run/runner.c src/run/runner.h src/run/runner_state.c src/run/runner_state.h \
 	src/run/devices.c src/run/dataset.c src/run/timing.c src/run/judge.c \
 	\

@@ -48,7 +48,7 @@ void options_usage(void *stream)
           "                         default: the experiment's `format`, else table\n"
           "  -p, --plugin-path DIR  search DIR for plugins first (repeatable)\n"
           "  -v, --verbose          more messages on standard error (repeatable)\n"
-          "  -q, --quiet            no progress lines\n"
+          "  -q, --quiet            no progress on standard error\n"
           "      --isolation MODE   where plugins run: worker (the default: in a worker\n"
           "                         process, replaced after a crash, hang or lost device),\n"
           "                         group (a fresh worker per data group) or none\n"
@@ -64,8 +64,8 @@ void options_usage(void *stream)
           "(colon-separated), then ./plugins, then " RB_PLUGIN_DIR ".\n"
           "Exit status: 0 all configurations ok; 1 some wrong or failed; 2 bad usage,\n"
           "bad experiment file or unknown plugin (nothing run); 130 interrupted by SIGINT\n"
-          "or SIGTERM (the results of what finished are written; a second signal stops\n"
-          "the configuration in progress too).\n",
+          "or SIGTERM (the configuration in progress is abandoned; the results of what\n"
+          "finished are written).\n",
           (FILE *)stream);
 }
 

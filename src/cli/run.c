@@ -1,8 +1,9 @@
 /* src/cli/run.c: -c FILE with or without --dry-run: load the experiment,
  * expand it, check where the results go, run it, write the results whole
- * (src/base/safe_file.h) and choose the exit status. SIGINT or SIGTERM stops the run
- * after the configuration in progress (a second one abandons that one too);
- * the results of what finished are written and the exit status is 130. */
+ * (src/base/safe_file.h) and choose the exit status. SIGINT or SIGTERM
+ * abandons the configuration in progress (with isolation off: stops after
+ * it); the results of what finished are written and the exit status is 130.
+ * Progress goes to standard error (run/progress.h) unless -q. */
 #include "config.h"
 
 #include "cli/commands.h"
@@ -23,6 +24,7 @@
 #include "config/sweep.h"
 #include "report/reporters.h"
 #include "run/metadata.h"
+#include "run/progress.h"
 #include "run/results.h"
 #include "run/runner.h"
 
@@ -62,8 +64,11 @@ static int write_file(const char *path, rb_reporter reporter, const rb_results *
 }
 
 /* With isolation off a plugin cannot be stopped in the middle of a call:
- * a second signal ends the process at once, writing nothing. */
+ * the first signal stops after the configuration in progress, a second ends
+ * the process at once, writing nothing. */
 static volatile sig_atomic_t running_in_process;
+/* A live progress line is on the terminal: a message first clears it. */
+static volatile sig_atomic_t live_progress;
 
 static void say(const char *msg, size_t len)
 {
@@ -71,21 +76,35 @@ static void say(const char *msg, size_t len)
     (void)ignored;
 }
 
+/* SIGINT or SIGTERM. In workers, the configuration in progress is
+ * abandoned at once (its worker killed within a fraction of a second) and
+ * the results of what finished are written; later signals change nothing. */
 static void on_signal(int sig)
 {
-    static const char first[] = "\nredbench: stopping after the current configuration "
-                                "(again to stop at once)\n";
-    static const char second[] = "\nredbench: stopping now; writing the results of what "
-                                 "finished\n";
-    if (!runner_stop_requested) {
+    static const char clear[] = "\r\033[K", newline[] = "\n";
+    static const char abandon[] = "redbench: interrupted: the configuration in "
+                                  "progress is abandoned; writing the results of what "
+                                  "finished\n";
+    static const char after[] = "redbench: stopping after the configuration in "
+                                "progress (again to stop at once, writing nothing)\n";
+    if (runner_stop_now)
+        return;
+    if (live_progress)
+        say(clear, sizeof clear - 1);
+    else
+        say(newline, sizeof newline - 1); /* after the terminal's ^C */
+    if (running_in_process) {
+        if (runner_stop_requested) {
+            signal(sig, SIG_DFL);
+            raise(sig);
+            return;
+        }
         runner_stop_requested = sig;
-        say(first, sizeof first - 1);
-    } else if (running_in_process) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-    } else if (!runner_stop_now) {
+        say(after, sizeof after - 1);
+    } else {
+        runner_stop_requested = sig;
         runner_stop_now = sig;
-        say(second, sizeof second - 1);
+        say(abandon, sizeof abandon - 1);
     }
 }
 
@@ -247,8 +266,9 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
     memset(&res, 0, sizeof res);
     metadata_collect(&res.info, argc, argv);
     res.info.tool_version = PACKAGE_VERSION;
+    int progress_mode = progress_mode_for_stderr(opt->quiet);
     rb_runner_options ropt = {.verbosity = opt->verbosity,
-                              .progress = !opt->quiet && isatty(STDERR_FILENO),
+                              .progress = progress_mode != RB_PROGRESS_OFF,
                               .isolation = opt->isolation};
     running_in_process = opt->isolation == RB_ISOLATION_NONE;
     /* Plugins run in this process: what they print goes to standard error
@@ -260,7 +280,10 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
         if (saved_stdout >= 0)
             dup2(STDERR_FILENO, STDOUT_FILENO);
     }
+    live_progress = progress_mode == RB_PROGRESS_LIVE;
+    progress_begin(&sweep, progress_mode);
     runner_run(&exp, reg, &sweep, &ropt, &res);
+    progress_end();
     if (saved_stdout >= 0) {
         fflush(stdout);
         dup2(saved_stdout, STDOUT_FILENO);

@@ -50,6 +50,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "host/registry.h"
+#include "run/progress.h"
 
 /* Seconds that opening the device and preparing the input get at least. */
 #define ISOLATE_PREPARE_MIN 120.0
@@ -565,6 +566,7 @@ static void handle_messages(supervision *s)
         switch (h.type) {
         case MSG_START:
             s->current = (long)h.index;
+            progress_running(h.index);
             s->preparing = 1;
             s->deadline = now + prepare_limit(iso);
             break;
@@ -640,9 +642,11 @@ static int supervise(supervision *s)
     int stopping = 0;
     for (;;) {
         if (*iso->stop_now) {
+            /* the configuration in progress is abandoned; one the worker
+             * had not announced yet is left for "interrupted before it ran" */
             worker_kill(&s->w);
-            end_abandoned(s, RB_ROW_SKIPPED, "interrupted while it ran (stopped at once by a "
-                          "second signal)");
+            if (s->current >= 0)
+                end_abandoned(s, RB_ROW_SKIPPED, "interrupted while it ran");
             stopping = 1;
             break;
         }
@@ -693,6 +697,7 @@ static int supervise(supervision *s)
             worker_read(&s->w);
             handle_messages(s);
         }
+        progress_tick();
     }
     worker_close(&s->w);
     return stopping || *iso->stop || *iso->stop_now;

@@ -32,6 +32,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "run/isolate.h"
+#include "run/progress.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
 
@@ -159,18 +160,8 @@ static void finish_row(runner *r, rb_row *row, open_backend *ob)
 
 static void progress(const runner *r, size_t k, const rb_row *row)
 {
-    if (!r->opt->progress)
-        return;
-    const rb_configuration *cfg = row->config;
-    char n[32], t[32];
-    format_size(cfg->n, n, sizeof n);
-    format_duration_ns(row->stats.median, t, sizeof t);
-    fprintf(stderr, "[%zu/%zu] %s %s %s %s n=%s: %s", k + 1, r->res->n_rows, cfg->run->name,
-            cfg->params_text, op_name(cfg->op), dtype_name(cfg->dtype), n,
-            row_status_name(row->status));
-    if (row->status == RB_ROW_OK || row->status == RB_ROW_WRONG)
-        fprintf(stderr, " %s %.1f GB/s", t, row->bandwidth_gbs);
-    fputc('\n', stderr);
+    if (r->opt->progress)
+        progress_finished(k, row);
 }
 
 /* Settles the rows that need no plugin code and no device: an absent plugin

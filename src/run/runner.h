@@ -29,7 +29,7 @@ enum rb_isolation_mode {
 
 typedef struct rb_runner_options {
     int verbosity;
-    int progress;       /* print one line per configuration to stderr */
+    int progress;       /* report finished rows to run/progress.h */
     int isolation;      /* enum rb_isolation_mode; 0 is the default */
 } rb_runner_options;
 
