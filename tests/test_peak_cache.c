@@ -225,10 +225,24 @@ static void test_checked_measurement(const char *dir)
     ok(peak_measure_checked(36, scripted_measure, &s, &gbs, note, sizeof note) == 1 &&
            s.calls == 1 && gbs == 38 && note[0] == '\0',
        "a measurement close to the cached figure is measured once, and kept");
-    s = (scripted){(const double[]){60.8, 99}, 0};
+    s = (scripted){(const double[]){36.2, 37, 99}, 0};
+    ok(peak_measure_checked(0, scripted_measure, &s, &gbs, note, sizeof note) == 2 &&
+           s.calls == 2 && gbs == 37 && note[0] == '\0',
+       "nothing cached: measured twice; two that agree: the second is kept");
+    s = (scripted){(const double[]){60.8, 36.2, 36.5, 99}, 0};
+    ok(peak_measure_checked(0, scripted_measure, &s, &gbs, note, sizeof note) == 3 &&
+           s.calls == 3 && gbs == 36.5 &&
+           strstr(note, "the first two measurements disagree (60.8 and 36.2 GB/s)") &&
+           strstr(note, "kept the median, 36.5 GB/s"),
+       "nothing cached, a first 60.8 against 36.2: a third taken, the median kept (%s)", note);
+    s = (scripted){(const double[]){60.8, 36.2, 0}, 0};
+    ok(peak_measure_checked(0, scripted_measure, &s, &gbs, note, sizeof note) == 2 &&
+           gbs == 36.2 && strstr(note, "a third failed: kept the lower"),
+       "nothing cached, two that disagree and a third that fails: the lower kept (%s)", note);
+    s = (scripted){(const double[]){36.2, 0}, 0};
     ok(peak_measure_checked(0, scripted_measure, &s, &gbs, note, sizeof note) == 1 &&
-           gbs == 60.8 && note[0] == '\0',
-       "nothing cached: one measurement, kept");
+           gbs == 36.2 && strstr(note, "a second time failed"),
+       "nothing cached, the second measurement fails: the first kept, and that is said");
     s = (scripted){(const double[]){60.8, 36.5}, 0};
     ok(peak_measure_checked(36, scripted_measure, &s, &gbs, note, sizeof note) == 2 &&
            gbs == 36.5 && strstr(note, "measured 60.8 GB/s, +69% from the cached 36.0 GB/s") &&
@@ -268,7 +282,7 @@ static void test_checked_measurement(const char *dir)
 
 int main(void)
 {
-    plan(43);
+    plan(46);
     alarm(60); /* a read that never ends fails the test instead of hanging it */
     const char *tmpdir = getenv("TMPDIR");
     char *dir = xasprintf("%s/rb-peaks.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");

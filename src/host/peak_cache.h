@@ -62,7 +62,10 @@ int peak_disagrees(double reference, double measured);
 typedef int (*rb_peak_measure)(void *ctx, double *gbs);
 
 /* Measures a peak and checks it against `cached` (the figure the cache
- * held, under this key or a stale one; 0: none). A measurement more than
+ * held, under this key or a stale one; 0: none). With none, the peak is
+ * measured twice: when the two agree within RB_PEAK_AGREEMENT the second is
+ * kept, else a third is taken and the median of the three kept, the
+ * disagreement noted. A measurement more than
  * RB_PEAK_AGREEMENT away from it is taken again: if the second agrees with
  * the cached figure, the first was an outlier and the second is kept; if it
  * agrees with the first, the device has changed and the second is kept;
