@@ -50,7 +50,7 @@ src_libredbench_la_SOURCES = \
 	src/cli/commands.h \
 	src/cli/options.c src/cli/options.h \
 	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c
-nodist_src_libredbench_la_SOURCES = src/base/git_revision.h
+nodist_src_libredbench_la_SOURCES = src/base/git_revision.h src/host/paths.h
 src_libredbench_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 src_libredbench_la_LIBADD = $(INIH_LIBS) $(PTHREAD_LIBS)
 
@@ -71,3 +71,22 @@ src/base/git_revision.h: rb-git-revision-check
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; \
 	else echo "  GEN      $@ ($$rev)"; mv -f $@.tmp $@; fi
 rb-git-revision-check:
+
+# src/host/paths.h: the folders configure chose that the program embeds (the
+# installed plugin folder), rewritten only when they change, so that
+# re-running configure with another --prefix rebuilds exactly what embeds
+# them (make's dependency tracking sees the header change).
+BUILT_SOURCES += src/host/paths.h
+CLEANFILES += src/host/paths.h
+src/host/paths.h: rb-paths-check
+	@$(MKDIR_P) src/host && \
+	{ echo "/* src/host/paths.h: made by make from configure's choices; do not edit. */" && \
+	  echo "#define RB_PLUGIN_DIR \"$(pkglibdir)\""; } >$@.tmp && \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; \
+	else echo "  GEN      $@ ($(pkglibdir))"; mv -f $@.tmp $@; fi
+rb-paths-check:
+.PHONY: rb-paths-check
+# Made before any object of the program, also for `make redbench` in a new
+# tree (BUILT_SOURCES only serve all, check and install); a later change
+# rebuilds what includes them (the dependency tracking's own files).
+$(src_libredbench_la_OBJECTS): | src/host/paths.h src/base/git_revision.h

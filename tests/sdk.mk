@@ -6,8 +6,10 @@
 #   test_install.sh  make install into a temporary root; the guide's
 #                    example and the skeleton pack built out of tree against
 #                    it with pkg-config, dropped into a plugin folder, run
-TESTS += tests/test_packs.sh tests/test_install.sh
-EXTRA_DIST += tests/test_packs.sh tests/test_install.sh
+#   test_reconfigure.sh  configure run again with another --prefix rebuilds
+#                    what embeds the plugin folder
+TESTS += tests/test_packs.sh tests/test_install.sh tests/test_reconfigure.sh
+EXTRA_DIST += tests/test_packs.sh tests/test_install.sh tests/test_reconfigure.sh
 
 # A plugin whose descriptor is exactly the ABI 1.0 layout (never installed).
 check_LTLIBRARIES += tests/sdk/abi-1-0.la

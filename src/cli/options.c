@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "base/names.h"
 #include "base/util.h"
+#include "host/paths.h"
 #include "report/reporters.h"
 #include "run/runner.h"
 

@@ -42,10 +42,8 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "host/backend_cpu.h"
+#include "host/paths.h"
 
-#ifndef RB_PLUGIN_DIR
-#define RB_PLUGIN_DIR "/usr/local/lib/redbench"
-#endif
 
 #define RB_NAME_MAX 64
 #define RB_TEXT_MAX 256
