@@ -40,7 +40,7 @@ src_libredbench_la_SOURCES = \
 	\
 	src/report/reporters.h src/report/fields.c src/report/fields.h \
 	src/report/table.c src/report/csv.c src/report/json.c src/report/md.c \
-	src/report/html.c src/report/html.h \
+	src/report/html.c src/report/html.h src/report/read.c src/report/read.h \
 	src/report/formats.c \
 	\
 	src/compare/significance.c src/compare/significance.h \
@@ -49,7 +49,7 @@ src_libredbench_la_SOURCES = \
 	\
 	src/cli/commands.h \
 	src/cli/options.c src/cli/options.h \
-	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c
+	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c src/cli/report.c
 nodist_src_libredbench_la_SOURCES = src/base/git_revision.h src/host/paths.h
 src_libredbench_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 src_libredbench_la_LIBADD = $(INIH_LIBS) $(PTHREAD_LIBS)

@@ -7,7 +7,7 @@
 # saved results to json, csv, md and html.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 58
+plan 61
 
 small="$fixtures/cli/small.ini"
 dry() { "$rb" --dry-run -c "$small" "$@"; }
@@ -73,13 +73,16 @@ ok "... saying --format would tell" grep -q "cannot tell the format of -o $tmp/u
 "$rb" report "$tmp/r.json" -o "$tmp/c.json" -o "$tmp/c.csv" -o "$tmp/c.md" -o "$tmp/c.html" >/dev/null 2>"$tmp/err"
 is "$?" 0 "report RESULTS.json to four formats: exit 0"
 ok "... the JSON is a results file with the same rows" bash -c "cmp <('$rb' report '$tmp/r.json' --format csv) <('$rb' report '$tmp/c.json' --format csv)"
-ok "... the CSV has a header and the row" bash -c "head -n 1 '$tmp/c.csv' | grep -q ',run,plugin,' && grep -q ',plain,serial,' '$tmp/c.csv' && test \$(wc -l <'$tmp/c.csv') = 2"
-ok "... the Markdown has the table" grep -qE '^\| plain \| serial \| acc=native \| sum \| f32 \| 1024 \| ok \|' "$tmp/c.md"
+ok "... the CSV is the run's, a header and the row" bash -c "cmp '$tmp/c.csv' <('$rb' report '$tmp/r.json' --format csv) && head -n 1 '$tmp/c.csv' | grep -q '^run,plugin,params,' && grep -q '^plain,serial,acc=native,sum,f32,1024,' '$tmp/c.csv' && test \$(wc -l <'$tmp/c.csv') = 2"
+ok "... the Markdown has the run's table" grep -qE '^\| plain \| serial \| acc=native \| 1K \| f32 \| sum \| ' "$tmp/c.md"
+ok "... the JSON is the results file again, member for member" bash -c "cmp <('${JQ:-jq}' -S . '$tmp/r.json') <('${JQ:-jq}' -S . '$tmp/c.json')"
 ok "... the HTML is the page of --format html" bash -c "grep -q '<!DOCTYPE html>' '$tmp/c.html' && grep -q '<svg xmlns' '$tmp/c.html' && grep -q '<tr class=\"ok\">' '$tmp/c.html'"
 is "$("$rb" report "$tmp/r.json" --format csv | wc -l)" 2 "report --format csv alone writes to standard output"
 "$rb" report "$tmp/r.json" -o "$tmp/d.csv" -o "$tmp/missing/d.md" >/dev/null 2>"$tmp/err"; is "$?" 2 "report -o in a missing folder: exit 2"
 ok "... before anything was written" bash -c "grep -q 'the folder $tmp/missing does not exist' '$tmp/err' && ! test -e '$tmp/d.csv'"
-"$rb" report "$tmp/r.json" -o "$tmp/d.txt" >/dev/null 2>"$tmp/err"; is "$?" 2 "report -o of an extension it does not write: exit 2"
+"$rb" report "$tmp/r.json" -o "$tmp/d.dat" >/dev/null 2>"$tmp/err"; is "$?" 2 "report -o of an extension it does not write: exit 2"
+"$rb" report "$tmp/r.json" -o "$tmp/d.txt" >/dev/null 2>"$tmp/err"; is "$?" 0 "report -o FILE.txt: exit 0"
+ok "... the table, as the run writes it" bash -c "grep -qE '^1 +plain +serial ' '$tmp/d.txt' && grep -q '^1 configuration: 1 ok' '$tmp/d.txt'"
 "$rb" report "$tmp/r.json" >/dev/null 2>"$tmp/err"; is "$?" 2 "report with nowhere to write: exit 2"
 "$rb" report "$small" -o "$tmp/e.csv" >/dev/null 2>"$tmp/err"; is "$?" 2 "report of a file that is not results: exit 2"
 ok "... naming it, nothing written" bash -c "grep -q 'small.ini' '$tmp/err' && ! test -e '$tmp/e.csv'"

@@ -10,7 +10,7 @@
 # verdicts make it.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 95
+plan 97
 
 cat >"$tmp/small.ini" <<'INI'
 [experiment]
@@ -187,11 +187,14 @@ is "$(sed -n 1p "$tmp/err")" \
    "  a warning names the cache regimes, taken from the experiment where rows do not say"
 ok "  every row noted" test "$(grep -c 'same     cache hot -> cold$' "$tmp/out")" -eq 3
 
-# Both settings differ in one pair; each setting gets its own warning.
-"$JQ" '.results[0].cache = "cold"' "$fx/graph.json" >"$tmp/graph-cold.json"
+# Both settings differ; each setting gets its own warning.
+"$JQ" '.experiment.settings.cache = "cold" | .results[].cache = "cold"' "$fx/graph.json" >"$tmp/graph-cold.json"
 "$rb" compare "$fx/launch.json" "$tmp/graph-cold.json" >"$tmp/out" 2>"$tmp/err"
 ok "timing and cache both differ: one note with both" grep -Eq "^1  small .* faster   timing launch -> graph; cache hot -> cold$" "$tmp/out"
-ok "  and a warning for the cache" grep -qx "redbench: warning: cache differs in 1 configuration (old: hot, new: cold); their samples measure different things:" "$tmp/err"
+ok "  and a warning for the cache" grep -qx "redbench: warning: cache differs in 3 configurations (old: hot, new: cold); their samples measure different things:" "$tmp/err"
+"$JQ" '.results[0].cache = "cold"' "$fx/graph.json" >"$tmp/row-cold.json"
+is "$(status "$rb" compare "$fx/launch.json" "$tmp/row-cold.json")" 2 "a row whose cache is not its run's: exit 2"
+ok "  naming the file, the row and both regimes" grep -q "row-cold.json:[0-9]*: error: results\[0\]: \"cache\": is cold, but the experiment's settings say hot" "$tmp/err"
 
 # unlabelled.json does not say how it was measured: nothing to warn about.
 is "$(status "$rb" compare "$fx/launch.json" "$fx/unlabelled.json")" 0 "a file that does not say how it was timed: exits 0"

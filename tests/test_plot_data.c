@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "base/json_reader.h"
 #include "plot/figures.h"
+#include "report/read.h"
 #include "tap.h"
 #include "base/util.h"
 
@@ -56,6 +57,20 @@ static char *results_document(void)
     return sb.data;
 }
 
+/* The figures of a document read as a results file (report/read.c);
+ * -1 when it cannot be read. */
+static int build_doc(const json_value *doc, const char *path, const char *baseline,
+                     plot_set *set)
+{
+    rb_results_file file;
+    memset(set, 0, sizeof *set);
+    if (results_from_doc(path, doc, &file) != 0)
+        return -1;
+    int status = plot_build(&file.res, path, baseline, set);
+    results_file_free(&file);
+    return status;
+}
+
 static const plot_figure *figure(const plot_set *set, const char *name)
 {
     for (size_t k = 0; k < set->n_figures; k++)
@@ -75,7 +90,7 @@ static const plot_series *series(const plot_figure *fig, const char *label)
 static void test_figures(const json_value *doc)
 {
     plot_set set;
-    is_int(plot_build(doc, "hand.json", NULL, &set), 0, "a results document builds");
+    is_int(build_doc(doc, "hand.json", NULL, &set), 0, "a results document builds");
     is_int((long long)set.n_figures, 5, "bandwidth, time, speedup and two heat maps");
     is_int((long long)set.n_plotted, 10, "the 10 ok rows are drawn, not the failed or wrong one");
     is_str(set.baseline, "base", "the default baseline is the first run");
@@ -124,12 +139,12 @@ static void test_figures(const json_value *doc)
     ok(hm2 && strstr(hm2->subtitle, "n = 4K") != NULL, "the second for n = 4K");
     plot_set_free(&set);
 
-    is_int(plot_build(doc, "hand.json", "serial", &set), 0, "a plugin name is a baseline");
+    is_int(build_doc(doc, "hand.json", "serial", &set), 0, "a plugin name is a baseline");
     const plot_figure *sp2 = figure(&set, "speedup");
     ok(sp2 && strstr(sp2->title, "serial") != NULL, "the speedup names that baseline");
     plot_set_free(&set);
 
-    is_int(plot_build(doc, "hand.json", "grid", &set), 0, "a swept run is a baseline");
+    is_int(build_doc(doc, "hand.json", "grid", &set), 0, "a swept run is a baseline");
     const plot_series *own = series(figure(&set, "speedup"), "grid block=32 vpt=1");
     ok(own && fabs(own->y[0] - 0.25) < 1e-9,
        "against the run's fastest configuration (250 ns) the slowest (1000 ns) is 0.25");
@@ -146,7 +161,7 @@ static char *build_error(const char *text, const char *baseline, int *status)
     int saved = dup(2);
     dup2(fd, 2);
     plot_set set;
-    *status = plot_build(doc, "bad.json", baseline, &set);
+    *status = build_doc(doc, "bad.json", baseline, &set);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -168,7 +183,8 @@ static void test_errors(const char *good)
     ok(status == -1 && strstr(err, "bad.json:1: error: not a redbench results file"),
        "a document without results is refused, naming the file");
     free(err);
-    err = build_error("{\"results\": [\n{\"run\": \"a\", \"status\": \"ok\"},\n"
+    err = build_error("{\"results\": [\n{\"run\": \"a\", \"plugin\": \"p\", \"op\": \"sum\","
+                      " \"dtype\": \"f32\", \"status\": \"ok\"},\n"
                       "{\"run\": \"b\", \"status\": \"ok\", \"n\": \"big\"}]}",
                       NULL, &status);
     ok(status == -1 && strstr(err, "bad.json:2: error: results[0]: \"n\""),
@@ -181,11 +197,12 @@ static void test_errors(const char *good)
     if (status != -1 || !strstr(err, "runs: base, grid"))
         printf("#   %s\n", err);
     free(err);
-    err = build_error("{\"results\": [{\"run\": \"a\", \"status\": \"skipped\", \"n\": 1}]}", NULL,
-                      &status);
+    err = build_error("{\"results\": [{\"run\": \"a\", \"plugin\": \"p\", \"op\": \"sum\","
+                      " \"dtype\": \"f32\", \"status\": \"skipped\", \"n\": 1}]}",
+                      NULL, &status);
     json_value *doc = json_parse("{\"results\": []}", 15, NULL);
     plot_set set;
-    ok(status == 0 && plot_build(doc, "x", NULL, &set) == 0 && set.n_figures == 0,
+    ok(status == 0 && build_doc(doc, "x", NULL, &set) == 0 && set.n_figures == 0,
        "a file without ok rows gives no figures and no error");
     plot_set_free(&set);
     json_free(doc);
@@ -198,14 +215,14 @@ static void test_cap(void)
     strbuf sb = {0};
     sb_append(&sb, "{\"results\": [");
     for (int k = 0; k < 14; k++)
-        sb_printf(&sb, "%s{\"run\": \"r%d\", \"params\": {}, \"status\": \"ok\", \"n\": 1024,"
+        sb_printf(&sb, "%s{\"run\": \"r%d\", \"plugin\": \"p\", \"params\": {}, \"status\": \"ok\", \"n\": 1024,"
                        " \"op\": \"sum\", \"dtype\": \"f32\", \"median_ns\": %d,"
                        " \"bandwidth_gbs\": %g}",
                   k ? "," : "", k, 100 + k, 4096.0 / (100 + k));
     sb_append(&sb, "]}");
     json_value *doc = json_parse(sb.data, sb.len, NULL);
     plot_set set;
-    plot_build(doc, "many.json", NULL, &set);
+    build_doc(doc, "many.json", NULL, &set);
     const plot_figure *bw = figure(&set, "bandwidth");
     ok(bw && bw->n_series == PLOT_MAX_SERIES && series(bw, "r0") && !series(bw, "r13") &&
            !series(bw, "r12"),
@@ -218,11 +235,13 @@ static void test_cap(void)
 
     /* Labels too long for the side: the legend goes below, two a row. */
     const char *text = "{\"results\": [{\"run\": \"a-run-with-a-name-longer-than-thirty\","
-                       " \"status\": \"ok\", \"n\": 1024, \"median_ns\": 10, \"bandwidth_gbs\": 4},"
-                       " {\"run\": \"b\", \"status\": \"ok\", \"n\": 1024, \"median_ns\": 20,"
-                       " \"bandwidth_gbs\": 2}]}";
+                       " \"plugin\": \"p\", \"op\": \"sum\", \"dtype\": \"f32\","
+                       " \"status\": \"ok\", \"n\": 1024, \"median_ns\": 10, \"reps\": 1,"
+                       " \"bandwidth_gbs\": 4}, {\"run\": \"b\", \"plugin\": \"p\", \"op\": \"sum\","
+                       " \"dtype\": \"f32\", \"status\": \"ok\", \"n\": 1024, \"median_ns\": 20,"
+                       " \"reps\": 1, \"bandwidth_gbs\": 2}]}";
     doc = json_parse(text, strlen(text), NULL);
-    plot_build(doc, "long.json", NULL, &set);
+    build_doc(doc, "long.json", NULL, &set);
     char *svg = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&svg, &len);
@@ -286,7 +305,7 @@ static size_t count(const char *text, const char *word)
 static void test_svg(const json_value *doc)
 {
     plot_set set;
-    plot_build(doc, "hand.json", NULL, &set);
+    build_doc(doc, "hand.json", NULL, &set);
     char *svg = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&svg, &len);

@@ -594,12 +594,15 @@ static void check_html(const char *path)
     char **lines;
     size_t n = split_lines(text, &lines);
     const char *head = html_line(lines, n, "<tr><th>#</th><th>run</th>");
-    ok(head && strstr(head, "<th>noise %</th><th>timing</th><th>stopped by</th><th>err/tol</th>"
-                            "<th>deterministic</th><th>throttled</th><th>reason</th></tr>"),
-       "html: results header with timing, stopped by, err/tol, deterministic, throttled");
+    ok(head && strstr(head, "<th>%peak</th><th>%meas</th><th>reps</th><th>noise</th><th>timing</th>"
+                            "<th>stopped by</th><th>err/tol</th><th>det</th><th>throttled</th>"
+                            "<th>reason</th></tr>"),
+       "html: results header from the fields' titles, with timing, stopped by, err/tol, det, "
+       "throttled");
     const char *row = html_line(lines, n, "<tr class=\"ok\">");
     ok(row && strstr(row, "<td>graph, 64 calls per batch</td><td>noise</td>"
-                          "<td class=\"num\">0.12</td><td>yes</td><td>no</td><td></td></tr>"),
+                          "<td class=\"num\">0.12</td><td>yes</td><td>no</td>"
+                          "<td class=\"reason\"></td></tr>"),
        "html: ok row: graph timing with its batch, noise, err/tol, deterministic, not throttled");
     if (row && !strstr(row, "64 calls per batch"))
         printf("# %s\n", row);
@@ -610,7 +613,8 @@ static void check_html(const char *path)
        "html: wrong row: a cap, not deterministic and throttled are marked");
     row = html_line(lines, n, "<tr class=\"skipped\">");
     ok(row && strstr(row, "<td class=\"num\"></td><td></td><td></td><td class=\"num\"></td>"
-                          "<td></td><td></td><td>plugin warp_magic not found</td></tr>"),
+                          "<td></td><td></td><td class=\"reason\">plugin warp_magic not found</td>"
+                          "</tr>"),
        "html: a row that was not measured has empty measurement cells");
     free(lines);
     free(text);

@@ -8,7 +8,7 @@
 # (ESC, DEL, 0x9b) from a file reach no terminal, HTML, CSV or Markdown raw.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir" || exit 1
-plan 37
+plan 39
 
 gnuplot=$(command -v gnuplot || true)
 m=$tmp/marker
@@ -62,9 +62,9 @@ fi
 # ---- numbers that cannot be drawn ----
 results "$tmp/inf.json" \
   "$(row '"good"' '{}' 1024 100 10)" "$(row '"good"' '{}' 2048 150 13)" \
-  "$(row '"inf-time"' '{}' 1024 1e999 10)" "$(row '"huge-n"' '{}' 1e400 100 10)" \
+  "$(row '"inf-time"' '{}' 1024 1e999 10)" "$(row '"huge-n"' '{}' 9223372036854775808 100 10)" \
   "$(row '"huge-bw"' '{}' 4096 100 1e308)" "$(row '"tiny-time"' '{}' 4096 1e-300 10)"
-sed -i 's/"peak_gbs": 100/"peak_gbs": 1e999, "measured_peak_gbs": -1e999/' "$tmp/inf.json"
+sed -i 's/"peak_gbs": 100/"peak_gbs": 1e999, "measured_peak_gbs": -1e999/; s/"samples_ns": \[1e999, 1e999\]/"samples_ns": [100, 100]/' "$tmp/inf.json"
 if [ -n "$gnuplot" ]; then
   "$rb" plot "$tmp/inf.json" -o "$tmp/inf" >/dev/null 2>"$tmp/err"
   is "$?" 0 "plot draws the rows it can among non-finite and absurd numbers"
@@ -76,6 +76,12 @@ if [ -n "$gnuplot" ]; then
 else
   for k in $(seq 1 5); do skip "gnuplot not found"; done
 fi
+
+# An n that is not a whole number of elements is not a results row.
+results "$tmp/badn.json" "$(row '"good"' '{}' 1024 100 10)" "$(row '"bad-n"' '{}' 1e400 100 10)"
+"$rb" report "$tmp/badn.json" --format csv >/dev/null 2>"$tmp/err"
+is "$?" 2 "n = 1e400: the file is refused (exit 2)"
+ok "... naming the file, the row, its line and what n must be" grep -q "badn.json:5: error: results\[1\]: \"n\": is 1e400; valid: a whole number" "$tmp/err"
 
 # ---- heat-map names ----
 results "$tmp/names.json" \

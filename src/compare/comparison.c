@@ -3,7 +3,9 @@
  * result files back, matching their configurations (same
  * run, plugin, parameters, op, dtype, n, distribution and bins), refusing
  * different devices unless told, judging each pair (compare/significance.c) and
- * noticing pairs measured differently. The reports are written by
+ * noticing pairs measured differently. The files are read by the results
+ * reader every consumer uses (report/read.c), then kept compactly: the
+ * texts once each, the samples in one block. The reports are written by
  * compare/report.c.
  *
  * A pair whose rows were timed in different modes (launch against graph,
@@ -24,8 +26,11 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "config/experiment.h"
+#include "report/read.h"
 
 /* ---- reading a result file ---- */
 
@@ -39,21 +44,10 @@ const char *compare_setting_name(int setting)
     return setting >= 0 && setting < RB_SETTING_COUNT_ ? setting_names[setting] : "?";
 }
 
-/* A member's text, the file's own copy (NULL when it is not a string). */
-static const char *member_text(rb_compare_file *file, const json_value *object, const char *key)
+/* A text, the file's own copy (NULL stays NULL). */
+static const char *keep(rb_compare_file *file, const char *text)
 {
-    return text_index_intern(&file->texts, json_string(json_get(object, key)));
-}
-
-/* A JSON scalar as it would be written in an experiment file. */
-static const char *scalar_text(const json_value *v)
-{
-    switch (v->type) {
-    case JSON_STRING: case JSON_NUMBER: return v->text;
-    case JSON_BOOL: return v->boolean ? "true" : "false";
-    case JSON_NULL: return "null";
-    default: return "?";
-    }
+    return text ? text_index_intern(&file->texts, text) : NULL;
 }
 
 static int compare_strings(const void *a, const void *b)
@@ -61,33 +55,42 @@ static int compare_strings(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Whether a configuration's parameter is a number in the results file (an
+ * integer parameter; "auto" stays a word), as the JSON report writes it. */
+static int param_is_number(const rb_configuration *cfg, uint32_t k)
+{
+    const rb_plugin *desc = cfg->plugin ? cfg->plugin->desc : NULL;
+    const char *text = cfg->params[k].text;
+    return desc && k < desc->n_params && desc->params[k].type == RB_PARAM_INT &&
+           (!text || strcmp(text, "auto") != 0);
+}
+
 /* "block=256 variant=tree": every parameter, keys sorted, so that files
  * written in a different order still match. */
-static char *params_text(const json_value *params)
+static char *params_text(const rb_configuration *cfg)
 {
-    size_t count = json_count(params);
-    if (!params || params->type != JSON_OBJECT || count == 0)
+    if (cfg->n_params == 0)
         return xstrdup("");
-    char **items = xcalloc(count, sizeof *items);
-    for (size_t k = 0; k < count; k++)
-        items[k] = xasprintf("%s=%s", params->keys[k], scalar_text(&params->items[k]));
-    qsort(items, count, sizeof *items, compare_strings);
-    char *text = join_words((const char *const *)items, count, " ");
-    free_list(items, count);
+    char **items = xcalloc(cfg->n_params, sizeof *items);
+    for (uint32_t k = 0; k < cfg->n_params; k++)
+        items[k] = xasprintf("%s=%s", cfg->params[k].name ? cfg->params[k].name : "",
+                             cfg->params[k].text ? cfg->params[k].text : "");
+    qsort(items, cfg->n_params, sizeof *items, compare_strings);
+    char *text = join_words((const char *const *)items, cfg->n_params, " ");
+    free_list(items, cfg->n_params);
     return text;
 }
 
 /* The file's copy of a row's parameters: one per different set, found by
  * the set's text with types (so "1" and 1 stay apart). */
-static const rb_compare_params *load_params(rb_compare_file *file, const json_value *params)
+static const rb_compare_params *load_params(rb_compare_file *file, const rb_configuration *cfg)
 {
     strbuf id = {0};
     sb_append(&id, "");
-    for (size_t k = 0; k < json_count(params); k++) {
-        const json_value *v = &params->items[k];
-        sb_append(&id, params->keys[k]);
-        sb_printf(&id, "\x1f%d\x1f", (int)v->type);
-        sb_append(&id, scalar_text(v));
+    for (uint32_t k = 0; k < cfg->n_params; k++) {
+        sb_append(&id, cfg->params[k].name ? cfg->params[k].name : "");
+        sb_printf(&id, "\x1f%d\x1f", param_is_number(cfg, k));
+        sb_append(&id, cfg->params[k].text ? cfg->params[k].text : "");
         sb_append(&id, "\x1e");
     }
     size_t *slot = text_index_find(&file->params_index, id.data);
@@ -99,214 +102,97 @@ static const rb_compare_params *load_params(rb_compare_file *file, const json_va
     rb_compare_params *set = xcalloc(1, sizeof *set);
     *(rb_compare_params **)grow(&file->params_sets, &file->n_params_sets, &cap,
                                 sizeof *file->params_sets) = set;
-    set->count = json_count(params);
+    set->count = cfg->n_params;
     set->items = xcalloc(set->count ? set->count : 1, sizeof *set->items);
     for (size_t k = 0; k < set->count; k++) {
-        const json_value *v = &params->items[k];
-        set->items[k].key = text_index_intern(&file->texts, params->keys[k]);
-        int scalar = v->type == JSON_STRING || v->type == JSON_NUMBER ||
-                     v->type == JSON_BOOL || v->type == JSON_NULL;
-        set->items[k].type = scalar ? v->type : JSON_STRING;
-        set->items[k].text = text_index_intern(&file->texts, scalar_text(v));
+        set->items[k].key = keep(file, cfg->params[k].name ? cfg->params[k].name : "");
+        set->items[k].type = param_is_number(cfg, (uint32_t)k) ? JSON_NUMBER : JSON_STRING;
+        set->items[k].text = keep(file, cfg->params[k].text ? cfg->params[k].text : "");
     }
-    char *text = params_text(params);
-    set->text = text_index_intern(&file->texts, text);
+    char *text = params_text(cfg);
+    set->text = keep(file, text);
     free(text);
-    text_index_put(&file->params_index, text_index_intern(&file->texts, id.data),
-                   file->n_params_sets - 1, NULL);
+    text_index_put(&file->params_index, keep(file, id.data), file->n_params_sets - 1, NULL);
     sb_free(&id);
     return set;
 }
 
-/* A required string member of a result row. */
-static int row_string(rb_compare_file *file, const json_value *row, size_t position,
-                      const char *key, const char **out)
+/* A row of the typed set, as compare keeps it: its texts and samples are
+ * the file's own copies. */
+static void load_row(rb_compare_file *file, const rb_results *res, size_t position,
+                     double *pool, rb_compare_row *out)
 {
-    *out = member_text(file, row, key);
-    if (*out)
-        return 0;
-    diag_at(file->path, row->line, "result %zu has no \"%s\" text; rows written by redbench "
-                                   "--format json have run, plugin, op, dtype, n and status",
-            position + 1, key);
-    return -1;
-}
-
-/* Checks a row's samples_ns and counts them (read by load_samples). */
-static int count_samples(const char *path, const json_value *row, size_t position, size_t *count)
-{
-    const json_value *samples = json_get(row, "samples_ns");
-    if (!samples || json_is_null(samples))
-        return 0;
-    if (samples->type != JSON_ARRAY) {
-        diag_at(path, samples->line, "result %zu: \"samples_ns\" is a %s; valid: an array of "
-                                     "times in nanoseconds",
-                position + 1, json_type_name(samples->type));
-        return -1;
-    }
-    for (size_t k = 0; k < samples->count; k++) {
-        const json_value *s = &samples->items[k];
-        if (s->type != JSON_NUMBER || !isfinite(s->number) || s->number < 0) {
-            diag_at(path, s->line, "result %zu: sample %zu of \"samples_ns\" is not a time; "
-                                   "valid: numbers of nanoseconds, 0 or more",
-                    position + 1, k + 1);
-            return -1;
-        }
-    }
-    *count += samples->count;
-    return 0;
-}
-
-static void load_samples(const json_value *row, double *pool, rb_compare_row *out)
-{
-    const json_value *samples = json_get(row, "samples_ns");
-    out->samples = pool;
-    out->n_samples = json_count(samples);
-    for (size_t k = 0; k < out->n_samples; k++)
-        pool[k] = samples->items[k].number;
-}
-
-/* How a row was measured: its own "timing" and "cache"; the cache regime is
- * a run-wide setting, so a row without it takes the experiment's. */
-static void load_settings(rb_compare_file *file, const json_value *row, const char *file_cache,
-                          rb_compare_row *out)
-{
-    out->settings[RB_SETTING_TIMING] = member_text(file, row, "timing");
-    out->settings[RB_SETTING_CACHE] = member_text(file, row, "cache");
-    if (!out->settings[RB_SETTING_CACHE])
-        out->settings[RB_SETTING_CACHE] = file_cache;
-}
-
-/* A whole number as results files write it: a number, or (for a 64-bit
- * integer beyond what readers hold exactly, and the seed) a string of
- * decimal digits. 1 and sets *out, else 0. */
-static int whole_number(const json_value *v, uint64_t *out)
-{
-    if (json_uint64(v, out))
-        return 1;
-    const char *text = json_string(v);
-    if (!text || !*text || strlen(text) > 20 || strspn(text, "0123456789") != strlen(text))
-        return 0;
-    errno = 0;
-    unsigned long long x = strtoull(text, NULL, 10);
-    if (errno == ERANGE)
-        return 0;
-    *out = (uint64_t)x;
-    return 1;
-}
-
-static int load_row(rb_compare_file *file, const json_value *row, size_t position,
-                    const char *file_cache, rb_compare_row *out)
-{
-    const char *path = file->path;
+    const rb_row *row = &res->rows[position];
+    const rb_configuration *cfg = row->config;
+    const rb_experiment *exp = res->info.experiment;
     memset(out, 0, sizeof *out);
     out->position = position;
-    out->device = -1;
-    if (row->type != JSON_OBJECT) {
-        diag_at(path, row->line, "result %zu is a %s; valid: an object", position + 1,
-                json_type_name(row->type));
-        return -1;
-    }
-    if (row_string(file, row, position, "run", &out->run) != 0 ||
-        row_string(file, row, position, "plugin", &out->plugin) != 0 ||
-        row_string(file, row, position, "op", &out->op) != 0 ||
-        row_string(file, row, position, "dtype", &out->dtype) != 0 ||
-        row_string(file, row, position, "status", &out->status) != 0)
-        return -1;
-    if (!whole_number(json_get(row, "n"), &out->n)) {
-        diag_at(path, row->line, "result %zu: \"n\" is not a whole number of elements",
-                position + 1);
-        return -1;
-    }
-    out->distribution = member_text(file, row, "distribution");
-    if (!out->distribution)
-        out->distribution = "";
-    out->reason = member_text(file, row, "reason");
-    if (!out->reason)
-        out->reason = "";
-    const json_value *params = json_get(row, "params");
-    if (params && params->type != JSON_OBJECT && !json_is_null(params)) {
-        diag_at(path, params->line, "result %zu: \"params\" is a %s; valid: an object",
-                position + 1, json_type_name(params->type));
-        return -1;
-    }
-    int64_t device;
-    if (json_int64(json_get(row, "device"), &device) && device >= 0 &&
-        (uint64_t)device < file->n_devices)
-        out->device = (int)device;
-    out->params = load_params(file, params);
+    out->run = keep(file, cfg->run && cfg->run->name ? cfg->run->name : "");
+    out->plugin = keep(file, cfg->plugin ? cfg->plugin->desc->name
+                             : cfg->run && cfg->run->plugin ? cfg->run->plugin
+                                                            : "");
+    out->op = keep(file, op_name(cfg->op));
+    out->dtype = keep(file, dtype_name(cfg->dtype));
+    out->distribution = keep(file, distribution_name(cfg->distribution));
+    out->n = cfg->n;
+    out->status = keep(file, row_status_name(row->status));
+    out->reason = keep(file, row->reason);
+    out->device = row->device_index;
+    out->params = load_params(file, cfg);
     out->params_text = out->params->text;
-    load_settings(file, row, file_cache, out);
-
-    uint64_t bins = 0;
-    char bins_text[32] = "";
-    if (whole_number(json_get(row, "bins"), &bins))
-        snprintf(bins_text, sizeof bins_text, "%llu", (unsigned long long)bins);
-    out->bins = text_index_intern(&file->texts, bins_text);
-    return 0;
+    out->settings[RB_SETTING_TIMING] = keep(file, row->timing);
+    out->settings[RB_SETTING_CACHE] = exp ? keep(file, cache_mode_name(exp->cache)) : NULL;
+    char bins[32] = "";
+    if (cfg->op == RB_OP_HISTOGRAM)
+        snprintf(bins, sizeof bins, "%u", cfg->bins);
+    out->bins = keep(file, bins);
+    out->samples = pool;
+    out->n_samples = row->samples_ns ? row->stats.count : 0;
+    for (size_t k = 0; k < out->n_samples; k++)
+        pool[k] = row->samples_ns[k];
 }
 
-static void load_devices(rb_compare_file *file, const json_value *devices)
-{
-    size_t count = json_count(devices);
-    if (!devices || devices->type != JSON_ARRAY || count == 0)
-        return;
-    file->devices = xcalloc(count, sizeof *file->devices);
-    for (size_t k = 0; k < count; k++) {
-        const json_value *d = json_at(devices, k);
-        rb_compare_device *out = &file->devices[k];
-        out->backend = member_text(file, d, "backend");
-        out->name = member_text(file, d, "name");
-        out->uuid = member_text(file, d, "uuid");
-        if (!json_int64(json_get(d, "device"), &out->index))
-            out->index = (int64_t)k;
-    }
-    file->n_devices = count;
-}
-
-static int load_document(rb_compare_file *file, const json_value *doc)
-{
-    const json_value *results = json_get(doc, "results");
-    file->version = member_text(file, doc, "version");
-    file->git_revision = member_text(file, doc, "git_revision");
-    file->started = member_text(file, doc, "started");
-    file->host = member_text(file, json_get(doc, "host"), "name");
-    load_devices(file, json_get(doc, "devices"));
-    const char *cache =
-        member_text(file, json_get(json_get(doc, "experiment"), "settings"), "cache");
-    size_t n_samples = 0;
-    file->rows = xcalloc(results->count ? results->count : 1, sizeof *file->rows);
-    for (size_t k = 0; k < results->count; k++) {
-        file->n_rows = k + 1;
-        if (load_row(file, &results->items[k], k, cache, &file->rows[k]) != 0 ||
-            count_samples(file->path, &results->items[k], k, &n_samples) != 0)
-            return -1;
-    }
-    file->samples = xcalloc(n_samples ? n_samples : 1, sizeof *file->samples);
-    double *pool = file->samples;
-    for (size_t k = 0; k < file->n_rows; k++) {
-        rb_compare_row *row = &file->rows[k];
-        load_samples(&results->items[k], pool, row);
-        pool += row->n_samples;
-    }
-    return 0;
-}
-
-int compare_file_from_doc(const char *path, const json_value *doc, rb_compare_file *file)
+int compare_file_from_results(const char *path, const rb_results *res, rb_compare_file *file)
 {
     memset(file, 0, sizeof *file);
     file->path = path;
-    return load_document(file, doc);
+    const rb_run_info *info = &res->info;
+    file->version = keep(file, info->tool_version);
+    file->git_revision = keep(file, info->git_revision);
+    file->started = *info->started ? keep(file, info->started) : NULL;
+    file->host = *info->host ? keep(file, info->host) : NULL;
+    file->n_devices = info->n_devices;
+    file->devices = xcalloc(info->n_devices ? info->n_devices : 1, sizeof *file->devices);
+    for (size_t k = 0; k < info->n_devices; k++) {
+        const rb_device_record *d = &info->devices[k];
+        file->devices[k].backend = *d->backend ? keep(file, d->backend) : NULL;
+        file->devices[k].name = *d->info.name ? keep(file, d->info.name) : NULL;
+        file->devices[k].uuid = *d->info.uuid ? keep(file, d->info.uuid) : NULL;
+        file->devices[k].index = d->device;
+    }
+    size_t n_samples = 0;
+    for (size_t k = 0; k < res->n_rows; k++)
+        n_samples += res->rows[k].samples_ns ? res->rows[k].stats.count : 0;
+    file->samples = xcalloc(n_samples ? n_samples : 1, sizeof *file->samples);
+    file->rows = xcalloc(res->n_rows ? res->n_rows : 1, sizeof *file->rows);
+    file->n_rows = res->n_rows;
+    double *pool = file->samples;
+    for (size_t k = 0; k < res->n_rows; k++) {
+        load_row(file, res, k, pool, &file->rows[k]);
+        pool += file->rows[k].n_samples;
+    }
+    return 0;
 }
 
 int compare_file_load(const char *path, rb_compare_file *file)
 {
     memset(file, 0, sizeof *file);
     file->path = path;
-    json_value *doc = json_read_results(path);
-    if (!doc)
+    rb_results_file results;
+    if (results_read(path, &results) != 0)
         return -1;
-    int status = compare_file_from_doc(path, doc, file);
-    json_free(doc);
+    int status = compare_file_from_results(path, &results.res, file);
+    results_file_free(&results);
     return status;
 }
 

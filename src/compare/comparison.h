@@ -13,6 +13,7 @@
 #include "base/json_reader.h"
 #include "base/text_index.h"
 #include "compare/significance.h"
+#include "run/results.h"
 
 /* The measurement settings that make two sets of samples measure different
  * things when they differ: samples timed per launch against samples of a
@@ -117,14 +118,13 @@ typedef struct rb_comparison {
  * missing from the new file; else 0. */
 int comparison_status(const rb_comparison *cmp);
 
-/* Reads a result file written by `redbench --format json`, keeping what
- * compare needs and freeing the document, so that memory grows with the
- * rows' own data only. Errors name the file and line. Returns 0, or -1
- * after printing what is wrong. */
+/* Reads a result file written by `redbench --format json` (report/read.h),
+ * keeping what compare needs. Errors name the file and line. Returns 0, or
+ * -1 after printing what is wrong. */
 int compare_file_load(const char *path, rb_compare_file *file);
-/* The same from a document already read and checked (json_check_results);
- * `path` names it in messages. The document is not kept. */
-int compare_file_from_doc(const char *path, const json_value *doc, rb_compare_file *file);
+/* The same from a result set already read; `path` names it in messages.
+ * The set is not kept. */
+int compare_file_from_results(const char *path, const rb_results *res, rb_compare_file *file);
 void compare_file_free(rb_compare_file *file);
 
 /* Matches the files' configurations, lists device differences and judges

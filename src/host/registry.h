@@ -41,6 +41,8 @@ typedef struct rb_loaded_plugin {
     unsigned char *blob;      /* the descriptor as discovery received it */
     size_t blob_len;
     const struct rb_registry *registry; /* where it was found (its backend) */
+    const char *sha256;       /* read back from a results file: its file's
+                                 digest then (report/read.c); NULL here */
 } rb_loaded_plugin;
 
 typedef struct rb_loaded_backend {

@@ -1,4 +1,4 @@
-/* src/plot/build.c: plot_build: a results document read into rows and
+/* src/plot/build.c: plot_build: a result set's rows grouped into
  * configurations (plot/data.c), then every figure: bandwidth and time
  * (plot/data.c), speedup (plot/speedup.c) and heat maps (plot/heatmap.c),
  * with names kept unique. */
@@ -32,23 +32,15 @@ static void unique_names(plot_set *set)
     text_index_free(&names);
 }
 
-int plot_build(const json_value *doc, const char *path, const char *baseline, plot_set *set)
+int plot_build(const rb_results *res, const char *path, const char *baseline, plot_set *set)
 {
     memset(set, 0, sizeof *set);
-    const json_value *results = json_get(doc, "results");
-    if (!results || results->type != JSON_ARRAY) {
-        diag_at(path, doc ? doc->line : 0,
-                "not a redbench results file: no \"results\" array (write one with "
-                "redbench -c FILE --format json -o FILE.json)");
-        return -1;
-    }
-    plot_builder b = {.path = path, .devices = json_get(doc, "devices")};
-    int status = plot_read_rows(&b, results);
+    plot_builder b = {.path = path, .res = res};
+    plot_read_rows(&b);
     int by_run = 1;
-    if (status == 0 && baseline)
-        status = plot_resolve_baseline(&b, results, baseline, &by_run);
+    int status = baseline ? plot_resolve_baseline(&b, baseline, &by_run) : 0;
     if (status == 0) {
-        set->n_rows = json_count(results);
+        set->n_rows = res->n_rows;
         set->n_plotted = b.n_rows;
         plot_group_configs(&b);
         if (b.n_rows > 0) {

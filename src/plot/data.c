@@ -1,4 +1,4 @@
-/* src/plot/data.c: from a results document to figures. It reads the ok rows
+/* src/plot/data.c: from a result set to figures. It takes the ok rows
  * with a time, groups them into configurations (a run with its parameters,
  * and the op, dtype, distribution or bins where those vary), and lays out
  * the bandwidth and time figures; plot/speedup.c and plot/heatmap.c add
@@ -11,21 +11,31 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/names.h"
 #include "base/text_index.h"
 #include "base/util.h"
 
 const char *const plot_data_fields[PLOT_N_FIELDS] = {"op", "dtype", "distribution", "bins"};
 
-const char *plot_value_text(const json_value *v)
+const char *plot_plugin_name(const rb_row *row)
 {
-    if (!v)
-        return "";
-    switch (v->type) {
-    case JSON_STRING:
-    case JSON_NUMBER: return v->text;
-    case JSON_BOOL: return v->boolean ? "true" : "false";
-    default: return "";
-    }
+    const rb_configuration *cfg = row->config;
+    return cfg->plugin ? cfg->plugin->desc->name : cfg->run ? cfg->run->plugin : NULL;
+}
+
+const char *plot_param(const plot_row *r, const char *name, int *is_number)
+{
+    const rb_configuration *cfg = r->row->config;
+    const rb_plugin *desc = cfg->plugin ? cfg->plugin->desc : NULL;
+    *is_number = 0;
+    for (uint32_t k = 0; k < cfg->n_params; k++)
+        if (cfg->params[k].name && strcmp(cfg->params[k].name, name) == 0) {
+            const char *text = cfg->params[k].text ? cfg->params[k].text : "";
+            *is_number = desc && k < desc->n_params && desc->params[k].type == RB_PARAM_INT &&
+                         strcmp(text, "auto") != 0;
+            return text;
+        }
+    return "";
 }
 
 char *plot_file_name(const char *text)
@@ -44,91 +54,55 @@ plot_figure *plot_add_figure(plot_set *set)
     return grow(&set->figures, &set->n_figures, &cap, sizeof(plot_figure));
 }
 
-/* "results[3]: " and the row's line, for messages about one row. */
-static int row_error(const char *path, const json_value *row, size_t k, const char *key,
-                     const char *want)
-{
-    diag_at(path, row->line, "results[%zu]: \"%s\" is missing or not %s; is this a redbench "
-                             "results file (--format json)?",
-            k, key, want);
-    return -1;
-}
-
-/* A number that can be drawn: finite and within [lo, hi]. */
-/* A row's n: a number, or a string of decimal digits (how results files
- * write integers beyond 2^53); NAN otherwise. */
-static double element_count(const json_value *v)
-{
-    const char *text = json_string(v);
-    if (!text)
-        return json_number(v, NAN);
-    if (!*text || strspn(text, "0123456789") != strlen(text))
-        return NAN;
-    return strtod(text, NULL);
-}
-
 static int drawable(double v, double lo, double hi)
 {
     return isfinite(v) && v >= lo && v <= hi;
 }
 
-/* Reads the rows; keeps those that are ok with a time that can be drawn.
- * Rows with a number out of range (not finite, absurdly large) are left
- * out, and counted in a warning that names the first. */
-int plot_read_rows(plot_builder *b, const json_value *results)
+/* Takes the rows that are ok with a time that can be drawn. Rows with a
+ * number out of range (not finite, absurdly large) are left out, and
+ * counted in a warning that names the first. */
+void plot_read_rows(plot_builder *b)
 {
+    const rb_results *res = b->res;
     size_t cap = 0, n_dropped = 0, first_dropped = 0;
-    int first_line = 0;
-    for (size_t k = 0; k < json_count(results); k++) {
-        const json_value *row = json_at(results, k);
-        if (row->type != JSON_OBJECT) {
-            diag_at(b->path, row->line, "results[%zu] is %s, not an object", k,
-                    json_type_name(row->type));
-            return -1;
-        }
-        const char *run = json_string(json_get(row, "run"));
-        const char *status = json_string(json_get(row, "status"));
-        double n = element_count(json_get(row, "n"));
-        if (!run)
-            return row_error(b->path, row, k, "run", "a string");
-        if (!status)
-            return row_error(b->path, row, k, "status", "a string");
-        if (!(n >= 0))
-            return row_error(b->path, row, k, "n", "a number of elements");
-        const json_value *median_value = json_get(row, "median_ns");
-        double median = json_number(median_value, NAN);
-        if (strcmp(status, "ok") != 0 || !median_value || json_is_null(median_value))
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_row *row = &res->rows[k];
+        const rb_configuration *cfg = row->config;
+        if (row->status != RB_ROW_OK || row->stats.count == 0)
             continue;
-        const json_value *gbs_value = json_get(row, "bandwidth_gbs");
-        double gbs = json_number(gbs_value, NAN);
-        int gbs_known = gbs_value && !json_is_null(gbs_value);
+        double n = (double)cfg->n, median = row->stats.median, gbs = row->bandwidth_gbs;
+        int gbs_known = gbs > 0 || !isfinite(gbs);
         if (!drawable(n, 0, PLOT_MAX_N) || !drawable(median, PLOT_MIN_NS, PLOT_MAX_NS) ||
             (gbs_known && !drawable(gbs, 0, PLOT_MAX_GBS))) {
-            if (n_dropped++ == 0) {
+            if (n_dropped++ == 0)
                 first_dropped = k;
-                first_line = row->line;
-            }
             continue;
         }
         plot_row *r = grow(&b->rows, &b->n_rows, &cap, sizeof *r);
-        r->json = row;
-        r->run = run;
-        r->plugin = json_string(json_get(row, "plugin"));
-        for (int f = 0; f < PLOT_N_FIELDS; f++)
-            r->field[f] = plot_value_text(json_get(row, plot_data_fields[f]));
+        r->row = row;
+        r->run = cfg->run && cfg->run->name ? cfg->run->name : "";
+        r->plugin = plot_plugin_name(row);
+        if (cfg->op == RB_OP_HISTOGRAM)
+            snprintf(r->bins, sizeof r->bins, "%u", cfg->bins);
+        r->field[0] = op_name(cfg->op);
+        r->field[1] = dtype_name(cfg->dtype);
+        r->field[2] = distribution_name(cfg->distribution);
+        for (int f = 0; f < PLOT_N_FIELDS - 1; f++)
+            r->field[f] = r->field[f] ? r->field[f] : "";
         r->n = n;
         r->median_ns = median;
         r->gbs = gbs_known ? gbs : NAN;
-        int64_t device;
-        r->device = json_int64(json_get(row, "device"), &device) && device >= 0 && device < 1024
-                        ? (int)device
+        r->device = row->device_index >= 0 && (size_t)row->device_index < res->info.n_devices
+                        ? row->device_index
                         : -1;
     }
+    for (size_t k = 0; k < b->n_rows; k++) /* now that the rows stay where they are */
+        b->rows[k].field[3] = b->rows[k].bins;
     if (n_dropped)
         diag_warn("%s: %zu ok row%s left out of the plots: n, median_ns or bandwidth_gbs is not "
-                  "finite or out of range (the first: results[%zu], line %d)",
-                  b->path, n_dropped, n_dropped == 1 ? "" : "s", first_dropped, first_line);
-    return 0;
+                  "finite or out of range (the first: results[%zu])",
+                  b->path, n_dropped, n_dropped == 1 ? "" : "s", first_dropped);
 }
 
 /* The parameters whose value differs between the rows of run `r`, in the
@@ -138,12 +112,10 @@ static void varying_params(const plot_builder *b, plot_run *run)
     /* Every parameter name of the run, in order. */
     const char *all[64];
     size_t n_all = 0;
-    const json_value *first = NULL;
     for (size_t j = 0; j < run->n_rows; j++) {
-        const json_value *params = json_get(b->rows[run->rows[j]].json, "params");
-        first = first ? first : params;
-        for (size_t m = 0; m < json_count(params) && n_all < RB_ARRAY_LEN(all); m++) {
-            const char *name = json_key_at(params, m);
+        const rb_configuration *cfg = b->rows[run->rows[j]].row->config;
+        for (uint32_t m = 0; m < cfg->n_params && n_all < RB_ARRAY_LEN(all); m++) {
+            const char *name = cfg->params[m].name ? cfg->params[m].name : "";
             size_t seen = 0;
             while (seen < n_all && strcmp(all[seen], name) != 0)
                 seen++;
@@ -154,10 +126,10 @@ static void varying_params(const plot_builder *b, plot_run *run)
     /* Those that some row of the run gives another value than the first row. */
     run->n_varying = 0;
     for (size_t p = 0; p < n_all && run->n_varying < PLOT_MAX_VARYING; p++) {
-        const char *want = plot_value_text(json_get(first, all[p]));
+        int is_number;
+        const char *want = plot_param(&b->rows[run->rows[0]], all[p], &is_number);
         for (size_t j = 0; j < run->n_rows; j++) {
-            const json_value *params = json_get(b->rows[run->rows[j]].json, "params");
-            if (strcmp(plot_value_text(json_get(params, all[p])), want) != 0) {
+            if (strcmp(plot_param(&b->rows[run->rows[j]], all[p], &is_number), want) != 0) {
                 run->varying[run->n_varying++] = all[p];
                 break;
             }
@@ -210,7 +182,8 @@ void plot_group_configs(plot_builder *b)
     for (size_t k = 0; k < b->n_rows; k++) {
         plot_row *r = &b->rows[k];
         strbuf id = {0};
-        sb_printf(&id, "%s\x1f%s", r->run, plot_value_text(json_get(r->json, "params_text")));
+        const char *params_text = r->row->config->params_text;
+        sb_printf(&id, "%s\x1f%s", r->run, params_text ? params_text : "");
         for (int f = 0; f < PLOT_N_FIELDS; f++)
             if (b->field_varies[f])
                 sb_printf(&id, "\x1f%s", r->field[f]);
@@ -233,10 +206,11 @@ void plot_group_configs(plot_builder *b)
         strbuf label = {0};
         sb_append(&label, r->run);
         const plot_run *run = &b->runs[r->run_index];
-        const json_value *params = json_get(r->json, "params");
-        for (size_t p = 0; p < run->n_varying; p++)
+        for (size_t p = 0; p < run->n_varying; p++) {
+            int is_number;
             sb_printf(&label, " %s=%s", run->varying[p],
-                      plot_value_text(json_get(params, run->varying[p])));
+                      plot_param(r, run->varying[p], &is_number));
+        }
         for (int f = 0; f < PLOT_N_FIELDS; f++)
             if (b->field_varies[f])
                 sb_printf(&label, " %s", r->field[f]);
@@ -356,7 +330,7 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set)
     int *chosen = xcalloc(b->n_configs, sizeof *chosen);
     double *score = xcalloc(b->n_configs, sizeof *score);
     for (size_t d = 0; d < n_devices; d++) {
-        const json_value *dev = devices[d] >= 0 ? json_at(b->devices, (size_t)devices[d]) : NULL;
+        const rb_device_record *dev = devices[d] >= 0 ? &b->res->info.devices[devices[d]] : NULL;
         for (size_t c = 0; c < b->n_configs; c++)
             eligible[c] = 0;
         for (size_t k = 0; k < b->n_rows; k++)
@@ -367,8 +341,8 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set)
         size_t n_eligible = plot_choose(b, eligible, score, chosen);
         if (n_eligible == 0)
             continue;
-        const char *name = json_string(json_get(dev, "name"));
-        const char *backend = json_string(json_get(dev, "backend"));
+        const char *name = dev && *dev->info.name ? dev->info.name : NULL;
+        const char *backend = dev && *dev->backend ? dev->backend : NULL;
         plot_figure *fig = plot_add_figure(set);
         fig->kind = PLOT_LINES;
         if (n_devices == 1)
@@ -376,7 +350,7 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set)
         else if (backend) {
             char *safe = plot_file_name(backend);
             fig->name = xasprintf("bandwidth-%s%d", safe,
-                                  (int)json_number(json_get(dev, "device"), 0));
+                                  dev->device);
             free(safe);
         }
         else
@@ -394,8 +368,8 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set)
             free(fig->y_label);
             fig->y_label = xstrdup("bandwidth (GB/s, log scale)");
         }
-        double peak = json_number(json_get(dev, "peak_gbs"), NAN);
-        double measured = json_number(json_get(dev, "measured_peak_gbs"), NAN);
+        double peak = dev && dev->info.peak_gbs != 0 ? dev->info.peak_gbs : NAN;
+        double measured = dev && dev->measured_peak_gbs != 0 ? dev->measured_peak_gbs : NAN;
         char value[32], text[96];
         if (drawable(peak, 1e-9, PLOT_MAX_GBS)) {
             plot_format(peak, PLOT_UNIT_NUMBER, value, sizeof value);

@@ -1,5 +1,5 @@
 /* src/plot/data.h: what plot/data.c and plot/heatmap.c share while they
- * build the figures of one results file: the rows that are drawn (ok, with
+ * build the figures of one result set: the rows that are drawn (ok, with
  * a time) and the configurations they form. */
 #ifndef RB_PLOT_DATA_H
 #define RB_PLOT_DATA_H
@@ -11,12 +11,13 @@
 extern const char *const plot_data_fields[PLOT_N_FIELDS];
 
 typedef struct plot_row {
-    const json_value *json;
+    const rb_row *row;
     size_t run_index;                 /* index into plot_builder.runs */
     const char *run, *plugin;
     const char *field[PLOT_N_FIELDS]; /* each data key's text ("" if absent) */
     double n, median_ns, gbs;         /* gbs NaN if unknown */
-    int device;                       /* index into the document's devices, -1 none */
+    int device;                       /* index into the run's devices, -1 none */
+    char bins[16];                    /* the histogram's bins as text, "" for other ops */
     size_t config;                    /* index into plot_builder.configs */
 } plot_row;
 
@@ -43,7 +44,7 @@ typedef struct plot_run {
 
 typedef struct plot_builder {
     const char *path;
-    const json_value *devices;
+    const rb_results *res;
     plot_row *rows;
     size_t n_rows;
     plot_run *runs;    /* in the order they first appear */
@@ -61,8 +62,12 @@ typedef struct plot_builder {
 #define PLOT_MAX_NS 1e15       /* 11.6 days */
 #define PLOT_MAX_GBS 1e9       /* GB/s, a bandwidth or a peak */
 
-/* A value's text as it appears in JSON ("" for null, objects and arrays). */
-const char *plot_value_text(const json_value *v);
+/* A row's parameter of that name: its text ("" when the row has none), and
+ * whether it is a number (an integer parameter, as results files write
+ * them). */
+const char *plot_param(const plot_row *r, const char *name, int *is_number);
+/* The row's plugin (the run's, when the plugin was not found). */
+const char *plot_plugin_name(const rb_row *row);
 /* A copy of text fit for a file name: other than [A-Za-z0-9._-] becomes '_'. */
 char *plot_file_name(const char *text);
 /* A new, zeroed figure at the end of the set. */
@@ -74,10 +79,10 @@ size_t plot_choose(const plot_builder *b, const int *eligible, const double *sco
 /* "the 12 fastest of 40 configurations", or NULL when none was left out. */
 char *plot_left_out_note(size_t eligible);
 void plot_add_hline(plot_figure *fig, double y, const char *label);
-/* Reads the rows; keeps those that are ok with a time that can be drawn.
- * Rows with a number out of range (not finite, absurdly large) are left
- * out, and counted in a warning that names the first. Returns 0 or -1. */
-int plot_read_rows(plot_builder *b, const json_value *results);
+/* Takes the rows that are ok with a time that can be drawn. Rows with a
+ * number out of range (not finite, absurdly large) are left out, and
+ * counted in a warning that names the first. */
+void plot_read_rows(plot_builder *b);
 /* Groups the rows into configurations and labels each with its run, the
  * parameters that vary within the run and the data fields that vary. */
 void plot_group_configs(plot_builder *b);
@@ -86,8 +91,7 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set);
 void plot_time_figure(plot_builder *b, plot_set *set);
 /* The baseline: 0 and *by_run set if a run (1) or else a plugin (0) has that
  * name; -1 after an error listing the runs and plugins. */
-int plot_resolve_baseline(const plot_builder *b, const json_value *results, const char *baseline,
-                          int *by_run);
+int plot_resolve_baseline(const plot_builder *b, const char *baseline, int *by_run);
 /* Adds the speedup figure against the baseline (plot/speedup.c). */
 void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, int by_run);
 /* Adds the heat maps of every run that sweeps two or more parameters. */

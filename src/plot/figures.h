@@ -1,5 +1,5 @@
 /* src/plot/figures.h: the figures drawn from a results file, and who draws them.
- *   plot/data.c     results JSON -> figures (which lines, bars and cells)
+ *   plot/data.c     results (run/results.h) -> figures (which lines, bars and cells)
  *   plot/axis.c     axis ranges, ticks and their labels, shared by both drawers
  *   plot/svg.c      a figure as an SVG element, drawn in C (the HTML report)
  *   plot/gnuplot.c  figures as gnuplot scripts, run into SVG and PNG files
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "base/json_reader.h"
+#include "run/results.h"
 
 /* At most this many lines (or bar series) in one figure: the fastest
  * configurations are kept, and the subtitle says how many were left out. */
@@ -79,12 +79,12 @@ typedef struct plot_set {
     char *baseline;    /* the speedup figure's baseline run or plugin, or NULL */
 } plot_set;
 
-/* Builds the figures of a results document read from `path` (named in
- * messages). `baseline` names a run or a plugin; NULL takes the first run
- * with a time. Returns 0, or -1 after printing "PATH:LINE: error: ..." when
- * the document is not a redbench results file or the baseline names no run
- * or plugin in it. A file without ok rows gives 0 and no figures. */
-int plot_build(const json_value *doc, const char *path, const char *baseline, plot_set *set);
+/* Builds the figures of a result set (a run's, or a file's read back by
+ * report/read.c) from `path` (named in messages). `baseline` names a run
+ * or a plugin; NULL takes the first run with a time. Returns 0, or -1
+ * after printing why when the baseline names no run or plugin in it. A set
+ * without ok rows gives 0 and no figures. */
+int plot_build(const rb_results *res, const char *path, const char *baseline, plot_set *set);
 void plot_set_free(plot_set *set);
 
 /* Axis ticks (plot/axis.c). */

@@ -30,21 +30,26 @@ typedef struct axis {
     text_index index; /* text -> position in values */
 } axis;
 
-static const json_value *param(const plot_row *r, const char *name)
+/* A row's parameter's text. */
+static const char *param(const plot_row *r, const char *name)
 {
-    return json_get(json_get(r->json, "params"), name);
+    int is_number;
+    return plot_param(r, name, &is_number);
 }
 
-static size_t axis_add(axis *a, const json_value *v)
+static size_t axis_add(axis *a, const plot_row *r, const char *name)
 {
-    const char *text = plot_value_text(v);
+    int is_number;
+    const char *text = plot_param(r, name, &is_number);
     int added;
     size_t *slot = text_index_put(&a->index, text, a->count, &added);
     if (!added)
         return *slot;
     axis_value *value = grow(&a->values, &a->count, &a->cap, sizeof *value);
     value->text = text;
-    value->number = v && v->type == JSON_NUMBER && isfinite(v->number) ? v->number : NAN;
+    value->number = is_number ? strtod(text, NULL) : NAN;
+    if (!isfinite(value->number))
+        value->number = NAN;
     return a->count - 1;
 }
 
@@ -92,7 +97,7 @@ static void choose_axes(const plot_builder *b, const plot_run *run, const char *
     for (size_t p = 0; p < run->n_varying; p++) {
         axis a = {0};
         for (size_t j = 0; j < run->n_rows; j++)
-            axis_add(&a, param(&b->rows[run->rows[j]], run->varying[p]));
+            axis_add(&a, &b->rows[run->rows[j]], run->varying[p]);
         int score = (axis_numeric(&a) ? 100000 : 0) + (int)(a.count < 99999 ? a.count : 99999);
         axis_free(&a);
         if (score > best_score[0]) {
@@ -117,7 +122,7 @@ static char *group_id(const plot_row *r, const char **names, size_t n_names, con
         sb_printf(&sb, "\x1f%s", r->field[f]);
     for (size_t p = 0; p < n_names; p++)
         if (names[p] != x && names[p] != y)
-            sb_printf(&sb, "\x1f%s", plot_value_text(param(r, names[p])));
+            sb_printf(&sb, "\x1f%s", param(r, names[p]));
     return sb.data;
 }
 
@@ -133,7 +138,7 @@ static char *group_subtitle(const plot_builder *b, const plot_row *r, const char
             sb_printf(&sb, ", %s = %s", plot_data_fields[f], r->field[f]);
     for (size_t p = 0; p < n_names; p++)
         if (names[p] != x && names[p] != y)
-            sb_printf(&sb, ", %s = %s", names[p], plot_value_text(param(r, names[p])));
+            sb_printf(&sb, ", %s = %s", names[p], param(r, names[p]));
     return sb.data;
 }
 
@@ -159,8 +164,8 @@ static int add_map(const plot_builder *b, plot_set *set, const plot_run *run, co
             continue;
         const plot_row *r = &b->rows[run->rows[j]];
         first = first ? first : r;
-        axis_add(&cols, param(r, x));
-        axis_add(&rows, param(r, y));
+        axis_add(&cols, r, x);
+        axis_add(&rows, r, y);
     }
     int drawn = cols.count <= MAX_AXIS_VALUES && rows.count <= MAX_AXIS_VALUES;
     if (!drawn) {
@@ -180,8 +185,8 @@ static int add_map(const plot_builder *b, plot_set *set, const plot_run *run, co
             const plot_row *r = &b->rows[run->rows[j]];
             if (group[j] != g || !(r->gbs > 0))
                 continue;
-            size_t c = axis_find(&cols, plot_value_text(param(r, x)));
-            size_t w = axis_find(&rows, plot_value_text(param(r, y)));
+            size_t c = axis_find(&cols, param(r, x));
+            size_t w = axis_find(&rows, param(r, y));
             double *cell = &cells[w * cols.count + c];
             if (isnan(*cell) || r->gbs > *cell)
                 *cell = r->gbs;

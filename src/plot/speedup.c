@@ -220,17 +220,26 @@ void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, in
 }
 
 /* The baseline: a run named so, else a plugin named so, among all rows. */
-int plot_resolve_baseline(const plot_builder *b, const json_value *results,
-                          const char *baseline, int *by_run)
+/* A row's run and plugin names ("" when unknown). */
+static void row_names(const rb_row *row, const char *words[2])
 {
+    const char *plugin = plot_plugin_name(row);
+    words[0] = row->config->run && row->config->run->name ? row->config->run->name : "";
+    words[1] = plugin ? plugin : "";
+}
+
+int plot_resolve_baseline(const plot_builder *b, const char *baseline, int *by_run)
+{
+    const rb_results *res = b->res;
     int plugin_match = 0;
-    for (size_t k = 0; k < json_count(results); k++) {
-        const json_value *row = json_at(results, k);
-        if (strcmp(plot_value_text(json_get(row, "run")), baseline) == 0) {
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const char *words[2];
+        row_names(&res->rows[k], words);
+        if (strcmp(words[0], baseline) == 0) {
             *by_run = 1;
             return 0;
         }
-        plugin_match |= strcmp(plot_value_text(json_get(row, "plugin")), baseline) == 0;
+        plugin_match |= strcmp(words[1], baseline) == 0;
     }
     if (plugin_match) {
         *by_run = 0;
@@ -240,10 +249,9 @@ int plot_resolve_baseline(const plot_builder *b, const json_value *results,
     strbuf runs = {0}, plugins = {0};
     text_index seen[2] = {{0}, {0}};
     size_t listed[2] = {0, 0};
-    for (size_t k = 0; k < json_count(results); k++) {
-        const json_value *row = json_at(results, k);
-        const char *words[2] = {plot_value_text(json_get(row, "run")),
-                                plot_value_text(json_get(row, "plugin"))};
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const char *words[2];
+        row_names(&res->rows[k], words);
         strbuf *lists[2] = {&runs, &plugins};
         for (int w = 0; w < 2; w++) {
             int added;

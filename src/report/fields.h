@@ -1,7 +1,8 @@
 /* src/report/fields.h: the fields of a result row, described once. Each has
  * the name that the JSON report and the CSV header give it and a getter for
  * its value, with whether it is known; the JSON report writes every field in
- * this order, and the CSV report picks its columns from them by name. A new
+ * this order, and the CSV report picks its columns from them by name; the
+ * results reader (report/read.c) reads each back through its `put`. A new
  * field of a row is one entry here (and a column in the CSV list, if CSV is
  * to show it). */
 #ifndef RB_REPORT_FIELDS_H
@@ -10,7 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/json_reader.h"
 #include "base/json_writer.h"
+#include "base/text_index.h"
 #include "run/results.h"
 
 /* The version of the results document's layout (docs/results-schema.md),
@@ -56,8 +59,40 @@ enum rb_field_unit {
     RB_UNIT_DURATION,     /* 1.25 us */
     RB_UNIT_DECIMAL,      /* one decimal: 512.3 */
     RB_UNIT_RATIO,        /* two significant digits: 0.31, 2.5e-03 */
-    RB_UNIT_YES_NO
+    RB_UNIT_YES_NO,
+    RB_UNIT_COUNT,        /* a whole number: 1000 */
+    RB_UNIT_PERCENT       /* a fraction as a percentage, three digits: 0.42% */
 };
+
+/* The SHA-256 of a plugin's file, as hex: the one recorded when it was
+ * read back from a results file, else its file's now. 0, or -1 when its
+ * file cannot be read. */
+int plugin_digest(const rb_loaded_plugin *p, char digest[65]);
+
+/* Whether people read the unit as a number (right-aligned). */
+int field_unit_is_number(int unit);
+
+/* A row being read back from a results file (report/read.c). Each field's
+ * `put` stores the value the file gives it into the row, its own
+ * configuration, or (for what finds the row's run and plugin among those
+ * of the file, once every field is read) the texts below. Texts are kept
+ * with keep(): the file's document is freed once read. */
+typedef struct rb_row_fill {
+    rb_row *row;
+    rb_configuration *config;
+    const rb_results *res;    /* the devices, read before the rows */
+    text_index *texts;
+    const char *run, *plugin, *pack, *plugin_path, *plugin_version, *cache;
+    char *param_types;        /* "block\x1fvariant\x1fiw": the parameters' names,
+                                 then a letter each: i(nteger), w(ord) */
+    size_t n_samples;         /* samples_ns read (the row's stats.count is reps) */
+    int has_reps, has_params_text;
+    int has_time;             /* median_ns is known */
+    char why[256];            /* what is wrong with a value, when put fails */
+} rb_row_fill;
+
+/* The reader's copy of a text (NULL stays NULL). */
+const char *fill_keep(rb_row_fill *f, const char *text);
 
 typedef struct rb_field {
     const char *name;     /* the JSON key and CSV header */
@@ -66,6 +101,15 @@ typedef struct rb_field {
     int unit;             /* enum rb_field_unit */
     int wide;             /* a 64-bit integer (the seed): JSON writes it as a
                            * string of decimal digits, which no reader rounds */
+    /* Read back: the kind of value the file holds (enum rb_value_kind: TEXT,
+     * UINT (a whole number, or a string of its digits), INT, NUMBER, BOOL;
+     * OBJECT: `put` reads the JSON value itself), and where it goes. A
+     * field without `put` is derived from others and not read. `put` gets
+     * RB_VALUE_UNKNOWN for null and RB_VALUE_ABSENT when the member is not
+     * there; it returns 0, or -1 with `why` filled. */
+    int kind;
+    int (*put)(rb_row_fill *f, const rb_value *v, const json_value *json);
+    int required;         /* a row without it is not a results row */
 } rb_field;
 
 /* Every field of a row, in the JSON report's order. */

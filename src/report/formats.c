@@ -1,5 +1,7 @@
 /* src/report/formats.c: the reporter of each output format (enum rb_format,
  * whose words are in base/names.c). */
+#include <string.h>
+
 #include "base/names.h"
 #include "report/html.h"
 #include "report/reporters.h"
@@ -17,3 +19,11 @@ rb_reporter report_for(const char *format)
 }
 
 const char *report_formats(void) { return format_choices(", "); }
+
+int report_format_of_path(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (dot && !strchr(dot, '/') && strcmp(dot, ".txt") == 0)
+        return RB_FORMAT_TABLE;
+    return format_from_path(path);
+}

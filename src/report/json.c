@@ -234,7 +234,7 @@ static void write_plugins(json_writer *w, const rb_results *res)
         char abi[32], digest[65];
         snprintf(abi, sizeof abi, "%u.%u", (unsigned)p->desc->abi_major,
                  (unsigned)p->desc->abi_minor);
-        int hashed = p->path && sha256_file(p->path, digest) == 0;
+        int hashed = plugin_digest(p, digest) == 0;
         jw_begin_object(w);
         member_string(w, "name", p->desc->name);
         member_string(w, "pack", p->pack);

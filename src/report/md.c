@@ -144,11 +144,7 @@ static const char *const columns[] = {
 };
 
 /* Numbers are right-aligned. */
-static int is_number(const rb_field *f)
-{
-    return f->unit == RB_UNIT_SIZE || f->unit == RB_UNIT_DURATION ||
-           f->unit == RB_UNIT_DECIMAL || f->unit == RB_UNIT_RATIO;
-}
+static int is_number(const rb_field *f) { return field_unit_is_number(f->unit); }
 
 /* What a reader should know about how a row was measured: a cap stopped
  * the repetitions; throttled, with the reasons. "-" when nothing. */

@@ -20,5 +20,8 @@ int report_md(FILE *out, const rb_results *res);
 /* The reporter for a format name, or NULL; `formats` lists the valid ones. */
 rb_reporter report_for(const char *format);
 const char *report_formats(void);
+/* The format (enum rb_format) of an output path's extension: .json .csv
+ * .md .html, and .txt for the table; -1 for any other. */
+int report_format_of_path(const char *path);
 
 #endif

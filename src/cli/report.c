@@ -1,0 +1,144 @@
+/* src/cli/report.c: `redbench report RESULTS.json -o FILE...`: saved results
+ * read back into the typed set a run produces (report/read.c) and written
+ * by the run's own reporters, each -o in the format of its extension
+ * (.json .csv .md .html, .txt the table), or standard output in --format's.
+ * Every path is checked before anything is written; files are written
+ * whole or not at all (safe_file). */
+#include "cli/commands.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/names.h"
+#include "base/safe_file.h"
+#include "base/util.h"
+#include "cli/options.h"
+#include "report/read.h"
+#include "report/reporters.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: redbench report RESULTS.json [-o FILE]... [--format %s]\n"
+            "  Writes a saved results file (redbench -c FILE -o RESULTS.json) again, as a\n"
+            "  run writes its results: the table, csv, json, md (Markdown) or html (the\n"
+            "  page with its figures).\n"
+            "  -o FILE        write FILE in the format of its extension (.json .csv .md\n"
+            "                 .html, .txt the table); repeatable; every path is checked\n"
+            "                 before anything is written; files are written whole or not\n"
+            "                 at all\n"
+            "  -f, --format F with a single -o, that file's format whatever its extension;\n"
+            "                 without -o, standard output's\n",
+            format_choices("|"));
+}
+
+/* The outputs: each -o's path and format. Returns 0, or 2 after saying why. */
+static int plan_outputs(const char **paths, size_t n, const char *format, int *formats)
+{
+    char why[768];
+    for (size_t k = 0; k < n; k++) {
+        formats[k] = n == 1 && format ? format_from_name(format) : report_format_of_path(paths[k]);
+        if (safe_file_check(paths[k], why, sizeof why) != 0) {
+            diag_error("%s; nothing was written", why);
+            return 2;
+        }
+        if (formats[k] < 0) {
+            diag_error("cannot tell the format of -o %s from its extension; report writes .json, "
+                       ".csv, .md, .html, .txt (the table)%s; nothing was written",
+                       paths[k], n == 1 ? ", or give --format" : "");
+            return 2;
+        }
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(paths[j], paths[k]) == 0) {
+                diag_error("-o %s is given twice; nothing was written", paths[k]);
+                return 2;
+            }
+    }
+    return 0;
+}
+
+static int write_outputs(const rb_results *res, const char **paths, size_t n, const int *formats)
+{
+    for (size_t k = 0; k < n; k++) {
+        rb_safe_file f;
+        rb_reporter reporter = report_for(format_name(formats[k]));
+        if (safe_file_open(&f, paths[k], 0) != 0) {
+            diag_error("%s", f.error);
+            return 1;
+        }
+        if (reporter(f.stream, res) != 0) {
+            safe_file_fail(&f, "the report could not be made");
+            diag_error("%s", f.error);
+            return 1;
+        }
+        if (safe_file_commit(&f) != 0) {
+            diag_error("%s", f.error);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int command_report(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *results = NULL, *format = NULL;
+    const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
+    size_t n = 0;
+    int status = 0;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while (status == 0 && (c = getopt_long(argc, argv, ":o:f:h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); free(paths); return 0;
+        case 'o': paths[n++] = optarg; break;
+        case 'f': format = optarg; break;
+        case ':': status = usage_error("report", "%s needs a value", argv[optind - 1]); break;
+        default:
+            status = usage_error("report", "unknown option %s; valid: -o FILE, --format F, "
+                                 "--help", argv[optind - 1]);
+        }
+    }
+    for (int k = optind; status == 0 && k < argc; k++) {
+        if (results)
+            status = usage_error("report", "one results file at a time (got %s and %s)",
+                                 results, argv[k]);
+        results = argv[k];
+    }
+    if (status == 0 && !results)
+        status = usage_error("report", "which results file? (a JSON file from redbench -c "
+                             "FILE -o RESULTS.json)");
+    if (status == 0 && format && format_from_name(format) < 0)
+        status = usage_error("report", "unknown format '%s'; valid: %s", format,
+                             format_choices(", "));
+    if (status == 0 && n == 0 && !format)
+        status = usage_error("report", "where to? give -o FILE (repeatable), or --format F "
+                             "for standard output");
+    int *formats = xcalloc(n + 1, sizeof *formats);
+    if (status == 0)
+        status = plan_outputs(paths, n, format, formats);
+    rb_results_file file;
+    int loaded = status == 0 && results_read(results, &file) == 0;
+    if (status == 0 && !loaded)
+        status = 2;
+    if (status == 0)
+        status = write_outputs(&file.res, paths, n, formats);
+    if (status == 0 && n == 0 && report_for(format)(stdout, &file.res) != 0) {
+        diag_error("cannot write the report to standard output");
+        status = 1;
+    }
+    if (loaded)
+        results_file_free(&file);
+    free(formats);
+    free(paths);
+    return status;
+}

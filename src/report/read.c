@@ -1,0 +1,654 @@
+/* src/report/read.c: a results file read back into the typed set a run
+ * produces (report/read.h): the metadata, the devices, the experiment with
+ * its settings, and the rows, each field through its entry in
+ * report/fields.c. Rows share their run section and their plugin (found by
+ * name, pack, path, version and the parameters' types), so that a file of
+ * a million rows holds a few of each. */
+#include "report/read.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/names.h"
+#include "base/util.h"
+#include "config/experiment.h"
+#include "report/fields.h"
+
+/* Where a member sits, for messages: "results[3]: \"n\"", "devices[0]". */
+static int member_error(const char *path, const json_value *v, const char *where, const char *key,
+                        const char *what)
+{
+    const char *sep = *where && key ? ": " : "";
+    diag_at(path, v ? v->line : 0, "%s%s%s%s%s: %s", where, sep, key ? "\"" : "", key ? key : "",
+            key ? "\"" : "", what);
+    return -1;
+}
+
+/* A JSON value as a message shows it: a number or a string as written
+ * (cut short, control characters escaped), else "an array", "null", ... */
+static void shown_value(const json_value *v, char *buf, size_t len)
+{
+    if (v->type == JSON_NUMBER || v->type == JSON_STRING) {
+        char *text = printable_text(v->text);
+        snprintf(buf, len, v->type == JSON_STRING ? "\"%.40s%s\"" : "%.40s%s", text,
+                 strlen(text) > 40 ? "..." : "");
+        free(text);
+        return;
+    }
+    const char *type = json_type_name(v->type);
+    snprintf(buf, len, "%s%s", v->type == JSON_NULL ? "" : strchr("aeiou", type[0]) ? "an " : "a ",
+             type);
+}
+
+/* A whole number as results files write it: a number, or a string of its
+ * decimal digits (the seed, and integers beyond 2^53). 1 and *out, else 0. */
+static int whole_number(const json_value *v, uint64_t *out)
+{
+    if (json_uint64(v, out))
+        return 1;
+    const char *text = json_string(v);
+    if (!text || !*text || strlen(text) > 20 || strspn(text, "0123456789") != strlen(text))
+        return 0;
+    errno = 0;
+    unsigned long long x = strtoull(text, NULL, 10);
+    if (errno == ERANGE)
+        return 0;
+    *out = (uint64_t)x;
+    return 1;
+}
+
+static const char *kind_words(int kind)
+{
+    switch (kind) {
+    case RB_VALUE_TEXT: return "a string";
+    case RB_VALUE_UINT: return "a whole number, 0 or more (or a string of its digits)";
+    case RB_VALUE_INT: return "a whole number";
+    case RB_VALUE_NUMBER: return "a number";
+    case RB_VALUE_BOOL: return "true or false";
+    default: return "?";
+    }
+}
+
+/* A member's JSON value as the kind of value the field holds; 0, or -1
+ * with `why` filled. */
+static int value_of(const rb_field *field, const json_value *j, rb_value *v, char *why,
+                    size_t len)
+{
+    memset(v, 0, sizeof *v);
+    if (!j) {
+        v->kind = RB_VALUE_ABSENT;
+        return 0;
+    }
+    if (j->type == JSON_NULL) {
+        v->kind = RB_VALUE_UNKNOWN;
+        return 0;
+    }
+    int fits = 0;
+    switch (field->kind) {
+    case RB_VALUE_TEXT:
+        fits = j->type == JSON_STRING;
+        v->text = j->text;
+        break;
+    case RB_VALUE_UINT:
+    case RB_VALUE_COUNT: fits = whole_number(j, &v->u); break;
+    case RB_VALUE_INT: fits = json_int64(j, &v->i); break;
+    case RB_VALUE_NUMBER:
+        fits = j->type == JSON_NUMBER;
+        v->number = j->number;
+        break;
+    case RB_VALUE_BOOL:
+        fits = j->type == JSON_BOOL;
+        v->flag = j->boolean;
+        break;
+    default: fits = 1; break;
+    }
+    if (!fits) {
+        char shown[64];
+        shown_value(j, shown, sizeof shown);
+        snprintf(why, len, "is %s; valid: %s%s", shown, kind_words(field->kind),
+                 field->required ? "" : ", or null");
+        return -1;
+    }
+    v->kind = field->kind == RB_VALUE_COUNT ? RB_VALUE_UINT : field->kind;
+    return 0;
+}
+
+/* ---- the run's metadata ---- */
+
+/* A text member of `obj`: *out is the file's copy, NULL when absent or
+ * null; another type is an error. */
+static int meta_text(rb_results_file *f, const char *path, const json_value *obj,
+                     const char *where, const char *key, const char **out)
+{
+    const json_value *v = json_get(obj, key);
+    *out = NULL;
+    if (!v || v->type == JSON_NULL)
+        return 0;
+    if (v->type != JSON_STRING)
+        return member_error(path, v, where, key, "is not a string");
+    *out = text_index_intern(&f->texts, v->text);
+    return 0;
+}
+
+/* The same into a buffer, cut to fit. */
+static int meta_buffer(rb_results_file *f, const char *path, const json_value *obj,
+                       const char *where, const char *key, char *buf, size_t len)
+{
+    const char *text;
+    if (meta_text(f, path, obj, where, key, &text) != 0)
+        return -1;
+    snprintf(buf, len, "%s", text ? text : "");
+    return 0;
+}
+
+/* A number member: *out, or `fallback` when absent or null. */
+static int meta_number(const char *path, const json_value *obj, const char *where,
+                       const char *key, double fallback, double *out)
+{
+    const json_value *v = json_get(obj, key);
+    *out = fallback;
+    if (!v || v->type == JSON_NULL)
+        return 0;
+    if (v->type != JSON_NUMBER)
+        return member_error(path, v, where, key, "is not a number");
+    *out = v->number;
+    return 0;
+}
+
+static int meta_object(const char *path, const json_value *obj, const char *where,
+                       const char *key, const json_value **out)
+{
+    const json_value *v = json_get(obj, key);
+    *out = v && v->type == JSON_OBJECT ? v : NULL;
+    if (v && v->type != JSON_OBJECT && v->type != JSON_NULL)
+        return member_error(path, v, where, key, "is not an object");
+    return 0;
+}
+
+static int read_info(rb_results_file *f, const char *path, const json_value *doc)
+{
+    rb_run_info *info = &f->res.info;
+    const json_value *host;
+    const char *command_line = NULL;
+    double wall = 0;
+    if (meta_text(f, path, doc, "", "version", &info->tool_version) != 0 ||
+        meta_text(f, path, doc, "", "git_revision", &info->git_revision) != 0 ||
+        meta_buffer(f, path, doc, "", "started", info->started, sizeof info->started) != 0 ||
+        meta_text(f, path, doc, "", "command_line", &command_line) != 0 ||
+        meta_number(path, doc, "", "wall_seconds", 0, &wall) != 0 ||
+        meta_object(path, doc, "", "host", &host) != 0 ||
+        meta_buffer(f, path, host, "host", "name", info->host, sizeof info->host) != 0 ||
+        meta_buffer(f, path, host, "host", "os", info->os, sizeof info->os) != 0 ||
+        meta_buffer(f, path, host, "host", "cpu", info->cpu, sizeof info->cpu) != 0)
+        return -1;
+    info->command_line = command_line ? xstrdup(command_line) : NULL;
+    info->wall_seconds = wall;
+    return 0;
+}
+
+/* ---- the experiment ---- */
+
+static int setting_word(const char *path, const json_value *settings, const char *key,
+                        const char *const *words, int count, int *out)
+{
+    const json_value *v = json_get(settings, key);
+    if (!v || v->type == JSON_NULL)
+        return 0;
+    for (int k = 0; k < count; k++)
+        if (words[k] && json_string(v) && strcmp(json_string(v), words[k]) == 0) {
+            *out = k;
+            return 0;
+        }
+    strbuf valid = {0};
+    for (int k = 0; k < count; k++)
+        if (words[k])
+            sb_printf(&valid, "%s%s", valid.len ? ", " : "", words[k]);
+    diag_at(path, v->line, "experiment.settings: \"%s\" is not one of %s", key,
+            valid.data ? valid.data : "");
+    sb_free(&valid);
+    return -1;
+}
+
+static int setting_int(const char *path, const json_value *settings, const char *key, long lo,
+                       long hi, long *out)
+{
+    const json_value *v = json_get(settings, key);
+    int64_t i;
+    if (!v || v->type == JSON_NULL)
+        return 0;
+    if (!json_int64(v, &i) || i < lo || i > hi) {
+        diag_at(path, v->line, "experiment.settings: \"%s\" is not a whole number from %ld to %ld",
+                key, lo, hi);
+        return -1;
+    }
+    *out = (long)i;
+    return 0;
+}
+
+static int setting_bool(const char *path, const json_value *settings, const char *key, int *out)
+{
+    const json_value *v = json_get(settings, key);
+    if (!v || v->type == JSON_NULL)
+        return 0;
+    if (v->type != JSON_BOOL)
+        return member_error(path, v, "experiment.settings", key, "is not true or false");
+    *out = v->boolean;
+    return 0;
+}
+
+static int read_settings(const char *path, const json_value *settings, rb_experiment *exp)
+{
+    const char *caches[2] = {cache_mode_name(RB_CACHE_HOT), cache_mode_name(RB_CACHE_COLD)};
+    const char *peaks[2] = {peak_mode_name(RB_PEAK_USE_CACHE), peak_mode_name(RB_PEAK_MEASURE)};
+    const char *timings[RB_TIMING_DEVICE + 1];
+    for (int k = 0; k <= RB_TIMING_DEVICE; k++)
+        timings[k] = timing_mode_name(k);
+    long warmup = exp->warmup, min_reps = exp->min_reps, max_reps = exp->max_reps;
+    long device = exp->device, graph_calls = 0, determinism = exp->determinism_runs;
+    uint64_t seed = exp->seed;
+    const json_value *seed_value = json_get(settings, "seed");
+    const json_value *graph = json_get(settings, "graph_calls");
+    if (meta_number(path, settings, "experiment.settings", "min_time", exp->min_time,
+                    &exp->min_time) != 0 ||
+        meta_number(path, settings, "experiment.settings", "noise", exp->noise, &exp->noise) != 0 ||
+        meta_number(path, settings, "experiment.settings", "timeout", exp->timeout,
+                    &exp->timeout) != 0 ||
+        setting_int(path, settings, "warmup", 0, 1000000000L, &warmup) != 0 ||
+        setting_int(path, settings, "min_reps", 0, 1000000000L, &min_reps) != 0 ||
+        setting_int(path, settings, "max_reps", 0, 1000000000L, &max_reps) != 0 ||
+        setting_int(path, settings, "device", 0, 1000000L, &device) != 0 ||
+        setting_int(path, settings, "determinism_runs", 0, 1000000L, &determinism) != 0 ||
+        setting_word(path, settings, "cache", caches, 2, &exp->cache) != 0 ||
+        setting_word(path, settings, "peak", peaks, 2, &exp->peak) != 0 ||
+        setting_word(path, settings, "timing", timings, RB_TIMING_DEVICE + 1, &exp->timing) != 0 ||
+        setting_bool(path, settings, "probes", &exp->probes) != 0 ||
+        setting_bool(path, settings, "profile", &exp->profile) != 0)
+        return -1;
+    if (seed_value && !json_is_null(seed_value) && !whole_number(seed_value, &seed))
+        return member_error(path, seed_value, "experiment.settings", "seed",
+                            "is not a whole number (or a string of its digits)");
+    if (graph && !json_is_null(graph) && !(json_string(graph) && strcmp(graph->text, "auto") == 0) &&
+        setting_int(path, settings, "graph_calls", 1, 1000000000L, &graph_calls) != 0)
+        return -1;
+    exp->warmup = (int)warmup;
+    exp->min_reps = min_reps;
+    exp->max_reps = max_reps;
+    exp->device = (int)device;
+    exp->determinism_runs = (int)determinism;
+    exp->graph_calls = graph_calls;
+    exp->seed = seed;
+    return 0;
+}
+
+static int read_experiment(rb_results_file *f, const char *path, const json_value *doc)
+{
+    const json_value *obj, *settings;
+    if (meta_object(path, doc, "", "experiment", &obj) != 0 ||
+        meta_object(path, obj, "experiment", "settings", &settings) != 0)
+        return -1;
+    if (!obj)
+        return 0;
+    rb_experiment *exp = xcalloc(1, sizeof *exp);
+    f->experiment = exp;
+    f->res.info.experiment = exp;
+    exp->warmup = 3;
+    exp->min_time = 0.5;
+    exp->min_reps = 5;
+    exp->max_reps = 1000;
+    exp->noise = 0.01;
+    exp->seed = 1;
+    exp->timeout = 60;
+    exp->timing = RB_TIMING_DEVICE;
+    exp->determinism_runs = 2;
+    exp->probes = 1;
+    const char *name, *file, *text;
+    if (meta_text(f, path, obj, "experiment", "name", &name) != 0 ||
+        meta_text(f, path, obj, "experiment", "path", &file) != 0 ||
+        meta_text(f, path, obj, "experiment", "text", &text) != 0)
+        return -1;
+    exp->name = name ? xstrdup(name) : NULL;
+    exp->path = file ? xstrdup(file) : NULL;
+    exp->text = text ? xstrdup(text) : NULL;
+    return settings ? read_settings(path, settings, exp) : 0;
+}
+
+/* ---- devices ---- */
+
+static int read_properties(rb_results_file *f, const char *path, const json_value *props,
+                           rb_device_info *info)
+{
+    for (size_t k = 0; k < json_count(props) && info->n_props < RB_DEVICE_MAX_PROPS; k++) {
+        const json_value *v = &props->items[k];
+        const char *text = v->type == JSON_STRING || v->type == JSON_NUMBER ? v->text : NULL;
+        if (!text && v->type != JSON_NULL)
+            return member_error(path, v, "devices: properties", props->keys[k],
+                                "is not a string");
+        rb_property *p = &info->props[info->n_props++];
+        snprintf(p->key, sizeof p->key, "%s", props->keys[k]);
+        snprintf(p->value, sizeof p->value, "%s", text ? text : "");
+    }
+    (void)f;
+    return 0;
+}
+
+static int read_device(rb_results_file *f, const char *path, const json_value *d, size_t k,
+                       rb_device_record *out)
+{
+    char where[48];
+    snprintf(where, sizeof where, "devices[%zu]", k);
+    if (d->type != JSON_OBJECT)
+        return member_error(path, d, where, NULL, "is not an object");
+    rb_device_info *info = &out->info;
+    info->size = sizeof *info;
+    const char *source, *cc;
+    const json_value *props;
+    int64_t index = (int64_t)k;
+    uint64_t memory = 0;
+    const json_value *device = json_get(d, "device"), *bytes = json_get(d, "memory_bytes");
+    if (meta_buffer(f, path, d, where, "backend", out->backend, sizeof out->backend) != 0 ||
+        meta_buffer(f, path, d, where, "name", info->name, sizeof info->name) != 0 ||
+        meta_buffer(f, path, d, where, "uuid", info->uuid, sizeof info->uuid) != 0 ||
+        meta_number(path, d, where, "peak_gbs", 0, &info->peak_gbs) != 0 ||
+        meta_number(path, d, where, "measured_peak_gbs", 0, &out->measured_peak_gbs) != 0 ||
+        meta_text(f, path, d, where, "measured_peak_source", &source) != 0 ||
+        meta_buffer(f, path, d, where, "measured_peak_at", out->measured_peak_at,
+                    sizeof out->measured_peak_at) != 0 ||
+        meta_buffer(f, path, d, where, "measured_peak_note", out->measured_peak_note,
+                    sizeof out->measured_peak_note) != 0 ||
+        meta_text(f, path, d, where, "compute_capability", &cc) != 0 ||
+        meta_object(path, d, where, "properties", &props) != 0 ||
+        read_properties(f, path, props, info) != 0)
+        return -1;
+    if (device && !json_is_null(device) && (!json_int64(device, &index) || index < 0 ||
+                                            index > 1000000))
+        return member_error(path, device, where, "device", "is not a device index (0 or more)");
+    if (bytes && !json_is_null(bytes) && !whole_number(bytes, &memory))
+        return member_error(path, bytes, where, "memory_bytes", "is not a whole number");
+    out->device = (int)index;
+    info->memory_bytes = memory;
+    out->measured_peak_cached = source && strcmp(source, "cache") == 0;
+    if (cc && sscanf(cc, "%d.%d", &info->cc_major, &info->cc_minor) != 2)
+        info->cc_major = info->cc_minor = 0;
+    /* The driver and runtime versions are properties too; the JSON writer
+     * writes them from there. */
+    return 0;
+}
+
+static int read_devices(rb_results_file *f, const char *path, const json_value *doc)
+{
+    const json_value *devices = json_get(doc, "devices");
+    rb_run_info *info = &f->res.info;
+    if (!devices || devices->type == JSON_NULL)
+        return 0;
+    if (devices->type != JSON_ARRAY)
+        return member_error(path, devices, "", "devices", "is not an array");
+    if (devices->count > RB_ARRAY_LEN(info->devices)) {
+        diag_at(path, devices->line, "\"devices\" lists %zu devices; a run records at most %zu",
+                devices->count, RB_ARRAY_LEN(info->devices));
+        return -1;
+    }
+    for (size_t k = 0; k < devices->count; k++)
+        if (read_device(f, path, &devices->items[k], k, &info->devices[k]) != 0)
+            return -1;
+    info->n_devices = devices->count;
+    return 0;
+}
+
+/* ---- runs and plugins ---- */
+
+static rb_run_section *find_run(rb_results_file *f, text_index *index, const char *name,
+                                const char *plugin)
+{
+    char *key = xasprintf("%s\x1f%s", name, plugin ? plugin : "");
+    int added;
+    size_t *slot = text_index_put(index, text_index_intern(&f->texts, key), f->n_runs, &added);
+    free(key);
+    if (!added)
+        return f->runs[*slot];
+    size_t cap = f->n_runs;
+    rb_run_section *run = xcalloc(1, sizeof *run);
+    run->name = (char *)name;
+    run->plugin = (char *)plugin;
+    *(rb_run_section **)grow(&f->runs, &f->n_runs, &cap, sizeof *f->runs) = run;
+    return run;
+}
+
+/* The "plugins" list's record of a plugin: its ABI and its file's SHA-256. */
+static void plugin_record(const json_value *plugins, const char *name, const char *file,
+                          const char **abi, const char **sha256)
+{
+    *abi = *sha256 = NULL;
+    for (size_t k = 0; k < json_count(plugins); k++) {
+        const json_value *p = json_at(plugins, k);
+        const char *n = json_string(json_get(p, "name")), *path = json_string(json_get(p, "path"));
+        if (n && strcmp(n, name) == 0 && (!file || (path && strcmp(path, file) == 0))) {
+            *abi = json_string(json_get(p, "abi"));
+            *sha256 = json_string(json_get(p, "sha256"));
+            return;
+        }
+    }
+}
+
+static const rb_loaded_plugin *find_plugin(rb_results_file *f, text_index *index,
+                                           const json_value *plugins, const rb_row_fill *fill)
+{
+    /* A row whose plugin was not found (an optional run, skipped) names
+     * it only: no pack, file or version. */
+    if (!fill->pack && !fill->plugin_path && !fill->plugin_version)
+        return NULL;
+    char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", fill->plugin,
+                          fill->pack ? fill->pack : "", fill->plugin_path ? fill->plugin_path : "",
+                          fill->plugin_version ? fill->plugin_version : "",
+                          fill->row->backend ? fill->row->backend : "",
+                          fill->param_types ? fill->param_types : "");
+    int added;
+    size_t *slot = text_index_put(index, text_index_intern(&f->texts, key), f->n_plugins, &added);
+    free(key);
+    if (!added)
+        return f->plugins[*slot];
+    rb_loaded_plugin *p = xcalloc(1, sizeof *p);
+    rb_plugin *desc = xcalloc(1, sizeof *desc);
+    rb_param_spec *params = xcalloc(fill->config->n_params + 1, sizeof *params);
+    for (uint32_t k = 0; k < fill->config->n_params; k++) {
+        params[k].name = fill->config->params[k].name;
+        const char *letters = strrchr(fill->param_types, '\x1f') + 1;
+        params[k].type = letters[k] == 'i' ? RB_PARAM_INT : RB_PARAM_CHOICE;
+    }
+    const char *abi, *sha256;
+    plugin_record(plugins, fill->plugin, fill->plugin_path, &abi, &sha256);
+    unsigned major = 0, minor = 0;
+    if (abi && sscanf(abi, "%u.%u", &major, &minor) != 2)
+        major = minor = 0;
+    desc->abi_major = major;
+    desc->abi_minor = minor;
+    desc->size = sizeof *desc;
+    desc->name = fill->plugin;
+    desc->version = fill->plugin_version;
+    desc->backend = fill->row->backend;
+    desc->params = params;
+    desc->n_params = fill->config->n_params;
+    p->desc = desc;
+    p->path = (char *)fill->plugin_path;
+    p->pack = (char *)fill->pack;
+    p->sha256 = sha256 ? text_index_intern(&f->texts, sha256) : NULL;
+    size_t cap = f->n_plugins;
+    *(rb_loaded_plugin **)grow(&f->plugins, &f->n_plugins, &cap, sizeof *f->plugins) = p;
+    return p;
+}
+
+/* ---- rows ---- */
+
+/* "block=256 variant=tree": the parameters in the file's order, for a row
+ * that does not give its params_text. */
+static const char *params_text(rb_results_file *f, const rb_configuration *cfg)
+{
+    strbuf sb = {0};
+    sb_append(&sb, "");
+    for (uint32_t k = 0; k < cfg->n_params; k++)
+        sb_printf(&sb, "%s%s=%s", k ? " " : "", cfg->params[k].name, cfg->params[k].text);
+    const char *text = text_index_intern(&f->texts, sb.data);
+    sb_free(&sb);
+    return text;
+}
+
+static int read_row(const char *path, const json_value *row, size_t k, rb_row_fill *fill)
+{
+    char where[48];
+    snprintf(where, sizeof where, "results[%zu]", k);
+    if (row->type != JSON_OBJECT)
+        return member_error(path, row, where, NULL, "is not an object");
+    for (size_t i = 0; i < rb_n_row_fields; i++) {
+        const rb_field *field = &rb_row_fields[i];
+        if (!field->put)
+            continue;
+        const json_value *j = json_get(row, field->name);
+        rb_value v;
+        if (value_of(field, j, &v, fill->why, sizeof fill->why) != 0)
+            return member_error(path, j, where, field->name, fill->why);
+        if (field->required && (v.kind == RB_VALUE_ABSENT || v.kind == RB_VALUE_UNKNOWN)) {
+            char what[160];
+            snprintf(what, sizeof what, "is %s; every row of a redbench results file has run, "
+                                        "plugin, op, dtype, n and status",
+                     v.kind == RB_VALUE_ABSENT ? "missing" : "null");
+            return member_error(path, j ? j : row, where, field->name, what);
+        }
+        if (field->put(fill, &v, j) != 0)
+            return member_error(path, j ? j : row, where, field->name, fill->why);
+    }
+    rb_row *out = fill->row;
+    if (fill->n_samples && !fill->has_reps)
+        out->stats.count = fill->n_samples;
+    if (out->samples_ns && fill->n_samples != out->stats.count) {
+        char what[96];
+        snprintf(what, sizeof what, "holds %zu samples, but reps is %zu", fill->n_samples,
+                 out->stats.count);
+        return member_error(path, json_get(row, "samples_ns"), where, "samples_ns", what);
+    }
+    /* A file that gives a median but neither reps nor samples (written by
+     * hand) measured at least once. */
+    if (!fill->has_reps && !out->samples_ns && fill->has_time)
+        out->stats.count = 1;
+    return 0;
+}
+
+/* A row's cache regime: hot or cold, and the experiment's (a run has one). */
+static int check_cache(const char *path, const json_value *row, size_t k,
+                       const rb_experiment *exp, const char *cache)
+{
+    char where[48];
+    snprintf(where, sizeof where, "results[%zu]", k);
+    if (!cache)
+        return 0;
+    int cold = strcmp(cache, cache_mode_name(RB_CACHE_COLD)) == 0;
+    if (!cold && strcmp(cache, cache_mode_name(RB_CACHE_HOT)) != 0)
+        return member_error(path, json_get(row, "cache"), where, "cache",
+                            "is neither hot nor cold");
+    if (exp && cold != (exp->cache == RB_CACHE_COLD)) {
+        char what[128];
+        snprintf(what, sizeof what, "is %s, but the experiment's settings say %s (a run has one "
+                                    "cache regime)",
+                 cache_mode_name(cold), cache_mode_name(exp->cache));
+        return member_error(path, json_get(row, "cache"), where, "cache", what);
+    }
+    return 0;
+}
+
+static int read_rows(rb_results_file *f, const char *path, const json_value *doc)
+{
+    const json_value *results = json_get(doc, "results");
+    const json_value *plugins = json_get(doc, "plugins");
+    size_t count = results->count;
+    f->res.rows = xcalloc(count ? count : 1, sizeof *f->res.rows);
+    f->configs = xcalloc(count ? count : 1, sizeof *f->configs);
+    text_index run_index = {0}, plugin_index = {0};
+    int status = 0;
+    const char *cache = NULL;
+    for (size_t k = 0; k < count && status == 0; k++) {
+        rb_row *row = &f->res.rows[k];
+        rb_configuration *cfg = &f->configs[k];
+        cfg->index = k;
+        cfg->bins = 256;
+        row->config = cfg;
+        row->device_index = -1;
+        f->res.n_rows = k + 1;
+        rb_row_fill fill = {.row = row, .config = cfg, .res = &f->res, .texts = &f->texts};
+        status = read_row(path, &results->items[k], k, &fill);
+        if (status == 0)
+            status = check_cache(path, &results->items[k], k, f->experiment, fill.cache);
+        if (status == 0) {
+            if (!fill.has_params_text)
+                cfg->params_text = (char *)params_text(f, cfg);
+            cfg->run = find_run(f, &run_index, fill.run, fill.plugin);
+            cfg->plugin = find_plugin(f, &plugin_index, plugins, &fill);
+            if (!cache)
+                cache = fill.cache;
+        }
+        free(fill.param_types);
+    }
+    text_index_free(&run_index);
+    text_index_free(&plugin_index);
+    /* A file without its experiment still says the cache regime per row. */
+    if (status == 0 && !f->experiment && cache) {
+        f->experiment = xcalloc(1, sizeof *f->experiment);
+        f->experiment->cache = strcmp(cache, cache_mode_name(RB_CACHE_COLD)) == 0;
+        f->res.info.experiment = f->experiment;
+    }
+    return status;
+}
+
+int results_from_doc(const char *path, const json_value *doc, rb_results_file *out)
+{
+    memset(out, 0, sizeof *out);
+    const json_value *results = json_get(doc, "results");
+    if (!results || results->type != JSON_ARRAY) {
+        diag_at(path, doc ? doc->line : 0,
+                "not a redbench results file: no \"results\" array (write one with "
+                "redbench -c FILE --format json -o FILE.json)");
+        return -1;
+    }
+    if (read_info(out, path, doc) != 0 || read_experiment(out, path, doc) != 0 ||
+        read_devices(out, path, doc) != 0 || read_rows(out, path, doc) != 0) {
+        results_file_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+int results_read(const char *path, rb_results_file *out)
+{
+    memset(out, 0, sizeof *out);
+    json_value *doc = json_read_results(path);
+    if (!doc)
+        return -1;
+    int status = results_from_doc(path, doc, out);
+    json_free(doc);
+    return status;
+}
+
+void results_file_free(rb_results_file *f)
+{
+    for (size_t k = 0; f->configs && k < f->res.n_rows; k++)
+        free(f->configs[k].params);
+    free(f->configs);
+    results_free(&f->res);
+    for (size_t k = 0; k < f->n_runs; k++)
+        free(f->runs[k]);
+    free(f->runs);
+    for (size_t k = 0; k < f->n_plugins; k++) {
+        free((void *)f->plugins[k]->desc->params);
+        free((void *)f->plugins[k]->desc);
+        free(f->plugins[k]);
+    }
+    free(f->plugins);
+    if (f->experiment) {
+        free(f->experiment->name);
+        free(f->experiment->path);
+        free(f->experiment->text);
+        free(f->experiment);
+    }
+    text_index_free(&f->texts);
+    memset(f, 0, sizeof *f);
+}
