@@ -5,11 +5,12 @@
 # errors (not JSON, not a results file, nothing to draw, unknown baseline,
 # bad options); without gnuplot (PATH lacking it), the figures redbench
 # draws itself, their heat-map labels in black or white by the cell's
-# luminance and a log axis for bandwidths spanning decades. Without gnuplot
+# luminance, error bars for the spread of the samples and a log axis for
+# bandwidths spanning decades. Without gnuplot
 # installed only those and the errors are checked.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 41
+plan 44
 f=$top_srcdir/tests/fixtures/plot
 
 # Without gnuplot, the figures are drawn by redbench itself, with a note.
@@ -26,6 +27,9 @@ ok "... that says to unset it" grep -q 'unset REDBENCH_GNUPLOT' "$tmp/err"
 # brightest (its yellow).
 ok "heat map: white text on the darkest cell" bash -c "grep -A1 'fill=\"#440154\" stroke' '$tmp/svg/heatmap-grid-1.svg' | grep -q 'fill=\"#ffffff\">[0-9]'"
 ok "heat map: black text on the brightest cell" bash -c "grep -A1 'fill=\"#fde725\" stroke' '$tmp/svg/heatmap-grid-1.svg' | grep -q 'fill=\"#000000\">[0-9]'"
+# Spread: each point's interquartile range as an error bar, said in the subtitle.
+ok "time: error bars from the samples' interquartile range" bash -c "grep -q 'class=\"rb-spread\" d=\"M' '$tmp/svg/time.svg' && grep -q 'interquartile range)' '$tmp/svg/time.svg' && grep -q 'middle half of the samples: ' '$tmp/svg/time.svg'"
+ok "bandwidth: the same" grep -q 'class="rb-spread"' "$tmp/svg/bandwidth.svg"
 # 1K to 4M: bandwidths spanning decades are on a log axis.
 ok "bandwidth from 1K to 4M: GB/s on a log axis" bash -c "grep -q 'data-x-scale=\"log2\" data-y-scale=\"log10\"' '$tmp/svg/bandwidth.svg' && grep -q 'GB/s, log scale' '$tmp/svg/bandwidth.svg'"
 
@@ -38,7 +42,7 @@ ok "plot --help exits 0 and describes the figures" bash -c "'$rb' plot --help | 
 
 gnuplot=$(command -v gnuplot || true)
 if [ -z "$gnuplot" ]; then
-  for k in $(seq 16 41); do skip "gnuplot not found (apt-get install gnuplot-nox)"; done
+  for k in $(seq 18 44); do skip "gnuplot not found (apt-get install gnuplot-nox)"; done
   done_testing; exit
 fi
 
@@ -64,6 +68,7 @@ ok "no more heat maps than sizes" test ! -e "$tmp/out/heatmap-grid-3.svg"
 is "$(grep -c -E '>(plain|fast|grid)[^<]*</text>' "$tmp/out/bandwidth.svg")" 10 "bandwidth: one line per configuration (10)"
 ok "... labelled with what varies" grep -q '>grid threads=2 lanes=16 i32</text>' "$tmp/out/bandwidth.svg"
 ok "... with the measured peak" grep -q '>measured peak [0-9.]* GB/s</text>' "$tmp/out/bandwidth.svg"
+ok "gnuplot draws the spread as error bars" grep -q 'using 1:2:3:4 with yerrorlines' "$tmp/out/time.gp"
 ok "gnuplot's heat map labels take their colour from the data (black or white)" grep -q 'with labels tc rgb variable' "$tmp/out/heatmap-grid-1.gp"
 ok "the heat map's axes are lanes and threads" bash -c "grep -q '>lanes</text>' '$tmp/out/heatmap-grid-1.svg' && grep -q '>threads</text>' '$tmp/out/heatmap-grid-1.svg'"
 ok "each figure keeps its gnuplot script, which redraws it" bash -c "cd '$tmp/out' && gnuplot -e \"set terminal svg; set output 're.svg'\" time.gp && grep -q '<svg' re.svg"

@@ -255,6 +255,27 @@ static void test_cap(void)
     json_free(doc);
 }
 
+/* A point's error bar: the interquartile range of its samples. */
+static void test_spread(void)
+{
+    const char *text = "{\"results\": [{\"run\": \"a\", \"plugin\": \"p\", \"op\": \"sum\","
+                       " \"dtype\": \"f32\", \"status\": \"ok\", \"n\": 1024, \"median_ns\": 120,"
+                       " \"bandwidth_gbs\": 36, \"reps\": 5,"
+                       " \"samples_ns\": [140, 100, 130, 120, 110]}]}";
+    json_value *doc = json_parse(text, strlen(text), NULL);
+    plot_set set;
+    build_doc(doc, "spread.json", NULL, &set);
+    const plot_series *t = series(figure(&set, "time"), "a");
+    ok(t && t->lo && t->lo[0] == 110 && t->hi[0] == 130 && figure(&set, "time")->has_spread,
+       "time: the point's bar spans the samples' quartiles (110 to 130 ns)");
+    const plot_series *bw = series(figure(&set, "bandwidth"), "a");
+    ok(bw && bw->lo && fabs(bw->lo[0] - 36 * 120 / 130.0) < 1e-9 &&
+           fabs(bw->hi[0] - 36 * 120 / 110.0) < 1e-9,
+       "bandwidth: the slower quartile is the lower bandwidth");
+    plot_set_free(&set);
+    json_free(doc);
+}
+
 static void test_axes(void)
 {
     plot_ticks t;
@@ -336,7 +357,7 @@ static void test_svg(const json_value *doc)
 
 int main(void)
 {
-    plan(61);
+    plan(63);
     char *text = results_document();
     json_error err;
     json_value *doc = json_parse(text, strlen(text), &err);
@@ -349,6 +370,7 @@ int main(void)
     test_errors(text);
     test_cap();
     test_axes();
+    test_spread();
     test_svg(doc);
     json_free(doc);
     free(text);

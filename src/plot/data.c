@@ -248,47 +248,101 @@ char *plot_left_out_note(size_t eligible)
     return xasprintf("the %d fastest of %zu configurations", PLOT_MAX_SERIES, eligible);
 }
 
-static int by_x(const void *pa, const void *pb)
+/* Doubles in increasing order; a point (x first) by its x. */
+static int by_value(const void *pa, const void *pb)
 {
     const double *a = pa, *b = pb;
     return a[0] < b[0] ? -1 : a[0] > b[0];
 }
 
 /* One line per chosen configuration: y of its rows on `device` (-2: any). */
+/* The quartile at q (0.25, 0.75) of sorted values, interpolated. */
+static double quartile(const double *sorted, size_t n, double q)
+{
+    double at = q * (double)(n - 1);
+    size_t k = (size_t)at;
+    return k + 1 < n ? sorted[k] + (at - (double)k) * (sorted[k + 1] - sorted[k]) : sorted[k];
+}
+
+/* The interquartile range of a row's times, as the figure's y: times
+ * themselves, or the bandwidths they give (the slower quartile the lower
+ * bandwidth). 0 when the row has fewer than four samples, or none kept. */
+static int spread(const plot_row *r, int bandwidth, double *lo, double *hi)
+{
+    const rb_row *row = r->row;
+    size_t n = row->samples_ns ? row->stats.count : 0;
+    if (n < 4)
+        return 0;
+    double *sorted = xcalloc(n, sizeof *sorted);
+    memcpy(sorted, row->samples_ns, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, by_value);
+    double q1 = quartile(sorted, n, 0.25), q3 = quartile(sorted, n, 0.75);
+    free(sorted);
+    if (!(q1 > 0) || !isfinite(q3))
+        return 0;
+    *lo = bandwidth ? r->gbs * r->median_ns / q3 : q1;
+    *hi = bandwidth ? r->gbs * r->median_ns / q1 : q3;
+    return isfinite(*lo) && isfinite(*hi) && *lo > 0;
+}
+
+/* One line per chosen configuration: y of its rows on `device` (-2: any),
+ * with the interquartile range of each point where its samples give one. */
 static void add_lines(plot_figure *fig, const plot_builder *b, const int *chosen, int device,
                       int bandwidth)
 {
+    enum { X, Y, LO, HI, WIDTH };
     for (size_t c = 0; c < b->n_configs; c++) {
         if (!chosen[c])
             continue;
-        double *xy = xcalloc(2 * b->n_rows, sizeof *xy);
+        double *pts = xcalloc(WIDTH * b->n_rows, sizeof *pts);
         size_t n = 0;
         for (size_t k = 0; k < b->n_rows; k++) {
             const plot_row *r = &b->rows[k];
             double y = bandwidth ? r->gbs : r->median_ns;
             if (r->config != c || (device != -2 && r->device != device) || !(y > 0))
                 continue;
-            xy[2 * n] = r->n;
-            xy[2 * n + 1] = y;
-            n++;
+            double *p = &pts[WIDTH * n++];
+            p[X] = r->n;
+            p[Y] = p[LO] = p[HI] = y;
+            if (spread(r, bandwidth, &p[LO], &p[HI])) {
+                p[LO] = fmin(p[LO], y);
+                p[HI] = fmax(p[HI], y);
+                fig->has_spread = 1;
+            }
         }
         if (n == 0) {
-            free(xy);
+            free(pts);
             continue;
         }
-        qsort(xy, n, 2 * sizeof *xy, by_x);
+        qsort(pts, n, WIDTH * sizeof *pts, by_value);
         size_t cap = fig->n_series;
         plot_series *s = grow(&fig->series, &fig->n_series, &cap, sizeof *s);
         s->label = xstrdup(b->configs[c].label);
         s->x = xcalloc(n, sizeof *s->x);
         s->y = xcalloc(n, sizeof *s->y);
+        s->lo = xcalloc(n, sizeof *s->lo);
+        s->hi = xcalloc(n, sizeof *s->hi);
         for (size_t p = 0; p < n; p++) {
-            s->x[p] = xy[2 * p];
-            s->y[p] = xy[2 * p + 1];
+            s->x[p] = pts[WIDTH * p + X];
+            s->y[p] = pts[WIDTH * p + Y];
+            s->lo[p] = pts[WIDTH * p + LO];
+            s->hi[p] = pts[WIDTH * p + HI];
         }
         s->n = n;
-        free(xy);
+        free(pts);
     }
+}
+
+/* "bars: the middle half of the samples" under a figure that draws them. */
+static void note_spread(plot_figure *fig)
+{
+    if (!fig->has_spread)
+        return;
+    char *subtitle = xasprintf("%s%sbars: the middle half of each point's samples "
+                               "(interquartile range)",
+                               fig->subtitle ? fig->subtitle : "", fig->subtitle ? "; " : "");
+    free(fig->subtitle);
+    fig->subtitle = subtitle;
 }
 
 void plot_add_hline(plot_figure *fig, double y, const char *label)
@@ -363,6 +417,7 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set)
         fig->y_unit = PLOT_UNIT_NUMBER;
         fig->x_log2 = 1;
         add_lines(fig, b, chosen, devices[d], 1);
+        note_spread(fig);
         fig->y_log10 = spans_decades(fig);
         if (fig->y_log10) {
             free(fig->y_label);
@@ -409,6 +464,7 @@ void plot_time_figure(plot_builder *b, plot_set *set)
     fig->x_log2 = 1;
     fig->y_log10 = 1;
     add_lines(fig, b, chosen, -2, 0);
+    note_spread(fig);
     free(eligible);
     free(chosen);
     free(score);
@@ -429,6 +485,8 @@ void plot_set_free(plot_set *set)
             free(fig->series[s].label);
             free(fig->series[s].x);
             free(fig->series[s].y);
+            free(fig->series[s].lo);
+            free(fig->series[s].hi);
         }
         free(fig->series);
         for (size_t h = 0; h < fig->n_hlines; h++)

@@ -9,6 +9,8 @@
  *              device's theoretical and measured peaks; one per device; GB/s
  *              on a log10 axis when they span two decades or more
  *   time       median time against n (log2 x, log y), one line per configuration
+ *              (bandwidth and time: each point with error bars from the
+ *              interquartile range of its samples, where it has four or more)
  *   speedup    the baseline's time / each configuration's time, grouped bars
  *              per (op, dtype, n)
  *   heatmap    for a run sweeping two or more parameters: GB/s per value of
@@ -41,6 +43,9 @@ typedef struct plot_series {
     char *label;
     double *x, *y; /* LINES: n points sorted by x; BARS: y per category (NaN:
                       none), x unused */
+    double *lo, *hi; /* LINES: each point's spread, the interquartile range
+                        of its samples (lo = hi = y where there is none);
+                        NULL for BARS */
     size_t n;
 } plot_series;
 
@@ -59,6 +64,7 @@ typedef struct plot_figure {
     int x_unit, y_unit; /* enum plot_unit */
     int x_log2;        /* LINES: x on a log2 axis */
     int y_log10;       /* LINES and BARS: y on a log10 axis */
+    int has_spread;    /* LINES: some point has an interquartile range */
     plot_series *series;
     size_t n_series;
     plot_hline *hlines;

@@ -165,11 +165,13 @@ static void lines_script(FILE *out, const plot_figure *fig)
     for (size_t s = 0; s < fig->n_series; s++) {
         fprintf(out, "$S%zu << EOD\n", s + 1);
         for (size_t p = 0; p < fig->series[s].n; p++) {
-            fprintf(out, "%.17g %.17g\n", fig->series[s].x[p], fig->series[s].y[p]);
-            xlo = fmin(xlo, fig->series[s].x[p]);
-            xhi = fmax(xhi, fig->series[s].x[p]);
-            ylo = fmin(ylo, fig->series[s].y[p]);
-            yhi = fmax(yhi, fig->series[s].y[p]);
+            const plot_series *ser = &fig->series[s];
+            double lo = ser->lo ? ser->lo[p] : ser->y[p], hi = ser->hi ? ser->hi[p] : ser->y[p];
+            fprintf(out, "%.17g %.17g %.17g %.17g\n", ser->x[p], ser->y[p], lo, hi);
+            xlo = fmin(xlo, ser->x[p]);
+            xhi = fmax(xhi, ser->x[p]);
+            ylo = fmin(ylo, lo);
+            yhi = fmax(yhi, hi);
         }
         fputs("EOD\n", out);
     }
@@ -196,9 +198,12 @@ static void lines_script(FILE *out, const plot_figure *fig)
     key_setting(out, fig);
     fputs("plot ", out);
     for (size_t s = 0; s < fig->n_series; s++) {
-        fprintf(out, "%s$S%zu using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb word(colors, %zu) "
+        /* yerrorlines: each point with its interquartile range (columns 3
+         * and 4; equal to y where there is none) */
+        fprintf(out, "%s$S%zu using 1:2:3:4 with %s lw 2 pt 7 ps 0.7 lc rgb word(colors, %zu) "
                      "title ",
-                s ? ", \\\n     " : "", s + 1, s % PLOT_MAX_SERIES + 1);
+                s ? ", \\\n     " : "", s + 1, fig->has_spread ? "yerrorlines" : "linespoints",
+                s % PLOT_MAX_SERIES + 1);
         put_quoted(out, fig->series[s].label);
     }
     hline_plots(out, fig);

@@ -202,6 +202,23 @@ static void draw_legend(FILE *out, const plot_figure *fig, const frame *f, int b
     }
 }
 
+/* Each point's interquartile range: a vertical bar with short caps, one
+ * path per series. */
+static void draw_spread(FILE *out, const plot_series *ser, const frame *f)
+{
+    int any = 0;
+    for (size_t p = 0; ser->lo && p < ser->n; p++) {
+        if (!(ser->hi[p] > ser->lo[p]))
+            continue;
+        double x = px(f, ser->x[p]), y0 = py(f, ser->lo[p]), y1 = py(f, ser->hi[p]);
+        fprintf(out, "%sM%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8", any ? "" : "<path class=\"rb-spread\" d=\"",
+                x, y0, y1, x - 4, y0, x - 4, y1);
+        any = 1;
+    }
+    if (any)
+        fputs("\" fill=\"none\" stroke-width=\"1.5\"/>\n", out);
+}
+
 static void draw_lines(FILE *out, const plot_figure *fig)
 {
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -209,8 +226,8 @@ static void draw_lines(FILE *out, const plot_figure *fig)
         for (size_t p = 0; p < fig->series[s].n; p++) {
             xlo = fmin(xlo, fig->series[s].x[p]);
             xhi = fmax(xhi, fig->series[s].x[p]);
-            ylo = fmin(ylo, fig->series[s].y[p]);
-            yhi = fmax(yhi, fig->series[s].y[p]);
+            ylo = fmin(ylo, fig->series[s].lo ? fig->series[s].lo[p] : fig->series[s].y[p]);
+            yhi = fmax(yhi, fig->series[s].hi ? fig->series[s].hi[p] : fig->series[s].y[p]);
         }
     for (size_t h = 0; h < fig->n_hlines; h++) {
         ylo = fmin(ylo, fig->hlines[h].y);
@@ -238,14 +255,21 @@ static void draw_lines(FILE *out, const plot_figure *fig)
         for (size_t p = 0; p < ser->n; p++)
             fprintf(out, "%s%.1f %.1f", p ? "L" : "M", px(&f, ser->x[p]), py(&f, ser->y[p]));
         fputs("\" fill=\"none\" stroke-width=\"2.5\"/>\n", out);
+        draw_spread(out, ser, &f);
         for (size_t p = 0; p < ser->n; p++) {
-            char xs[32], ys[32];
+            char xs[32], ys[32], los[32], his[32];
             plot_format(ser->x[p], fig->x_unit, xs, sizeof xs);
             plot_format(ser->y[p], fig->y_unit, ys, sizeof ys);
             fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", px(&f, ser->x[p]),
                     py(&f, ser->y[p]));
             put_markup(out, ser->label);
-            fprintf(out, ": n = %s, %s</title></circle>\n", xs, ys);
+            fprintf(out, ": n = %s, %s", xs, ys);
+            if (ser->lo && ser->hi[p] > ser->lo[p]) {
+                plot_format(ser->lo[p], fig->y_unit, los, sizeof los);
+                plot_format(ser->hi[p], fig->y_unit, his, sizeof his);
+                fprintf(out, " (middle half of the samples: %s to %s)", los, his);
+            }
+            fputs("</title></circle>\n", out);
         }
         fputs("</g>\n", out);
     }
