@@ -6,11 +6,12 @@
 # provenance; drawn without gnuplot;
 # a note where there is nothing to plot. Then headless Chromium loads the
 # page: a script appended to a copy measures every plot's marks after
-# layout, and a screenshot must differ from a blank page's. Without Chromium
-# those two checks are skipped.
+# layout, and a screenshot must differ from a blank page's; a page of 16
+# rows skipped with a long reason fits a 1400-pixel window, its reason
+# column readable. Without Chromium those checks are skipped.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 25
+plan 28
 f=$top_srcdir/tests/fixtures/plot
 
 # small.ini: plain and fast x 2 dtypes x 2 sizes, grid 6 x 2 sizes: 20 rows;
@@ -24,10 +25,10 @@ for s in wrong failed unsupported skipped; do
   ok "... and 0 $s" grep -q "class=\"count $s\"><b>0</b>$s" "$tmp/r.html"
 done
 is "$(grep -c '<tr class="ok">' "$tmp/r.html")" 20 "the results table has the 20 rows"
-ok "... with the measurement columns before the reason" grep -qF '<th>noise</th><th>timing</th><th>stopped by</th><th>err/tol</th><th>det</th><th>throttled</th><th>reason</th></tr>' "$tmp/r.html"
+ok "... with the measurement columns last, and no reason column where no row has a reason" grep -qF '<th>noise</th><th>timing</th><th>stopped by</th><th>err/tol</th><th>det</th><th>throttled</th></tr>' "$tmp/r.html"
 # The cpu backend times each call (launch); a cap or the noise target stops
 # the repetitions; serial, unrolled and threaded sums give the same bits.
-is "$(grep -cE '<td>launch</td><td( class="caution")?>(noise|max_reps)</td><td class="num">[0-9.e+-]+</td><td>yes</td><td( class="caution")?>(yes[^<]*|no|)</td><td class="reason"></td></tr>' "$tmp/r.html")" 20 \
+is "$(grep -cE '<td>launch</td><td( class="caution")?>(noise|max_reps)</td><td class="num">[0-9.e+-]+</td><td>yes</td><td( class="caution")?>(yes[^<]*|no|)</td></tr>' "$tmp/r.html")" 20 \
    "... and every row says launch, what stopped it, err/tol, deterministic and throttled"
 ok "the devices table names the cpu backend" grep -q '<td>cpu</td><td>0</td>' "$tmp/r.html"
 ok "the provenance holds the experiment file" grep -q 'name = plot-test' "$tmp/r.html"
@@ -54,7 +55,7 @@ ok "format = html in the experiment file writes the HTML page" bash -c "head -n 
 
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$chromium" ]; then
-  for k in 1 2 3 4; do skip "chromium not found (apt-get install chromium)"; done
+  for k in 1 2 3 4 5 6 7; do skip "chromium not found (apt-get install chromium)"; done
   done_testing; exit
 fi
 browse() { # browse URL ARGS...: headless Chromium with a fresh profile
@@ -88,4 +89,22 @@ ok "a screenshot of the page is a PNG" bash -c "head -c 8 '$tmp/shot.png' | od -
 blank=$(stat -c %s "$tmp/blank.png" 2>/dev/null || echo 0)
 shot=$(stat -c %s "$tmp/shot.png" 2>/dev/null || echo 0)
 ok "... and not blank ($shot bytes against a blank page's $blank)" test "$shot" -gt $((blank * 5))
+
+# 16 rows skipped with a long reason (an optional plugin absent): in a
+# 1400-pixel window the results table fits, the reason column is readable
+# and the page is not thousands of pixels tall.
+"$rb" -q -c "$top_srcdir/tests/fixtures/e2e/skips.ini" -r absent \
+  -D n=1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M,2M,4M,8M,16M,32M --format html -o "$tmp/skips.html" >/dev/null 2>&1
+sed 's|</body>|<script>\
+var t = document.querySelector("table.results"), r = t.querySelector("td.reason");\
+var pre = document.createElement("pre"); pre.id = "layout";\
+pre.textContent = "rows=" + (t.rows.length - 1) + " fits=" + (t.getBoundingClientRect().right <= document.documentElement.clientWidth) +\
+  " reason=" + Math.round(r.getBoundingClientRect().width) + " height=" + document.documentElement.scrollHeight;\
+document.body.appendChild(pre);\
+</script></body>|' "$tmp/skips.html" >"$tmp/skips-check.html"
+browse "file://$tmp/skips-check.html" --window-size=1400,2000 --dump-dom >"$tmp/skips-dom.html"
+layout=$(sed -n 's/.*id="layout">\([^<]*\)<.*/\1/p' "$tmp/skips-dom.html")
+ok "16 skipped rows in a 1400-pixel window: the table fits ($layout)" bash -c "echo '$layout' | grep -q '^rows=16 fits=true '"
+ok "... the reason column is at least 200 pixels wide" test "$(echo "$layout" | sed -n 's/.* reason=\([0-9]*\).*/\1/p')" -ge 200
+ok "... and the page under 2500 pixels tall" test "$(echo "$layout" | sed -n 's/.* height=\([0-9]*\).*/\1/p')" -lt 2500
 done_testing

@@ -6,9 +6,10 @@
  * how far to trust it (the timing mode, with the batch size of graph
  * timing; what stopped the repetitions; the error in units of the
  * tolerance; whether repeated runs gave the same bits; whether the device
- * was throttled); a cell is empty where the value is not known. The table
- * fits the page: it scrolls sideways in its own box when the page is
- * narrow, and the reason column keeps a readable width. */
+ * was throttled); a cell is empty where the value is not known, and a
+ * column that no row fills is left out. The table fits the page: the
+ * reason column keeps a readable width (its text wraps, the numbers do
+ * not), and the table scrolls sideways in its own box on a narrow page. */
 #include "report/html.h"
 
 #include <math.h>
@@ -38,9 +39,11 @@ static const char style[] =
     "table{border-collapse:collapse;background:#fff;font-size:13px;margin:6px 0}\n"
     "th,td{border:1px solid #e0e0e0;padding:4px 8px;text-align:left;vertical-align:top}\n"
     "th{background:#eef1f5}td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
-    "table.results th,table.results td{white-space:nowrap}\n"
-    "table.results td.reason{white-space:normal;min-width:24em;max-width:48em}\n"
-    "table.results td.params{white-space:normal;min-width:8em}\n"
+    "table.results{font-size:12px;width:100%}table.results th,table.results td{padding:3px 6px}\n"
+    "table.results td{white-space:nowrap}\n"
+    "table.results td.reason{white-space:normal;overflow-wrap:anywhere;min-width:18em;"
+    "max-width:48em}\n"
+    "table.results td.params{white-space:normal;overflow-wrap:anywhere;min-width:7em}\n"
     ".status{font-weight:bold}.status.ok{color:#2e7d32}.status.wrong{color:#c62828}"
     ".status.failed{color:#8e0000}.status.unsupported,.status.skipped{color:#757575}\n"
     "tr.wrong td,tr.failed td{background:#fff3f3}\n"
@@ -271,14 +274,34 @@ static void field_cell(FILE *out, const rb_results *res, const rb_row *row, cons
     fputs("</td>", out);
 }
 
+/* Whether some row has a value for the field (a column no row fills, such
+ * as %peak where no device has a theoretical peak, is left out). */
+static int column_used(const rb_results *res, const rb_field *f)
+{
+    for (size_t k = 0; k < res->n_rows; k++) {
+        rb_row_ref ref = {res, &res->rows[k]};
+        rb_value v;
+        memset(&v, 0, sizeof v);
+        f->get(&ref, &v);
+        if (v.kind != RB_VALUE_UNKNOWN && v.kind != RB_VALUE_ABSENT &&
+            !(v.kind == RB_VALUE_TEXT && (!v.text || !*v.text)))
+            return 1;
+    }
+    return 0;
+}
+
 static void write_results(FILE *out, const rb_results *res)
 {
     const rb_field *fields[RB_ARRAY_LEN(result_columns)];
+    int shown[RB_ARRAY_LEN(result_columns)];
     fputs("<h2 id=\"results\">Results</h2>\n<div class=\"wide\"><table class=\"results\">\n"
           "<tr><th>#</th>",
           out);
     for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++) {
         fields[c] = row_field(result_columns[c]);
+        shown[c] = res->n_rows == 0 || column_used(res, fields[c]);
+        if (!shown[c])
+            continue;
         fputs("<th>", out);
         put_markup(out, fields[c]->title ? fields[c]->title : fields[c]->name);
         fputs("</th>", out);
@@ -289,7 +312,8 @@ static void write_results(FILE *out, const rb_results *res)
         fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>", row_status_name(row->status),
                 row->config->index + 1);
         for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++)
-            field_cell(out, res, row, fields[c]);
+            if (shown[c])
+                field_cell(out, res, row, fields[c]);
         fputs("</tr>\n", out);
     }
     fputs("</table></div>\n", out);
