@@ -265,6 +265,13 @@ static uint32_t plugin_callbacks(const rb_plugin *d)
            (d->teardown ? 1u << PLUGIN_CB_TEARDOWN : 0);
 }
 
+/* A descriptor's summary and version: printable, and not too long. */
+static int texts_ok(const char *summary, const char *version)
+{
+    return (!summary || text_ok(summary, RB_TEXT_MAX)) &&
+           (!version || text_ok(version, RB_NAME_MAX));
+}
+
 /* d: a descriptor copied up to its size; callbacks: which are set. */
 static int plugin_ok(rb_registry *reg, const char *path, const rb_plugin *d, uint32_t callbacks)
 {
@@ -277,8 +284,7 @@ static int plugin_ok(rb_registry *reg, const char *path, const rb_plugin *d, uin
         reject(reg, path, "plugin '%s' names no valid backend", d->name);
         return 0;
     }
-    if ((d->summary && !text_ok(d->summary, RB_TEXT_MAX)) ||
-        (d->version && !text_ok(d->version, RB_NAME_MAX))) {
+    if (!texts_ok(d->summary, d->version)) {
         reject(reg, path, "plugin '%s' has an unprintable or overlong summary or version "
                "(control bytes, DEL, C1 controls and bytes that are not UTF-8 are refused)",
                d->name);
@@ -352,8 +358,7 @@ static int backend_ok(rb_registry *reg, const char *path, const rb_backend *d, u
         reject(reg, path, "backend 'cpu' is built into redbench and cannot be replaced");
         return 0;
     }
-    if ((d->summary && !text_ok(d->summary, RB_TEXT_MAX)) ||
-        (d->version && !text_ok(d->version, RB_NAME_MAX))) {
+    if (!texts_ok(d->summary, d->version)) {
         reject(reg, path, "backend '%s' has an unprintable or overlong summary or version",
                d->name);
         return 0;
@@ -364,6 +369,14 @@ static int backend_ok(rb_registry *reg, const char *path, const rb_backend *d, u
         return 0;
     }
     return 1;
+}
+
+/* A descriptor as this build knows it: the `size` bytes the plugin or
+ * backend was built with (fewer for an older ABI), zeros past them. */
+static void copy_descriptor(void *out, size_t out_size, const void *desc, uint32_t size)
+{
+    memset(out, 0, out_size);
+    memcpy(out, desc, size < out_size ? size : out_size);
 }
 
 static const char *dl_reason(const char *err)
@@ -473,16 +486,25 @@ static void put_str(bytes *b, const char *s)
 
 enum { BLOB_PLUGIN = 0x72625031, BLOB_BACKEND = 0x72624231 };
 
+/* What plugin and backend descriptors begin with: the ABI they were
+ * built with, their size and their texts, after the kind of blob. */
+static void put_head(bytes *b, uint32_t kind, uint32_t abi_major, uint32_t abi_minor,
+                     uint32_t size, const char *name, const char *summary, const char *version)
+{
+    put_u32(b, kind);
+    put_u32(b, abi_major);
+    put_u32(b, abi_minor);
+    put_u32(b, size);
+    put_str(b, name);
+    put_str(b, summary);
+    put_str(b, version);
+}
+
 /* A descriptor that passed plugin_ok, as data. */
 static void put_plugin(bytes *b, const rb_plugin *d, uint32_t callbacks)
 {
-    put_u32(b, BLOB_PLUGIN);
-    put_u32(b, d->abi_major);
-    put_u32(b, d->abi_minor);
-    put_u32(b, d->size);
-    put_str(b, d->name);
-    put_str(b, d->summary);
-    put_str(b, d->version);
+    put_head(b, BLOB_PLUGIN, d->abi_major, d->abi_minor, d->size, d->name, d->summary,
+             d->version);
     put_str(b, d->backend);
     put_u32(b, d->ops);
     put_u32(b, d->dtypes);
@@ -509,13 +531,8 @@ static void put_plugin(bytes *b, const rb_plugin *d, uint32_t callbacks)
 
 static void put_backend(bytes *b, const rb_backend *d, uint32_t callbacks)
 {
-    put_u32(b, BLOB_BACKEND);
-    put_u32(b, d->abi_major);
-    put_u32(b, d->abi_minor);
-    put_u32(b, d->size);
-    put_str(b, d->name);
-    put_str(b, d->summary);
-    put_str(b, d->version);
+    put_head(b, BLOB_BACKEND, d->abi_major, d->abi_minor, d->size, d->name, d->summary,
+             d->version);
     put_u32(b, d->timing_modes);
     put_u32(b, callbacks);
 }
@@ -571,13 +588,19 @@ static char *get_str(reader *r)
     return s;
 }
 
+/* The texts a descriptor read back owns (see get_head). */
+static void free_head(const char *name, const char *summary, const char *version)
+{
+    free((void *)name);
+    free((void *)summary);
+    free((void *)version);
+}
+
 static void free_plugin_data(rb_plugin *d)
 {
     if (!d)
         return;
-    free((void *)d->name);
-    free((void *)d->summary);
-    free((void *)d->version);
+    free_head(d->name, d->summary, d->version);
     free((void *)d->backend);
     rb_param_spec *params = (rb_param_spec *)d->params;
     for (uint32_t k = 0; params && k < d->n_params; k++) {
@@ -596,9 +619,7 @@ static void free_backend_data(rb_backend *d)
 {
     if (!d)
         return;
-    free((void *)d->name);
-    free((void *)d->summary);
-    free((void *)d->version);
+    free_head(d->name, d->summary, d->version);
     free(d);
 }
 
@@ -638,17 +659,24 @@ static int unloaded_device_count(const rb_host *host, int *count)
     return RB_ERROR;
 }
 
+/* What put_head wrote, after the kind of blob. */
+static void get_head(reader *r, uint32_t *abi_major, uint32_t *abi_minor, uint32_t *size,
+                     const char **name, const char **summary, const char **version)
+{
+    *abi_major = get_u32(r);
+    *abi_minor = get_u32(r);
+    *size = get_u32(r);
+    *name = get_str(r);
+    *summary = get_str(r);
+    *version = get_str(r);
+}
+
 /* A plugin descriptor from its serialized form, with no code behind it, or
  * NULL when the data are malformed. *callbacks: which callbacks it has. */
 static rb_plugin *read_plugin(reader *r, uint32_t *callbacks)
 {
     rb_plugin *d = xcalloc(1, sizeof *d);
-    d->abi_major = get_u32(r);
-    d->abi_minor = get_u32(r);
-    d->size = get_u32(r);
-    d->name = get_str(r);
-    d->summary = get_str(r);
-    d->version = get_str(r);
+    get_head(r, &d->abi_major, &d->abi_minor, &d->size, &d->name, &d->summary, &d->version);
     d->backend = get_str(r);
     d->ops = get_u32(r);
     d->dtypes = get_u32(r);
@@ -700,12 +728,7 @@ static rb_plugin *read_plugin(reader *r, uint32_t *callbacks)
 static rb_backend *read_backend(reader *r, uint32_t *callbacks)
 {
     rb_backend *d = xcalloc(1, sizeof *d);
-    d->abi_major = get_u32(r);
-    d->abi_minor = get_u32(r);
-    d->size = get_u32(r);
-    d->name = get_str(r);
-    d->summary = get_str(r);
-    d->version = get_str(r);
+    get_head(r, &d->abi_major, &d->abi_minor, &d->size, &d->name, &d->summary, &d->version);
     d->timing_modes = get_u32(r);
     *callbacks = get_u32(r);
     if (r->bad || r->left) {
@@ -754,8 +777,7 @@ static int probe_file(const char *path, bytes *blob, char *why, size_t why_len, 
         } else if (version_ok(&scratch, path, "plugin", d->abi_major, d->abi_minor, d->size,
                               PLUGIN_SIZE_1_0)) {
             rb_plugin copy;
-            memset(&copy, 0, sizeof copy);
-            memcpy(&copy, d, d->size < sizeof copy ? d->size : sizeof copy);
+            copy_descriptor(&copy, sizeof copy, d, d->size);
             uint32_t callbacks = plugin_callbacks(&copy);
             if (plugin_ok(&scratch, path, &copy, callbacks)) {
                 put_plugin(blob, &copy, callbacks);
@@ -770,8 +792,7 @@ static int probe_file(const char *path, bytes *blob, char *why, size_t why_len, 
         } else if (version_ok(&scratch, path, "backend", d->abi_major, d->abi_minor, d->size,
                               BACKEND_SIZE_1_0)) {
             rb_backend copy;
-            memset(&copy, 0, sizeof copy);
-            memcpy(&copy, d, d->size < sizeof copy ? d->size : sizeof copy);
+            copy_descriptor(&copy, sizeof copy, d, d->size);
             uint32_t callbacks = backend_callbacks(&copy);
             if (backend_ok(&scratch, path, &copy, callbacks)) {
                 put_backend(blob, &copy, callbacks);
@@ -813,6 +834,15 @@ static char *folder_of(const char *path)
     return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
+/* A copy of a descriptor's blob, kept to hand to workers. */
+static unsigned char *copy_blob(const unsigned char *blob, size_t len, size_t *out_len)
+{
+    unsigned char *copy = xmalloc(len ? len : 1);
+    memcpy(copy, blob, len);
+    *out_len = len;
+    return copy;
+}
+
 enum accepted { ACCEPT_REJECTED = -1, ACCEPT_SHADOWED = 0, ACCEPT_PLUGIN, ACCEPT_BACKEND };
 
 /* Keeps a serialized descriptor (from a loading process, so checked again
@@ -847,9 +877,7 @@ static int accept_blob(rb_registry *reg, const char *path, const char *pack,
         p->path = xstrdup(path);
         p->pack = xstrdup(pack);
         p->desc = d;
-        p->blob = xmalloc(len);
-        memcpy(p->blob, blob, len);
-        p->blob_len = len;
+        p->blob = copy_blob(blob, len, &p->blob_len);
         p->registry = reg;
         return ACCEPT_PLUGIN;
     }
@@ -876,9 +904,7 @@ static int accept_blob(rb_registry *reg, const char *path, const char *pack,
         b->path = xstrdup(path);
         b->pack = xstrdup(pack);
         b->desc = d;
-        b->blob = xmalloc(len);
-        memcpy(b->blob, blob, len);
-        b->blob_len = len;
+        b->blob = copy_blob(blob, len, &b->blob_len);
         return ACCEPT_BACKEND;
     }
     reject(reg, path, "its loading process sent a malformed descriptor");
@@ -892,8 +918,7 @@ static void attach_plugin_code(rb_loaded_plugin *p, void *handle, const rb_plugi
 {
     rb_plugin *own = (rb_plugin *)p->desc;
     rb_plugin code;
-    memset(&code, 0, sizeof code);
-    memcpy(&code, real, real->size < sizeof code ? real->size : sizeof code);
+    copy_descriptor(&code, sizeof code, real, real->size);
     code.name = own->name;
     code.summary = own->summary;
     code.version = own->version;
@@ -908,8 +933,7 @@ static void attach_backend_code(rb_loaded_backend *b, void *handle, const rb_bac
 {
     rb_backend *own = (rb_backend *)b->desc;
     rb_backend code;
-    memset(&code, 0, sizeof code);
-    memcpy(&code, real, real->size < sizeof code ? real->size : sizeof code);
+    copy_descriptor(&code, sizeof code, real, real->size);
     code.name = own->name;
     code.summary = own->summary;
     code.version = own->version;
