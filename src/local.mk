@@ -48,7 +48,7 @@ src_libredbench_la_SOURCES = \
 	src/compare/report.c \
 	\
 	src/cli/commands.h \
-	src/cli/options.c src/cli/options.h \
+	src/cli/options.c src/cli/options.h src/cli/option_table.c src/cli/option_table.h \
 	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c src/cli/report.c
 nodist_src_libredbench_la_SOURCES = src/base/git_revision.h src/host/paths.h
 src_libredbench_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
@@ -57,6 +57,18 @@ src_libredbench_la_LIBADD = $(INIH_LIBS) $(PTHREAD_LIBS)
 bin_PROGRAMS += redbench
 redbench_SOURCES = src/cli/main.c
 redbench_LDADD = src/libredbench.la
+
+# The bash completion script, written from the table of commands and options
+# by a program of the build (src/cli/option_table.c, write_completion.c).
+noinst_PROGRAMS += src/cli/write-completion
+src_cli_write_completion_SOURCES = src/cli/write_completion.c
+src_cli_write_completion_LDADD = src/libredbench.la
+bashcompletiondir = $(datadir)/bash-completion/completions
+nodist_bashcompletion_DATA = completion/redbench
+CLEANFILES += completion/redbench
+completion/redbench: src/cli/write-completion$(EXEEXT)
+	@$(MKDIR_P) completion
+	$(AM_V_GEN)src/cli/write-completion$(EXEEXT) >$@.tmp && mv -f $@.tmp $@
 
 # src/base/git_revision.h: the git revision the program is built from, looked
 # up at every build and rewritten only when it changes ("unknown" from a

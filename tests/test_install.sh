@@ -10,7 +10,7 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 unset REDBENCH_PLUGIN_PATH PKG_CONFIG_SYSROOT_DIR ACLOCAL_PATH # set below, as the test needs
-plan 39
+plan 40
 root=$tmp/root
 pre() { echo "$root$1"; }
 make_quietly() { # make without the jobserver of the make running the tests
@@ -28,6 +28,7 @@ is "$(find "$(pre "$rb_pkglibdir")" -name '*.la' | wc -l)" 0 "no libtool .la fil
 ok "redbench.pc" test -f "$(pre "$rb_libdir")/pkgconfig/redbench.pc"
 ok "share/aclocal/redbench.m4" test -f "$(pre "$rb_datadir")/aclocal/redbench.m4"
 ok "the man page" test -f "$(pre "$rb_mandir")/man1/redbench.1"
+ok "the bash completion script" test -f "$(pre "$rb_datadir")/bash-completion/completions/redbench"
 ok "example experiment files" test -f "$(pre "$rb_pkgdatadir")/default.ini"
 ok "the skeleton pack" bash -c "cd '$(pre "$rb_pkgdatadir")/skeleton' && ls configure.ac Makefile.am pack.ini chunked.c blocksum.cu example.ini && test -x autogen.sh"
 ok "the guide" test -f "$(pre "$rb_docdir")/writing-a-plugin.md"

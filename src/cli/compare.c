@@ -11,39 +11,9 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "compare/comparison.h"
-
-static void compare_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: redbench compare OLD.json NEW.json [--threshold PCT] [--allow-device-change]\n"
-            "                        [--require-all] [--format %s]\n",
-            compare_formats("|"));
-    fputs("\n"
-          "Matches the configurations of two result files (written with --format json) and\n"
-          "says for each whether NEW is the same, faster, slower or unclear, from the stored\n"
-          "samples: a Mann-Whitney U test and a bootstrap 99% interval of the ratio of\n"
-          "medians (new / old). The samples of a file come from one run, so run-to-run\n"
-          "variation is unknown: the interval is widened by 2% each way. p-values are\n"
-          "adjusted for the number of configurations compared (Holm's method). A change\n"
-          "counts when it is significant and larger than the threshold, or when it is\n"
-          "large (1.5x or more) with every new sample beyond the old median; the widened\n"
-          "interval decides `same`; anything else is `unclear`.\n"
-          "A configuration timed in another mode or with another cache regime in NEW\n"
-          "keeps its verdict, is marked in the report, and is named in a warning.\n"
-          "\n"
-          "  --threshold PCT         smallest change that matters, in percent (default 5)\n"
-          "  --allow-device-change   compare results from different devices, saying what differs\n"
-          "  --require-all           fail when a configuration of OLD is missing from NEW\n"
-          "  --format FORMAT         how the verdicts are written (default: table)\n"
-          "\n"
-          "Exit status: 0 nothing got worse; 1 some configuration got slower by more than\n"
-          "the threshold, or was ok and became wrong, failed or unsupported, or (with\n"
-          "--require-all) is missing from NEW; 2 bad usage, an unreadable file, different\n"
-          "devices, or no configuration in common.\n",
-          out);
-}
 
 /* "5", "5%", "0.5" -> 0.05, 0.05, 0.005. */
 static int parse_threshold(const char *text, double *out)
@@ -60,34 +30,27 @@ static int parse_threshold(const char *text, double *out)
     return status;
 }
 
-int command_compare(int argc, char **argv)
-{
-    rb_comparison cmp;
-    memset(&cmp, 0, sizeof cmp);
-    compare_criteria_default(&cmp.criteria);
-    const char *paths[2] = {NULL, NULL};
-    const char *format = format_name(RB_FORMAT_TABLE);
-    int allow_device_change = 0, n_paths = 0;
-    enum { OPT_REQUIRE_ALL = 256 };
+typedef struct compare_options {
+    const char *paths[2];
+    int n_paths;
+    const char *format;
+    int allow_device_change;
+} compare_options;
 
-    static const struct option longs[] = {
-        {"threshold", required_argument, NULL, 't'},
-        {"allow-device-change", no_argument, NULL, 'a'},
-        {"require-all", no_argument, NULL, OPT_REQUIRE_ALL},
-        {"format", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+/* Returns 0, -1 after --help, or 2 after a usage error. */
+static int parse_options(int argc, char **argv, const struct option *longs, const char *shorts,
+                         rb_comparison *cmp, compare_options *opt)
+{
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         switch (c) {
-        case 'h': compare_usage(stdout); return 0;
-        case 'a': allow_device_change = 1; break;
-        case OPT_REQUIRE_ALL: cmp.require_all = 1; break;
+        case 'h': command_help(command_spec("compare"), stdout); return -1;
+        case 'a': opt->allow_device_change = 1; break;
+        case 'A': cmp->require_all = 1; break;
         case 't':
-            if (parse_threshold(optarg, &cmp.criteria.threshold) != 0)
+            if (parse_threshold(optarg, &cmp->criteria.threshold) != 0)
                 return usage_error("compare", "--threshold '%s' is not a percentage; valid: a "
                                    "number from 0 to 1000, e.g. 5 or 2.5%%", optarg);
             break;
@@ -95,23 +58,42 @@ int command_compare(int argc, char **argv)
             if (!compare_reporter_for(optarg))
                 return usage_error("compare", "unknown format '%s'; valid: %s", optarg,
                                    compare_formats(", "));
-            format = optarg;
+            opt->format = optarg;
             break;
-        case ':': return usage_error("compare", "%s needs a value", argv[optind - 1]);
+        case ':': return usage_error("compare", "this option needs a value: %s", argv[optind - 1]);
         default:
-            return usage_error("compare", "unknown option '%s'; valid: --threshold PCT, "
-                               "--allow-device-change, --require-all, --format %s",
-                               argv[optind - 1], compare_formats("|"));
+            return usage_error("compare", "unknown option: %s; valid: %s", argv[optind - 1],
+                               command_option_names(command_spec("compare")));
         }
     }
     for (int k = optind; k < argc; k++) {
-        if (n_paths == 2)
+        if (opt->n_paths == 2)
             return usage_error("compare", "one file too many: '%s'; give OLD.json and "
                                "NEW.json", argv[k]);
-        paths[n_paths++] = argv[k];
+        opt->paths[opt->n_paths++] = argv[k];
     }
-    if (n_paths < 2)
+    if (opt->n_paths < 2)
         return usage_error("compare", "give two result files: OLD.json NEW.json");
+    return 0;
+}
+
+int command_compare(int argc, char **argv)
+{
+    rb_comparison cmp;
+    memset(&cmp, 0, sizeof cmp);
+    compare_criteria_default(&cmp.criteria);
+    compare_options opt = {.format = format_name(RB_FORMAT_TABLE)};
+    struct option *longs;
+    char *shorts;
+    command_getopt(command_spec("compare"), &longs, &shorts);
+    int parsed = parse_options(argc, argv, longs, shorts, &cmp, &opt);
+    free(longs);
+    free(shorts);
+    if (parsed != 0)
+        return parsed < 0 ? 0 : parsed;
+    const char *const *paths = opt.paths;
+    const char *format = opt.format;
+    int allow_device_change = opt.allow_device_change;
 
     int status = 2;
     if (compare_file_load(paths[0], &cmp.old_file) != 0 ||

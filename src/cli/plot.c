@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "base/safe_file.h"
 #include "base/util.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "plot/figures.h"
 #include "report/html.h"
@@ -23,19 +24,7 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: redbench plot RESULTS.json [-o DIR] [--baseline RUN|PLUGIN]\n"
-          "  Draws, with gnuplot, from a results file (redbench -c FILE --format json):\n"
-          "    bandwidth*.svg  GB/s against n, one line per configuration, with the peaks\n"
-          "    time.svg        median time against n\n"
-          "    speedup.svg     the baseline's time / each configuration's, grouped bars\n"
-          "    heatmap-*.svg   GB/s over two swept parameters, for runs that sweep two\n"
-          "  each with its gnuplot script (.gp) and a .png where gnuplot can, and\n"
-          "  report.html, the HTML report of the same results. Without gnuplot, the\n"
-          "  figures are drawn as SVG by redbench itself (a note says so).\n"
-          "  -o DIR          where to write (default: RESULTS without .json, plus -plots)\n"
-          "  --baseline NAME the run, else the plugin, that speedups are against\n"
-          "                  (default: the first run with a time)\n",
-          out);
+    command_help(command_spec("plot"), out);
 }
 
 /* "a/r.json" -> "a/r-plots". */

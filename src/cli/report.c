@@ -15,24 +15,14 @@
 #include "base/names.h"
 #include "base/safe_file.h"
 #include "base/util.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "report/read.h"
 #include "report/reporters.h"
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: redbench report RESULTS.json [-o FILE]... [--format %s]\n"
-            "  Writes a saved results file (redbench -c FILE -o RESULTS.json) again, as a\n"
-            "  run writes its results: the table, csv, json, md (Markdown) or html (the\n"
-            "  page with its figures).\n"
-            "  -o FILE        write FILE in the format of its extension (.json .csv .md\n"
-            "                 .html, .txt the table); repeatable; every path is checked\n"
-            "                 before anything is written; files are written whole or not\n"
-            "                 at all\n"
-            "  -f, --format F with a single -o, that file's format whatever its extension;\n"
-            "                 without -o, standard output's\n",
-            format_choices("|"));
+    command_help(command_spec("report"), out);
 }
 
 /* The outputs: each -o's path and format. Returns 0, or 2 after saying why. */

@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 
 #include <getopt.h>
@@ -447,29 +448,31 @@ static int write_map(const char *path, const tuner *t, const group *groups, size
     return 0;
 }
 
-static void tune_usage(FILE *out)
-{
-    fputs("Usage: redbench tune -c FILE [-o TUNED.ini] [--map WINNERS.json] "
-          "[--plugin-path DIR]... [-q]\n"
-          "Searches each run's parameters at each data set, prints what it tried, and writes\n"
-          "the winners as an experiment file (default: tuned.ini) and a JSON winner map\n"
-          "(default: the experiment file's name with .json).\n", out);
-}
+static int parse_with(int argc, char **argv, const struct option *longs, const char *shorts,
+                      tune_options *opt);
 
+/* Returns 0, 1 after --help, or 2 after a usage error. */
 static int parse_tune_options(int argc, char **argv, tune_options *opt)
 {
-    static const struct option longs[] = {
-        {"config", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
-        {"map", required_argument, NULL, 'm'},    {"plugin-path", required_argument, NULL, 'p'},
-        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    struct option *longs;
+    char *shorts;
+    command_getopt(command_spec("tune"), &longs, &shorts);
+    int status = parse_with(argc, argv, longs, shorts, opt);
+    free(longs);
+    free(shorts);
+    return status;
+}
+
+/* parse_tune_options with getopt's arrays made from the table. */
+static int parse_with(int argc, char **argv, const struct option *longs, const char *shorts,
+                      tune_options *opt)
+{
     memset(opt, 0, sizeof *opt);
     opt->output = "tuned.ini";
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":c:o:m:p:qh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         switch (c) {
         case 'c': opt->config = optarg; break;
         case 'o': opt->output = optarg; break;
@@ -480,9 +483,11 @@ static int parse_tune_options(int argc, char **argv, tune_options *opt)
             opt->plugin_paths[opt->n_plugin_paths++] = optarg;
             break;
         case 'q': opt->quiet = 1; break;
-        case 'h': tune_usage(stdout); return 1;
+        case 'h': command_help(command_spec("tune"), stdout); return 1;
         case ':': return usage_error("tune", "this option needs a value: %s", argv[optind - 1]);
-        default: return usage_error("tune", "unknown option: %s", argv[optind - 1]);
+        default:
+            return usage_error("tune", "unknown option: %s; valid: %s", argv[optind - 1],
+                               command_option_names(command_spec("tune")));
         }
     }
     if (optind < argc)

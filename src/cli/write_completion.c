@@ -1,0 +1,19 @@
+/* src/cli/write_completion.c: a program of the build, never installed, that
+ * writes the bash completion script of redbench (made from the table of
+ * commands and options, cli/option_table.c) to standard output; the build
+ * installs the script as $(datadir)/bash-completion/completions/redbench.
+ * With --options it lists every option of every command instead, for
+ * tests/test_options_table.sh. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/option_table.h"
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--options") == 0)
+        write_option_list(stdout);
+    else
+        write_bash_completion(stdout);
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
