@@ -28,6 +28,7 @@ include tests/compare.mk
 include tests/plot.mk
 include tests/crashers.mk
 include tests/robust.mk
+include tests/ranks.mk
 include tests/sdk.mk
 include tests/timing.mk
 include tests/vulkan.mk

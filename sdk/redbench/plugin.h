@@ -23,6 +23,16 @@
  * calls (no cached results, partial sums, or answers computed in init), and
  * each run MUST read the whole input as it is when run is called.
  *
+ * Ranks: a plugin that declares a collective (rb_plugin.collective) can run
+ * as several ranks, each a process of its own on one device, each holding
+ * its own slice of the data (cfg->input, cfg->n elements). Every rank's run
+ * computes the reduction of ALL ranks' slices: on every rank for an
+ * all-reduce, on rank 0 for a reduce. The host starts the ranks, calls the
+ * same callbacks in the same order on each, times each rank, and judges the
+ * result of every rank that must hold it against the reference of the whole
+ * data set. A communicator is set up in init; what its ranks must share (an
+ * NCCL unique id, an address) goes through host->exchange.
+ *
  * Compatibility: the host accepts a plugin when abi_major equals its own and
  * abi_minor is not newer than its own. Fields are only ever appended to the
  * structs below; each struct that crosses the boundary carries its size so
@@ -42,9 +52,12 @@ extern "C" {
  * samples and profiler ranges to rb_backend (backend.h); 1.2 appended fill,
  * write and copy of backend memory and the kind of that memory to
  * rb_backend, for the probes below and for backends whose memory is not
- * addressed by pointers (vulkan), and the input's offset to rb_config. */
+ * addressed by pointers (vulkan), and the input's offset to rb_config; 1.3
+ * appended ranks (see "Ranks" below): the rank and the number of ranks to
+ * rb_config, the host's exchange to rb_host, and the collective a plugin
+ * computes and how its ranks are started to rb_plugin. */
 #define REDBENCH_ABI_MAJOR 1
-#define REDBENCH_ABI_MINOR 2
+#define REDBENCH_ABI_MINOR 3
 
 /* The name of the one symbol a plugin exports. */
 #define REDBENCH_PLUGIN_ENTRY_NAME "redbench_plugin_entry"
@@ -109,7 +122,19 @@ typedef struct rb_host {
 #endif
         ;
     void *host_data; /* the host's own; a plugin MUST NOT touch it */
+    /* ---- Added in ABI 1.3 ----
+     * Gathers `bytes` bytes from every rank: each rank passes its own in
+     * `mine`, and `all` receives n_ranks * bytes, rank k's at k * bytes
+     * (rank 0's bytes are what a broadcast from rank 0 would give). Every
+     * rank MUST call it the same number of times with the same `bytes`, at
+     * most RB_EXCHANGE_MAX. For setting a communicator up (init); it goes
+     * through the host and is not for timed work. With one rank it copies
+     * `mine`. Returns RB_OK, or RB_ERROR when a rank is gone. */
+    int (*exchange)(const struct rb_host *host, const void *mine, size_t bytes, void *all);
 } rb_host;
+
+/* The most bytes one rank hands to rb_host.exchange at a time. */
+#define RB_EXCHANGE_MAX 4096
 
 /* Parameter types. */
 enum rb_param_type {
@@ -178,6 +203,14 @@ typedef struct rb_config {
      * buffer; a plugin adds it to the buffer's device address or descriptor
      * offset. The host keeps it the same for the life of a configuration. */
     uint64_t input_offset;
+    /* ---- Added in ABI 1.3 ----
+     * This process's rank and the number of ranks (0 and 1 on one device).
+     * `n` is this rank's count; the ranks' slices together hold n_total
+     * elements, this one from global index rank_offset on. */
+    uint32_t rank;
+    uint32_t n_ranks;
+    uint64_t n_total;
+    uint64_t rank_offset;
 } rb_config;
 
 /* What describe says about a configuration. */
@@ -239,7 +272,29 @@ typedef struct rb_plugin {
     /* Frees everything init allocated. Called once for every successful init.
      * Required. */
     void (*teardown)(void *state);
+    /* ---- Added in ABI 1.3 ----
+     * What the plugin computes across ranks (enum rb_collective); a plugin
+     * built before 1.3, or with RB_COLLECTIVE_NONE, runs on one rank only. */
+    uint32_t collective;
+    /* How its ranks are started (enum rb_rank_launch). */
+    uint32_t rank_launch;
 } rb_plugin;
+
+/* What a plugin's ranks compute together. */
+enum rb_collective {
+    RB_COLLECTIVE_NONE = 0,      /* one device, no ranks */
+    RB_COLLECTIVE_ALLREDUCE = 1, /* every rank ends with the whole reduction */
+    RB_COLLECTIVE_REDUCE = 2     /* rank 0 ends with it */
+};
+
+/* How the host starts a plugin's ranks. */
+enum rb_rank_launch {
+    RB_RANK_LAUNCH_FORK = 0, /* processes the host forks, one per rank; what
+                                the ranks share goes through rb_host.exchange */
+    RB_RANK_LAUNCH_MPI = 1   /* MPI processes the host starts with mpirun: the
+                                plugin calls MPI_Init and uses MPI_COMM_WORLD,
+                                whose ranks are the host's */
+};
 
 typedef const rb_plugin *(*rb_plugin_entry_fn)(void);
 

@@ -37,19 +37,21 @@ enum experiment_key {
     KEY_NAME, KEY_WARMUP, KEY_MIN_TIME, KEY_MIN_REPS, KEY_MAX_REPS, KEY_NOISE,
     KEY_CACHE, KEY_SEED, KEY_OUTPUT, KEY_FORMAT, KEY_DEVICE, KEY_TIMEOUT,
     KEY_TIMING, KEY_GRAPH_CALLS, KEY_DETERMINISM_RUNS, KEY_PEAK, KEY_PROBES,
+    KEY_DEVICES, KEY_N_SCOPE,
     KEY_COUNT_
 };
 
 static const char *const experiment_keys[KEY_COUNT_] = {
     "name", "warmup", "min_time", "min_reps", "max_reps", "noise",
     "cache", "seed", "output", "format", "device", "timeout",
-    "timing", "graph_calls", "determinism_runs", "peak", "probes"};
+    "timing", "graph_calls", "determinism_runs", "peak", "probes",
+    "devices", "n_scope"};
 static const char experiment_key_list[] =
     "name, warmup, min_time, min_reps, max_reps, noise, cache, seed, output, format, device, "
-    "timeout, timing, graph_calls, determinism_runs, peak, probes";
+    "timeout, timing, graph_calls, determinism_runs, peak, probes, devices, n_scope";
 
-static const char *const data_keys[] = {"op", "dtype", "n", "distribution", "bins"};
-static const char data_key_list[] = "op, dtype, n, distribution, bins";
+static const char *const data_keys[] = {"op", "dtype", "n", "distribution", "bins", "ranks"};
+static const char data_key_list[] = "op, dtype, n, distribution, bins, ranks";
 
 static const char section_list[] = "[experiment], [data], [run NAME]";
 
@@ -68,6 +70,8 @@ typedef struct parse_state {
     int experiment_line;  /* where [experiment] began, 0 if not yet */
     int data_line;        /* where [data] began, 0 if not yet */
 } parse_state;
+
+static void parse_devices(parse_state *st, const char *value);
 
 static rb_run_section *current_run(parse_state *st)
 {
@@ -239,6 +243,16 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
             setting_error(exp, st->line, "peak = %s is not valid; valid: cached (measured once "
                     "per device and kept in the cache folder), measure (measured again)", value);
         break;
+    case KEY_DEVICES:
+        parse_devices(st, value);
+        break;
+    case KEY_N_SCOPE:
+        if (strcmp(value, "rank") == 0 || strcmp(value, "total") == 0)
+            exp->n_total = strcmp(value, "total") == 0;
+        else
+            setting_error(exp, st->line, "n_scope = %s is not valid; valid: rank (n elements on "
+                    "each rank: the default), total (n elements split across the ranks)", value);
+        break;
     case KEY_PROBES:
         if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
             exp->probes = strcmp(value, "on") == 0;
@@ -248,6 +262,43 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
                     "then unproven)", value);
         break;
     }
+}
+
+/* `devices = 0, 1, 2, 3` or `all`: where ranks go, rank k on the k-th
+ * (modulo the list). */
+static void parse_devices(parse_state *st, const char *value)
+{
+    rb_experiment *exp = st->exp;
+    free(exp->devices);
+    exp->devices = NULL;
+    exp->n_devices = 0;
+    if (strcmp(value, "all") == 0)
+        return;
+    int *list = xcalloc(RB_DEVICES_MAX, sizeof *list);
+    size_t count = 0;
+    const char *p = value;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        char *end;
+        long v = strtol(p, &end, 10);
+        const char *after = end;
+        while (*after == ' ' || *after == '\t')
+            after++;
+        if (end == p || v < 0 || v > 1023 || (*after && *after != ',') || count == RB_DEVICES_MAX) {
+            setting_error(exp, st->line, "devices = %s is not valid; valid: all (every device of "
+                    "the backend: the default), or a comma list of at most %d device indices "
+                    "from 0 to 1023 (e.g. 0, 1, 2, 3)", value, RB_DEVICES_MAX);
+            free(list);
+            return;
+        }
+        list[count++] = (int)v;
+        if (!*after)
+            break;
+        p = after + 1;
+    }
+    exp->devices = list;
+    exp->n_devices = count;
 }
 
 static void handle_experiment_key(parse_state *st, const char *key, const char *value)
@@ -867,6 +918,7 @@ void experiment_free(rb_experiment *exp)
     free(exp->name);
     free(exp->output);
     free(exp->format);
+    free(exp->devices);
     free_settings(exp->data, exp->n_data);
     for (size_t k = 0; k < exp->n_runs; k++) {
         rb_run_section *run = &exp->runs[k];

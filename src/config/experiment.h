@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most devices `devices` lists. */
+#define RB_DEVICES_MAX 1024
+
 /* One `key = a, b, c` line. */
 typedef struct rb_setting {
     char *key;
@@ -66,6 +69,13 @@ typedef struct rb_experiment {
     int probes;        /* 1 (default): every configuration is judged on probe
                           inputs too (src/run/probe.h); 0: `probes = off` or
                           --no-probes, and its rows are unproven */
+    int *devices;      /* `devices = 0, 1, ...`: rank k runs on
+                          devices[k % n_devices]; NULL (`all`, the
+                          default): rank k on device k modulo the
+                          backend's count, one rank on `device` */
+    size_t n_devices;
+    int n_total;       /* `n_scope = total`: n is split across the ranks;
+                          0 (`rank`, the default): n on each rank */
     int profile;       /* --profile: each configuration runs once, no
                           warm-up (set by the command line, not the file) */
 
@@ -82,7 +92,7 @@ typedef struct rb_experiment {
 } rb_experiment;
 
 /* A key set on the command line, as if written in the file: an [experiment]
- * key is set; a data key (op, dtype, n, distribution, bins) replaces the one
+ * key is set; a data key (op, dtype, n, distribution, bins, ranks) replaces the one
  * of [data] and of every run section; any other key is set in every run
  * section. Later ones win. */
 typedef struct rb_override {

@@ -16,13 +16,15 @@
 #include "base/units.h"
 #include "base/util.h"
 
-enum data_key { DATA_OP, DATA_DTYPE, DATA_N, DATA_DISTRIBUTION, DATA_BINS, DATA_COUNT_ };
+enum data_key { DATA_OP, DATA_DTYPE, DATA_N, DATA_DISTRIBUTION, DATA_BINS, DATA_RANKS, DATA_COUNT_ };
 
-static const char *const data_keys[DATA_COUNT_] = {"op", "dtype", "n", "distribution", "bins"};
-static const char *const data_defaults[DATA_COUNT_] = {"sum", "f32", "1M", "uniform", "256"};
+static const char *const data_keys[DATA_COUNT_] = {"op", "dtype", "n", "distribution", "bins",
+                                                   "ranks"};
+static const char *const data_defaults[DATA_COUNT_] = {"sum", "f32", "1M", "uniform", "256", "1"};
 
 #define LARGEST_N (UINT64_C(1) << 40)
 #define LARGEST_BINS 256
+#define LARGEST_RANKS 4096
 
 /* The values of one key: a data key or a parameter. */
 typedef struct axis {
@@ -120,6 +122,18 @@ static int data_item(const rb_experiment *exp, int line, int key, const char *it
         if (number < 1 || number > LARGEST_BINS) {
             setting_error(exp, line,
                           "bins = %s is out of range; valid: 1 to %d", item, LARGEST_BINS);
+            return -1;
+        }
+        *out = number;
+        return 0;
+    case DATA_RANKS:
+        if (parse_int(item, &number, &why) != 0) {
+            setting_error(exp, line, "ranks = %s: %s; valid: 1 to %d", item, why, LARGEST_RANKS);
+            return -1;
+        }
+        if (number < 1 || number > LARGEST_RANKS) {
+            setting_error(exp, line,
+                          "ranks = %s is out of range; valid: 1 to %d", item, LARGEST_RANKS);
             return -1;
         }
         *out = number;
@@ -335,10 +349,10 @@ static void report_unknown_parameter(const rb_experiment *exp, const rb_plugin *
         sb_printf(&names, "%s%s", k ? ", " : "", desc->params[k].name);
     if (desc->n_params == 0)
         setting_error(exp, s->line, "plugin '%s' has no parameter '%s': it takes no parameters "
-                "(data keys: op, dtype, n, distribution, bins)", desc->name, s->key);
+                "(data keys: op, dtype, n, distribution, bins, ranks)", desc->name, s->key);
     else
         setting_error(exp, s->line, "plugin '%s' has no parameter '%s'; its parameters: %s (data "
-                "keys: op, dtype, n, distribution, bins)", desc->name, s->key, names.data);
+                "keys: op, dtype, n, distribution, bins, ranks)", desc->name, s->key, names.data);
     sb_free(&names);
 }
 
@@ -522,6 +536,7 @@ static void build_configuration(const run_plan *plan, const size_t *pos, rb_conf
     cfg->n = (uint64_t)plan->data[DATA_N]->values[pos[DATA_N]];
     cfg->distribution = (int)plan->data[DATA_DISTRIBUTION]->values[pos[DATA_DISTRIBUTION]];
     cfg->bins = (uint32_t)plan->data[DATA_BINS]->values[pos[DATA_BINS]];
+    cfg->ranks = (uint32_t)plan->data[DATA_RANKS]->values[pos[DATA_RANKS]];
 
     if (!plan->plugin) {
         cfg->params_text = xstrdup(plan->raw_params);

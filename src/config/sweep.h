@@ -1,7 +1,7 @@
 /* src/config/sweep.h: expansion of an experiment into configurations. Each [run]
  * section's comma lists (data keys and plugin parameters) are axes combined
  * as a Cartesian product, in the order the keys appear (data keys first:
- * op, dtype, n, distribution, bins; then parameters in declaration order).
+ * op, dtype, n, distribution, bins, ranks; then parameters in declaration order).
  * Every value is checked against the plugin's declared parameters. */
 #ifndef RB_SWEEP_H
 #define RB_SWEEP_H
@@ -24,6 +24,8 @@ typedef struct rb_configuration {
     uint64_t n;
     int distribution;              /* enum rb_distribution */
     uint32_t bins;                 /* histogram bins; default 256 */
+    uint32_t ranks;                /* processes that run it together, one
+                                      per device (ranks = ...); default 1 */
     rb_param_value *params;        /* one per declared parameter, in the
                                       plugin's order (defaults filled in);
                                       names point into the descriptor */

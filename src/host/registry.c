@@ -300,6 +300,12 @@ static int plugin_ok(rb_registry *reg, const char *path, const rb_plugin *d, uin
         reject(reg, path, "plugin '%s' declares no known op or dtype", d->name);
         return 0;
     }
+    if (d->collective > RB_COLLECTIVE_REDUCE || d->rank_launch > RB_RANK_LAUNCH_MPI) {
+        reject(reg, path, "plugin '%s' declares collective %u and rank launch %u (collectives: "
+               "0 none, 1 all-reduce, 2 reduce; launches: 0 fork, 1 mpi)", d->name,
+               d->collective, d->rank_launch);
+        return 0;
+    }
     if (d->n_params > RB_PARAMS_MAX || (d->n_params && !d->params)) {
         reject(reg, path, "plugin '%s' declares %u parameters (at most %d, with a table)",
                d->name, d->n_params, RB_PARAMS_MAX);
@@ -509,6 +515,8 @@ static void put_plugin(bytes *b, const rb_plugin *d, uint32_t callbacks)
     put_u32(b, d->ops);
     put_u32(b, d->dtypes);
     put_u32(b, callbacks);
+    put_u32(b, d->collective); /* 0 in a copy of a descriptor older than 1.3 */
+    put_u32(b, d->rank_launch);
     put_u32(b, d->n_params);
     for (uint32_t k = 0; k < d->n_params; k++) {
         const rb_param_spec *p = &d->params[k];
@@ -681,6 +689,10 @@ static rb_plugin *read_plugin(reader *r, uint32_t *callbacks)
     d->ops = get_u32(r);
     d->dtypes = get_u32(r);
     *callbacks = get_u32(r);
+    d->collective = get_u32(r);
+    d->rank_launch = get_u32(r);
+    if (d->collective > RB_COLLECTIVE_REDUCE || d->rank_launch > RB_RANK_LAUNCH_MPI)
+        r->bad = 1;
     uint32_t n = get_u32(r);
     if (!r->bad && n > RB_PARAMS_MAX)
         r->bad = 1;

@@ -1,7 +1,9 @@
 /* src/host/services.c: the rb_host services table handed to plugins: log lines go to
  * standard error tagged with the plugin's name; error() keeps the text of
  * the callback in progress for the row's reason. Both texts are made
- * printable: a plugin cannot send escape sequences to the terminal. */
+ * printable: a plugin cannot send escape sequences to the terminal.
+ * exchange() gathers bytes from every rank through the function the runner
+ * installs in a rank's process (run/ranks.c); with one rank it copies. */
 #include "host/services.h"
 
 #include <stdarg.h>
@@ -46,6 +48,27 @@ static void host_error(const rb_host *host, const char *fmt, ...)
     free(text);
 }
 
+static host_exchange_fn exchange_impl;
+
+void host_set_exchange(host_exchange_fn fn)
+{
+    exchange_impl = fn;
+}
+
+static int host_exchange(const rb_host *host, const void *mine, size_t bytes, void *all)
+{
+    if (bytes > RB_EXCHANGE_MAX || (bytes && (!mine || !all))) {
+        host_error((rb_host *)host, "exchange of %zu bytes: at most %d, with both buffers given",
+                   bytes, RB_EXCHANGE_MAX);
+        return RB_ERROR;
+    }
+    if (exchange_impl)
+        return exchange_impl(mine, bytes, all) == 0 ? RB_OK : RB_ERROR;
+    if (bytes)
+        memcpy(all, mine, bytes);
+    return RB_OK;
+}
+
 void host_init(rb_host_state *st, const char *plugin, int verbosity)
 {
     memset(st, 0, sizeof *st);
@@ -55,6 +78,7 @@ void host_init(rb_host_state *st, const char *plugin, int verbosity)
     st->table.log = host_log;
     st->table.error = host_error;
     st->table.host_data = st;
+    st->table.exchange = host_exchange;
     st->plugin = plugin;
     st->verbosity = verbosity;
 }

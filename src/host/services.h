@@ -1,5 +1,6 @@
 /* src/host/services.h: the services table handed to plugins (rb_host): logging to
- * standard error and the error text of the callback in progress. */
+ * standard error, the error text of the callback in progress, and the
+ * exchange between ranks. */
 #ifndef RB_HOST_H
 #define RB_HOST_H
 
@@ -14,6 +15,12 @@ typedef struct rb_host_state {
 } rb_host_state;
 
 void host_init(rb_host_state *st, const char *plugin, int verbosity);
+/* How a rank's process gathers `bytes` from every rank into `all` (rank k's
+ * at k * bytes); returns 0, or -1 when a rank is gone. NULL (the default):
+ * one rank, `mine` is copied. */
+typedef int (*host_exchange_fn)(const void *mine, size_t bytes, void *all);
+void host_set_exchange(host_exchange_fn fn);
+
 /* Clears the error text before a callback. */
 void host_clear_error(rb_host_state *st);
 

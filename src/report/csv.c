@@ -34,7 +34,8 @@ static const char *const columns[] = {
     "median_ns", "min_ns", "mean_ns", "stddev_ns", "noise", "reps", "bandwidth_gbs",
     "pct_peak", "pct_measured_peak", "result", "expected", "timing", "batch_calls",
     "stopped_by", "error_ratio", "deterministic", "determinism_results", "throttled",
-    "throttle_reasons",
+    "throttle_reasons", "ranks", "n_total", "busbw_gbs", "slowest_rank", "slowest_rank_ns",
+    "fastest_rank", "fastest_rank_ns", "wrong_ranks", "scaling",
 };
 
 static const char *header_of(const char *field)

@@ -281,6 +281,60 @@ static void get_pct_measured_peak(const rb_row_ref *r, rb_value *v)
     measured(v, has_samples(r->row) && r->row->pct_measured_peak > 0, r->row->pct_measured_peak);
 }
 
+/* ---- ranks ---- */
+
+static int ranked(const rb_row *row)
+{
+    return row->ranks > 1;
+}
+
+static void get_ranks(const rb_row_ref *r, rb_value *v)
+{
+    uint_value(v, r->row->ranks ? r->row->ranks : 1);
+}
+
+static void get_n_total(const rb_row_ref *r, rb_value *v)
+{
+    uint_value(v, r->row->n_total ? r->row->n_total : r->row->config->n);
+}
+
+static void get_busbw(const rb_row_ref *r, rb_value *v)
+{
+    measured(v, has_samples(r->row) && r->row->busbw_gbs > 0, r->row->busbw_gbs);
+}
+
+static void get_slowest_rank(const rb_row_ref *r, rb_value *v)
+{
+    if (ranked(r->row) && has_samples(r->row))
+        uint_value(v, (uint64_t)r->row->slowest_rank);
+}
+
+static void get_slowest_rank_ns(const rb_row_ref *r, rb_value *v)
+{
+    measured(v, ranked(r->row) && has_samples(r->row), r->row->slowest_rank_ns);
+}
+
+static void get_fastest_rank(const rb_row_ref *r, rb_value *v)
+{
+    if (ranked(r->row) && has_samples(r->row))
+        uint_value(v, (uint64_t)r->row->fastest_rank);
+}
+
+static void get_fastest_rank_ns(const rb_row_ref *r, rb_value *v)
+{
+    measured(v, ranked(r->row) && has_samples(r->row), r->row->fastest_rank_ns);
+}
+
+static void get_wrong_ranks(const rb_row_ref *r, rb_value *v)
+{
+    count(v, r->row->wrong_ranks, ranked(r->row));
+}
+
+static void get_scaling(const rb_row_ref *r, rb_value *v)
+{
+    measured(v, r->row->scaling > 0, r->row->scaling);
+}
+
 /* ---- read back (report/read.c) ---- */
 
 const char *fill_keep(rb_row_fill *f, const char *text)
@@ -540,6 +594,33 @@ PUT_NUMBER(noise, f->row->stats.noise)
 PUT_NUMBER(bandwidth, f->row->bandwidth_gbs)
 PUT_NUMBER(pct_peak, f->row->pct_peak)
 PUT_NUMBER(pct_measured_peak, f->row->pct_measured_peak)
+PUT_NUMBER(busbw, f->row->busbw_gbs)
+PUT_NUMBER(slowest_rank_ns, f->row->slowest_rank_ns)
+PUT_NUMBER(fastest_rank_ns, f->row->fastest_rank_ns)
+PUT_NUMBER(scaling, f->row->scaling)
+
+/* A count of ranks, or a rank, at most `limit`; `fallback` when unknown. */
+#define PUT_RANK(field_name, target, limit, fallback)                                         \
+    static int put_##field_name(rb_row_fill *f, const rb_value *v, const json_value *j)       \
+    {                                                                                         \
+        (void)j;                                                                              \
+        if (known(v) && v->u > (limit))                                                       \
+            return why(f, "is %llu; valid: up to %u", (unsigned long long)v->u,              \
+                       (unsigned)(limit));                                                    \
+        target = known(v) ? (__typeof__(target))v->u : (fallback);                            \
+        return 0;                                                                             \
+    }
+PUT_RANK(ranks, f->row->ranks, 4096, 1)
+PUT_RANK(slowest_rank, f->row->slowest_rank, 4095, 0)
+PUT_RANK(fastest_rank, f->row->fastest_rank, 4095, 0)
+PUT_RANK(wrong_ranks, f->row->wrong_ranks, 4096, 0)
+
+static int put_n_total(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    f->row->n_total = known(v) ? v->u : 0;
+    return 0;
+}
 
 static int put_reps(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
@@ -749,6 +830,23 @@ const rb_field rb_row_fields[] = {
      .kind = RB_VALUE_NUMBER, .put = put_pct_peak},
     {.name = "pct_measured_peak", .get = get_pct_measured_peak, .title = "%meas",
      .unit = RB_UNIT_DECIMAL, .kind = RB_VALUE_NUMBER, .put = put_pct_measured_peak},
+    {.name = "ranks", .get = get_ranks, .title = "ranks", .unit = RB_UNIT_SIZE,
+     .kind = RB_VALUE_UINT, .put = put_ranks},
+    {.name = "n_total", .get = get_n_total, .kind = RB_VALUE_UINT, .put = put_n_total},
+    {.name = "busbw_gbs", .get = get_busbw, .title = "busbw", .unit = RB_UNIT_DECIMAL,
+     .kind = RB_VALUE_NUMBER, .put = put_busbw},
+    {.name = "slowest_rank", .get = get_slowest_rank, .kind = RB_VALUE_UINT,
+     .put = put_slowest_rank},
+    {.name = "slowest_rank_ns", .get = get_slowest_rank_ns, .kind = RB_VALUE_NUMBER,
+     .put = put_slowest_rank_ns},
+    {.name = "fastest_rank", .get = get_fastest_rank, .kind = RB_VALUE_UINT,
+     .put = put_fastest_rank},
+    {.name = "fastest_rank_ns", .get = get_fastest_rank_ns, .kind = RB_VALUE_NUMBER,
+     .put = put_fastest_rank_ns},
+    {.name = "wrong_ranks", .get = get_wrong_ranks, .kind = RB_VALUE_UINT,
+     .put = put_wrong_ranks},
+    {.name = "scaling", .get = get_scaling, .title = "scaling", .unit = RB_UNIT_RATIO,
+     .kind = RB_VALUE_NUMBER, .put = put_scaling},
     {.name = "samples_ns", .get = get_object, .kind = RB_VALUE_OBJECT, .put = put_samples},
 };
 const size_t rb_n_row_fields = sizeof rb_row_fields / sizeof rb_row_fields[0];

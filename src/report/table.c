@@ -7,7 +7,10 @@
  * "%peak" columns (of the measured and of the theoretical peak) appear when
  * some row has them; "err/tol" (the error in units of the tolerance) and
  * "det" (repeated runs gave the same bits: yes or no) when some row was
- * verified; "notes" when some row has one. */
+ * verified; "notes" when some row has one; "ranks" and "busbw" (the bus
+ * bandwidth of a collective) when some row ran on several ranks or has a
+ * collective, and "scaling" when some row has a one-rank row to scale
+ * against. */
 #include "report/fields.h"
 #include "report/reporters.h"
 
@@ -21,8 +24,8 @@
 
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,
-    COL_GBS, COL_PCT_MEASURED, COL_PCT_PEAK, COL_ERROR_RATIO, COL_DETERMINISTIC, COL_NOTES,
-    COL_STATUS, COL_COUNT
+    COL_GBS, COL_RANKS, COL_BUSBW, COL_SCALING, COL_PCT_MEASURED, COL_PCT_PEAK,
+    COL_ERROR_RATIO, COL_DETERMINISTIC, COL_NOTES, COL_STATUS, COL_COUNT
 };
 
 /* Each column's field (report/fields.c), which gives its title and text;
@@ -41,6 +44,9 @@ static const struct {
     [COL_OP] = {"op", NULL, 0},
     [COL_MEDIAN] = {"median_ns", NULL, 1},
     [COL_GBS] = {"bandwidth_gbs", NULL, 1},
+    [COL_RANKS] = {"ranks", NULL, 1},
+    [COL_BUSBW] = {"busbw_gbs", NULL, 1},
+    [COL_SCALING] = {"scaling", NULL, 1},
     [COL_PCT_MEASURED] = {"pct_measured_peak", NULL, 1},
     [COL_PCT_PEAK] = {"pct_peak", NULL, 1},
     [COL_ERROR_RATIO] = {"error_ratio", NULL, 1},
@@ -165,7 +171,8 @@ static void write_table(FILE *out, const rb_results *res)
     for (int c = 0; c < COL_COUNT; c++) {
         width[c] = strlen(column_title(c));
         shown[c] = c != COL_PCT_MEASURED && c != COL_PCT_PEAK && c != COL_ERROR_RATIO &&
-                   c != COL_DETERMINISTIC && c != COL_NOTES;
+                   c != COL_DETERMINISTIC && c != COL_NOTES && c != COL_RANKS &&
+                   c != COL_BUSBW && c != COL_SCALING;
     }
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
@@ -181,6 +188,10 @@ static void write_table(FILE *out, const rb_results *res)
             shown[COL_PCT_PEAK] = 1;
         if (row->error_ratio_known)
             shown[COL_ERROR_RATIO] = 1;
+        if (row->ranks > 1 || row->busbw_gbs > 0)
+            shown[COL_RANKS] = shown[COL_BUSBW] = 1;
+        if (row->scaling > 0)
+            shown[COL_SCALING] = 1;
         if (row->determinism != RB_DETERMINISM_UNKNOWN)
             shown[COL_DETERMINISTIC] = 1;
         if (*cells[k][COL_NOTES])

@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "host/peak_cache.h"
 #include "run/isolate.h"
+#include "run/ranks.h"
 #include "run/runner_state.h"
 
 /* A device property by key ("driver_version"), or "". */
@@ -136,7 +137,8 @@ open_backend *runner_backend_for(runner *r, const char *name, rb_row *row)
                  host->error[0] ? host->error : "the backend found none");
         return ob;
     }
-    int device = r->exp->device;
+    int device = r->n_ranks > 1 ? ranks_device(r->exp, r->rank, count) : r->exp->device;
+    r->rank_device = device;
     if (device >= count) {
         snprintf(ob->error, sizeof ob->error, "no %s device %d (%d found)", b->name, device,
                  count);

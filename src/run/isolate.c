@@ -153,8 +153,20 @@ static int thread_count(void)
     return count;
 }
 
+static void (*forward_step)(int step);
+
+void isolate_forward_steps(void (*forward)(int step))
+{
+    forward_step = forward;
+    worker_page = NULL;
+}
+
 void isolate_step(int step)
 {
+    if (forward_step) {
+        forward_step(step);
+        return;
+    }
     if (!worker_page)
         return;
     if (step == RB_STEP_INIT && worker_threads < 0)

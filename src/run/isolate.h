@@ -44,6 +44,10 @@ const char *isolate_step_name(int step);
  * callbacks or back. Outside a worker it does nothing. */
 void isolate_step(int step);
 
+/* In a rank's process (run/ranks.c): each step goes to `forward` instead of
+ * this process's parent, which is the ranks' leader. */
+void isolate_forward_steps(void (*forward)(int step));
+
 /* How the parent drives workers over a range of configurations. */
 typedef struct rb_isolation {
     rb_results *res;            /* rows are stored in res->rows[index] and

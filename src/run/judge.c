@@ -9,8 +9,17 @@
 #include "base/util.h"
 #include "run/isolate.h"
 #include "run/probe.h"
+#include "run/ranks.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
+
+/* Whether this process's result is judged: every rank's for an all-reduce,
+ * the root's for a reduce. */
+static int judged_here(const runner *r, const rb_configuration *cfg)
+{
+    return r->n_ranks <= 1 || r->rank == 0 ||
+           cfg->plugin->desc->collective != RB_COLLECTIVE_REDUCE;
+}
 
 /* Verifies the last run and judges it: the row becomes ok or wrong, with
  * the error in units of the tolerance. The result is kept in *result (its
@@ -33,6 +42,11 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
         runner_set_reason(row, RB_ROW_FAILED, "verify failed: %s",
                           host->error[0] ? host->error : "no reason given");
         return RB_ERROR;
+    }
+    if (!judged_here(r, cfg)) {
+        row->status = RB_ROW_OK;
+        snprintf(row->result_text, sizeof row->result_text, "(rank %u: not the root)", r->rank);
+        return RB_OK;
     }
     rb_verdict v;
     reference_judge(&r->ref, &r->input, result, &v);
@@ -59,7 +73,10 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
     int runs = r->exp->profile ? 0 : r->exp->determinism_runs;
     double per_run_s = 2 * row->stats.median * 1e-9 + 0.01; /* a run and its verify */
     double left = 0.95 * r->exp->timeout - (runner_now() - r->config_started);
-    if (runs == 0 || per_run_s * runs > left)
+    int skip = runs == 0 || per_run_s * runs > left;
+    if (r->n_ranks > 1)
+        skip = ranks_agree(r, skip); /* every rank makes the same calls */
+    if (skip)
         return;
     uint64_t *bins = cfg->op == RB_OP_HISTOGRAM ? xcalloc(cfg->bins, sizeof *bins) : NULL;
     int same = 1;
@@ -90,6 +107,8 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
         }
         compared++;
         same &= rules_same_result(first, &again, cfg->op, cfg->bins);
+        if (!judged_here(r, cfg))
+            continue;
         rb_verdict v;
         reference_judge(&r->ref, &r->input, &again, &v);
         if (!v.ok && row->status == RB_ROW_OK)

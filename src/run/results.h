@@ -56,6 +56,21 @@ typedef struct rb_row {
     rb_clock_sample clocks_before, clocks_after;
     uint64_t throttle_reasons; /* RB_THROTTLE_SLOWDOWN bits seen in either */
     int throttled;          /* a slowdown reason was active */
+
+    /* Ranks (run/ranks.h): 1 on one device. */
+    uint32_t ranks;
+    uint64_t n_total;       /* elements of all ranks' slices */
+    double busbw_gbs;       /* bandwidth_gbs (per rank's bytes, algbw) times
+                               the collective's bus factor: 2(r-1)/r for an
+                               all-reduce, 1 for a reduce; 0 for a plugin
+                               without a collective */
+    int slowest_rank, fastest_rank; /* by their median time per call */
+    double slowest_rank_ns, fastest_rank_ns;
+    uint32_t wrong_ranks;   /* ranks whose result was judged wrong */
+    double scaling;         /* against the one-rank row of the same
+                               configuration in the run: its time over this
+                               one's (n per rank), or over r times this
+                               one's (n_scope = total); 0 unknown */
 } rb_row;
 
 /* Whether repeated runs of a configuration gave bit-identical results. */

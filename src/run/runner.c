@@ -33,6 +33,7 @@
 #include "base/util.h"
 #include "run/isolate.h"
 #include "run/progress.h"
+#include "run/ranks.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
 
@@ -40,21 +41,30 @@ volatile sig_atomic_t runner_stop_requested;
 
 volatile sig_atomic_t runner_stop_now;
 
-static void fill_config(rb_config *c, const rb_configuration *cfg, const rb_experiment *exp,
+static int stopped_by_a_rank(runner *r, int failed, rb_row *row, const char *step);
+
+static void fill_config(rb_config *c, const runner *r, const rb_configuration *cfg,
                         void *queue, const void *input, const rb_host *host)
 {
+    const rb_experiment *exp = r->exp;
+    uint32_t r_rank = r->rank, r_ranks = r->n_ranks;
+    uint64_t r_n_total = r->n_total, r_offset = r->rank_offset;
     memset(c, 0, sizeof *c);
     c->size = sizeof *c;
     c->op = cfg->op;
     c->dtype = cfg->dtype;
     c->n = cfg->n;
     c->bins = cfg->bins;
-    c->device = exp->device;
+    c->device = r->n_ranks > 1 ? r->rank_device : exp->device;
     c->queue = queue;
     c->input = input;
     c->params = cfg->params;
     c->n_params = cfg->n_params;
     c->host = host;
+    c->rank = r_rank;
+    c->n_ranks = r_ranks ? r_ranks : 1;
+    c->n_total = r_n_total ? r_n_total : cfg->n;
+    c->rank_offset = r_offset;
 }
 
 /* Asks the plugin whether it takes this configuration, before any data is
@@ -68,7 +78,7 @@ static int describe_one(runner *r, const rb_configuration *cfg, open_backend *ob
     rb_host_state host;
     host_init(&host, p->name, r->opt->verbosity);
     rb_config c;
-    fill_config(&c, cfg, r->exp, b->queue(ob->ctx), NULL, &host.table);
+    fill_config(&c, r, cfg, b->queue(ob->ctx), NULL, &host.table);
     rb_description d;
     memset(&d, 0, sizeof d);
     isolate_step(RB_STEP_DESCRIBE);
@@ -99,7 +109,7 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
     rb_host_state host;
     host_init(&host, p->name, r->opt->verbosity);
     rb_config c;
-    fill_config(&c, cfg, r->exp, b->queue(ob->ctx), r->device_input, &host.table);
+    fill_config(&c, r, cfg, b->queue(ob->ctx), r->device_input, &host.table);
 
     char range[320];
     rules_range_name(cfg, range, sizeof range);
@@ -111,13 +121,19 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
     host_clear_error(&host);
     isolate_step(RB_STEP_INIT);
     int st = p->init(&c, &state);
-    if (st != RB_OK) {
+    if (st != RB_OK)
         runner_set_reason(row, st == RB_UNSUPPORTED ? RB_ROW_UNSUPPORTED : RB_ROW_FAILED, "%s%s",
                           st == RB_UNSUPPORTED ? "" : "init failed: ",
                           host.error[0] ? host.error : "no reason given");
+    if (stopped_by_a_rank(r, st != RB_OK, row, "init")) {
+        if (st == RB_OK) {
+            isolate_step(RB_STEP_TEARDOWN);
+            p->teardown(state);
+        }
         if (ranged)
             b->range_pop(ob->ctx);
-        runner_recover(r, ob, row);
+        if (st != RB_OK)
+            runner_recover(r, ob, row);
         return;
     }
     int inited = 1;
@@ -127,10 +143,10 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
         uint64_t *bins = NULL;
         if (runner_verify_and_judge(r, cfg, p, state, &host, row, &first, &bins) == RB_OK)
             runner_check_determinism(r, cfg, p, state, ob, &host, &first, row);
-        if (row->status == RB_ROW_OK && runner_probes_wanted(r->exp))
+        if (row->status == RB_ROW_OK && runner_probes_wanted(r->exp) && r->n_ranks <= 1)
             runner_run_probes(r, cfg, p, &state, &inited, ob, &host, &c, &first, row);
         else if (row->status == RB_ROW_OK)
-            row->probes = RB_PROBES_OFF;
+            row->probes = r->n_ranks > 1 ? RB_PROBES_NOT_RUN : RB_PROBES_OFF;
         free(bins);
     }
     isolate_step(RB_STEP_TEARDOWN);
@@ -142,15 +158,17 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
         runner_recover(r, ob, row);
 }
 
-static void finish_row(runner *r, rb_row *row, open_backend *ob)
+void runner_finish_row(runner *r, rb_row *row, int device_index)
 {
     const rb_configuration *cfg = row->config;
     if (row->stats.count == 0 || row->stats.median <= 0)
         return;
-    double bytes = (double)cfg->n * (double)rb_dtype_size(cfg->dtype);
+    uint64_t offset;
+    uint64_t n = ranks_count(r->exp, cfg->n, 0, cfg->ranks, &offset);
+    double bytes = (double)n * (double)rb_dtype_size(cfg->dtype);
     row->bandwidth_gbs = bytes / row->stats.median; /* bytes per ns = GB/s */
-    if (ob) {
-        const rb_device_record *rec = &r->res->info.devices[ob->record];
+    if (device_index >= 0 && (size_t)device_index < r->res->info.n_devices) {
+        const rb_device_record *rec = &r->res->info.devices[device_index];
         if (rec->info.peak_gbs > 0)
             row->pct_peak = 100.0 * row->bandwidth_gbs / rec->info.peak_gbs;
         if (rec->measured_peak_gbs > 0)
@@ -197,36 +215,86 @@ static int settle_without_running(runner *r, const rb_configuration *cfg, rb_row
     return 0;
 }
 
-static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
+/* Runs one configuration on this process's device: as the only rank, or
+ * as one of several (run/ranks.c), agreeing with the others after each
+ * step that can fail on one rank alone. */
+/* Opens the device and asks the plugin; 0 when the configuration can run. */
+static int open_and_describe(runner *r, const rb_configuration *cfg, rb_row *row,
+                             open_backend **out)
 {
     if (settle_without_running(r, cfg, row))
-        return;
+        return -1;
     const rb_plugin *p = cfg->plugin->desc;
+    if (r->n_ranks > 1)
+        row->seed = ranks_seed(row->seed, r->rank);
     open_backend *ob = runner_backend_for(r, p->backend, row);
     if (!ob)
-        return;
+        return -1;
     if (!ob->ctx) {
         runner_set_reason(row, RB_ROW_SKIPPED, "%s", ob->error);
-        return;
+        return -1;
     }
     row->device_index = (int)ob->record;
     if (ob->unusable) {
         runner_set_reason(row, RB_ROW_SKIPPED, "the %s device is no longer usable after an earlier "
                           "failure in this process (without --no-isolation, the next configuration "
                           "gets a fresh process)", p->backend);
-        return;
+        return -1;
     }
     if (runner_wanted_timing(r->exp) == RB_TIMING_GRAPH &&
         !runner_graph_offered(ob->loaded->desc, row))
-        return;
+        return -1;
     if (describe_one(r, cfg, ob, row) != 0)
+        return -1;
+    *out = ob;
+    return 0;
+}
+
+/* After a step that failed on some rank: this rank's row says so when the
+ * failure was another's. Returns 1 when the configuration stops here. */
+static int stopped_by_a_rank(runner *r, int failed, rb_row *row, const char *step)
+{
+    if (!ranks_agree(r, failed))
+        return 0;
+    if (!failed)
+        runner_set_reason(row, RB_ROW_SKIPPED, "another rank did not get through %s", step);
+    return 1;
+}
+
+static void run_on_device(runner *r, const rb_configuration *cfg, rb_row *row)
+{
+    open_backend *ob = NULL;
+    int failed = open_and_describe(r, cfg, row, &ob) != 0;
+    if (stopped_by_a_rank(r, failed, row, "opening its device and describe"))
         return;
     isolate_step(RB_STEP_INPUT);
-    if (runner_prepare_data(r, cfg, ob, row->seed, row) != 0)
+    failed = runner_prepare_data(r, cfg, ob, row->seed, row) != 0;
+    if (stopped_by_a_rank(r, failed, row, "making its input"))
         return;
+    if (ranks_combine_reference(r) != 0) {
+        runner_set_reason(row, RB_ROW_FAILED, "the ranks could not combine their references");
+        return;
+    }
     r->config_started = runner_now();
     run_one(r, cfg, ob, row);
-    finish_row(r, row, ob);
+    runner_finish_row(r, row, (int)ob->record);
+}
+
+void runner_run_one_rank(runner *r, const rb_configuration *cfg, rb_row *row)
+{
+    run_on_device(r, cfg, row);
+}
+
+static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
+{
+    if (settle_without_running(r, cfg, row))
+        return;
+    if (ranks_wanted(cfg)) {
+        ranks_run(r, cfg, row);
+        return;
+    }
+    run_on_device(r, cfg, row);
+    ranks_finish_row(r, cfg, row);
 }
 
 static int run_in_worker(void *user, size_t index)
@@ -266,7 +334,7 @@ static size_t group_end(const rb_sweep *sweep, size_t first)
     for (; k < sweep->n_configs; k++) {
         const rb_configuration *b = &sweep->configs[k];
         if (b->run != a->run || b->op != a->op || b->dtype != a->dtype || b->n != a->n ||
-            b->distribution != a->distribution)
+            b->distribution != a->distribution || b->ranks != a->ranks)
             break;
     }
     return k;
@@ -280,7 +348,9 @@ static size_t worker_span_end(runner *r, size_t first)
 {
     const rb_sweep *sweep = r->sweep;
     size_t end = group_end(sweep, first);
-    while (end < sweep->n_configs && sweep->configs[end].plugin == sweep->configs[first].plugin) {
+    int ranked = ranks_wanted(&sweep->configs[first]);
+    while (end < sweep->n_configs && sweep->configs[end].plugin == sweep->configs[first].plugin &&
+           ranks_wanted(&sweep->configs[end]) == ranked) {
         rb_row probe;
         memset(&probe, 0, sizeof probe);
         if (settle_without_running(r, &sweep->configs[end], &probe))
@@ -305,6 +375,7 @@ static size_t run_in_process(runner *r, size_t first, size_t last)
 int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
                const rb_runner_options *opt, rb_results *res)
 {
+    ranks_serve_if_asked(exp, reg, sweep, opt);
     runner r;
     memset(&r, 0, sizeof r);
     r.exp = exp;
@@ -356,6 +427,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
     for (size_t j = 0; j < r.n_backends; j++)
         if (r.backends[j].ctx && !r.backends[j].unusable)
             r.backends[j].loaded->desc->close(r.backends[j].ctx);
+    ranks_scaling(res);
     res->info.wall_seconds = runner_now() - started;
     return 0;
 }

@@ -56,6 +56,11 @@ typedef struct runner {
                                 input is uploaded again */
     double config_started; /* when the configuration's input was ready */
     int must_end;          /* a device in this process is no longer usable */
+    /* In a rank's process (run/ranks.c); 0 and 0 or 1 elsewhere. */
+    uint32_t rank, n_ranks;
+    uint64_t rank_offset;  /* where this rank's slice starts in the whole */
+    uint64_t n_total;      /* elements of all ranks' slices */
+    int rank_device;       /* the device this rank opened */
 } runner;
 
 /* ---- run/runner_state.c ---- */
@@ -116,6 +121,14 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
                               const rb_result *first, rb_row *row);
 /* Whether probes run: unless the experiment turns them off or --profile. */
 int runner_probes_wanted(const rb_experiment *exp);
+
+/* runner.c, for run/ranks.c: one configuration run here, as this process's
+ * rank (run_config without the dispatch to ranks); the row's bandwidth and
+ * share of the peak from its median and the device record (-1: none). */
+void runner_run_one_rank(runner *r, const rb_configuration *cfg, rb_row *row);
+void runner_finish_row(runner *r, rb_row *row, int device_index);
+/* ranks.c: the row's ranks, elements in total and bus bandwidth. */
+void ranks_finish_row(const runner *r, const rb_configuration *cfg, rb_row *row);
 /* The configuration judged again on the probe inputs of run/probe.h. */
 void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p, void **state,
                        int *inited, open_backend *ob, rb_host_state *host, const rb_config *c,

@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "run/isolate.h"
 #include "run/rules.h"
+#include "run/ranks.h"
 #include "run/runner_state.h"
 
 /* Measuring stops before the configuration has used this share of its
@@ -107,6 +108,7 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
             runner_set_reason(row, RB_ROW_FAILED, "cache flush failed: %s",
                               runner_failure_text(host, ob));
             status = RB_ERROR;
+            ranks_agree_stop(r, 1, 1, &(int){0});
             break;
         }
         double ns = 0;
@@ -115,6 +117,7 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         if (st != RB_OK) {
             runner_set_reason(row, RB_ROW_FAILED, "run failed: %s", runner_failure_text(host, ob));
             status = RB_ERROR;
+            ranks_agree_stop(r, 1, 1, &(int){0});
             break;
         }
         total_ns += ns;
@@ -128,6 +131,18 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         double now = runner_now();
         stop = rules_should_stop(&rule, samples, count, total_ns, now - r->config_started,
                                  now - rep_started);
+        if (r->n_ranks > 1) {
+            /* every rank makes the same calls: they stop together, when
+             * every one of them would */
+            int other_failed = 0;
+            int all_stop = ranks_agree_stop(r, stop != NULL, 0, &other_failed);
+            if (other_failed) {
+                runner_set_reason(row, RB_ROW_SKIPPED, "another rank failed while timed");
+                status = RB_ERROR;
+                break;
+            }
+            stop = all_stop ? (stop ? stop : "ranks") : NULL;
+        }
     }
     if (stop) {
         row->stopped_by = exp->profile ? "profile" : stop;
@@ -159,7 +174,7 @@ static int time_batches(runner *r, const rb_plugin *p, void *state, open_backend
                         rb_host_state *host, rb_row *row, double call_ns)
 {
     const rb_backend *b = ob->loaded->desc;
-    uint32_t calls = rules_batch_calls(r->exp->graph_calls, call_ns);
+    uint32_t calls = ranks_rank0_value(r, rules_batch_calls(r->exp->graph_calls, call_ns));
     host_clear_error(host);
     host_clear_error(&ob->host);
     isolate_step(RB_STEP_RUN);
@@ -222,6 +237,10 @@ int runner_time_config(runner *r, const rb_plugin *p, void *state, open_backend 
     choose_timing(b, ob->ctx, runner_wanted_timing(r->exp), &plan);
     double call_ns = 0;
     int st = warm_up(r, p, state, ob, host, row, plan.graph, &call_ns);
+    if (r->n_ranks > 1 && ranks_agree(r, st != RB_OK) && st == RB_OK) {
+        runner_set_reason(row, RB_ROW_SKIPPED, "another rank failed in its warm-up");
+        st = RB_ERROR;
+    }
     rb_clock_sample before, after;
     int clocks = st == RB_OK && sample_clocks(b, ob, &before);
     if (st == RB_OK) {
