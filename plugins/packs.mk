@@ -8,6 +8,7 @@
 cpumanifestdir = $(pkglibdir)/cpu
 cudamanifestdir = $(pkglibdir)/cuda
 vulkanmanifestdir = $(pkglibdir)/vulkan
+mpimanifestdir = $(pkglibdir)/mpi
 PACK_MANIFESTS = plugins/cpu/pack.ini
 nodist_cpumanifest_DATA = plugins/cpu/pack.ini
 if BUILD_CUDA
@@ -18,8 +19,14 @@ if BUILD_VULKAN
 PACK_MANIFESTS += plugins/vulkan/pack.ini
 nodist_vulkanmanifest_DATA = plugins/vulkan/pack.ini
 endif
-EXTRA_DIST += plugins/cpu/pack.ini.in plugins/cuda/pack.ini.in plugins/vulkan/pack.ini.in
-CLEANFILES += plugins/cpu/pack.ini plugins/cuda/pack.ini plugins/vulkan/pack.ini
+if BUILD_MPI
+PACK_MANIFESTS += plugins/mpi/pack.ini
+nodist_mpimanifest_DATA = plugins/mpi/pack.ini
+endif
+EXTRA_DIST += plugins/cpu/pack.ini.in plugins/cuda/pack.ini.in plugins/vulkan/pack.ini.in \
+	plugins/mpi/pack.ini.in
+CLEANFILES += plugins/cpu/pack.ini plugins/cuda/pack.ini plugins/vulkan/pack.ini \
+	plugins/mpi/pack.ini
 RB_ALL_HOOKS += $(PACK_MANIFESTS)
 
 edit_manifest = $(SED) -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
@@ -36,6 +43,10 @@ plugins/vulkan/pack.ini: plugins/vulkan/pack.ini.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) plugins/vulkan && \
 	$(edit_manifest) $(srcdir)/plugins/vulkan/pack.ini.in >$@.tmp && mv -f $@.tmp $@
 
+plugins/mpi/pack.ini: plugins/mpi/pack.ini.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) plugins/mpi && \
+	$(edit_manifest) $(srcdir)/plugins/mpi/pack.ini.in >$@.tmp && mv -f $@.tmp $@
+
 # The libtool-built packs' modules, by install folder.
 RB_INSTALL_DATA_HOOKS += packs-remove-la
 RB_UNINSTALL_HOOKS += packs-uninstall-modules
@@ -43,6 +54,7 @@ RB_UNINSTALL_HOOKS += packs-uninstall-modules
 packs-remove-la:
 	@for la in $(cpu_LTLIBRARIES); do rm -f "$(DESTDIR)$(cpudir)/$${la##*/}"; done
 	@for la in $(vulkan_LTLIBRARIES); do rm -f "$(DESTDIR)$(vulkandir)/$${la##*/}"; done
+	@for la in $(mpi_LTLIBRARIES); do rm -f "$(DESTDIR)$(mpidir)/$${la##*/}"; done
 
 packs-uninstall-modules:
 	@for la in $(cpu_LTLIBRARIES); do \
@@ -50,6 +62,9 @@ packs-uninstall-modules:
 	done
 	@for la in $(vulkan_LTLIBRARIES); do \
 	  so=$${la##*/}; rm -f "$(DESTDIR)$(vulkandir)/$${so%.la}.so"; \
+	done
+	@for la in $(mpi_LTLIBRARIES); do \
+	  so=$${la##*/}; rm -f "$(DESTDIR)$(mpidir)/$${so%.la}.so"; \
 	done
 
 .PHONY: packs-remove-la packs-uninstall-modules

@@ -80,6 +80,17 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
         free(dir);
         return;
     }
+    if (r->n_ranks > 1) {
+        /* ranks measuring at once would share the memory they measure, and
+         * cache what none of them alone would see: the cached figure or none */
+        if (found == RB_PEAK_CACHED) {
+            rec->measured_peak_gbs = cached;
+            rec->measured_peak_cached = 1;
+            snprintf(rec->measured_peak_at, sizeof rec->measured_peak_at, "%s", cached_at);
+        }
+        free(dir);
+        return;
+    }
     if (use_cache && found == RB_PEAK_STALE && r->opt->verbosity > 1)
         fprintf(stderr, "redbench: %s: the cached peak is stale (%s); measuring again\n",
                 b->name, why);

@@ -48,6 +48,8 @@ typedef struct rank_header {
 
 /* The share of the timeout a group may go without a word from any rank. */
 #define RANKS_SILENCE_SHARE 0.9
+/* Seconds a group may be silent while a rank prepares. */
+#define RANKS_PREPARE_MIN 120.0
 /* The longest message a rank sends: a row and its samples. */
 #define RANKS_MESSAGE_MAX ((uint64_t)1 << 31)
 
@@ -271,7 +273,7 @@ int ranks_device(const rb_experiment *exp, uint32_t rank, int count)
 /* Runs configuration `cfg` as rank `rank` of `ranks` over socket `fd`,
  * sends the row, and ends the process. */
 static void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t ranks,
-                      int fd)
+                      int fd, int whole_program)
 {
     rank_fd = fd;
     rank_self = rank;
@@ -308,6 +310,8 @@ static void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uin
                  samples * sizeof *row.samples_ns);
     fflush(stdout);
     fflush(stderr);
+    if (whole_program)
+        exit(0); /* an MPI plugin finalizes MPI at exit */
     _exit(0);
 }
 
@@ -315,12 +319,14 @@ static void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uin
 
 typedef struct rank_proc {
     pid_t pid;         /* the forked rank; 0 when mpirun started it */
+    pid_t started_pid; /* a rank mpirun started: its process, from HELLO */
     int fd;            /* -1 until an mpirun-started rank said HELLO */
     char *buf;
     size_t len, cap;
     int step;          /* the step it said it began */
     int done;          /* its row arrived */
     int ended;         /* its process or socket ended */
+    double ended_at;   /* when the leader saw that */
     int status;        /* wait status of a forked rank that ended */
     unsigned char *exchanged; /* bytes of a pending exchange */
     size_t exchanged_len;
@@ -362,7 +368,7 @@ static void steps_text(const rank_group *g, char *out, size_t len)
         const rank_proc *p = &g->procs[k];
         at += (size_t)snprintf(out + at, len - at, "%s%u %s%s", k ? ", " : "", k,
                                p->done ? "done" : p->ended ? "ended"
-                               : isolate_step_name(p->step),
+                               : p->fd < 0 ? "not started" : isolate_step_name(p->step),
                                p->exchanging ? " (waiting for the others)" : "");
     }
 }
@@ -526,8 +532,11 @@ static void read_rank(rank_group *g, uint32_t k)
         handle_rank(g, k);
     } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
         p->ended = 1;
+        p->ended_at = now_s();
     }
 }
+
+static int group_finished(const rank_group *g);
 
 /* Reaps forked ranks that ended, and notes a crash before the row. */
 static void reap_ranks(rank_group *g)
@@ -564,16 +573,32 @@ static void reap_ranks(rank_group *g)
         int status;
         if (waitpid(g->launcher, &status, WNOHANG) == g->launcher) {
             g->launcher = 0;
-            for (uint32_t k = 0; k < g->n; k++)
-                if (!g->procs[k].done) {
-                    char steps[256];
-                    steps_text(g, steps, sizeof steps);
-                    group_fail(g, "mpirun ended (%s %d) before rank %u's row (ranks: %s)",
-                               WIFSIGNALED(status) ? "signal" : "status",
-                               WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), k,
-                               steps);
-                    break;
-                }
+            /* the first rank whose socket ended without its row is the one
+             * that went; mpirun ended the others */
+            int first = -1;
+            for (uint32_t k = 0; k < g->n; k++) {
+                const rank_proc *p = &g->procs[k];
+                if (!p->done && p->ended &&
+                    (first < 0 || p->ended_at < g->procs[first].ended_at))
+                    first = (int)k;
+            }
+            int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+            char how[96];
+            if (WIFSIGNALED(status))
+                snprintf(how, sizeof how, "mpirun was killed by %s",
+                         signal_name(WTERMSIG(status)));
+            else if (code > 128)
+                snprintf(how, sizeof how, "mpirun: exit status %d, a rank ended by %s", code,
+                         signal_name(code - 128));
+            else
+                snprintf(how, sizeof how, "mpirun: exit status %d", code);
+            if (first >= 0)
+                group_fail(g, "rank %d ended in %s without its row (%s; what the ranks and "
+                           "mpirun said is on standard error)", first,
+                           isolate_step_name(g->procs[first].step), how);
+            else if (!group_finished(g))
+                group_fail(g, "mpirun ended before the ranks' rows (%s; what the ranks and "
+                           "mpirun said is on standard error)", how);
         }
     }
 }
@@ -592,6 +617,9 @@ static void end_group(rank_group *g)
         free(p->buf);
         free(p->exchanged);
     }
+    for (uint32_t k = 0; k < g->n; k++)
+        if (g->procs[k].started_pid > 1 && !g->procs[k].done)
+            kill(g->procs[k].started_pid, SIGKILL); /* mpirun may leave it behind */
     if (g->launcher > 0) {
         killpg(g->launcher, SIGKILL);
         while (waitpid(g->launcher, NULL, 0) < 0 && errno == EINTR)
@@ -633,7 +661,7 @@ static int fork_ranks(rank_group *g)
             close(sv[0]);
             for (uint32_t j = 0; j < k; j++)
                 close(g->procs[j].fd);
-            rank_main(g->r, g->cfg, k, g->n, sv[1]);
+            rank_main(g->r, g->cfg, k, g->n, sv[1], 0);
         }
         close(sv[1]);
         g->procs[k].pid = pid;
@@ -653,12 +681,13 @@ static int write_rank_experiment(rank_group *g, const char *path)
         return -1;
     fprintf(f, "[experiment]\nname = %s\nwarmup = %d\nmin_time = %.17g\nmin_reps = %ld\n"
             "max_reps = %ld\nnoise = %.17g\ncache = %s\nseed = %llu\ndevice = %d\n"
-            "timeout = %.17g\ntiming = %s\ngraph_calls = %ld\ndeterminism_runs = %d\n"
+            "timeout = %.17g\ntiming = %s\ndeterminism_runs = %d\n"
             "probes = %s\nn_scope = %s\n",
             "rank", exp->warmup, exp->min_time, exp->min_reps, exp->max_reps, exp->noise,
             cache_mode_name(exp->cache), (unsigned long long)exp->seed, exp->device,
-            exp->timeout, timing_mode_name(exp->timing), exp->graph_calls,
-            exp->determinism_runs, exp->probes ? "on" : "off", exp->n_total ? "total" : "rank");
+            exp->timeout, timing_mode_name(exp->timing), exp->determinism_runs, exp->probes ? "on" : "off", exp->n_total ? "total" : "rank");
+    if (exp->timing == RB_TIMING_GRAPH && exp->graph_calls > 0)
+        fprintf(f, "graph_calls = %ld\n", exp->graph_calls);
     if (exp->n_devices) {
         fprintf(f, "devices = ");
         for (size_t k = 0; k < exp->n_devices; k++)
@@ -700,9 +729,9 @@ static int launch_mpi_ranks(rank_group *g)
     snprintf(pack_dir, sizeof pack_dir, "%s", g->cfg->plugin->path);
     char *slash = strrchr(pack_dir, '/');
     if (slash)
-        *slash = '\0';
-    if (slash && (slash = strrchr(pack_dir, '/')))
-        *slash = '\0'; /* the folder that holds the pack's folder */
+        *slash = '\0'; /* the plugin's folder: searched, it gives the same pack name */
+    else
+        snprintf(pack_dir, sizeof pack_dir, ".");
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
     snprintf(addr.sun_path, sizeof addr.sun_path, "%.100s", sock_path);
     g->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -753,16 +782,23 @@ static void accept_rank(rank_group *g)
     if (fd < 0)
         return;
     rank_header h;
-    uint32_t rank;
+    int32_t hello[2]; /* rank, process */
+    uint32_t rank = 0;
     struct pollfd pfd = {.fd = fd, .events = POLLIN};
-    if (poll(&pfd, 1, 10000) <= 0 || read_all(fd, &h, sizeof h) != 0 || h.type != RM_HELLO ||
-        h.length != sizeof rank || read_all(fd, &rank, sizeof rank) != 0 || rank >= g->n ||
-        g->procs[rank].fd >= 0) {
+    int bad = poll(&pfd, 1, 10000) <= 0 || read_all(fd, &h, sizeof h) != 0 ||
+              h.type != RM_HELLO || h.length != sizeof hello ||
+              read_all(fd, hello, sizeof hello) != 0;
+    if (!bad) {
+        rank = (uint32_t)hello[0];
+        bad = hello[0] < 0 || rank >= g->n || g->procs[rank].fd >= 0 || hello[1] <= 1;
+    }
+    if (bad) {
         close(fd);
         group_fail(g, "a process that is not one of the ranks answered on the ranks' socket");
         return;
     }
     g->procs[rank].fd = fd;
+    g->procs[rank].started_pid = (pid_t)hello[1];
 }
 
 static int group_finished(const rank_group *g)
@@ -773,10 +809,25 @@ static int group_finished(const rank_group *g)
     return 1;
 }
 
+/* How long the group may go without a word: the share of the timeout, or
+ * while a rank prepares (opens its device, makes its input) at least two
+ * minutes, as a worker gets. */
+static double silence_limit(const rank_group *g, double timeout)
+{
+    double limit = RANKS_SILENCE_SHARE * timeout;
+    for (uint32_t k = 0; k < g->n; k++) {
+        const rank_proc *p = &g->procs[k];
+        int step = p->step;
+        if (!p->done && (p->fd < 0 || step == RB_STEP_STARTING || step == RB_STEP_OPEN ||
+                         step == RB_STEP_PEAK || step == RB_STEP_INPUT || step == RB_STEP_LOAD))
+            return limit > RANKS_PREPARE_MIN ? limit : RANKS_PREPARE_MIN;
+    }
+    return limit;
+}
+
 /* Waits on the ranks until every row is in, or the group fails. */
 static void supervise_group(rank_group *g, double timeout)
 {
-    double silence = RANKS_SILENCE_SHARE * timeout;
     double heard = now_s();
     struct pollfd *pfds = xcalloc(g->n + 1, sizeof *pfds);
     while (!g->failure[0] && !group_finished(g)) {
@@ -813,6 +864,7 @@ static void supervise_group(rank_group *g, double timeout)
             if (g->procs[k].ended && !g->procs[k].done && !g->procs[k].pid && !g->launcher)
                 group_fail(g, "rank %u ended in %s without its row", k,
                            isolate_step_name(g->procs[k].step));
+        double silence = silence_limit(g, timeout);
         if (!g->failure[0] && now_s() - heard > silence) {
             char steps[320], silent[160] = "";
             steps_text(g, steps, sizeof steps);
@@ -1024,7 +1076,8 @@ void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
     snprintf(addr.sun_path, sizeof addr.sun_path, "%.100s", sock_path);
     if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
-        send_message(fd, RM_HELLO, rank, &rank, sizeof rank, NULL, 0) != 0) {
+        send_message(fd, RM_HELLO, rank, (int32_t[2]){(int32_t)rank, (int32_t)getpid()},
+                     2 * sizeof(int32_t), NULL, 0) != 0) {
         fprintf(stderr, "redbench: error: rank %u cannot reach its leader at %s\n", rank,
                 sock_path);
         _exit(2);
@@ -1039,11 +1092,13 @@ void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
     r.res = &res;
     res.info.experiment = exp;
     const rb_configuration *cfg = &sweep->configs[0];
-    if (cfg->plugin && registry_load_code(cfg->plugin, NULL, 0) != 0) {
-        fprintf(stderr, "redbench: error: rank %u cannot load %s\n", rank, cfg->plugin->path);
+    char why[512] = "";
+    if (!cfg->plugin || registry_load_code(cfg->plugin, why, sizeof why) != 0) {
+        fprintf(stderr, "redbench: error: rank %u cannot load its plugin: %s\n", rank,
+                cfg->plugin ? why : "not found");
         _exit(2);
     }
-    rank_main(&r, cfg, rank, cfg->ranks ? cfg->ranks : 1, fd);
+    rank_main(&r, cfg, rank, cfg->ranks ? cfg->ranks : 1, fd, 1);
 }
 
 void ranks_scaling(rb_results *res)

@@ -1,0 +1,60 @@
+/* plugins/mpi/doubling.c: a recursive-doubling all-reduce over
+ * point-to-point messages: log2(r) steps, in step k each rank swaps its
+ * whole vector with the rank 2^k away and combines the two. Needs a power
+ * of two ranks. Each rank then reduces the result to the answer. */
+#include "mpi_pack.h"
+
+static int run(void *state)
+{
+    mpi_state *s = state;
+    const rb_config *c = s->cfg;
+    size_t n = c->n;
+    int r = (int)c->n_ranks, me = (int)c->rank;
+    MPI_Datatype type = mpi_pack_type(c->dtype);
+    memcpy(s->work, c->input, n * rb_dtype_size(c->dtype));
+    for (int mask = 1; mask < r; mask <<= 1) {
+        int peer = me ^ mask;
+        if (MPI_Sendrecv(s->work, (int)n, type, peer, mask, s->scratch, (int)n, type, peer, mask,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return RB_ERROR;
+        mpi_pack_combine(c->op, c->dtype, s->work, s->scratch, n);
+    }
+    s->answer = mpi_pack_reduce(c->op, c->dtype, s->work, n);
+    return RB_OK;
+}
+
+static int describe(const rb_config *cfg, rb_description *out)
+{
+    (void)out;
+    if (cfg->n_ranks & (cfg->n_ranks - 1)) {
+        cfg->host->error(cfg->host, "recursive doubling needs a power of two ranks, not %u",
+                         cfg->n_ranks);
+        return RB_UNSUPPORTED;
+    }
+    if (cfg->n > 0x7fffffffu) {
+        cfg->host->error(cfg->host, "MPI counts are ints: at most 2^31-1 elements per rank");
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
+}
+
+static const rb_plugin descriptor = {
+    .abi_major = REDBENCH_ABI_MAJOR,
+    .abi_minor = REDBENCH_ABI_MINOR,
+    .size = sizeof(rb_plugin),
+    .name = "doubling",
+    .summary = "recursive-doubling all-reduce over MPI point-to-point, then a local reduce",
+    .version = "1.0",
+    .backend = "cpu",
+    .ops = MPI_PACK_OPS,
+    .dtypes = MPI_PACK_DTYPES,
+    .describe = describe,
+    .init = mpi_pack_init,
+    .run = run,
+    .verify = mpi_pack_verify,
+    .teardown = mpi_pack_teardown,
+    .collective = RB_COLLECTIVE_ALLREDUCE,
+    .rank_launch = RB_RANK_LAUNCH_MPI,
+};
+
+RB_PLUGIN_ENTRY(descriptor)

@@ -1,0 +1,61 @@
+/* tests/ranks/mpi-faults.c: MPI_Allreduce of each rank's slice sum, with
+ * planted faults for the rank machinery's MPI tests: `bug = crash` makes
+ * rank 1 crash in its third run, `bug = hang` makes it stop answering
+ * there (the others wait in MPI_Allreduce), `bug = none` is correct. */
+#include <signal.h>
+#include <unistd.h>
+
+#include "../../plugins/mpi/mpi_pack.h"
+
+static const char *const bug_words[] = {"none", "crash", "hang", NULL};
+
+static const rb_param_spec params[] = {
+    {.name = "bug", .type = RB_PARAM_CHOICE, .default_value = "none", .choices = bug_words,
+     .help = "the fault to plant on rank 1 (none: correct)"},
+};
+
+static int runs;
+
+static int run(void *state)
+{
+    mpi_state *s = state;
+    const rb_config *c = s->cfg;
+    int bug = (int)rb_param_int(c, "bug", 0);
+    if (c->rank == 1 && ++runs == 3) {
+        if (bug == 1)
+            raise(SIGSEGV);
+        if (bug == 2)
+            for (;;)
+                pause();
+    }
+    mpi_value mine = mpi_pack_reduce(c->op, c->dtype, c->input, c->n);
+    char in[8], out[8];
+    mpi_pack_value_bytes(c->dtype, &mine, in);
+    if (MPI_Allreduce(in, out, 1, mpi_pack_type(c->dtype), mpi_pack_op(c->op),
+                      MPI_COMM_WORLD) != MPI_SUCCESS)
+        return RB_ERROR;
+    mpi_pack_value_from(c->dtype, out, &s->answer);
+    return RB_OK;
+}
+
+static const rb_plugin descriptor = {
+    .abi_major = REDBENCH_ABI_MAJOR,
+    .abi_minor = REDBENCH_ABI_MINOR,
+    .size = sizeof(rb_plugin),
+    .name = "mpi-faults",
+    .summary = "MPI_Allreduce of slice sums, with a crash or hang planted on rank 1",
+    .version = "1.0",
+    .backend = "cpu",
+    .ops = MPI_PACK_OPS,
+    .dtypes = MPI_PACK_DTYPES,
+    .params = params,
+    .n_params = 1,
+    .init = mpi_pack_init,
+    .run = run,
+    .verify = mpi_pack_verify,
+    .teardown = mpi_pack_teardown,
+    .collective = RB_COLLECTIVE_ALLREDUCE,
+    .rank_launch = RB_RANK_LAUNCH_MPI,
+};
+
+RB_PLUGIN_ENTRY(descriptor)
