@@ -17,6 +17,7 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "report/output.h"
 
 /* ---- cells shared by the table and Markdown ---- */
 
@@ -41,13 +42,6 @@ static const struct {
 static int column_count(const rb_comparison *cmp)
 {
     return cmp->n_differ > 0 ? COL_COUNT : COL_NOTE;
-}
-
-/* A copy fit for one line of a terminal: control bytes (line breaks,
- * tabs, escape sequences) written as escapes (printable_text). */
-static char *one_line(const char *text)
-{
-    return printable_text(text);
 }
 
 static char *duration_cell(double ns)
@@ -112,15 +106,6 @@ static double confidence_percent(const rb_comparison *cmp)
 static size_t count_slower(const rb_comparison *cmp) { return cmp->counts[RB_VERDICT_SLOWER]; }
 
 /* ---- table ---- */
-
-static size_t display_width(const char *s)
-{
-    size_t width = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xc0) != 0x80)
-            width++;
-    return width;
-}
 
 /* Writes the first n_columns cells, up to the last that is not empty, so
  * that no line ends in spaces. */
@@ -282,26 +267,6 @@ int compare_report_table(FILE *out, const rb_comparison *cmp)
 
 /* ---- CSV ---- */
 
-/* A field: printable (no line break or control byte), quoted when it
- * holds a comma or a quote, quotes doubled. */
-static void csv_text(FILE *out, const char *text)
-{
-    char *shown = printable_text(text);
-    if (!strpbrk(shown, ",\"")) {
-        fputs(shown, out);
-        free(shown);
-        return;
-    }
-    fputc('"', out);
-    for (const char *p = shown; *p; p++) {
-        if (*p == '"')
-            fputc('"', out);
-        fputc(*p, out);
-    }
-    fputc('"', out);
-    free(shown);
-}
-
 static void csv_number(FILE *out, double v)
 {
     if (isfinite(v)) {
@@ -318,9 +283,9 @@ static void csv_settings(FILE *out, const rb_compare_row *old_row, const rb_comp
 {
     for (int s = 0; s < RB_SETTING_COUNT_; s++) {
         fputc(',', out);
-        csv_text(out, old_row ? old_row->settings[s] : NULL);
+        csv_field(out, old_row ? old_row->settings[s] : NULL, 1);
         fputc(',', out);
-        csv_text(out, new_row ? new_row->settings[s] : NULL);
+        csv_field(out, new_row ? new_row->settings[s] : NULL, 1);
     }
     fputc(',', out);
     int named = 0;
@@ -334,19 +299,19 @@ static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
                     const rb_compare_pair *pair)
 {
     const rb_sample_comparison *s = pair ? &pair->stats : NULL;
-    csv_text(out, in);
+    csv_field(out, in, 1);
     fputc(',', out);
     const char *fields[] = {row->run, row->plugin, row->params_text, row->op, row->dtype};
     for (size_t k = 0; k < RB_ARRAY_LEN(fields); k++) {
-        csv_text(out, fields[k]);
+        csv_field(out, fields[k], 1);
         fputc(',', out);
     }
     fprintf(out, "%llu,", (unsigned long long)row->n);
-    csv_text(out, row->distribution);
+    csv_field(out, row->distribution, 1);
     fputc(',', out);
-    csv_text(out, old_row ? old_row->status : "");
+    csv_field(out, old_row ? old_row->status : "", 1);
     fputc(',', out);
-    csv_text(out, new_row ? new_row->status : "");
+    csv_field(out, new_row ? new_row->status : "", 1);
     fputc(',', out);
     if (old_row)
         fprintf(out, "%zu", old_row->n_samples);
@@ -361,9 +326,9 @@ static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
             csv_number(out, numbers[k]);
         }
         fputc(',', out);
-        csv_text(out, verdict_name(s->verdict));
+        csv_field(out, verdict_name(s->verdict), 1);
         fputc(',', out);
-        csv_text(out, s->why);
+        csv_field(out, s->why, 1);
     } else {
         double median = sample_median(row->samples, row->n_samples);
         fputc(',', out);
@@ -397,19 +362,6 @@ int compare_report_csv(FILE *out, const rb_comparison *cmp)
 
 /* ---- JSON ---- */
 
-static void member_string(json_writer *w, const char *key, const char *value)
-{
-    jw_key(w, key);
-    jw_string(w, value);
-}
-
-/* A number, or null when it is not known. */
-static void member_number(json_writer *w, const char *key, double value)
-{
-    jw_key(w, key);
-    jw_double(w, value);
-}
-
 /* A parameter read from a result file, written back as it was. */
 static void write_param(json_writer *w, const rb_compare_param *p)
 {
@@ -437,8 +389,8 @@ static void write_param(json_writer *w, const rb_compare_param *p)
 
 static void write_configuration(json_writer *w, const rb_compare_row *row)
 {
-    member_string(w, "run", row->run);
-    member_string(w, "plugin", row->plugin);
+    json_member_string(w, "run", row->run);
+    json_member_string(w, "plugin", row->plugin);
     jw_key(w, "params");
     jw_begin_object(w);
     for (size_t k = 0; row->params && k < row->params->count; k++) {
@@ -446,11 +398,11 @@ static void write_configuration(json_writer *w, const rb_compare_row *row)
         write_param(w, &row->params->items[k]);
     }
     jw_end_object(w);
-    member_string(w, "op", row->op);
-    member_string(w, "dtype", row->dtype);
+    json_member_string(w, "op", row->op);
+    json_member_string(w, "dtype", row->dtype);
     jw_key(w, "n");
     jw_uint(w, row->n);
-    member_string(w, "distribution", *row->distribution ? row->distribution : NULL);
+    json_member_string(w, "distribution", *row->distribution ? row->distribution : NULL);
 }
 
 /* "old_timing", "new_timing", "old_cache", "new_cache" for the sides
@@ -462,11 +414,11 @@ static void write_settings(json_writer *w, const rb_compare_row *old_row,
         char key[32];
         if (old_row) {
             snprintf(key, sizeof key, "old_%s", compare_setting_name(s));
-            member_string(w, key, old_row->settings[s]);
+            json_member_string(w, key, old_row->settings[s]);
         }
         if (new_row) {
             snprintf(key, sizeof key, "new_%s", compare_setting_name(s));
-            member_string(w, key, new_row->settings[s]);
+            json_member_string(w, key, new_row->settings[s]);
         }
     }
 }
@@ -475,11 +427,11 @@ static void write_file_info(json_writer *w, const char *key, const rb_compare_fi
 {
     jw_key(w, key);
     jw_begin_object(w);
-    member_string(w, "path", f->path);
-    member_string(w, "version", f->version);
-    member_string(w, "git_revision", f->git_revision);
-    member_string(w, "started", f->started);
-    member_string(w, "host", f->host);
+    json_member_string(w, "path", f->path);
+    json_member_string(w, "version", f->version);
+    json_member_string(w, "git_revision", f->git_revision);
+    json_member_string(w, "started", f->started);
+    json_member_string(w, "host", f->host);
     jw_end_object(w);
 }
 
@@ -491,8 +443,8 @@ static void write_one_file_list(json_writer *w, const char *key, const rb_compar
     for (size_t k = 0; k < count; k++) {
         jw_begin_object(w);
         write_configuration(w, rows[k]);
-        member_string(w, "status", rows[k]->status);
-        member_number(w, "median_ns", sample_median(rows[k]->samples, rows[k]->n_samples));
+        json_member_string(w, "status", rows[k]->status);
+        json_member_number(w, "median_ns", sample_median(rows[k]->samples, rows[k]->n_samples));
         write_settings(w, old_side ? rows[k] : NULL, old_side ? NULL : rows[k]);
         jw_end_object(w);
     }
@@ -504,13 +456,13 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
     json_writer w;
     jw_init(&w, out, 2);
     jw_begin_object(&w);
-    member_string(&w, "tool", "redbench compare");
+    json_member_string(&w, "tool", "redbench compare");
     write_file_info(&w, "old", &cmp->old_file);
     write_file_info(&w, "new", &cmp->new_file);
-    member_number(&w, "threshold", cmp->criteria.threshold);
-    member_number(&w, "confidence", 1 - cmp->criteria.alpha);
-    member_string(&w, "interval", "bootstrap percentile interval of median(new) / median(old)");
-    member_string(&w, "test", "Mann-Whitney U, normal approximation, two-sided");
+    json_member_number(&w, "threshold", cmp->criteria.threshold);
+    json_member_number(&w, "confidence", 1 - cmp->criteria.alpha);
+    json_member_string(&w, "interval", "bootstrap percentile interval of median(new) / median(old)");
+    json_member_string(&w, "test", "Mann-Whitney U, normal approximation, two-sided");
     jw_key(&w, "device_changes");
     jw_begin_array(&w);
     for (size_t k = 0; k < cmp->n_device_changes; k++)
@@ -533,8 +485,8 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
     jw_uint(&w, cmp->n_tested);
     jw_key(&w, "became_bad");
     jw_uint(&w, cmp->n_became_bad);
-    member_string(&w, "p_adjustment", "holm");
-    member_number(&w, "run_allowance", cmp->criteria.run_allowance);
+    json_member_string(&w, "p_adjustment", "holm");
+    json_member_number(&w, "run_allowance", cmp->criteria.run_allowance);
     jw_end_object(&w);
 
     jw_key(&w, "comparisons");
@@ -544,23 +496,23 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
         const rb_sample_comparison *s = &p->stats;
         jw_begin_object(&w);
         write_configuration(&w, p->old_row);
-        member_string(&w, "old_status", p->old_row->status);
-        member_string(&w, "new_status", p->new_row->status);
+        json_member_string(&w, "old_status", p->old_row->status);
+        json_member_string(&w, "new_status", p->new_row->status);
         jw_key(&w, "old_reps");
         jw_uint(&w, s->n_old);
         jw_key(&w, "new_reps");
         jw_uint(&w, s->n_new);
-        member_number(&w, "old_median_ns", s->median_old);
-        member_number(&w, "new_median_ns", s->median_new);
-        member_number(&w, "ratio", s->ratio);
-        member_number(&w, "ci_low", s->ci_low);
-        member_number(&w, "ci_high", s->ci_high);
-        member_number(&w, "p_value", s->p_value);
-        member_number(&w, "p_adjusted", s->p_adjusted);
+        json_member_number(&w, "old_median_ns", s->median_old);
+        json_member_number(&w, "new_median_ns", s->median_new);
+        json_member_number(&w, "ratio", s->ratio);
+        json_member_number(&w, "ci_low", s->ci_low);
+        json_member_number(&w, "ci_high", s->ci_high);
+        json_member_number(&w, "p_value", s->p_value);
+        json_member_number(&w, "p_adjusted", s->p_adjusted);
         jw_key(&w, "became_bad");
         jw_bool(&w, p->became_bad);
-        member_string(&w, "verdict", verdict_name(s->verdict));
-        member_string(&w, "why", s->why);
+        json_member_string(&w, "verdict", verdict_name(s->verdict));
+        json_member_string(&w, "why", s->why);
         write_settings(&w, p->old_row, p->new_row);
         jw_key(&w, "measured_differently");
         jw_begin_array_compact(&w);
@@ -578,19 +530,6 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
 }
 
 /* ---- Markdown ---- */
-
-/* Table cell text: printable (control bytes as escapes, whose backslash
- * is escaped in turn), Markdown's special characters escaped. */
-static void md_text(FILE *out, const char *text)
-{
-    char *shown = printable_text(text);
-    for (const char *p = shown; *p; p++) {
-        if (*p == '|' || *p == '\\' || *p == '*' || *p == '_' || *p == '`' || *p == '<')
-            fputc('\\', out);
-        fputc(*p, out);
-    }
-    free(shown);
-}
 
 static void md_file_line(FILE *out, const char *which, const rb_compare_file *f)
 {

@@ -25,6 +25,7 @@
 #include "base/json_writer.h"
 #include "base/util.h"
 #include "report/fields.h"
+#include "report/output.h"
 
 /* The columns: a field of report/fields.c each, by name, in an order that
  * only ever grows at the end. The header names them as the fields are
@@ -43,39 +44,12 @@ static const char *header_of(const char *field)
     return strcmp(field, "params_text") == 0 ? "params" : field;
 }
 
-/* Writes a text field with its leading comma (unless first). */
-static void put_text(FILE *out, const char *text, int first)
-{
-    if (!first)
-        fputc(',', out);
-    if (!text)
-        return;
-    char *spaced = xstrdup(text);
-    for (char *p = spaced; *p; p++)
-        if (*p == '\n' || *p == '\r' || *p == '\t')
-            *p = ' ';
-    char *shown = printable_text(spaced);
-    free(spaced);
-    int quote = strpbrk(shown, ",\"") != NULL;
-    if (quote)
-        fputc('"', out);
-    for (const char *p = shown; *p; p++) {
-        if (*p == '"')
-            fputs("\"\"", out);
-        else
-            fputc(*p, out);
-    }
-    if (quote)
-        fputc('"', out);
-    free(shown);
-}
-
 /* A field's value (report/fields.h) as CSV: empty when unknown. */
 static void put_value(FILE *out, const rb_value *v, int first)
 {
     char text[40] = "";
     switch (v->kind) {
-    case RB_VALUE_TEXT: put_text(out, v->text, first); return;
+    case RB_VALUE_TEXT: csv_field(out, v->text, first); return;
     case RB_VALUE_UINT: snprintf(text, sizeof text, "%" PRIu64, v->u); break;
     case RB_VALUE_COUNT:
         if (v->counted)
@@ -86,7 +60,7 @@ static void put_value(FILE *out, const rb_value *v, int first)
     case RB_VALUE_BOOL: snprintf(text, sizeof text, "%s", v->flag ? "true" : "false"); break;
     default: break;
     }
-    put_text(out, text, first);
+    csv_field(out, text, first);
 }
 
 static void write_row(FILE *out, const rb_results *res, const rb_row *row,

@@ -12,6 +12,7 @@
  * integer that readers would round (the seed, always; any other integer
  * beyond 2^53) is written as a string of decimal digits. */
 #include "report/fields.h"
+#include "report/output.h"
 #include "report/reporters.h"
 
 #include <stdlib.h>
@@ -26,12 +27,6 @@
 
 /* NULL for "", so that an unknown text is null rather than empty. */
 static const char *text_or_null(const char *s) { return s && *s ? s : NULL; }
-
-static void member_string(json_writer *w, const char *key, const char *value)
-{
-    jw_key(w, key);
-    jw_string(w, value);
-}
 
 static void member_int(json_writer *w, const char *key, int64_t value)
 {
@@ -65,12 +60,6 @@ static void member_uint(json_writer *w, const char *key, uint64_t value)
     write_uint(w, value);
 }
 
-static void member_double(json_writer *w, const char *key, double value)
-{
-    jw_key(w, key);
-    jw_double(w, value);
-}
-
 /* A measured quantity: null unless `known`. */
 static void member_measured(json_writer *w, const char *key, int known, double value)
 {
@@ -98,12 +87,12 @@ static void write_configurations(json_writer *w, const rb_results *res)
         const rb_configuration *cfg = res->rows[k].config;
         jw_begin_object(w);
         member_uint(w, "index", cfg->index);
-        member_string(w, "run", cfg->run ? cfg->run->name : NULL);
-        member_string(w, "plugin", plugin_name(cfg));
-        member_string(w, "op", op_name(cfg->op));
-        member_string(w, "dtype", dtype_name(cfg->dtype));
+        json_member_string(w, "run", cfg->run ? cfg->run->name : NULL);
+        json_member_string(w, "plugin", plugin_name(cfg));
+        json_member_string(w, "op", op_name(cfg->op));
+        json_member_string(w, "dtype", dtype_name(cfg->dtype));
         member_uint(w, "n", cfg->n);
-        member_string(w, "distribution", distribution_name(cfg->distribution));
+        json_member_string(w, "distribution", distribution_name(cfg->distribution));
         if (cfg->op == RB_OP_HISTOGRAM)
             member_uint(w, "bins", cfg->bins);
         write_params(w, cfg);
@@ -121,22 +110,22 @@ static void write_experiment(json_writer *w, const rb_results *res)
         return;
     }
     jw_begin_object(w);
-    member_string(w, "name", exp->name);
-    member_string(w, "path", exp->path);
-    member_string(w, "text", exp->text);
+    json_member_string(w, "name", exp->name);
+    json_member_string(w, "path", exp->path);
+    json_member_string(w, "text", exp->text);
     jw_key(w, "settings");
     jw_begin_object(w);
     member_int(w, "warmup", exp->warmup);
-    member_double(w, "min_time", exp->min_time);
+    json_member_number(w, "min_time", exp->min_time);
     member_int(w, "min_reps", exp->min_reps);
     member_int(w, "max_reps", exp->max_reps);
-    member_double(w, "noise", exp->noise);
-    member_string(w, "cache", cache_mode_name(exp->cache));
+    json_member_number(w, "noise", exp->noise);
+    json_member_string(w, "cache", cache_mode_name(exp->cache));
     jw_key(w, "seed");
     write_uint_text(w, exp->seed);
-    member_double(w, "timeout", exp->timeout);
+    json_member_number(w, "timeout", exp->timeout);
     member_int(w, "device", exp->device);
-    member_string(w, "timing", timing_mode_name(exp->timing));
+    json_member_string(w, "timing", timing_mode_name(exp->timing));
     jw_key(w, "graph_calls");
     if (exp->graph_calls > 0)
         jw_int(w, exp->graph_calls);
@@ -145,7 +134,7 @@ static void write_experiment(json_writer *w, const rb_results *res)
     member_int(w, "determinism_runs", exp->determinism_runs);
     jw_key(w, "probes");
     jw_bool(w, exp->probes);
-    member_string(w, "peak", peak_mode_name(exp->peak));
+    json_member_string(w, "peak", peak_mode_name(exp->peak));
     jw_key(w, "profile");
     jw_bool(w, exp->profile);
     jw_end_object(w);
@@ -180,10 +169,10 @@ static void write_device(json_writer *w, const rb_device_record *d)
 {
     const rb_device_info *info = &d->info;
     jw_begin_object(w);
-    member_string(w, "backend", d->backend);
+    json_member_string(w, "backend", d->backend);
     member_int(w, "device", d->device);
-    member_string(w, "name", text_or_null(info->name));
-    member_string(w, "uuid", text_or_null(info->uuid));
+    json_member_string(w, "name", text_or_null(info->name));
+    json_member_string(w, "uuid", text_or_null(info->uuid));
     member_measured(w, "peak_gbs", info->peak_gbs > 0, info->peak_gbs);
     member_measured(w, "measured_peak_gbs", d->measured_peak_gbs > 0, d->measured_peak_gbs);
     jw_key(w, "measured_peak_source");
@@ -191,8 +180,8 @@ static void write_device(json_writer *w, const rb_device_record *d)
         jw_string(w, d->measured_peak_cached ? "cache" : "measured");
     else
         jw_null(w);
-    member_string(w, "measured_peak_at", text_or_null(d->measured_peak_at));
-    member_string(w, "measured_peak_note", text_or_null(d->measured_peak_note));
+    json_member_string(w, "measured_peak_at", text_or_null(d->measured_peak_at));
+    json_member_string(w, "measured_peak_note", text_or_null(d->measured_peak_note));
     jw_key(w, "memory_bytes");
     if (info->memory_bytes > 0)
         write_uint(w, info->memory_bytes);
@@ -206,14 +195,14 @@ static void write_device(json_writer *w, const rb_device_record *d)
     } else {
         jw_null(w);
     }
-    member_string(w, "driver_version", device_property(info, "driver_version"));
-    member_string(w, "runtime_version", device_property(info, "runtime_version"));
+    json_member_string(w, "driver_version", device_property(info, "driver_version"));
+    json_member_string(w, "runtime_version", device_property(info, "runtime_version"));
     member_property_number(w, "sm_clock_khz", info, "sm_clock_khz");
     member_property_number(w, "mem_clock_khz", info, "mem_clock_khz");
     jw_key(w, "properties");
     jw_begin_object(w);
     for (uint32_t k = 0; k < info->n_props && k < RB_DEVICE_MAX_PROPS; k++)
-        member_string(w, info->props[k].key, info->props[k].value);
+        json_member_string(w, info->props[k].key, info->props[k].value);
     jw_end_object(w);
     jw_end_object(w);
 }
@@ -236,13 +225,13 @@ static void write_plugins(json_writer *w, const rb_results *res)
                  (unsigned)p->desc->abi_minor);
         int hashed = plugin_digest(p, digest) == 0;
         jw_begin_object(w);
-        member_string(w, "name", p->desc->name);
-        member_string(w, "pack", p->pack);
-        member_string(w, "path", p->path);
-        member_string(w, "version", p->desc->version);
-        member_string(w, "backend", p->desc->backend);
-        member_string(w, "abi", abi);
-        member_string(w, "sha256", hashed ? digest : NULL);
+        json_member_string(w, "name", p->desc->name);
+        json_member_string(w, "pack", p->pack);
+        json_member_string(w, "path", p->path);
+        json_member_string(w, "version", p->desc->version);
+        json_member_string(w, "backend", p->desc->backend);
+        json_member_string(w, "abi", abi);
+        json_member_string(w, "sha256", hashed ? digest : NULL);
         jw_end_object(w);
     }
     jw_end_array(w);
@@ -294,7 +283,7 @@ static void write_clock_sample(json_writer *w, const char *key, const rb_clock_s
     member_measured(w, "temperature_c", c->temperature_c > 0, c->temperature_c);
     member_measured(w, "power_w", c->power_w > 0, c->power_w);
     throttle_reason_text(c->throttle_reasons, reasons, sizeof reasons);
-    member_string(w, "throttle_reasons", reasons);
+    json_member_string(w, "throttle_reasons", reasons);
     jw_end_object(w);
 }
 
@@ -377,22 +366,22 @@ int report_json(FILE *out, const rb_results *res)
     json_writer w;
     jw_init(&w, out, 2);
     jw_begin_object(&w);
-    member_string(&w, "tool", "redbench");
+    json_member_string(&w, "tool", "redbench");
     member_int(&w, "schema_version", RB_RESULTS_SCHEMA_VERSION);
-    member_string(&w, "version", info->tool_version);
-    member_string(&w, "git_revision", info->git_revision);
+    json_member_string(&w, "version", info->tool_version);
+    json_member_string(&w, "git_revision", info->git_revision);
     char abi[32];
     snprintf(abi, sizeof abi, "%d.%d", REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR);
-    member_string(&w, "plugin_abi", abi);
-    member_string(&w, "started", text_or_null(info->started));
-    member_double(&w, "wall_seconds", info->wall_seconds);
-    member_string(&w, "command_line", info->command_line);
+    json_member_string(&w, "plugin_abi", abi);
+    json_member_string(&w, "started", text_or_null(info->started));
+    json_member_number(&w, "wall_seconds", info->wall_seconds);
+    json_member_string(&w, "command_line", info->command_line);
 
     jw_key(&w, "host");
     jw_begin_object(&w);
-    member_string(&w, "name", text_or_null(info->host));
-    member_string(&w, "os", text_or_null(info->os));
-    member_string(&w, "cpu", text_or_null(info->cpu));
+    json_member_string(&w, "name", text_or_null(info->host));
+    json_member_string(&w, "os", text_or_null(info->os));
+    json_member_string(&w, "cpu", text_or_null(info->cpu));
     jw_end_object(&w);
 
     write_experiment(&w, res);

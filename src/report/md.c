@@ -17,65 +17,8 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "report/output.h"
 #include "run/rules.h"
-
-/* Text on one line: line breaks and tabs as spaces, other control bytes
- * as escapes. */
-static char *one_line(const char *text)
-{
-    char *spaced = xstrdup(text ? text : "");
-    for (char *p = spaced; *p; p++)
-        if (*p == '\n' || *p == '\r' || *p == '\t')
-            *p = ' ';
-    char *shown = printable_text(spaced);
-    free(spaced);
-    return shown;
-}
-
-/* Writes inline text with Markdown's special characters escaped. */
-static void put_escaped(FILE *out, const char *text)
-{
-    char *shown = one_line(text);
-    for (const char *p = shown; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (strchr("|\\`*<", c))
-            fprintf(out, "\\%c", c);
-        else
-            fputc(c, out);
-    }
-    free(shown);
-}
-
-/* The longest run of backticks in text. */
-static size_t longest_backtick_run(const char *text)
-{
-    size_t longest = 0, run = 0;
-    for (const char *p = text; *p; p++) {
-        run = *p == '`' ? run + 1 : 0;
-        if (run > longest)
-            longest = run;
-    }
-    return longest;
-}
-
-static void put_backticks(FILE *out, size_t count)
-{
-    for (size_t k = 0; k < count; k++)
-        fputc('`', out);
-}
-
-/* Text as a code span, with a delimiter longer than any backtick run in it. */
-static void put_code_span(FILE *out, const char *text)
-{
-    char *shown = one_line(text);
-    size_t ticks = longest_backtick_run(shown) + 1;
-    put_backticks(out, ticks);
-    fputc(' ', out);
-    fputs(shown, out);
-    fputc(' ', out);
-    put_backticks(out, ticks);
-    free(shown);
-}
 
 static void write_metadata(FILE *out, const rb_results *res)
 {
@@ -83,18 +26,18 @@ static void write_metadata(FILE *out, const rb_results *res)
     const rb_experiment *exp = info->experiment;
 
     fputs("# redbench: ", out);
-    put_escaped(out, exp && exp->name ? exp->name : "results");
+    md_text(out, exp && exp->name ? exp->name : "results");
     fputs("\n\n", out);
 
     fputs("- date: ", out);
-    put_escaped(out, *info->started ? info->started : "unknown");
+    md_text(out, *info->started ? info->started : "unknown");
     fputs("\n- host: ", out);
-    put_escaped(out, *info->host ? info->host : "unknown");
+    md_text(out, *info->host ? info->host : "unknown");
     if (*info->os || *info->cpu) {
         fputs(" (", out);
-        put_escaped(out, info->os);
+        md_text(out, info->os);
         fputs(*info->os && *info->cpu ? ", " : "", out);
-        put_escaped(out, info->cpu);
+        md_text(out, info->cpu);
         fputc(')', out);
     }
     fputs("\n- devices:", out);
@@ -103,7 +46,7 @@ static void write_metadata(FILE *out, const rb_results *res)
     for (size_t k = 0; k < info->n_devices && k < RB_ARRAY_LEN(info->devices); k++) {
         const rb_device_record *d = &info->devices[k];
         fputs(k ? "; " : " ", out);
-        put_escaped(out, *d->info.name ? d->info.name : "(unnamed)");
+        md_text(out, *d->info.name ? d->info.name : "(unnamed)");
         fprintf(out, " (%s %d", d->backend, d->device);
         if (d->measured_peak_gbs > 0)
             fprintf(out, ", measured peak %.1f GB/s%s", d->measured_peak_gbs,
@@ -117,12 +60,12 @@ static void write_metadata(FILE *out, const rb_results *res)
         fprintf(out, "\n- timing: %s%s", timing_mode_name(exp->timing),
                 exp->profile ? " (--profile: one run per configuration, no warm-up)" : "");
         fputs("\n- experiment: ", out);
-        put_code_span(out, exp->path ? exp->path : "");
+        md_code_span(out, exp->path ? exp->path : "");
     }
     fputs("\n- command: ", out);
-    put_code_span(out, info->command_line ? info->command_line : "");
+    md_code_span(out, info->command_line ? info->command_line : "");
     fputs("\n- redbench ", out);
-    put_escaped(out, info->tool_version ? info->tool_version : "");
+    md_text(out, info->tool_version ? info->tool_version : "");
     fprintf(out, ", wall time %.1f s\n\n", info->wall_seconds);
 }
 
@@ -169,7 +112,7 @@ static void write_row(FILE *out, const rb_results *res, const rb_row *row)
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
         char *text = columns[c] ? field_text(row_field(columns[c]), &ref) : notes_text(row);
         fputc(' ', out);
-        put_escaped(out, text);
+        md_text(out, text);
         fputs(" |", out);
         free(text);
     }
@@ -197,17 +140,17 @@ static void write_experiment_file(FILE *out, const rb_experiment *exp)
 {
     if (!exp || !exp->text)
         return;
-    size_t ticks = longest_backtick_run(exp->text) + 1;
+    size_t ticks = md_longest_backtick_run(exp->text) + 1;
     if (ticks < 3)
         ticks = 3;
     fputs("<details><summary>Experiment file</summary>\n\n", out);
-    put_backticks(out, ticks);
+    md_backticks(out, ticks);
     fputs("ini\n", out);
     fputs(exp->text, out);
     size_t len = strlen(exp->text);
     if (len > 0 && exp->text[len - 1] != '\n')
         fputc('\n', out);
-    put_backticks(out, ticks);
+    md_backticks(out, ticks);
     fputs("\n\n</details>\n", out);
 }
 

@@ -20,6 +20,7 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "report/output.h"
 #include "run/rules.h"
 
 enum column {
@@ -61,26 +62,6 @@ static const char *column_title(int c)
 }
 
 #define COLUMN_GAP "  "
-
-/* Characters on screen: UTF-8 continuation bytes take no column. */
-static size_t display_width(const char *s)
-{
-    size_t width = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xc0) != 0x80)
-            width++;
-    return width;
-}
-
-/* A copy with control characters (line breaks, tabs) as spaces. */
-static char *one_line(const char *text)
-{
-    char *copy = xstrdup(text ? text : "");
-    for (char *p = copy; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
-    return copy;
-}
 
 /* What a reader should know about how a row was measured: "max_reps" or
  * "timeout" when a cap stopped the repetitions before the noise target,
