@@ -105,6 +105,54 @@ static double confidence_percent(const rb_comparison *cmp)
 
 static size_t count_slower(const rb_comparison *cmp) { return cmp->counts[RB_VERDICT_SLOWER]; }
 
+/* Text on one line, control bytes escaped: the table's and warnings'. */
+static void put_plain(FILE *out, const char *text)
+{
+    char *shown = one_line(text);
+    fputs(shown, out);
+    free(shown);
+}
+
+/* Under the table (plain lines) or the Markdown table: why each unclear
+ * verdict is unclear, and each configuration that became wrong, failed or
+ * unsupported. */
+static void write_pair_notes(FILE *out, const rb_comparison *cmp, int markdown)
+{
+    void (*put)(FILE *, const char *) = markdown ? md_text : put_plain;
+    int header_written = 0;
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *p = &cmp->pairs[k];
+        if (p->stats.verdict != RB_VERDICT_UNCLEAR)
+            continue;
+        if (!header_written)
+            fputs(markdown ? "\nUnclear:\n\n" : "\nunclear:\n", out);
+        header_written = 1;
+        char *title = compare_row_title(p->old_row);
+        fprintf(out, markdown ? "- #%zu " : "  #%zu ", k + 1);
+        put(out, title);
+        fputs(": ", out);
+        put(out, p->stats.why);
+        fputc('\n', out);
+        free(title);
+    }
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *p = &cmp->pairs[k];
+        if (!p->became_bad)
+            continue;
+        char *title = compare_row_title(p->old_row);
+        fputs(markdown ? "\n**Became " : "became ", out);
+        put(out, p->new_row->status);
+        fprintf(out, markdown ? ":** #%zu " : ": #%zu ", k + 1);
+        put(out, title);
+        if (*p->new_row->reason) {
+            fputs(": ", out);
+            put(out, p->new_row->reason);
+        }
+        fputc('\n', out);
+        free(title);
+    }
+}
+
 /* ---- table ---- */
 
 /* Writes the first n_columns cells, up to the last that is not empty, so
@@ -235,30 +283,7 @@ int compare_report_table(FILE *out, const rb_comparison *cmp)
         free(cells);
     }
 
-    int header_written = 0;
-    for (size_t k = 0; k < cmp->n_pairs; k++) {
-        const rb_compare_pair *p = &cmp->pairs[k];
-        if (p->stats.verdict != RB_VERDICT_UNCLEAR)
-            continue;
-        if (!header_written)
-            fputs("\nunclear:\n", out);
-        header_written = 1;
-        char *title = compare_row_title(p->old_row), *why = one_line(p->stats.why);
-        fprintf(out, "  #%zu %s: %s\n", k + 1, title, why);
-        free(title);
-        free(why);
-    }
-    for (size_t k = 0; k < cmp->n_pairs; k++) {
-        const rb_compare_pair *p = &cmp->pairs[k];
-        if (!p->became_bad)
-            continue;
-        char *title = compare_row_title(p->old_row), *why = one_line(p->new_row->reason);
-        char *status = one_line(p->new_row->status);
-        fprintf(out, "became %s: #%zu %s%s%s\n", status, k + 1, title, *why ? ": " : "", why);
-        free(title);
-        free(why);
-        free(status);
-    }
+    write_pair_notes(out, cmp, 0);
     write_one_file_rows(out, cmp->old_file.path, cmp->only_old, cmp->n_only_old);
     write_one_file_rows(out, cmp->new_file.path, cmp->only_new, cmp->n_only_new);
     write_summary(out, cmp);
@@ -597,38 +622,7 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
             free_cells(cells);
         }
     }
-    int header_written = 0;
-    for (size_t k = 0; k < cmp->n_pairs; k++) {
-        const rb_compare_pair *p = &cmp->pairs[k];
-        if (p->stats.verdict != RB_VERDICT_UNCLEAR)
-            continue;
-        if (!header_written)
-            fputs("\nUnclear:\n\n", out);
-        header_written = 1;
-        char *title = compare_row_title(p->old_row);
-        fprintf(out, "- #%zu ", k + 1);
-        md_text(out, title);
-        fputs(": ", out);
-        md_text(out, p->stats.why);
-        fputc('\n', out);
-        free(title);
-    }
-    for (size_t k = 0; k < cmp->n_pairs; k++) {
-        const rb_compare_pair *p = &cmp->pairs[k];
-        if (!p->became_bad)
-            continue;
-        char *title = compare_row_title(p->old_row);
-        fputs("\n**Became ", out);
-        md_text(out, p->new_row->status);
-        fprintf(out, ":** #%zu ", k + 1);
-        md_text(out, title);
-        if (*p->new_row->reason) {
-            fputs(": ", out);
-            md_text(out, p->new_row->reason);
-        }
-        fputc('\n', out);
-        free(title);
-    }
+    write_pair_notes(out, cmp, 1);
     md_one_file_rows(out, "old", cmp->only_old, cmp->n_only_old);
     md_one_file_rows(out, "new", cmp->only_new, cmp->n_only_new);
     fprintf(out, "\n%zu in both files: %zu same, %zu faster, %zu slower, %zu unclear; "

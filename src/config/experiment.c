@@ -562,10 +562,10 @@ static char *default_name(const char *path)
     return xstrndup(base, len);
 }
 
-static void set_defaults(rb_experiment *exp, const char *path)
+void experiment_defaults(rb_experiment *exp, const char *path)
 {
     memset(exp, 0, sizeof *exp);
-    exp->path = xstrdup(path);
+    exp->path = path ? xstrdup(path) : NULL;
     exp->warmup = 3;
     exp->min_time = 0.5;
     exp->min_reps = 5;
@@ -802,7 +802,7 @@ static int parse_text(rb_experiment *exp, size_t len, const rb_override *overrid
 
 int experiment_load_text(const char *path, const char *text, rb_experiment *exp)
 {
-    set_defaults(exp, path);
+    experiment_defaults(exp, path);
     exp->name = default_name(path);
     exp->text = xstrdup(text);
     if (*text == '\0') {
@@ -880,7 +880,7 @@ int experiment_load(const char *path, rb_experiment *exp)
 int experiment_load_overridden(const char *path, const rb_override *overrides, size_t n,
                                rb_experiment *exp)
 {
-    set_defaults(exp, path);
+    experiment_defaults(exp, path);
     exp->name = default_name(path);
     char *text;
     long len = read_whole_file(path, &text);

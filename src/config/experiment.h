@@ -105,6 +105,10 @@ typedef struct rb_override {
  * device that gives more, is an error naming the file. */
 #define RB_EXPERIMENT_MAX_BYTES (16u << 20)
 
+/* Every [experiment] key at its default, and `path` (copied; NULL: none):
+ * what a file that sets nothing means (also for results read back). */
+void experiment_defaults(rb_experiment *exp, const char *path);
+
 /* Reads and checks the file's syntax and the [experiment] section. Prints
  * every error as "FILE:LINE: error: ..." through diag_at and returns the
  * number of errors (0: success). Plugin names and parameters are checked

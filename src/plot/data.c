@@ -369,6 +369,24 @@ static int spans_decades(const plot_figure *fig)
     return lo > 0 && hi / lo >= PLOT_DECADES_RATIO;
 }
 
+/* A new figure of lines against n (log2), named and titled (both taken),
+ * with the note of how many configurations were left out. */
+static plot_figure *lines_figure(plot_set *set, char *name, char *title, size_t n_eligible,
+                                 const char *y_label, int y_unit)
+{
+    plot_figure *fig = plot_add_figure(set);
+    fig->kind = PLOT_LINES;
+    fig->name = name;
+    fig->title = title;
+    fig->subtitle = plot_left_out_note(n_eligible);
+    fig->x_label = xstrdup("n (elements)");
+    fig->y_label = xstrdup(y_label);
+    fig->x_unit = PLOT_UNIT_SIZE;
+    fig->y_unit = y_unit;
+    fig->x_log2 = 1;
+    return fig;
+}
+
 void plot_bandwidth_figures(plot_builder *b, plot_set *set)
 {
     int devices[64];
@@ -397,25 +415,18 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set)
             continue;
         const char *name = dev && *dev->info.name ? dev->info.name : NULL;
         const char *backend = dev && *dev->backend ? dev->backend : NULL;
-        plot_figure *fig = plot_add_figure(set);
-        fig->kind = PLOT_LINES;
+        char *file = NULL;
         if (n_devices == 1)
-            fig->name = xstrdup("bandwidth");
+            file = xstrdup("bandwidth");
         else if (backend) {
             char *safe = plot_file_name(backend);
-            fig->name = xasprintf("bandwidth-%s%d", safe,
-                                  dev->device);
+            file = xasprintf("bandwidth-%s%d", safe, dev->device);
             free(safe);
-        }
-        else
-            fig->name = xasprintf("bandwidth-%d", devices[d]);
-        fig->title = xasprintf("Bandwidth against n%s%s", name ? " on " : "", name ? name : "");
-        fig->subtitle = plot_left_out_note(n_eligible);
-        fig->x_label = xstrdup("n (elements)");
-        fig->y_label = xstrdup("bandwidth (GB/s)");
-        fig->x_unit = PLOT_UNIT_SIZE;
-        fig->y_unit = PLOT_UNIT_NUMBER;
-        fig->x_log2 = 1;
+        } else
+            file = xasprintf("bandwidth-%d", devices[d]);
+        plot_figure *fig = lines_figure(
+            set, file, xasprintf("Bandwidth against n%s%s", name ? " on " : "", name ? name : ""),
+            n_eligible, "bandwidth (GB/s)", PLOT_UNIT_NUMBER);
         add_lines(fig, b, chosen, devices[d], 1);
         note_spread(fig);
         fig->y_log10 = spans_decades(fig);
@@ -452,16 +463,8 @@ void plot_time_figure(plot_builder *b, plot_set *set)
         score[c] = b->configs[c].best_gbs;
     }
     size_t n_eligible = plot_choose(b, eligible, score, chosen);
-    plot_figure *fig = plot_add_figure(set);
-    fig->kind = PLOT_LINES;
-    fig->name = xstrdup("time");
-    fig->title = xstrdup("Median time against n");
-    fig->subtitle = plot_left_out_note(n_eligible);
-    fig->x_label = xstrdup("n (elements)");
-    fig->y_label = xstrdup("median time of one reduction");
-    fig->x_unit = PLOT_UNIT_SIZE;
-    fig->y_unit = PLOT_UNIT_NS;
-    fig->x_log2 = 1;
+    plot_figure *fig = lines_figure(set, xstrdup("time"), xstrdup("Median time against n"),
+                                    n_eligible, "median time of one reduction", PLOT_UNIT_NS);
     fig->y_log10 = 1;
     add_lines(fig, b, chosen, -2, 0);
     note_spread(fig);

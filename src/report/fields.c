@@ -859,6 +859,15 @@ const rb_field *row_field(const char *name)
     return NULL;
 }
 
+const rb_loaded_plugin *row_first_plugin(const rb_results *res, size_t k)
+{
+    const rb_loaded_plugin *p = res->rows[k].config->plugin;
+    for (size_t j = 0; p && j < k; j++)
+        if (res->rows[j].config->plugin == p)
+            return NULL;
+    return p;
+}
+
 int plugin_digest(const rb_loaded_plugin *p, char digest[65])
 {
     if (p->sha256) {

@@ -69,6 +69,10 @@ enum rb_field_unit {
  * file cannot be read. */
 int plugin_digest(const rb_loaded_plugin *p, char digest[65]);
 
+/* The plugin of row k when no earlier row used it, else NULL: each plugin
+ * of a run once, in order of first use. */
+const rb_loaded_plugin *row_first_plugin(const rb_results *res, size_t k);
+
 /* Whether people read the unit as a number (right-aligned). */
 int field_unit_is_number(int unit);
 

@@ -330,32 +330,33 @@ static void definition(FILE *out, const char *name, const char *value)
     fputs("</td></tr>\n", out);
 }
 
+static void definition_number(FILE *out, const char *name, double value)
+{
+    char text[40];
+    snprintf(text, sizeof text, "%.15g", value);
+    definition(out, name, text);
+}
+
 /* The experiment's settings, as the JSON report names them. */
 static void write_settings(FILE *out, const rb_experiment *exp)
 {
-    char text[64];
-    snprintf(text, sizeof text, "%d", exp->warmup);
-    definition(out, "warmup", text);
-    snprintf(text, sizeof text, "%g", exp->min_time);
-    definition(out, "min_time", text);
-    snprintf(text, sizeof text, "%ld", exp->min_reps);
-    definition(out, "min_reps", text);
-    snprintf(text, sizeof text, "%ld", exp->max_reps);
-    definition(out, "max_reps", text);
-    snprintf(text, sizeof text, "%g", exp->noise);
-    definition(out, "noise", text);
+    definition_number(out, "warmup", exp->warmup);
+    definition_number(out, "min_time", exp->min_time);
+    definition_number(out, "min_reps", (double)exp->min_reps);
+    definition_number(out, "max_reps", (double)exp->max_reps);
+    definition_number(out, "noise", exp->noise);
     definition(out, "cache", cache_mode_name(exp->cache));
-    snprintf(text, sizeof text, "%llu", (unsigned long long)exp->seed);
-    definition(out, "seed", text);
-    snprintf(text, sizeof text, "%g", exp->timeout);
-    definition(out, "timeout", text);
-    snprintf(text, sizeof text, "%d", exp->device);
-    definition(out, "device", text);
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)exp->seed);
+    definition(out, "seed", seed);
+    definition_number(out, "timeout", exp->timeout);
+    definition_number(out, "device", exp->device);
     definition(out, "timing", timing_mode_name(exp->timing));
-    snprintf(text, sizeof text, "%ld", exp->graph_calls);
-    definition(out, "graph_calls", exp->graph_calls > 0 ? text : "auto");
-    snprintf(text, sizeof text, "%d", exp->determinism_runs);
-    definition(out, "determinism_runs", text);
+    if (exp->graph_calls > 0)
+        definition_number(out, "graph_calls", (double)exp->graph_calls);
+    else
+        definition(out, "graph_calls", "auto");
+    definition_number(out, "determinism_runs", exp->determinism_runs);
     definition(out, "probes", exp->probes ? "true" : "false");
     definition(out, "peak", peak_mode_name(exp->peak));
     definition(out, "profile", exp->profile ? "true" : "false");
@@ -368,16 +369,13 @@ static void write_plugins(FILE *out, const rb_results *res)
                                        "SHA-256", "path"};
     int any = 0;
     for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_loaded_plugin *p = res->rows[k].config->plugin;
-        size_t first = 0;
-        while (first < k && res->rows[first].config->plugin != p)
-            first++;
-        if (!p || first < k)
+        const rb_loaded_plugin *p = row_first_plugin(res, k);
+        if (!p)
             continue;
-        if (!any)
+        if (!any) {
             fputs("<h3>Plugins</h3>\n<div class=\"wide\"><table>\n", out);
-        if (!any)
             header_cells(out, head, RB_ARRAY_LEN(head));
+        }
         any = 1;
         char abi[32], digest[65];
         snprintf(abi, sizeof abi, "%u.%u", (unsigned)p->desc->abi_major,
@@ -410,8 +408,8 @@ static void write_provenance(FILE *out, const rb_results *res)
     definition(out, "plugin ABI", text);
     definition(out, "command line", info->command_line);
     definition(out, "started", info->started);
-    snprintf(text, sizeof text, "%.17g", info->wall_seconds);
-    definition(out, "wall seconds", info->wall_seconds > 0 ? text : NULL);
+    if (info->wall_seconds > 0)
+        definition_number(out, "wall seconds", info->wall_seconds);
     definition(out, "host", info->host);
     definition(out, "operating system", info->os);
     definition(out, "CPU", info->cpu);

@@ -214,11 +214,8 @@ static void write_plugins(json_writer *w, const rb_results *res)
     jw_key(w, "plugins");
     jw_begin_array(w);
     for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_loaded_plugin *p = res->rows[k].config->plugin;
-        size_t first = 0;
-        while (first < k && res->rows[first].config->plugin != p)
-            first++;
-        if (!p || first < k)
+        const rb_loaded_plugin *p = row_first_plugin(res, k);
+        if (!p)
             continue;
         char abi[32], digest[65];
         snprintf(abi, sizeof abi, "%u.%u", (unsigned)p->desc->abi_major,

@@ -292,18 +292,9 @@ static int read_experiment(rb_results_file *f, const char *path, const json_valu
     if (!obj)
         return 0;
     rb_experiment *exp = xcalloc(1, sizeof *exp);
+    experiment_defaults(exp, NULL);
     f->experiment = exp;
     f->res.info.experiment = exp;
-    exp->warmup = 3;
-    exp->min_time = 0.5;
-    exp->min_reps = 5;
-    exp->max_reps = 1000;
-    exp->noise = 0.01;
-    exp->seed = 1;
-    exp->timeout = 60;
-    exp->timing = RB_TIMING_DEVICE;
-    exp->determinism_runs = 2;
-    exp->probes = 1;
     const char *name, *file, *text;
     if (meta_text(f, path, obj, "experiment", "name", &name) != 0 ||
         meta_text(f, path, obj, "experiment", "path", &file) != 0 ||
@@ -593,6 +584,7 @@ static int read_rows(rb_results_file *f, const char *path, const json_value *doc
     /* A file without its experiment still says the cache regime per row. */
     if (status == 0 && !f->experiment && cache) {
         f->experiment = xcalloc(1, sizeof *f->experiment);
+        experiment_defaults(f->experiment, NULL);
         f->experiment->cache = strcmp(cache, cache_mode_name(RB_CACHE_COLD)) == 0;
         f->res.info.experiment = f->experiment;
     }
