@@ -1,5 +1,6 @@
 # tests/lib.sh: TAP helpers for shell tests. Source it, then:
 #   plan N; ok "name" command...; is "got" "want" "name"; skip "why"; done_testing
+#   experiment_header NAME [KEY=VALUE]...: an [experiment] section for a quick run
 # Sets $tmp (removed at exit), $rb (the redbench binary), $fixtures.
 set -u
 rb=${REDBENCH:-$top_builddir/redbench}
@@ -16,3 +17,8 @@ is() { _n=$((_n+1))
 skip() { _n=$((_n+1)); echo "ok $_n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() { [ "$_failed" -eq 0 ]; }
+# experiment_header NAME [KEY=VALUE]...: the [experiment] section of a
+# quick run (one warm-up, at most two repetitions), then each KEY = VALUE.
+experiment_header() { _name=$1; shift
+  printf '[experiment]\nname = %s\nwarmup = 1\nmin_time = 0\nmin_reps = 1\nmax_reps = 2\n' "$_name"
+  for _kv in "$@"; do printf '%s = %s\n' "${_kv%%=*}" "${_kv#*=}"; done; }

@@ -23,18 +23,7 @@ big=1G
 huge=4294967301 # 2^32 + 5 bytes
 
 # [experiment] for a correctness run: one warm-up, one or two repetitions.
-header() {
-  cat <<EOF
-[experiment]
-name = $1
-warmup = 1
-min_time = 0
-min_reps = 1
-max_reps = 2
-timeout = 600
-seed = 20261122
-EOF
-}
+header() { experiment_header "$1" timeout=600 seed=20261122; }
 
 # The probe: is the pack built, is there a device?
 header probe >"$tmp/probe.ini"

@@ -25,10 +25,7 @@ mkdir -p "$tmp/plugins"
   -I"$top_srcdir/sdk" "$top_srcdir/tests/judge/onepass-tail.cu" -o "$tmp/plugins/onepass-tail.so" \
   >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
 
-header() {
-  printf '[experiment]\nname = %s\nwarmup = 1\nmin_time = 0\nmin_reps = 1\nmax_reps = 2\n' "$1"
-  printf 'determinism_runs = 0\ntimeout = 600\nseed = 20261124\n'
-}
+header() { experiment_header "$1" determinism_runs=0 timeout=600 seed=20261124; }
 
 # Is there a device?
 { header probe; printf '[run probe]\nplugin = buggy-cuda\nop = sum\ndtype = i32\nn = 1\n'; } >"$tmp/probe.ini"

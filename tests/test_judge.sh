@@ -12,18 +12,7 @@
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plugins=$top_builddir/tests/judge/dir
 
-header() {
-  cat <<EOF
-[experiment]
-name = $1
-warmup = 1
-min_time = 0
-min_reps = 1
-max_reps = 2
-determinism_runs = 0
-seed = 20261124
-EOF
-}
+header() { experiment_header "$1" determinism_runs=0 seed=20261124; }
 
 # run NAME [OPTIONS]: runs $tmp/NAME.ini into $tmp/NAME.json.
 run() {

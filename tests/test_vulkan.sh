@@ -18,19 +18,7 @@ planted=$top_builddir/tests/vulkan/dir
 paths="--plugin-path $pack --plugin-path $planted"
 
 # [experiment] for a correctness run: one warm-up, one or two repetitions.
-header() {
-  cat <<EOF2
-[experiment]
-name = $1
-warmup = 1
-min_time = 0
-min_reps = 1
-max_reps = 2
-timeout = 300
-seed = 20261124
-${2:-}
-EOF2
-}
+header() { experiment_header "$1" timeout=300 seed=20261124; printf '%s\n' "${2:-}"; }
 
 # The probe: is there a device?
 header probe >"$tmp/probe.ini"

@@ -38,11 +38,8 @@ static int atomic_describe(const rb_config *cfg, rb_description *out)
 static void atomic_teardown(void *state)
 {
     atomic_state *s = state;
-    rb_vulkan_pipeline_destroy(s->q, &s->pipeline);
-    if (s->result.buffer)
-        s->q->buffer_destroy(s->q, &s->result);
-    if (s->readback.buffer)
-        s->q->buffer_destroy(s->q, &s->readback);
+    rb_vulkan_buffer *buffers[] = {&s->result, &s->readback};
+    pack_release(s->q, &s->pipeline, buffers, 2);
     free(s);
 }
 
@@ -66,10 +63,7 @@ static int atomic_init(const rb_config *cfg, void **state)
     uint32_t constants[2] = {block, scope};
     if ((st = pack_pipeline(cfg, atomic_spirv, 1, sizeof(pack_push), constants, 2,
                             &s->pipeline)) != RB_OK ||
-        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_DEVICE_MEMORY, &s->result)) !=
-            RB_OK ||
-        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_HOST_MEMORY, &s->readback)) !=
-            RB_OK) {
+        (st = pack_result_buffers(s->q, cfg->host, &s->result, &s->readback)) != RB_OK) {
         atomic_teardown(s);
         *state = NULL;
         return st;
@@ -94,12 +88,8 @@ static int atomic_run(void *state)
 static int atomic_verify(void *state, rb_result *result)
 {
     atomic_state *s = state;
-    unsigned char value[8];
-    if (rb_vulkan_read(s->q, s->cfg->host, &s->result, 0, &s->readback, value,
-                       rb_dtype_size(s->cfg->dtype)) != RB_OK)
-        return RB_ERROR;
-    pack_result(s->cfg->dtype, value, s->cfg->op != RB_OP_SUM, result);
-    return RB_OK;
+    return pack_read_result(s->q, s->cfg, &s->result, &s->readback, s->cfg->op != RB_OP_SUM,
+                            result);
 }
 
 static const rb_plugin atomic_plugin = {

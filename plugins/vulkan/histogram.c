@@ -47,11 +47,8 @@ static int histogram_describe(const rb_config *cfg, rb_description *out)
 static void histogram_teardown(void *state)
 {
     histogram_state *s = state;
-    rb_vulkan_pipeline_destroy(s->q, &s->pipeline);
-    if (s->bins.buffer)
-        s->q->buffer_destroy(s->q, &s->bins);
-    if (s->readback.buffer)
-        s->q->buffer_destroy(s->q, &s->readback);
+    rb_vulkan_buffer *buffers[] = {&s->bins, &s->readback};
+    pack_release(s->q, &s->pipeline, buffers, 2);
     free(s);
 }
 

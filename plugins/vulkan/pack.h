@@ -1,7 +1,8 @@
 /* plugins/vulkan/pack.h: what the vulkan pack's strategies share: the
  * SPIR-V tables the build embeds (spirv-embed.sh), the checks describe
  * makes (the dtype's and the atomics' device features, the size limits),
- * the grid of a dispatch, and the result as verify hands it over. Only
+ * the grid of a dispatch, the buffers of a result and what teardown
+ * frees, and the result as verify hands it over. Only
  * SDK headers are included, as in an external pack. */
 #ifndef RB_VULKAN_PACK_H
 #define RB_VULKAN_PACK_H
@@ -261,6 +262,41 @@ static inline void pack_result(int dtype, const void *value, int ordered, rb_res
         break;
     }
     }
+}
+
+/* The buffers of a reduction's value: 8 bytes on the device, and 8 the
+ * host reads it back through. */
+static inline int pack_result_buffers(rb_vulkan_queue *q, const rb_host *host,
+                                      rb_vulkan_buffer *value, rb_vulkan_buffer *readback)
+{
+    int st = q->buffer_create(q, host, 8, RB_VULKAN_DEVICE_MEMORY, value);
+    return st != RB_OK ? st : q->buffer_create(q, host, 8, RB_VULKAN_HOST_MEMORY, readback);
+}
+
+/* verify's part: the reduction's value read back from `value` into
+ * *result (ordered: as the atomic min and max keep it). */
+static inline int pack_read_result(rb_vulkan_queue *q, const rb_config *cfg,
+                                   const rb_vulkan_buffer *value,
+                                   const rb_vulkan_buffer *readback, int ordered,
+                                   rb_result *result)
+{
+    unsigned char bytes[8];
+    if (rb_vulkan_read(q, cfg->host, value, 0, readback, bytes, rb_dtype_size(cfg->dtype)) !=
+        RB_OK)
+        return RB_ERROR;
+    pack_result(cfg->dtype, bytes, ordered, result);
+    return RB_OK;
+}
+
+/* teardown's part: the pipeline, and each of `count` buffers that was
+ * made (an init that failed half-way leaves some unmade). */
+static inline void pack_release(rb_vulkan_queue *q, rb_vulkan_pipeline *pipeline,
+                                rb_vulkan_buffer *const *buffers, size_t count)
+{
+    rb_vulkan_pipeline_destroy(q, pipeline);
+    for (size_t k = 0; k < count; k++)
+        if (buffers[k]->buffer)
+            q->buffer_destroy(q, buffers[k]);
 }
 
 #endif

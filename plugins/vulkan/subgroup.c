@@ -56,11 +56,8 @@ static int subgroup_describe(const rb_config *cfg, rb_description *out)
 static void subgroup_teardown(void *state)
 {
     subgroup_state *s = state;
-    rb_vulkan_pipeline_destroy(s->q, &s->pipeline);
     rb_vulkan_buffer *buffers[] = {&s->partials, &s->result, &s->readback};
-    for (int k = 0; k < 3; k++)
-        if (buffers[k]->buffer)
-            s->q->buffer_destroy(s->q, buffers[k]);
+    pack_release(s->q, &s->pipeline, buffers, 3);
     free(s);
 }
 
@@ -96,10 +93,7 @@ static int subgroup_init(const rb_config *cfg, void **state)
                             &s->pipeline)) != RB_OK ||
         (st = s->q->buffer_create(s->q, cfg->host, (uint64_t)s->groups * size,
                                   RB_VULKAN_DEVICE_MEMORY, &s->partials)) != RB_OK ||
-        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_DEVICE_MEMORY, &s->result)) !=
-            RB_OK ||
-        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_HOST_MEMORY, &s->readback)) !=
-            RB_OK) {
+        (st = pack_result_buffers(s->q, cfg->host, &s->result, &s->readback)) != RB_OK) {
         subgroup_teardown(s);
         *state = NULL;
         return st;
@@ -135,12 +129,8 @@ static int subgroup_run(void *state)
 static int subgroup_verify(void *state, rb_result *result)
 {
     subgroup_state *s = state;
-    unsigned char value[8];
-    if (rb_vulkan_read(s->q, s->cfg->host, &s->result, 0, &s->readback, value,
-                       rb_dtype_size(s->cfg->dtype)) != RB_OK)
-        return RB_ERROR;
-    pack_result(s->cfg->dtype, value, s->atomic && s->cfg->op != RB_OP_SUM, result);
-    return RB_OK;
+    return pack_read_result(s->q, s->cfg, &s->result, &s->readback,
+                            s->atomic && s->cfg->op != RB_OP_SUM, result);
 }
 
 static const rb_plugin subgroup_plugin = {

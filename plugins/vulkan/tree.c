@@ -46,12 +46,8 @@ static int tree_describe(const rb_config *cfg, rb_description *out)
 static void tree_teardown(void *state)
 {
     tree_state *s = state;
-    rb_vulkan_pipeline_destroy(s->q, &s->pipeline);
-    for (int k = 0; k < 2; k++)
-        if (s->partials[k].buffer)
-            s->q->buffer_destroy(s->q, &s->partials[k]);
-    if (s->readback.buffer)
-        s->q->buffer_destroy(s->q, &s->readback);
+    rb_vulkan_buffer *buffers[] = {&s->partials[0], &s->partials[1], &s->readback};
+    pack_release(s->q, &s->pipeline, buffers, 3);
     free(s);
 }
 
@@ -125,13 +121,7 @@ static int tree_run(void *state)
 static int tree_verify(void *state, rb_result *result)
 {
     tree_state *s = state;
-    unsigned char value[8];
-    size_t size = rb_dtype_size(s->cfg->dtype);
-    if (rb_vulkan_read(s->q, s->cfg->host, &s->partials[s->result_in], 0, &s->readback, value,
-                       size) != RB_OK)
-        return RB_ERROR;
-    pack_result(s->cfg->dtype, value, 0, result);
-    return RB_OK;
+    return pack_read_result(s->q, s->cfg, &s->partials[s->result_in], &s->readback, 0, result);
 }
 
 static const rb_plugin tree_plugin = {

@@ -33,11 +33,8 @@ typedef struct planted_state {
 static void planted_teardown(void *state)
 {
     planted_state *s = state;
-    rb_vulkan_pipeline_destroy(s->q, &s->pipeline);
     rb_vulkan_buffer *buffers[] = {&s->partials, &s->result, &s->readback};
-    for (int k = 0; k < 3; k++)
-        if (buffers[k]->buffer)
-            s->q->buffer_destroy(s->q, buffers[k]);
+    pack_release(s->q, &s->pipeline, buffers, 3);
     free(s);
 }
 
@@ -86,10 +83,7 @@ static int planted_init(const rb_config *cfg, void **state)
                             &s->pipeline)) != RB_OK ||
         (st = s->q->buffer_create(s->q, cfg->host, (uint64_t)s->groups * size,
                                   RB_VULKAN_DEVICE_MEMORY, &s->partials)) != RB_OK ||
-        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_DEVICE_MEMORY, &s->result)) !=
-            RB_OK ||
-        (st = s->q->buffer_create(s->q, cfg->host, 8, RB_VULKAN_HOST_MEMORY, &s->readback)) !=
-            RB_OK) {
+        (st = pack_result_buffers(s->q, cfg->host, &s->result, &s->readback)) != RB_OK) {
         planted_teardown(s);
         *state = NULL;
         return st;
@@ -134,11 +128,7 @@ static int planted_verify(void *state, rb_result *result)
     for (uint32_t k = 0; k < s->cfg->bins && k < result->n_bins; k++)
         result->bins[k] = counts[k];
 #else
-    unsigned char value[8];
-    if (rb_vulkan_read(s->q, s->cfg->host, &s->result, 0, &s->readback, value,
-                       rb_dtype_size(s->cfg->dtype)) != RB_OK)
-        return RB_ERROR;
-    pack_result(s->cfg->dtype, value, 0, result);
+    return pack_read_result(s->q, s->cfg, &s->result, &s->readback, 0, result);
 #endif
     return RB_OK;
 }
