@@ -430,11 +430,12 @@ static int put_device(rb_row_fill *f, const rb_value *v, const json_value *j)
     f->row->device_index = -1;
     if (!known(v))
         return 0;
-    if (v->i < 0 || (uint64_t)v->i >= f->res->info.n_devices)
+    size_t n = f->res->info.n_devices;
+    if (n == 0 && (v->i < 0 || (uint64_t)v->i >= n))
+        return why(f, "is %lld, but the file lists no device (valid: null)", (long long)v->i);
+    if (v->i < 0 || (uint64_t)v->i >= n)
         return why(f, "is %lld, but the file lists %zu device%s (valid: 0 to %zu, or null)",
-                   (long long)v->i, f->res->info.n_devices,
-                   f->res->info.n_devices == 1 ? "" : "s",
-                   f->res->info.n_devices ? f->res->info.n_devices - 1 : 0);
+                   (long long)v->i, n, n == 1 ? "" : "s", n - 1);
     f->row->device_index = (int)v->i;
     return 0;
 }
@@ -478,9 +479,11 @@ static int put_params(rb_row_fill *f, const rb_value *v, const json_value *j)
     for (size_t k = 0; k < j->count; k++) {
         const json_value *item = &j->items[k];
         const char *text = param_text(item);
-        if (!text)
+        if (!text) {
+            sb_free(&types);
             return why(f, "has the parameter '%.60s' as an %s; valid: a number or a word",
                        j->keys[k], json_type_name(item->type));
+        }
         int64_t i = 0;
         int is_int = item->type == JSON_NUMBER && json_int64(item, &i);
         cfg->params[k].name = fill_keep(f, j->keys[k]);
