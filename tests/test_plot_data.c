@@ -299,6 +299,10 @@ static void test_axes(void)
     is_str(buf, "1.5 us", "1500 ns is 1.5 us");
     plot_format(2190.4, PLOT_UNIT_NUMBER, buf, sizeof buf);
     is_str(buf, "2190", "2190.4 is written whole, not as 2.19e+03");
+    plot_format(999.6, PLOT_UNIT_NUMBER, buf, sizeof buf);
+    is_str(buf, "1000", "999.6 is 1000, not 1e+03");
+    plot_format(999.7, PLOT_UNIT_NS, buf, sizeof buf);
+    is_str(buf, "1 us", "999.7 ns is 1 us, not 1e+03 ns");
     plot_format(17.114, PLOT_UNIT_NUMBER, buf, sizeof buf);
     is_str(buf, "17.1", "17.114 has three significant digits");
     plot_format(2.5, PLOT_UNIT_TIMES, buf, sizeof buf);
@@ -357,7 +361,7 @@ static void test_svg(const json_value *doc)
 
 int main(void)
 {
-    plan(63);
+    plan(65);
     char *text = results_document();
     json_error err;
     json_value *doc = json_parse(text, strlen(text), &err);

@@ -26,7 +26,7 @@ void plot_format(double v, int unit, char *buf, size_t len)
     case PLOT_UNIT_NS: {
         static const char *const units[] = {"ns", "us", "ms", "s"};
         int k = 0;
-        while (k < 3 && fabs(v) >= 1000) {
+        while (k < 3 && fabs(v) >= 999.5) { /* 999.7 ns is 1 us, not 1e+03 ns */
             v /= 1000;
             k++;
         }
@@ -39,8 +39,9 @@ void plot_format(double v, int unit, char *buf, size_t len)
     default:
         break;
     }
-    /* Three significant digits; whole numbers from 1000 up, not 1.23e+03. */
-    if (fabs(v) >= 1000 && fabs(v) < 1e15)
+    /* Three significant digits; whole numbers from 999.5 up (which three
+     * digits would round to 1e+03), not 1.23e+03. */
+    if (fabs(v) >= 999.5 && fabs(v) < 1e15)
         snprintf(buf, len, "%.0f", v);
     else
         snprintf(buf, len, "%.3g", v);
