@@ -15,9 +15,9 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
 int command_tune(int argc, char **argv);
 /* redbench compare OLD.json NEW.json ...: verdicts per configuration (cli/compare.c). */
 int command_compare(int argc, char **argv);
-/* redbench plot RESULTS.json [-o DIR] [--baseline NAME]: figures with gnuplot (cli/plot.c). */
+/* redbench plot RESULTS.json [-o DIR] [--baseline NAME]: the figures (cli/plot.c). */
 int command_plot(int argc, char **argv);
-/* redbench report RESULTS.json -o FILE...: saved results converted (cli/plot.c). */
+/* redbench report RESULTS.json -o FILE...: saved results converted (cli/report.c). */
 int command_report(int argc, char **argv);
 
 #endif
