@@ -1,6 +1,7 @@
 /* tests/test_rules.c: the rules of measuring one configuration
  * (src/run/rules.c) on samples with known answers: which of noise, max_reps
- * and the timeout stops the repetitions; the size of a graph batch; bit
+ * and the timeout stops the repetitions; the noise of the median and the
+ * bimodality check on synthetic samples of one and two groups; the size of a graph batch; bit
  * comparison of results; the error in units of the tolerance; the names of
  * timing modes, throttle reasons and profiler ranges. */
 #include <math.h>
@@ -8,6 +9,8 @@
 #include <string.h>
 
 #include "base/names.h"
+#include "base/random.h"
+#include "base/stats.h"
 #include "config/sweep.h"
 #include "run/rules.h"
 #include "tap.h"
@@ -58,6 +61,76 @@ static void test_stop_rule(void)
     one.max_reps = 1;
     ok(stops(rules_should_stop(&one, steady, 1, 1000, 0.1, 0.001), "max_reps"),
            "max_reps = 1: one repetition, stopped by max_reps");
+}
+
+/* A uniform number in [0, 1) from a fixed sequence. */
+static double uniform(rb_rng *r) { return (double)(rb_rng_next(r) >> 11) / 9007199254740992.0; }
+
+/* About normal (mean 0, deviation 1): the sum of 12 uniforms less 6. */
+static double about_normal(rb_rng *r)
+{
+    double sum = 0;
+    for (int k = 0; k < 12; k++)
+        sum += uniform(r);
+    return sum - 6;
+}
+
+/* n samples, `upper` of every 100 of them from the group at 1000 * ratio,
+ * the rest at 1000, each with a relative spread `spread`. */
+static void two_groups(double *v, size_t n, size_t upper, double ratio, double spread)
+{
+    rb_rng r = {{1, 2, 3, 4}};
+    for (size_t k = 0; k < n; k++) {
+        double centre = k % 100 < upper ? 1000 * ratio : 1000;
+        v[k] = centre * (1 + spread * about_normal(&r));
+    }
+}
+
+static void test_noise_of_two_groups(void)
+{
+    double v[400];
+    two_groups(v, 400, 0, 1, 0.001);
+    rb_stats s;
+    stats_compute(v, 400, &s);
+    double noise = rules_noise(v, 400);
+    ok(noise >= s.noise && noise < 3 * s.noise && noise < 0.001,
+       "one group of 0.1%% spread: the noise is about the MAD's (%.2g against %.2g)", noise,
+       s.noise);
+    two_groups(v, 400, 48, 1.2, 0.001);
+    stats_compute(v, 400, &s);
+    noise = rules_noise(v, 400);
+    ok(s.noise < 0.001, "52%% at 1000 and 48%% at 1200: the MAD sees %.2g noise", s.noise);
+    ok(noise > 0.05, "the median's interval spans the gap: noise %.2g, %.0f times the MAD's",
+       noise, noise / s.noise);
+    rb_stop_rule loose = {.min_reps = 5, .max_reps = 1000, .min_time_ns = 0, .noise = 0.01,
+                          .budget_s = 10};
+    ok(stops(rules_should_stop(&loose, v, 400, 400 * 1100, 0.1, 0.001), NULL),
+       "so the stop rule goes on at a 1%% target where the MAD would have stopped");
+    ok(rules_noise(v, 1) == 0 && rules_noise(NULL, 0) == 0, "fewer than 2 samples: 0");
+}
+
+static void test_multimodal(void)
+{
+    double v[400];
+    two_groups(v, 400, 30, 1.1, 0.005);
+    is_int(rules_multimodal(v, 400), 1, "70%% at 1000 and 30%% at 1100, 0.5%% spread: bimodal");
+    two_groups(v, 400, 50, 1.05, 0.003);
+    is_int(rules_multimodal(v, 400), 1, "half at 1000, half at 1050, 0.3%% spread: bimodal");
+    two_groups(v, 400, 0, 1, 0.01);
+    is_int(rules_multimodal(v, 400), 0, "one normal group: not bimodal");
+    rb_rng r = {{5, 6, 7, 8}};
+    for (size_t k = 0; k < 400; k++)
+        v[k] = 1000 + 30 * -log(1 - uniform(&r));
+    is_int(rules_multimodal(v, 400), 0, "one skewed group (an exponential tail): not bimodal");
+    two_groups(v, 400, 5, 2, 0.001);
+    is_int(rules_multimodal(v, 400), 0, "5%% outliers at twice the time: not a group of their own");
+    two_groups(v, 400, 50, 1.01, 0.0005);
+    is_int(rules_multimodal(v, 400), 0, "groups 1%% apart: too close to matter");
+    for (size_t k = 0; k < 400; k++)
+        v[k] = 1000 + 500 * (double)(k % 3);
+    is_int(rules_multimodal(v, 400), -1, "three distinct values (a coarse timer): cannot tell");
+    two_groups(v, 19, 50, 1.2, 0.001);
+    is_int(rules_multimodal(v, 19), -1, "19 samples: too few to tell");
 }
 
 static void test_noise_cadence(void)
@@ -156,8 +229,10 @@ static void test_names(void)
 
 int main(void)
 {
-    plan(43);
+    plan(56);
     test_stop_rule();
+    test_noise_of_two_groups();
+    test_multimodal();
     test_noise_cadence();
     test_batch_calls();
     test_same_result();

@@ -214,6 +214,11 @@ static void get_reps(const rb_row_ref *r, rb_value *v) { count(v, r->row->stats.
 
 /* ---- how it was measured ---- */
 
+static void get_multimodal(const rb_row_ref *r, rb_value *v)
+{
+    flag(v, has_spread(r->row) && r->row->multimodal_known, r->row->multimodal);
+}
+
 /* Stopped by a cap (max_reps or the timeout) before the noise target. */
 static void get_hit_max_reps(const rb_row_ref *r, rb_value *v)
 {
@@ -732,6 +737,14 @@ static int put_throttled(rb_row_fill *f, const rb_value *v, const json_value *j)
     return 0;
 }
 
+static int put_multimodal(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    f->row->multimodal_known = known(v);
+    f->row->multimodal = known(v) && v->flag;
+    return 0;
+}
+
 static int put_throttle_reasons(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
@@ -805,6 +818,7 @@ const rb_field rb_row_fields[] = {
     {.name = "cv", .get = get_cv, .kind = RB_VALUE_NUMBER, .put = put_cv},
     {.name = "noise", .get = get_noise, .title = "noise", .unit = RB_UNIT_PERCENT,
      .kind = RB_VALUE_NUMBER, .put = put_noise},
+    {.name = "multimodal", .get = get_multimodal, .kind = RB_VALUE_BOOL, .put = put_multimodal},
     {.name = "reps", .get = get_reps, .title = "reps", .unit = RB_UNIT_COUNT,
      .kind = RB_VALUE_UINT, .put = put_reps},
     {.name = "hit_max_reps", .get = get_hit_max_reps}, /* from stopped_by */

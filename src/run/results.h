@@ -20,6 +20,10 @@ typedef struct rb_row {
     uint64_t seed;          /* the input's seed */
     rb_stats stats;         /* nanoseconds per run */
     double *samples_ns;     /* stats.count samples, in run order */
+    int multimodal_known;   /* the samples were checked for two groups
+                               (rules_multimodal could tell) */
+    int multimodal;         /* they fall into two groups apart: the median
+                               may jump between them */
     double bandwidth_gbs;   /* n * element size / median, GB/s (1e9 B/s) */
     double pct_peak;        /* % of the device's theoretical peak (0 unknown) */
     double pct_measured_peak; /* % of the backend's measured peak (0 unknown) */

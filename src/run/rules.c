@@ -1,17 +1,19 @@
 /* src/run/rules.c: the rules of measuring one configuration that need no
  * plugin and no device (see run/rules.h): the stop rule of the timed
- * repetitions, the size of a graph batch, the bit comparison of results,
+ * repetitions and its noise, the bimodality check of samples, the size of a graph batch, the bit comparison of results,
  * the error in units of the tolerance, and the names shown for timing
  * modes, throttle reasons and profiler ranges. */
 #include "run/rules.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/names.h"
 #include "base/stats.h"
 #include "base/units.h"
+#include "base/util.h"
 
 int rules_checks_noise_at(size_t count)
 {
@@ -25,6 +27,88 @@ int rules_checks_noise_at(size_t count)
     return count % step == 0;
 }
 
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double *sorted_copy(const double *samples, size_t count)
+{
+    double *sorted = xmalloc(count * sizeof *sorted);
+    memcpy(sorted, samples, count * sizeof *sorted);
+    qsort(sorted, count, sizeof *sorted, compare_doubles);
+    return sorted;
+}
+
+double rules_noise(const double *samples, size_t count)
+{
+    if (count < 2)
+        return 0;
+    rb_stats s;
+    stats_compute(samples, count, &s);
+    if (s.median == 0)
+        return 0;
+    double *sorted = sorted_copy(samples, count);
+    /* The k-th order statistic lies below the median with the chance of a
+     * binomial(n, 1/2) of at least k: n/2 -+ sqrt(n)/2 is one standard
+     * deviation of it each way. */
+    double n = (double)count, half = sqrt(n) / 2;
+    double low_at = floor(n / 2 - half), high_at = ceil(n / 2 + half) - 1;
+    size_t low = low_at < 0 ? 0 : (size_t)low_at;
+    size_t high = high_at > n - 1 ? count - 1 : (size_t)high_at;
+    double spread = (sorted[high] - sorted[low]) / (2 * fabs(s.median));
+    free(sorted);
+    return spread > s.noise ? spread : s.noise;
+}
+
+int rules_multimodal(const double *samples, size_t count)
+{
+    if (count < RB_MULTIMODAL_MIN_SAMPLES)
+        return -1;
+    double *v = sorted_copy(samples, count);
+    size_t distinct = 1;
+    for (size_t k = 1; k < count; k++)
+        distinct += v[k] != v[k - 1];
+    if (distinct < 8) {
+        free(v);
+        return -1;
+    }
+    /* prefix sums of the values and their squares, about the first value
+     * so that the squares lose no precision */
+    double *sum = xmalloc((count + 1) * sizeof *sum), *squares = xmalloc((count + 1) * sizeof *squares);
+    sum[0] = squares[0] = 0;
+    for (size_t k = 0; k < count; k++) {
+        double x = v[k] - v[0];
+        sum[k + 1] = sum[k] + x;
+        squares[k + 1] = squares[k] + x * x;
+    }
+    size_t least = count / 10 > 3 ? count / 10 : 3;
+    double best_within = INFINITY, best_gap = 0, best_pooled = 0;
+    for (size_t split = least; split + least <= count; split++) {
+        double n1 = (double)split, n2 = (double)(count - split);
+        double s1 = sum[split], s2 = sum[count] - s1;
+        double ss1 = squares[split] - s1 * s1 / n1;
+        double ss2 = squares[count] - squares[split] - s2 * s2 / n2;
+        if (ss1 < 0)
+            ss1 = 0;
+        if (ss2 < 0)
+            ss2 = 0;
+        if (ss1 + ss2 < best_within) {
+            best_within = ss1 + ss2;
+            best_gap = s2 / n2 - s1 / n1;
+            best_pooled = sqrt((ss1 / n1 + ss2 / n2) / 2);
+        }
+    }
+    double median = count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
+    free(sum);
+    free(squares);
+    free(v);
+    int apart = best_gap > 0.02 * fabs(median) &&
+                best_gap > RB_MULTIMODAL_SEPARATION * best_pooled;
+    return apart ? 1 : 0;
+}
+
 const char *rules_should_stop(const rb_stop_rule *rule, const double *samples, size_t count,
                               double total_ns, double elapsed_s, double next_s)
 {
@@ -32,16 +116,11 @@ const char *rules_should_stop(const rb_stop_rule *rule, const double *samples, s
     int check_noise = enough && count >= 2 && rules_checks_noise_at(count);
     if ((long)count >= rule->max_reps) {
         /* the last look at the noise decides which it was */
-        rb_stats s;
-        stats_compute(samples, count, &s);
-        return enough && count >= 2 && s.noise <= rule->noise ? "noise" : "max_reps";
+        return enough && count >= 2 && rules_noise(samples, count) <= rule->noise ? "noise"
+                                                                                 : "max_reps";
     }
-    if (check_noise) {
-        rb_stats s;
-        stats_compute(samples, count, &s);
-        if (s.noise <= rule->noise)
-            return "noise";
-    }
+    if (check_noise && rules_noise(samples, count) <= rule->noise)
+        return "noise";
     if (elapsed_s + next_s > rule->budget_s)
         return "timeout";
     return NULL;

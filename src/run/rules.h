@@ -27,13 +27,33 @@ typedef struct rb_stop_rule {
     double budget_s;    /* seconds the configuration may spend measuring */
 } rb_stop_rule;
 
+/* The relative noise of the median of `count` samples: the half-width of
+ * the distribution-free interval of the median at about 68% (the order
+ * statistics n/2 -+ sqrt(n)/2, as a bootstrap of the median would find)
+ * over the median, or the MAD's estimate (base/stats.h) where that is
+ * larger. Unlike the MAD alone it is honest for samples in two groups: the
+ * median of such samples jumps between them, and the interval spans the
+ * gap. 0 for fewer than 2 samples or a median of 0. */
+double rules_noise(const double *samples, size_t count);
+
+/* Whether the samples fall into two groups apart (a bimodality check):
+ * the split of the sorted samples into two groups, each at least a tenth
+ * of them, with the least squares within them; bimodal when their means
+ * are more than RB_MULTIMODAL_SEPARATION pooled deviations apart (Ashman's
+ * D) and at least 2% of the median apart. Returns 1 bimodal, 0 not, -1
+ * when it cannot tell: fewer than RB_MULTIMODAL_MIN_SAMPLES samples, or
+ * fewer than 8 distinct values (a coarse timer's steps). */
+#define RB_MULTIMODAL_MIN_SAMPLES 20
+#define RB_MULTIMODAL_SEPARATION 4.0
+int rules_multimodal(const double *samples, size_t count);
+
 /* Decides after a repetition whether to stop. `samples` holds the `count`
  * samples so far (their sum is total_ns); elapsed_s is the time since the
  * configuration started and next_s what one more repetition is expected to
  * take. Returns NULL to go on, or why to stop: "noise" (min_reps and
  * min_time reached and the noise under target), "max_reps" (the cap came
  * first) or "timeout" (one more repetition would pass the budget). The noise
- * is computed only where rules_checks_noise_at says, so that the host's
+ * (rules_noise) is computed only where rules_checks_noise_at says, so that the host's
  * sorting leaves the device idle between few of the timed calls. */
 const char *rules_should_stop(const rb_stop_rule *rule, const double *samples, size_t count,
                               double total_ns, double elapsed_s, double next_s);

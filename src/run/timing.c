@@ -153,6 +153,10 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
     }
     row->samples_ns = samples;
     stats_compute(samples, count, &row->stats);
+    row->stats.noise = rules_noise(samples, count);
+    int multimodal = rules_multimodal(samples, count);
+    row->multimodal_known = multimodal >= 0;
+    row->multimodal = multimodal == 1;
     return status;
 }
 
