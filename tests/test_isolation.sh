@@ -10,7 +10,7 @@ cd "$top_builddir"
 dir=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "broken test plugins not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 51
+plan 52
 # The crashes must reach redbench as signals, also in a sanitized build.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
 
@@ -121,6 +121,7 @@ is "$r" 1 "... the huge parameter table is named by its size"
 # --no-isolation: the same plugins in this process (crash-free ones).
 cat >"$tmp/inproc.ini" <<'INI'
 [experiment]
+rounds = 1
 warmup = 1
 min_time = 0
 max_reps = 3
@@ -149,6 +150,7 @@ is "$r" 1 "... after the poisoned device, its next configuration is skipped with
 # for each (the fragile device is opened once per worker, measured once).
 cat >"$tmp/groups.ini" <<'INI'
 [experiment]
+rounds = 1
 min_time = 0
 max_reps = 3
 [data]
@@ -166,6 +168,9 @@ opens() { # opens MODE FILE: the device's opens and measurements in a run
 }
 is "$(opens worker groups.ini)" "1 1 ok ok ok" "--isolation worker: one worker for three data groups (opened once, measured once)"
 is "$(opens group groups.ini)" "3 1 ok ok ok" "--isolation group: a fresh worker per data group (opened 3 times, measured once)"
+sed -i 's/^rounds = 1$/rounds = 2/' "$tmp/groups.ini"
+is "$(opens worker groups.ini)" "2 1 ok ok ok" "rounds = 2: a fresh worker for each round (opened twice, measured once)"
+sed -i 's/^rounds = 2$/rounds = 1/' "$tmp/groups.ini"
 sed -i 's/^fault = none$/fault = none, yes/' "$tmp/groups.ini"
 is "$(opens worker groups.ini)" "3 1 ok failed ok failed ok failed" "after each poisoned device a fresh worker goes on"
 "$rb" -q --isolation sometimes -c "$tmp/groups.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "--isolation with an unknown mode exits 2"

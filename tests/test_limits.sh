@@ -12,13 +12,13 @@ dir=$top_builddir/tests/crashers/dir
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plan 17
 
-run_ini() { printf '[experiment]\nwarmup = 0\nmin_time = 0\nmin_reps = 1\nmax_reps = 2\n%s\n' "$1" >"$tmp/t.ini"; }
+run_ini() { printf '[experiment]\nrounds = 1\nwarmup = 0\nmin_time = 0\nmin_reps = 1\nmax_reps = 2\n%s\n' "$1" >"$tmp/t.ini"; }
 field() { "$JQ" -r ".results[0].$1" "$tmp/out.json"; }
 
 # n = 0
 run_ini $'[data]\nn = 0\n[run a]\nplugin = serial'
 "$rb" -q --dry-run -c "$tmp/t.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "n = 0: --dry-run exits 2"
-ok "... naming the file and line, and what is valid" grep -q "t.ini:7: error: n = 0 is out of range; valid: 1 to 1T" "$tmp/err"
+ok "... naming the file and line, and what is valid" grep -q "t.ini:8: error: n = 0 is out of range; valid: 1 to 1T" "$tmp/err"
 
 # n = 1: the smallest input.
 run_ini $'[data]\nn = 1\ndtype = i64\n[run a]\nplugin = serial'

@@ -5,15 +5,16 @@
 # and a last line with the run's length; nothing for a run shorter than
 # the interval. On a terminal (script(1) gives one): one line rewritten in place
 # (\r and the erase-line sequence) with an estimate of the time left, cleared
-# before the results. -q silences both.
+# before the results; with rounds it says which. -q silences both.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 dir=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "test plugins not built"
-plan 11
+plan 12
 
 cat >"$tmp/slow.ini" <<'INI'
 [experiment]
+rounds = 1
 warmup = 1
 min_time = 0.6
 max_reps = 1000
@@ -36,6 +37,9 @@ ok "... later lines estimate the time left" \
   grep -Eq '^redbench: \[3/3\] slow fault=yes sum i32 n=2K: [0-9]+ s elapsed, about [0-9]+ s left$' "$tmp/plain.err"
 ok "... a last line gives the run's length" grep -Eq '^redbench: \[3/3\] the run took [0-9]+ s$' "$tmp/plain.err"
 ok "... no terminal control sequence reaches the log" bash -c "! grep -q \$'[\\r\\033]' '$tmp/plain.err'"
+REDBENCH_PROGRESS_SECONDS=0.2 "$rb" --plugin-path "$dir" -c "$tmp/slow.ini" -D rounds=2 -o "$tmp/rounds.json" 2>"$tmp/rounds.err" >/dev/null
+ok "rounds = 2: the line says the round and counts both rounds' configurations" \
+  grep -Eq '^redbench: round 2/2 \[[4-6]/6\] slow fault=yes sum i32 n=[12]K: [0-9]+ s elapsed' "$tmp/rounds.err"
 
 REDBENCH_PROGRESS_SECONDS=120 "$rb" --plugin-path "$dir" -c "$tmp/slow.ini" -o "$tmp/short.json" 2>"$tmp/short.err" >/dev/null
 is "$(grep -c '^redbench: \[' "$tmp/short.err")" 0 "a run shorter than the interval writes no progress line"

@@ -4,12 +4,16 @@
 # tests/timing/ in every timing mode and checks the rows' timing,
 # stopped_by, error_ratio, determinism and clock fields, the peak cache and
 # --profile; tests/test_peak_check.sh: one cache entry for run and tune, a
-# measurement far from the cached figure taken again; tests/test_gpu_timing.sh does the same on a GPU with the cuda
-# pack. tests/timing/: flaky-bits (right, but its last bit changes between
+# measurement far from the cached figure taken again; tests/test_rounds.sh:
+# rounds (each configuration measured K times in shuffled orders, the rows'
+# rounds, the order recorded, a failed round final); tests/test_gpu_timing.sh does the same on a GPU with the cuda
+# pack. tests/timing/: delay-sum (an i32 sum that reads delay% of its
+# input again: a planted slowdown), flaky-bits (right, but its last bit changes between
 # runs), old-clock (a backend of ABI 1.0) and old-sum (a plugin on it),
 # gathered in tests/timing/dir/. The standalone check in bench/ is shipped.
 check_PROGRAMS += tests/test_rules tests/test_peak_cache
-TESTS += tests/test_rules tests/test_peak_cache tests/test_timing.sh tests/test_peak_check.sh
+TESTS += tests/test_rules tests/test_peak_cache tests/test_timing.sh tests/test_peak_check.sh \
+	tests/test_rounds.sh
 tests_test_rules_SOURCES = tests/test_rules.c
 tests_test_rules_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_rules_LDADD = $(TEST_LIBS)
@@ -18,10 +22,14 @@ tests_test_peak_cache_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_test_peak_cache_LDADD = $(TEST_LIBS)
 
 TIMING_PLUGINS = \
+	tests/timing/delay-sum.la \
 	tests/timing/flaky-bits.la \
 	tests/timing/old-clock.la \
 	tests/timing/old-sum.la
 check_LTLIBRARIES += $(TIMING_PLUGINS)
+tests_timing_delay_sum_la_SOURCES = tests/timing/delay-sum.c
+tests_timing_delay_sum_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_timing_delay_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_timing_flaky_bits_la_SOURCES = tests/timing/flaky-bits.c
 tests_timing_flaky_bits_la_CPPFLAGS = -I$(top_srcdir)/sdk
 tests_timing_flaky_bits_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
@@ -42,7 +50,7 @@ tests/timing/dir.stamp: $(TIMING_PLUGINS)
 check_DATA += tests/timing/dir.stamp
 CLEANFILES += tests/timing/dir.stamp tests/timing/dir/*.so
 
-EXTRA_DIST += tests/test_timing.sh tests/test_gpu_timing.sh tests/test_peak_check.sh \
+EXTRA_DIST += tests/test_timing.sh tests/test_gpu_timing.sh tests/test_peak_check.sh tests/test_rounds.sh \
 	bench/Makefile bench/plain_cub_sum.cu bench/plain_dlopen.c bench/plain_record.cu bench/launch_vs_plain.py \
 	bench/launch-vs-plain.ini bench/hopper_vs_cub.py \
 	bench/launch_rounds.sh bench/launch_rounds.py bench/launch-rounds.ini

@@ -37,7 +37,7 @@ enum experiment_key {
     KEY_NAME, KEY_WARMUP, KEY_MIN_TIME, KEY_MIN_REPS, KEY_MAX_REPS, KEY_NOISE,
     KEY_CACHE, KEY_SEED, KEY_OUTPUT, KEY_FORMAT, KEY_DEVICE, KEY_TIMEOUT,
     KEY_TIMING, KEY_GRAPH_CALLS, KEY_DETERMINISM_RUNS, KEY_PEAK, KEY_PROBES,
-    KEY_DEVICES, KEY_N_SCOPE,
+    KEY_DEVICES, KEY_N_SCOPE, KEY_ROUNDS,
     KEY_COUNT_
 };
 
@@ -45,10 +45,10 @@ static const char *const experiment_keys[KEY_COUNT_] = {
     "name", "warmup", "min_time", "min_reps", "max_reps", "noise",
     "cache", "seed", "output", "format", "device", "timeout",
     "timing", "graph_calls", "determinism_runs", "peak", "probes",
-    "devices", "n_scope"};
+    "devices", "n_scope", "rounds"};
 static const char experiment_key_list[] =
     "name, warmup, min_time, min_reps, max_reps, noise, cache, seed, output, format, device, "
-    "timeout, timing, graph_calls, determinism_runs, peak, probes, devices, n_scope";
+    "timeout, timing, graph_calls, determinism_runs, peak, probes, devices, n_scope, rounds";
 
 static const char *const data_keys[] = {"op", "dtype", "n", "distribution", "bins", "ranks"};
 static const char data_key_list[] = "op, dtype, n, distribution, bins, ranks";
@@ -260,6 +260,21 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
             setting_error(exp, st->line, "probes = %s is not valid; valid: on (every result is "
                     "also judged on probe inputs of exact answer: the default), off (rows are "
                     "then unproven)", value);
+        break;
+    case KEY_ROUNDS:
+        if (strcmp(value, "auto") == 0) {
+            exp->rounds = 0;
+        } else {
+            v = exp->rounds;
+            const char *why;
+            if (parse_int(value, &v, &why) != 0 || v < 1 || v > RB_MAX_ROUNDS)
+                setting_error(exp, st->line, "rounds = %s is not valid; valid: auto (%d rounds, "
+                        "or 1 when one round is estimated to take longer than %d minutes) or a "
+                        "whole number from 1 to %d", value, RB_AUTO_ROUNDS,
+                        (int)(RB_AUTO_ROUNDS_LIMIT_S / 60), RB_MAX_ROUNDS);
+            else
+                exp->rounds = (int)v;
+        }
         break;
     }
 }
@@ -732,6 +747,16 @@ static void apply_override(parse_state *st, const rb_override *ov)
             replace_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key, value);
         }
     }
+}
+
+int experiment_rounds(const rb_experiment *exp, size_t n_configs)
+{
+    if (exp->profile)
+        return 1;
+    if (exp->rounds > 0)
+        return exp->rounds;
+    double per_config = exp->min_time > 0.01 ? exp->min_time : 0.01;
+    return (double)n_configs * per_config > RB_AUTO_ROUNDS_LIMIT_S ? 1 : RB_AUTO_ROUNDS;
 }
 
 int experiment_keep_runs(rb_experiment *exp, char *const *patterns, size_t n)

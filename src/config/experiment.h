@@ -76,6 +76,9 @@ typedef struct rb_experiment {
     size_t n_devices;
     int n_total;       /* `n_scope = total`: n is split across the ranks;
                           0 (`rank`, the default): n on each rank */
+    int rounds;        /* times every configuration is measured, each round
+                          in a shuffled order and fresh workers; 0 (default,
+                          `auto`): experiment_rounds decides */
     int profile;       /* --profile: each configuration runs once, no
                           warm-up (set by the command line, not the file) */
 
@@ -90,6 +93,17 @@ typedef struct rb_experiment {
     char **origins;
     size_t n_origins;
 } rb_experiment;
+
+/* rounds = auto: RB_AUTO_ROUNDS rounds, or 1 when one round is estimated
+ * (configurations x max(min_time, 0.01 s)) to take longer than
+ * RB_AUTO_ROUNDS_LIMIT_S seconds. */
+#define RB_AUTO_ROUNDS 3
+#define RB_AUTO_ROUNDS_LIMIT_S 600.0
+#define RB_MAX_ROUNDS 1000
+
+/* The rounds a sweep of n_configs configurations gets: `rounds` as set, 1
+ * under --profile, else the rule of `auto` above. */
+int experiment_rounds(const rb_experiment *exp, size_t n_configs);
 
 /* A key set on the command line, as if written in the file: an [experiment]
  * key is set; a data key (op, dtype, n, distribution, bins, ranks) replaces the one

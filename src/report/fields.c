@@ -774,6 +774,49 @@ static int put_samples(rb_row_fill *f, const rb_value *v, const json_value *j)
     return 0;
 }
 
+/* rounds[]: each round's median, reps, position and stopped_by; their reps
+ * add up to the samples read before them. */
+static int put_rounds(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)v;
+    if (!j || j->type == JSON_NULL || (j->type == JSON_ARRAY && j->count == 0))
+        return 0;
+    if (j->type != JSON_ARRAY)
+        return why(f, "is not an array; valid: an array of rounds, each an object with "
+                      "median_ns, reps, position and stopped_by");
+    rb_round *rounds = xcalloc(j->count, sizeof *rounds);
+    size_t total = 0;
+    for (size_t k = 0; k < j->count; k++) {
+        const json_value *round = &j->items[k];
+        const json_value *median = json_get(round, "median_ns");
+        uint64_t reps = 0, position = 0;
+        if (round->type != JSON_OBJECT || !median || median->type != JSON_NUMBER ||
+            !isfinite(median->number) || median->number < 0 ||
+            !json_uint64(json_get(round, "reps"), &reps) ||
+            !json_uint64(json_get(round, "position"), &position)) {
+            free(rounds);
+            return why(f, "has a round %zu that is not an object with median_ns (nanoseconds, 0 "
+                          "or more), reps and position (whole numbers)", k + 1);
+        }
+        const char *stopped = json_string(json_get(round, "stopped_by"));
+        rounds[k] = (rb_round){
+            .median_ns = median->number,
+            .reps = (size_t)reps,
+            .position = (size_t)position,
+            .stopped_by = stopped ? fill_keep(f, stopped) : NULL,
+        };
+        total += (size_t)reps;
+    }
+    if (total != f->n_samples) {
+        free(rounds);
+        return why(f, "has rounds whose reps add up to %zu, but samples_ns holds %zu", total,
+                   f->n_samples);
+    }
+    f->row->rounds = rounds;
+    f->row->n_rounds = j->count;
+    return 0;
+}
+
 const rb_field rb_row_fields[] = {
     {.name = "index", .get = get_index, .kind = RB_VALUE_UINT, .put = put_index},
     {.name = "run", .get = get_run, .title = "run", .kind = RB_VALUE_TEXT, .put = put_run,
@@ -865,6 +908,7 @@ const rb_field rb_row_fields[] = {
     {.name = "scaling", .get = get_scaling, .title = "scaling", .unit = RB_UNIT_RATIO,
      .kind = RB_VALUE_NUMBER, .put = put_scaling},
     {.name = "samples_ns", .get = get_object, .kind = RB_VALUE_OBJECT, .put = put_samples},
+    {.name = "rounds", .get = get_object, .kind = RB_VALUE_OBJECT, .put = put_rounds},
 };
 const size_t rb_n_row_fields = sizeof rb_row_fields / sizeof rb_row_fields[0];
 

@@ -101,6 +101,25 @@ static void write_configurations(json_writer *w, const rb_results *res)
     jw_end_array(w);
 }
 
+/* The rounds: how many were asked for and ran, and each one's order of the
+ * configurations it measured, by index (run/runner.c). */
+static void write_rounds_setting(json_writer *w, const rb_results *res)
+{
+    const rb_run_info *info = &res->info;
+    member_int(w, "rounds", info->rounds);
+    member_int(w, "rounds_run", info->rounds_run);
+    jw_key(w, "round_order");
+    jw_begin_array(w);
+    for (int k = 0; info->round_order && k < info->rounds_run; k++) {
+        const size_t *order = info->round_order + (size_t)k * res->n_rows;
+        jw_begin_array_compact(w);
+        for (size_t j = 0; j < res->n_rows && order[j] != SIZE_MAX; j++)
+            jw_uint(w, order[j]);
+        jw_end_array(w);
+    }
+    jw_end_array(w);
+}
+
 static void write_experiment(json_writer *w, const rb_results *res)
 {
     const rb_experiment *exp = res->info.experiment;
@@ -137,6 +156,7 @@ static void write_experiment(json_writer *w, const rb_results *res)
     json_member_string(w, "peak", peak_mode_name(exp->peak));
     jw_key(w, "profile");
     jw_bool(w, exp->profile);
+    write_rounds_setting(w, res);
     jw_end_object(w);
     write_configurations(w, res);
     jw_end_object(w);
@@ -318,6 +338,26 @@ static void write_value(json_writer *w, const rb_field *f, const rb_value *v)
     }
 }
 
+/* Each round that measured the row: its median, its samples (the next
+ * `reps` of samples_ns), its place in the round's order and why it
+ * stopped. */
+static void write_rounds(json_writer *w, const rb_row *row)
+{
+    jw_key(w, "rounds");
+    jw_begin_array(w);
+    for (size_t k = 0; k < row->n_rounds; k++) {
+        const rb_round *round = &row->rounds[k];
+        jw_begin_object(w);
+        jw_key(w, "median_ns");
+        jw_double(w, round->median_ns);
+        member_int(w, "reps", (int64_t)round->reps);
+        member_int(w, "position", (int64_t)round->position);
+        json_member_string(w, "stopped_by", round->stopped_by);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
+}
+
 /* The fields written here rather than as one value: the parameters, the
  * clocks and the samples. */
 static void write_object(json_writer *w, const rb_row *row, const char *name)
@@ -326,6 +366,8 @@ static void write_object(json_writer *w, const rb_row *row, const char *name)
         write_params(w, row->config);
     } else if (strcmp(name, "clocks") == 0) {
         write_clocks(w, row);
+    } else if (strcmp(name, "rounds") == 0) {
+        write_rounds(w, row);
     } else {
         jw_key(w, name);
         jw_begin_array_compact(w);

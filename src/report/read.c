@@ -591,6 +591,45 @@ static int read_rows(rb_results_file *f, const char *path, const json_value *doc
     return status;
 }
 
+/* The rounds of the settings (run/runner.c): how many were asked for and
+ * ran, and each one's order of configuration indices; after the rows, whose
+ * count the orders are checked against. A file without them had one. */
+static int read_rounds(rb_results_file *f, const char *path, const json_value *doc)
+{
+    rb_run_info *info = &f->res.info;
+    const json_value *settings = json_get(json_get(doc, "experiment"), "settings");
+    const json_value *orders = json_get(settings, "round_order");
+    long rounds = 1, rounds_run = 1;
+    if (setting_int(path, settings, "rounds", 0, 1000000L, &rounds) != 0 ||
+        setting_int(path, settings, "rounds_run", 0, 1000000L, &rounds_run) != 0)
+        return -1;
+    info->rounds = (int)rounds;
+    info->rounds_run = (int)rounds_run;
+    if (!orders || json_is_null(orders))
+        return 0;
+    size_t n = f->res.n_rows;
+    if (orders->type != JSON_ARRAY || orders->count != (size_t)rounds_run)
+        return member_error(path, orders, "experiment.settings", "round_order",
+                            "is not an array of one order per round run");
+    info->round_order = xmalloc((n ? n : 1) * orders->count * sizeof *info->round_order);
+    memset(info->round_order, 0xff, (n ? n : 1) * orders->count * sizeof *info->round_order);
+    for (size_t r = 0; r < orders->count; r++) {
+        const json_value *order = &orders->items[r];
+        if (order->type != JSON_ARRAY || order->count > n)
+            return member_error(path, order, "experiment.settings", "round_order",
+                                "holds an order that is not an array of at most one index "
+                                "per row");
+        for (size_t k = 0; k < order->count; k++) {
+            uint64_t index;
+            if (!json_uint64(&order->items[k], &index) || index >= n)
+                return member_error(path, &order->items[k], "experiment.settings",
+                                    "round_order", "holds an index that is not a row's");
+            info->round_order[r * n + k] = (size_t)index;
+        }
+    }
+    return 0;
+}
+
 int results_from_doc(const char *path, const json_value *doc, rb_results_file *out)
 {
     memset(out, 0, sizeof *out);
@@ -602,7 +641,8 @@ int results_from_doc(const char *path, const json_value *doc, rb_results_file *o
         return -1;
     }
     if (read_info(out, path, doc) != 0 || read_experiment(out, path, doc) != 0 ||
-        read_devices(out, path, doc) != 0 || read_rows(out, path, doc) != 0) {
+        read_devices(out, path, doc) != 0 || read_rows(out, path, doc) != 0 ||
+        read_rounds(out, path, doc) != 0) {
         results_file_free(out);
         return -1;
     }

@@ -29,6 +29,9 @@ static struct {
     double interval;         /* plain mode: seconds between lines */
     int shown;               /* a live line is on the terminal */
     int written;             /* plain mode: a line was written */
+    const size_t *order;     /* the round's order (progress_round), or NULL */
+    size_t order_count;
+    int round, rounds;
 } progress;
 
 static double now_seconds(void)
@@ -82,15 +85,38 @@ static char *describe_config(size_t index)
     return shown;
 }
 
-/* The line's text: "[i/N] CONFIG: 12 s elapsed, about 40 s left". */
+/* The sweep index of `index` as the runner or a worker gives it: a place
+ * in the round's order, when there is one; n_configs when out of range. */
+static size_t sweep_index(size_t index)
+{
+    if (!progress.order)
+        return index;
+    return index < progress.order_count ? progress.order[index] : progress.sweep->n_configs;
+}
+
+void progress_round(const size_t *order, size_t count, int round, int rounds)
+{
+    progress.order = order;
+    progress.order_count = count;
+    progress.round = round;
+    progress.rounds = rounds;
+}
+
+/* The line's text: "[i/N] CONFIG: 12 s elapsed, about 40 s left"; with
+ * rounds, N counts every round's configurations. */
 static char *status_text(double now)
 {
-    size_t total = progress.sweep->n_configs;
-    size_t at = progress.running >= 0 ? (size_t)progress.running + 1 : progress.done;
+    int rounds = progress.rounds > 1 ? progress.rounds : 1;
+    size_t total = progress.sweep->n_configs * (size_t)rounds;
+    size_t at = progress.running < 0 ? progress.done
+                : rounds > 1          ? progress.done + 1
+                                      : (size_t)progress.running + 1;
     char elapsed[32], left[32];
     double spent = now - progress.started;
     format_clock(spent, elapsed, sizeof elapsed);
     strbuf sb = {0};
+    if (rounds > 1)
+        sb_printf(&sb, "round %d/%d ", progress.round + 1, rounds);
     sb_printf(&sb, "[%zu/%zu]", at, total);
     if (progress.running >= 0) {
         char *what = describe_config((size_t)progress.running);
@@ -179,7 +205,10 @@ void progress_begin(const rb_sweep *sweep, int mode)
 
 void progress_running(size_t index)
 {
-    if (progress.mode == RB_PROGRESS_OFF || index >= progress.sweep->n_configs)
+    if (progress.mode == RB_PROGRESS_OFF)
+        return;
+    index = sweep_index(index);
+    if (index >= progress.sweep->n_configs)
         return;
     progress.running = (long)index;
     if (progress.mode == RB_PROGRESS_LIVE)
@@ -188,7 +217,10 @@ void progress_running(size_t index)
 
 void progress_finished(size_t index, const rb_row *row)
 {
-    if (progress.mode == RB_PROGRESS_OFF || index >= progress.sweep->n_configs)
+    if (progress.mode == RB_PROGRESS_OFF)
+        return;
+    index = sweep_index(index);
+    if (index >= progress.sweep->n_configs)
         return;
     progress.done++;
     progress.last_finish = now_seconds();
@@ -229,8 +261,8 @@ void progress_end(void)
     } else if (progress.mode == RB_PROGRESS_PLAIN && progress.written) {
         char elapsed[32];
         format_clock(now_seconds() - progress.started, elapsed, sizeof elapsed);
-        fprintf(stderr, "redbench: [%zu/%zu] the run took %s\n", progress.done,
-                progress.sweep->n_configs, elapsed);
+        size_t total = progress.sweep->n_configs * (size_t)(progress.rounds > 1 ? progress.rounds : 1);
+        fprintf(stderr, "redbench: [%zu/%zu] the run took %s\n", progress.done, total, elapsed);
     }
     progress.mode = RB_PROGRESS_OFF;
 }

@@ -30,6 +30,12 @@ double progress_plain_interval(void);
 /* Starts showing the progress of `sweep` in `mode`; the clock starts now. */
 void progress_begin(const rb_sweep *sweep, int mode);
 
+/* A round of a run measured in rounds (run/runner.c) begins: from now on
+ * the index given to progress_running and progress_finished is a place in
+ * `order`, which holds the sweep indices of the round's `count`
+ * configurations; with more than one round the line says which round. */
+void progress_round(const size_t *order, size_t count, int round, int rounds);
+
 /* Configuration `index` is in progress (a worker announced it). */
 void progress_running(size_t index);
 

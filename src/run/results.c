@@ -8,10 +8,14 @@
 
 void results_free(rb_results *res)
 {
-    for (size_t k = 0; k < res->n_rows; k++)
+    for (size_t k = 0; k < res->n_rows; k++) {
         free(res->rows[k].samples_ns);
+        free(res->rows[k].rounds);
+    }
     free(res->rows);
     free(res->info.command_line);
+    free(res->info.round_order);
+    res->info.round_order = NULL;
     res->rows = NULL;
     res->n_rows = 0;
     res->info.command_line = NULL;

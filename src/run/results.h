@@ -12,6 +12,17 @@
 #include "config/experiment.h"
 #include "config/sweep.h"
 
+/* One round of a configuration's measurement (rounds = K, run/runner.c). */
+typedef struct rb_round {
+    double median_ns;       /* the round's median */
+    size_t reps;            /* its samples: the next `reps` of the row's
+                               samples_ns, after the earlier rounds' */
+    size_t position;        /* its place (from 0) in the round's order */
+    const char *stopped_by; /* why its repetitions stopped (static) */
+    int slowest_rank, fastest_rank; /* with ranks: the round's (rb_row) */
+    double slowest_rank_ns, fastest_rank_ns;
+} rb_round;
+
 typedef struct rb_row {
     const rb_configuration *config;
     int status;             /* enum rb_row_status */
@@ -24,6 +35,13 @@ typedef struct rb_row {
                                (rules_multimodal could tell) */
     int multimodal;         /* they fall into two groups apart: the median
                                may jump between them */
+    rb_round *rounds;       /* each round that measured it, in round order
+                               (samples_ns holds theirs one after another);
+                               with more than one, stats.median is the
+                               median of their medians and stats.noise the
+                               relative half-width of its interval over
+                               them. NULL in a worker's row */
+    size_t n_rounds;
     double bandwidth_gbs;   /* n * element size / median, GB/s (1e9 B/s) */
     double pct_peak;        /* % of the device's theoretical peak (0 unknown) */
     double pct_measured_peak; /* % of the backend's measured peak (0 unknown) */
@@ -117,6 +135,12 @@ typedef struct rb_run_info {
     rb_device_record devices[8];
     size_t n_devices;
     double wall_seconds;
+    int rounds;             /* rounds asked for (experiment_rounds) */
+    int rounds_run;         /* rounds that ran (fewer when interrupted) */
+    size_t *round_order;    /* rounds x n_rows: round k's order of the
+                               configurations it measured, by sweep index,
+                               from round_order[k * n_rows]; SIZE_MAX ends
+                               a round that measured fewer */
 } rb_run_info;
 
 typedef struct rb_results {

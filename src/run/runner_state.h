@@ -61,6 +61,10 @@ typedef struct runner {
     uint64_t rank_offset;  /* where this rank's slice starts in the whole */
     uint64_t n_total;      /* elements of all ranks' slices */
     int rank_device;       /* the device this rank opened */
+    /* the round in progress: res is its results, whose row k is sweep
+     * configuration order[k] */
+    const size_t *order;
+    int round, rounds;
 } runner;
 
 /* ---- run/runner_state.c ---- */

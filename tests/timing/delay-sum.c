@@ -1,0 +1,87 @@
+/* tests/timing/delay-sum.c: a test plugin with a slowdown to plant: the sum
+ * of i32 data on the cpu backend, whose run reads the input once and then
+ * `delay` percent of it again (the same loop over the first delay% of the
+ * elements), so that it takes about delay% longer, under any load, as a
+ * real regression of the same code would. delay = 0 is the plain sum.
+ * redbench compare's acceptance runs it (tests/test_compare_rounds.sh,
+ * docs/results/compare-acceptance.md). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <redbench/plugin.h>
+
+typedef struct delay_state {
+    const rb_config *cfg;
+    uint64_t extra;       /* elements read again */
+    int64_t sum;
+    uint32_t extra_sum;   /* kept, so that the extra pass is not dropped */
+} delay_state;
+
+static const rb_param_spec delay_params[] = {
+    {.name = "delay", .type = RB_PARAM_INT, .default_value = "0", .min = 0, .max = 1000,
+     .help = "percent of the input read again after the sum (the planted slowdown)"},
+};
+
+static uint32_t sum_of(const int32_t *x, uint64_t n)
+{
+    uint32_t sum = 0; /* wraps modulo 2^32 */
+    for (uint64_t k = 0; k < n; k++)
+        sum += (uint32_t)x[k];
+    return sum;
+}
+
+static int delay_init(const rb_config *cfg, void **state)
+{
+    delay_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        cfg->host->error(cfg->host, "out of memory");
+        return RB_ERROR;
+    }
+    s->cfg = cfg;
+    s->extra = cfg->n * (uint64_t)rb_param_int(cfg, "delay", 0) / 100;
+    *state = s;
+    return RB_OK;
+}
+
+static int delay_run(void *state)
+{
+    delay_state *s = state;
+    const int32_t *x = s->cfg->input;
+    uint64_t n = s->cfg->n;
+    uint32_t sum = sum_of(x, n);
+    s->sum = sum > INT32_MAX ? (int64_t)sum - ((int64_t)1 << 32) : (int64_t)sum;
+    for (uint64_t done = 0; done < s->extra; done += n)
+        s->extra_sum += sum_of(x, s->extra - done < n ? s->extra - done : n);
+    return RB_OK;
+}
+
+static int delay_verify(void *state, rb_result *result)
+{
+    result->i = ((delay_state *)state)->sum;
+    return RB_OK;
+}
+
+static void delay_teardown(void *state)
+{
+    free(state);
+}
+
+static const rb_plugin delay_sum = {
+    .abi_major = REDBENCH_ABI_MAJOR,
+    .abi_minor = REDBENCH_ABI_MINOR,
+    .size = sizeof(rb_plugin),
+    .name = "delay-sum",
+    .summary = "test plugin: an i32 sum that reads delay% of its input again",
+    .version = "1.0",
+    .backend = "cpu",
+    .ops = RB_OP_BIT(RB_OP_SUM),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32),
+    .params = delay_params,
+    .n_params = sizeof delay_params / sizeof delay_params[0],
+    .init = delay_init,
+    .run = delay_run,
+    .verify = delay_verify,
+    .teardown = delay_teardown,
+};
+
+RB_PLUGIN_ENTRY(delay_sum)
