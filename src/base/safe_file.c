@@ -376,3 +376,27 @@ int safe_file_flush(FILE *stream, const char *name, char *why, size_t len)
     }
     return 0;
 }
+
+int make_folders(const char *dir, unsigned mode)
+{
+    char *path = xstrdup(dir);
+    int status = 0;
+    for (char *p = path + 1; status == 0; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, (mode_t)mode) != 0 && errno != EEXIST)
+            status = -1;
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    free(path);
+    struct stat st;
+    if (status == 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        errno = ENOTDIR;
+        status = -1;
+    }
+    return status;
+}

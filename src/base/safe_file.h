@@ -11,7 +11,8 @@
  * such as /dev/null, a pipe, a terminal, or a link to one) is written in
  * place: opened without O_CREAT, never replaced or renamed over. Every
  * write, flush, sync and close is checked; a failure leaves the target as
- * it was (when it is replaced) and says why, naming the path. */
+ * it was (when it is replaced) and says why, naming the path. The folders
+ * they go in (the peak cache's, plot's) are made with make_folders. */
 #ifndef RB_SAFE_FILE_H
 #define RB_SAFE_FILE_H
 
@@ -63,5 +64,10 @@ int safe_file_fail(rb_safe_file *f, const char *reason);
 /* Flushes an open stream (standard output) and checks that every write to
  * it succeeded. Returns 0, or -1 with "cannot write NAME: ..." in `why`. */
 int safe_file_flush(FILE *stream, const char *name, char *why, size_t why_len);
+
+/* Creates a folder and its parents (mkdir -p) with `mode`, those that
+ * exist kept. Returns 0 when `dir` is a folder then, else -1 with errno
+ * (ENOTDIR: it exists, and is not a folder). */
+int make_folders(const char *dir, unsigned mode);
 
 #endif

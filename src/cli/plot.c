@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/safe_file.h"
@@ -36,31 +35,13 @@ static char *default_dir(const char *results)
     return xasprintf("%.*s-plots", (int)len, results);
 }
 
-/* mkdir -p */
+/* mkdir -p, saying why it could not. */
 static int make_dir(const char *dir)
 {
-    char *path = xstrdup(dir);
-    int status = 0;
-    for (char *p = path + 1; status == 0; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            status = -1;
-        *p = saved;
-        if (saved == '\0')
-            break;
-    }
-    struct stat st;
-    if (status == 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
-        errno = ENOTDIR;
-        status = -1;
-    }
-    if (status != 0)
-        diag_error("cannot create the folder %s: %s", dir, strerror(errno));
-    free(path);
-    return status;
+    if (make_folders(dir, 0777) == 0)
+        return 0;
+    diag_error("cannot create the folder %s: %s", dir, strerror(errno));
+    return -1;
 }
 
 static int write_html(const char *dir, const rb_results *res, const plot_set *set,

@@ -94,26 +94,6 @@ char *peak_cache_path(const char *dir, const rb_peak_key *key)
     return xasprintf("%s/%s-%s.ini", dir, len ? safe : "backend", digest);
 }
 
-/* Creates a folder and its parents (mkdir -p). */
-static int make_folders(const char *dir)
-{
-    char *path = xstrdup(dir);
-    int rc = 0;
-    for (char *p = path + 1; rc == 0; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            rc = -1;
-        *p = saved;
-        if (saved == '\0')
-            break;
-    }
-    free(path);
-    return rc;
-}
-
 static void iso_now(char *out, size_t len)
 {
     time_t now = time(NULL);
@@ -129,7 +109,7 @@ int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *
         errno = EINVAL;
         return -1;
     }
-    if (make_folders(dir) != 0)
+    if (make_folders(dir, 0755) != 0)
         return -1;
     char *path = peak_cache_path(dir, key);
     rb_safe_file file;
