@@ -99,7 +99,9 @@ ok "... cut to fit the reason" test "$(reasons huge | wc -c)" -lt 600
 is "$(statuses fragile)" "ok failed ok ok" "a poisoned device fails one configuration; the next ones get a fresh process"
 case "$(reasons fragile)" in *"emulated sticky device error"*"no longer usable"*) r=1;; *) r=0;; esac
 is "$r" 1 "... reason says the device is no longer usable"
-is "$(grep -c measured "$FRAGILE_PEAK_LOG")" 1 "the fragile device's peak was measured once, in the first worker"
+# (a first measurement with nothing cached is taken twice: count the
+# processes that measured)
+is "$(grep measured "$FRAGILE_PEAK_LOG" | cut -d' ' -f2 | sort -u | wc -l)" 1 "the fragile device's peak was measured in the first worker only"
 is "$("$JQ" -r '[.devices[].backend]|join(" ")' "$tmp/out.json")" "cpu fragile" "both devices recorded once"
 is "$("$JQ" -r '[.results[]|select(.run=="fragile")|.device]|unique|join(" ")' "$tmp/out.json")" 1 "fragile rows point at the fragile device"
 is "$(statuses serial)" "ok" "a cpu pack plugin after the broken ones is ok"

@@ -1,12 +1,14 @@
 /* tests/crashers/fragile-backend.c: the `fragile` backend: host memory and a
  * wall-clock timer like the cpu backend, but its context can be poisoned
  * (fragile.h). Each call of open appends a line to the file named by
- * FRAGILE_OPEN_LOG and each call of measure_peak one to FRAGILE_PEAK_LOG, so
- * that a test can count how often the device was opened and measured. */
+ * FRAGILE_OPEN_LOG and each call of measure_peak one to FRAGILE_PEAK_LOG (the
+ * word and the process's id), so that a test can count how often, and in how
+ * many processes, the device was opened and measured. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <redbench/backend.h>
 
@@ -24,7 +26,7 @@ static void log_line(const char *variable, const char *line)
     const char *path = getenv(variable);
     FILE *f = path && *path ? fopen(path, "a") : NULL;
     if (f) {
-        fprintf(f, "%s\n", line);
+        fprintf(f, "%s %ld\n", line, (long)getpid());
         fclose(f);
     }
 }
