@@ -14,7 +14,7 @@ build=$tmp/build
 mkdir -p "$build"
 eval "set -- $("$top_builddir/config.status" --config)"
 args=()
-for a in "$@"; do case $a in --prefix=*|--prefix) ;; *) args+=("$a") ;; esac; done
+for a in "$@"; do case $a in --prefix=*|--srcdir=*) ;; *) args+=("$a") ;; esac; done
 quietly() { # make and configure without the jobserver of the make running the tests
   (cd "$build" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$@") >"$tmp/log" 2>&1 ||
     { tail -n 20 "$tmp/log"; return 1; }

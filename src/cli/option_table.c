@@ -91,7 +91,7 @@ static const rb_option_spec compare_options[] = {
     {"require-all", 0, 'A', NULL, RB_OPERAND_NONE, NULL,
      "fail when a configuration of OLD is missing from NEW"},
     {"format", 'f', 'f', "FORMAT", RB_OPERAND_WORD, compare_formats,
-     "how the verdicts are written (default: table)"},
+     "how the verdicts are written; default: table"},
     {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},
     {NULL, 0, 0, NULL, 0, NULL, NULL},
 };
