@@ -37,6 +37,30 @@ AC_DEFUN([RB_CHECK_CUDA], [
     AS_IF([test "x$with_cuda" = xno], [rb_cuda_summary="no (--without-cuda)"],
       [rb_cuda_summary="no (nvcc not found; use --with-cuda=PATH)"])
   ])
+  dnl NCCL, for the nccl pack: nccl.h and libnccl beside the toolkit or in
+  dnl the system's folders.
+  NCCL_CPPFLAGS=
+  NCCL_LIBS=
+  rb_nccl_summary="no (no CUDA)"
+  AS_IF([test -n "$NVCC"], [
+    rb_cuda_root=`dirname "$NVCC"`/..
+    rb_nccl_summary="no (nccl.h and libnccl not found)"
+    for rb_d in "$rb_cuda_root/include" /usr/include /usr/local/include; do
+      AS_IF([test -z "$NCCL_CPPFLAGS" && test -f "$rb_d/nccl.h"], [NCCL_CPPFLAGS="-I$rb_d"])
+    done
+    for rb_d in "$rb_cuda_root/lib64" "$rb_cuda_root/lib" /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu /usr/lib64 /usr/local/lib; do
+      for rb_f in libnccl.so libnccl.so.2; do
+        AS_IF([test -z "$NCCL_LIBS" && test -f "$rb_d/$rb_f"], [NCCL_LIBS="-L$rb_d -l:$rb_f"])
+      done
+    done
+    AS_IF([test -n "$NCCL_CPPFLAGS" && test -n "$NCCL_LIBS"],
+      [rb_nccl_summary="yes ($NCCL_CPPFLAGS $NCCL_LIBS)"], [NCCL_CPPFLAGS= NCCL_LIBS=])
+  ])
+  AC_SUBST([NCCL_CPPFLAGS])
+  AC_SUBST([NCCL_LIBS])
+  AM_CONDITIONAL([BUILD_NCCL], [test -n "$NCCL_LIBS"])
+  AC_MSG_CHECKING([whether to build the NCCL pack])
+  AC_MSG_RESULT([$rb_nccl_summary])
   AC_SUBST([NVCC])
   AC_SUBST([NVCC_ARCH_FLAGS])
   AM_CONDITIONAL([BUILD_CUDA], [test -n "$NVCC"])

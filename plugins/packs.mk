@@ -9,6 +9,7 @@ cpumanifestdir = $(pkglibdir)/cpu
 cudamanifestdir = $(pkglibdir)/cuda
 vulkanmanifestdir = $(pkglibdir)/vulkan
 mpimanifestdir = $(pkglibdir)/mpi
+ncclmanifestdir = $(pkglibdir)/nccl
 PACK_MANIFESTS = plugins/cpu/pack.ini
 nodist_cpumanifest_DATA = plugins/cpu/pack.ini
 if BUILD_CUDA
@@ -19,14 +20,18 @@ if BUILD_VULKAN
 PACK_MANIFESTS += plugins/vulkan/pack.ini
 nodist_vulkanmanifest_DATA = plugins/vulkan/pack.ini
 endif
+if BUILD_NCCL
+PACK_MANIFESTS += plugins/nccl/pack.ini
+nodist_ncclmanifest_DATA = plugins/nccl/pack.ini
+endif
 if BUILD_MPI
 PACK_MANIFESTS += plugins/mpi/pack.ini
 nodist_mpimanifest_DATA = plugins/mpi/pack.ini
 endif
 EXTRA_DIST += plugins/cpu/pack.ini.in plugins/cuda/pack.ini.in plugins/vulkan/pack.ini.in \
-	plugins/mpi/pack.ini.in
+	plugins/mpi/pack.ini.in plugins/nccl/pack.ini.in
 CLEANFILES += plugins/cpu/pack.ini plugins/cuda/pack.ini plugins/vulkan/pack.ini \
-	plugins/mpi/pack.ini
+	plugins/mpi/pack.ini plugins/nccl/pack.ini
 RB_ALL_HOOKS += $(PACK_MANIFESTS)
 
 edit_manifest = $(SED) -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
@@ -42,6 +47,10 @@ plugins/cuda/pack.ini: plugins/cuda/pack.ini.in Makefile
 plugins/vulkan/pack.ini: plugins/vulkan/pack.ini.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) plugins/vulkan && \
 	$(edit_manifest) $(srcdir)/plugins/vulkan/pack.ini.in >$@.tmp && mv -f $@.tmp $@
+
+plugins/nccl/pack.ini: plugins/nccl/pack.ini.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) plugins/nccl && \
+	$(edit_manifest) $(srcdir)/plugins/nccl/pack.ini.in >$@.tmp && mv -f $@.tmp $@
 
 plugins/mpi/pack.ini: plugins/mpi/pack.ini.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) plugins/mpi && \

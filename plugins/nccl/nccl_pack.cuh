@@ -1,0 +1,188 @@
+/* plugins/nccl/nccl_pack.cuh: what the nccl pack's strategies share: the
+ * communicator (rank 0's unique id handed to every rank through the host's
+ * exchange, NCCL's algorithm and protocol chosen through its environment
+ * before the communicator is made), the NCCL type and op of a
+ * configuration, a device buffer of n elements for the collective's result,
+ * and CUB's reduction of a device vector to the one value verify reads.
+ * Integer sums are reduced in the unsigned type, so that they wrap like the
+ * dtype. */
+#ifndef RB_NCCL_PACK_CUH
+#define RB_NCCL_PACK_CUH
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <type_traits>
+
+#include <cub/device/device_reduce.cuh>
+#include <nccl.h>
+
+#include <redbench/cuda_helpers.cuh>
+#include <redbench/plugin.h>
+
+#define RB_NCCL_CHECK(host, call)                                                          \
+    do {                                                                                   \
+        ncclResult_t rb_nccl_err_ = (call);                                                \
+        if (rb_nccl_err_ != ncclSuccess) {                                                 \
+            (host)->error((host), "%s failed: %s", #call, ncclGetErrorString(rb_nccl_err_)); \
+            return RB_ERROR;                                                               \
+        }                                                                                  \
+    } while (0)
+
+namespace rb_nccl {
+
+static const char *const algo_words[] = {"auto", "ring", "tree", NULL};
+static const char *const proto_words[] = {"auto", "simple", "ll", "ll128", NULL};
+
+struct state {
+    const rb_config *cfg;
+    cudaStream_t stream;
+    ncclComm_t comm;
+    int scheme;
+    void *work;          /* n elements: the collective's result */
+    size_t work_bytes;
+    void *value;         /* 8 bytes: the answer on the device */
+    void *value_in;      /* 8 bytes: this rank's value, for two-level */
+    void *temp;          /* CUB's temporary storage */
+    size_t temp_bytes;
+    void *host_copy;     /* pinned: the slice, for host-staged */
+    unsigned char answer[8]; /* host-staged: the answer on the host */
+    int answer_on_host;
+};
+
+inline ncclDataType_t type_of(int dtype)
+{
+    switch (dtype) {
+    case RB_DTYPE_I32: return ncclInt32;
+    case RB_DTYPE_I64: return ncclInt64;
+    case RB_DTYPE_F32: return ncclFloat32;
+    default: return ncclFloat64;
+    }
+}
+
+inline ncclRedOp_t op_of(int op)
+{
+    return op == RB_OP_SUM ? ncclSum : op == RB_OP_MIN ? ncclMin : ncclMax;
+}
+
+/* Sets NCCL_ALGO and NCCL_PROTO from the parameters (NCCL reads them when
+ * the communicator is made; "auto" leaves NCCL's choice). */
+inline void choose_algorithm(const rb_config *cfg)
+{
+    int64_t algo = rb_param_int(cfg, "algo", 0), proto = rb_param_int(cfg, "proto", 0);
+    static const char *const algo_env[] = {NULL, "Ring", "Tree"};
+    static const char *const proto_env[] = {NULL, "Simple", "LL", "LL128"};
+    if (algo > 0 && algo < 3)
+        setenv("NCCL_ALGO", algo_env[algo], 1);
+    else
+        unsetenv("NCCL_ALGO");
+    if (proto > 0 && proto < 4)
+        setenv("NCCL_PROTO", proto_env[proto], 1);
+    else
+        unsetenv("NCCL_PROTO");
+}
+
+/* The communicator of the configuration's ranks. */
+inline int make_comm(state *s, const rb_config *cfg)
+{
+    ncclUniqueId id, *all = static_cast<ncclUniqueId *>(calloc(cfg->n_ranks, sizeof id));
+    if (!all) {
+        cfg->host->error(cfg->host, "out of host memory");
+        return RB_ERROR;
+    }
+    memset(&id, 0, sizeof id);
+    if (cfg->rank == 0 && ncclGetUniqueId(&id) != ncclSuccess) {
+        free(all);
+        cfg->host->error(cfg->host, "ncclGetUniqueId failed");
+        return RB_ERROR;
+    }
+    if (cfg->host->exchange(cfg->host, &id, sizeof id, all) != RB_OK) {
+        free(all);
+        cfg->host->error(cfg->host, "the ranks could not share NCCL's unique id");
+        return RB_ERROR;
+    }
+    id = all[0];
+    free(all);
+    choose_algorithm(cfg);
+    RB_CUDA_CHECK(cfg->host, cudaSetDevice(cfg->device));
+    RB_NCCL_CHECK(cfg->host, ncclCommInitRank(&s->comm, (int)cfg->n_ranks, id, (int)cfg->rank));
+    return RB_OK;
+}
+
+/* CUB's reduction of n elements at `in` to *out (device memory), T the
+ * dtype's type; temp == NULL asks for the temporary storage's size. */
+template <class T>
+inline cudaError_t reduce_vector(int op, const void *in, void *out, size_t n, void *temp,
+                                 size_t *temp_bytes, cudaStream_t stream)
+{
+    typedef typename rb_cuda::sum_type<T>::type S; /* unsigned for integer sums */
+    if (op == RB_OP_SUM)
+        return cub::DeviceReduce::Sum(temp, *temp_bytes, static_cast<const S *>(in),
+                                      static_cast<S *>(out), (int64_t)n, stream);
+    if (op == RB_OP_MIN)
+        return cub::DeviceReduce::Min(temp, *temp_bytes, static_cast<const T *>(in),
+                                      static_cast<T *>(out), (int64_t)n, stream);
+    return cub::DeviceReduce::Max(temp, *temp_bytes, static_cast<const T *>(in),
+                                  static_cast<T *>(out), (int64_t)n, stream);
+}
+
+inline cudaError_t reduce(const rb_config *cfg, const void *in, void *out, size_t n, void *temp,
+                          size_t *temp_bytes, cudaStream_t stream)
+{
+    return rb_cuda::with_numeric_type(cfg->dtype, [&](auto t) {
+        return reduce_vector<decltype(t)>(cfg->op, in, out, n, temp, temp_bytes, stream);
+    });
+}
+
+/* The communicator, the n-element result buffer (when `vector`), the value
+ * buffers and CUB's storage for reducing n elements. */
+inline int setup(state *s, const rb_config *cfg, int vector)
+{
+    s->cfg = cfg;
+    s->stream = static_cast<cudaStream_t>(cfg->queue);
+    if (make_comm(s, cfg) != RB_OK)
+        return RB_ERROR;
+    s->work_bytes = (size_t)cfg->n * rb_dtype_size(cfg->dtype);
+    if (vector)
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->work, s->work_bytes));
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->value, 16));
+    s->value_in = static_cast<char *>(s->value) + 8;
+    RB_CUDA_CHECK(cfg->host, reduce(cfg, cfg->input, s->value, cfg->n, NULL, &s->temp_bytes,
+                                    s->stream));
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->temp, s->temp_bytes ? s->temp_bytes : 1));
+    return RB_OK;
+}
+
+inline int verify(void *st, rb_result *result)
+{
+    state *s = static_cast<state *>(st);
+    const rb_config *cfg = s->cfg;
+    if (s->answer_on_host) {
+        RB_CUDA_CHECK(cfg->host, cudaStreamSynchronize(s->stream));
+        rb_cuda::store_bytes(result, cfg->dtype, s->answer);
+        return RB_OK;
+    }
+    return rb_cuda::read_value(cfg->host, s->stream, s->value, rb_dtype_size(cfg->dtype),
+                               cfg->dtype, result);
+}
+
+inline void teardown(void *st)
+{
+    state *s = static_cast<state *>(st);
+    if (!s)
+        return;
+    if (s->comm) {
+        cudaStreamSynchronize(s->stream);
+        ncclCommDestroy(s->comm);
+    }
+    cudaFree(s->work);
+    cudaFree(s->value);
+    cudaFree(s->temp);
+    if (s->host_copy)
+        cudaFreeHost(s->host_copy);
+    free(s);
+}
+
+} // namespace rb_nccl
+
+#endif
