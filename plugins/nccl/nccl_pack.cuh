@@ -82,9 +82,39 @@ inline void choose_algorithm(const rb_config *cfg)
         unsetenv("NCCL_PROTO");
 }
 
+/* Declines when two ranks share a GPU: NCCL needs one per rank. */
+inline int check_one_gpu_each(const rb_config *cfg)
+{
+    char mine[32] = "", *all = static_cast<char *>(calloc(cfg->n_ranks, sizeof mine));
+    if (!all) {
+        cfg->host->error(cfg->host, "out of host memory");
+        return RB_ERROR;
+    }
+    cudaDeviceGetPCIBusId(mine, sizeof mine - 1, cfg->device);
+    if (cfg->host->exchange(cfg->host, mine, sizeof mine, all) != RB_OK) {
+        free(all);
+        cfg->host->error(cfg->host, "the ranks could not tell each other their GPUs");
+        return RB_ERROR;
+    }
+    for (uint32_t a = 0; a < cfg->n_ranks; a++)
+        for (uint32_t b = a + 1; b < cfg->n_ranks; b++)
+            if (strncmp(all + a * sizeof mine, all + b * sizeof mine, sizeof mine) == 0) {
+                cfg->host->error(cfg->host, "ranks %u and %u are both on GPU %.31s: NCCL needs a "
+                                 "GPU of its own for each rank (fewer ranks, or `devices`)",
+                                 a, b, all + a * sizeof mine);
+                free(all);
+                return RB_UNSUPPORTED;
+            }
+    free(all);
+    return RB_OK;
+}
+
 /* The communicator of the configuration's ranks. */
 inline int make_comm(state *s, const rb_config *cfg)
 {
+    int gpus = check_one_gpu_each(cfg);
+    if (gpus != RB_OK)
+        return gpus;
     ncclUniqueId id, *all = static_cast<ncclUniqueId *>(calloc(cfg->n_ranks, sizeof id));
     if (!all) {
         cfg->host->error(cfg->host, "out of host memory");
@@ -140,8 +170,9 @@ inline int setup(state *s, const rb_config *cfg, int vector)
 {
     s->cfg = cfg;
     s->stream = static_cast<cudaStream_t>(cfg->queue);
-    if (make_comm(s, cfg) != RB_OK)
-        return RB_ERROR;
+    int st = make_comm(s, cfg);
+    if (st != RB_OK)
+        return st;
     s->work_bytes = (size_t)cfg->n * rb_dtype_size(cfg->dtype);
     if (vector)
         RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->work, s->work_bytes));
