@@ -42,9 +42,9 @@ static int describe(const rb_config *cfg, rb_description *out)
 static int setup(rb_nccl::state *s, const rb_config *cfg)
 {
     s->scheme = (int)rb_param_int(cfg, "scheme", 0);
-    if (rb_nccl::setup(s, cfg, s->scheme == SCHEME_ALLREDUCE || s->scheme == SCHEME_RS_AG) !=
-        RB_OK)
-        return RB_ERROR;
+    int st = rb_nccl::setup(s, cfg, s->scheme == SCHEME_ALLREDUCE || s->scheme == SCHEME_RS_AG);
+    if (st != RB_OK)
+        return st;
     if (s->scheme == SCHEME_HOST_STAGED) {
         RB_CUDA_CHECK(cfg->host, cudaMallocHost(&s->host_copy, s->work_bytes));
         s->answer_on_host = 1;
