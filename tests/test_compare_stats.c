@@ -3,7 +3,10 @@
  * values computed independently, by counting pairs), the bootstrap interval,
  * and the verdicts: identical, 2x slower, 2x faster, noisy and overlapping,
  * a small real change, too few samples, the threshold, and the rate of
- * false alarms over many draws of one distribution. */
+ * false alarms over many draws of one distribution; and the same rules
+ * from rounds: the hierarchical bootstrap, a change seen within one run but
+ * not beyond the variation between rounds, one round a side (widened),
+ * Holm's adjustment, false alarms over many draws of rounds. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -258,14 +261,152 @@ static void test_false_alarms(void)
        TRIALS);
 }
 
+/* `rounds` rounds of `per_round` samples: round k centred on
+ * center * (1 + offsets[k]), each sample with relative spread `spread`. */
+typedef struct test_side {
+    double samples[10 * 40];
+    size_t reps[10];
+    rb_round_samples view;
+} test_side;
+
+static const rb_round_samples *make_side(test_side *side, size_t rounds, size_t per_round,
+                                         double center, const double *offsets, double spread)
+{
+    for (size_t k = 0; k < rounds; k++) {
+        noisy(side->samples + k * per_round, per_round, center * (1 + offsets[k]), spread);
+        side->reps[k] = per_round;
+    }
+    side->view = (rb_round_samples){side->samples, rounds * per_round, side->reps, rounds};
+    return &side->view;
+}
+
+static rb_sample_comparison compare_sides(const rb_round_samples *a, const rb_round_samples *b)
+{
+    rb_compare_criteria c;
+    compare_criteria_default(&c);
+    rb_sample_comparison out;
+    compare_rounds(a, b, &c, &out);
+    return out;
+}
+
+static void test_rounds(void)
+{
+    static test_side a, b;
+    const double flat[3] = {0, 0, 0}, apart[3] = {-0.15, 0, 0.15}, near[3] = {-0.01, 0, 0.01};
+    rb_sample_comparison r;
+
+    /* Constant rounds: the interval of the ratio is exactly the ratio. */
+    for (size_t k = 0; k < 30; k++) {
+        a.samples[k] = 100;
+        b.samples[k] = 200;
+    }
+    size_t reps[3] = {10, 10, 10};
+    rb_round_samples ca = {a.samples, 30, reps, 3}, cb = {b.samples, 30, reps, 3};
+    double lo, hi, spread;
+    is_int(hierarchical_ratio_interval(&ca, &cb, 0.99, 500, 1, &lo, &hi, &spread), 0,
+           "hierarchical bootstrap of constant rounds succeeds");
+    ok(lo == 2 && hi == 2 && spread == 0, "... the interval is exactly [2, 2] (got [%g, %g])", lo,
+       hi);
+    size_t short_reps[3] = {10, 10, 9};
+    rb_round_samples bad = {a.samples, 30, short_reps, 3};
+    is_int(hierarchical_ratio_interval(&bad, &cb, 0.99, 500, 1, &lo, &hi, &spread), -1,
+           "reps that do not add up to the samples: refused");
+    const double medians_odd[] = {1, 2, 3, 1000, 1000};
+    size_t one_each[5] = {1, 1, 1, 1, 1};
+    rb_round_samples five = {medians_odd, 5, one_each, 5};
+    is_double(rounds_median(&five), 3, 0, "the figure of rounds is the median of their medians");
+
+    /* Identical rounds on both sides: the same, judged from the rounds. */
+    r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.01), make_side(&b, 3, 20, 1000, near, 0.01));
+    is_str(verdict_name(r.verdict), "same", "3 rounds a side, no change: same (%s)", r.why);
+    ok(r.from_rounds && r.rounds_old == 3 && r.rounds_new == 3,
+       "... judged from 3 and 3 rounds");
+    ok(strstr(r.why, "interval over 3 and 3 rounds") != NULL, "... and says so: %s", r.why);
+
+    /* Every sample doubled: slower, the interval above +5%. */
+    r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.01), make_side(&b, 3, 20, 2000, near, 0.01));
+    is_str(verdict_name(r.verdict), "slower", "rounds, 2x: slower (%s)", r.why);
+    ok(r.ci_low > 1.9 && r.ci_high < 2.1, "... the interval [%g, %g] is around 2", r.ci_low,
+       r.ci_high);
+
+    /* 10% slower, rounds 1% apart: slower; 10% faster: faster. */
+    r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.01), make_side(&b, 3, 20, 1100, near, 0.01));
+    is_str(verdict_name(r.verdict), "slower", "rounds, 10%% slower: slower (%s)", r.why);
+    r = compare_sides(make_side(&a, 3, 20, 1100, near, 0.01), make_side(&b, 3, 20, 1000, near, 0.01));
+    is_str(verdict_name(r.verdict), "faster", "rounds, 10%% faster: faster (%s)", r.why);
+
+    /* 3% slower, well measured: within the 5% threshold, same. */
+    r = compare_sides(make_side(&a, 5, 20, 1000, (const double[]){0, 0.002, -0.002, 0.001, -0.001}, 0.005),
+                      make_side(&b, 5, 20, 1030, (const double[]){0, 0.002, -0.002, 0.001, -0.001}, 0.005));
+    is_str(verdict_name(r.verdict), "same", "rounds, 3%% slower: within 5%%, same (%s)", r.why);
+
+    /* 8% slower within each run, but the rounds vary by 15% each way: the
+     * samples alone would call it slower; the rounds cannot tell. */
+    make_side(&a, 3, 40, 1000, apart, 0.005);
+    make_side(&b, 3, 40, 1080, (const double[]){0.15, -0.15, 0}, 0.005);
+    rb_sample_comparison pooled = compare(a.samples, 120, b.samples, 120, 0.05);
+    r = compare_sides(&a.view, &b.view);
+    ok(r.verdict != RB_VERDICT_SLOWER,
+       "8%% slower, rounds 15%% apart: not slower from the rounds (%s: %s)",
+       verdict_name(r.verdict), r.why);
+    ok(r.ci_low < 1.05, "... their interval [%g, %g] reaches below +5%%", r.ci_low, r.ci_high);
+    (void)pooled;
+
+    /* One round on a side: the samples of one run, the interval widened. */
+    r = compare_sides(make_side(&a, 1, 20, 1000, flat, 0.01), make_side(&b, 3, 20, 1000, near, 0.01));
+    ok(!r.from_rounds && r.rounds_old == 1 && r.rounds_new == 3,
+       "one round old, 3 new: judged from the samples (%s)", r.why);
+    ok(strstr(r.why, "widened") != NULL, "... with the interval widened, and says so: %s", r.why);
+
+    /* A 2x change is a regression also from 2 rounds of 3 samples a side. */
+    r = compare_sides(make_side(&a, 2, 3, 1000, near, 0.01), make_side(&b, 2, 3, 2000, near, 0.01));
+    is_str(verdict_name(r.verdict), "slower", "2 rounds of 3 samples, 2x: slower (%s)", r.why);
+
+    /* Holm: the same slower pair, its p adjusted over many configurations
+     * to 0.02 (above alpha, 0.01), is no longer slower. */
+    r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.02), make_side(&b, 3, 20, 1100, near, 0.02));
+    is_str(verdict_name(r.verdict), "slower", "rounds, 10%% slower, 2%% noise: slower alone");
+    rb_compare_criteria c;
+    compare_criteria_default(&c);
+    r.p_adjusted = 0.02;
+    compare_decide(&r, &c);
+    ok(r.verdict != RB_VERDICT_SLOWER, "... but not with its p (%.2g) adjusted to 0.02: %s",
+       r.p_value, r.why);
+}
+
+/* Many comparisons of rounds of one distribution with each other, each
+ * round shifted by 2% (the variation between runs): no false alarm. */
+static void test_rounds_false_alarms(void)
+{
+    enum { TRIALS = 300 };
+    static test_side a, b;
+    int alarms = 0;
+    for (int t = 0; t < TRIALS; t++) {
+        double shift_a[3], shift_b[3];
+        noisy(shift_a, 3, 1, 0.02);
+        noisy(shift_b, 3, 1, 0.02);
+        for (int k = 0; k < 3; k++) {
+            shift_a[k] -= 1;
+            shift_b[k] -= 1;
+        }
+        rb_sample_comparison r = compare_sides(make_side(&a, 3, 20, 1000, shift_a, 0.01),
+                                               make_side(&b, 3, 20, 1000, shift_b, 0.01));
+        alarms += r.verdict == RB_VERDICT_SLOWER || r.verdict == RB_VERDICT_FASTER;
+    }
+    ok(alarms <= TRIALS / 100, "no change, rounds 2%% apart: %d of %d called slower or faster",
+       alarms, TRIALS);
+}
+
 int main(void)
 {
-    plan(4 + 7 + 8 + 23 + 17 + 3);
+    plan(4 + 7 + 8 + 23 + 17 + 3 + 19 + 1);
     test_median();
     test_mann_whitney();
     test_bootstrap();
     test_verdicts();
     test_gate_rules();
     test_false_alarms();
+    test_rounds();
+    test_rounds_false_alarms();
     return done();
 }

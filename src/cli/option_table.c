@@ -136,14 +136,16 @@ const rb_command_spec rb_commands[] = {
      NULL, report_options},
     {"compare", "OLD.json NEW.json", RB_OPERAND_JSON, "verdicts per configuration",
      "Matches the configurations of two result files (written with --format json) and says "
-     "for each whether NEW is the same, faster, slower or unclear, from the stored samples: a "
-     "Mann-Whitney U test and a bootstrap 99% interval of the ratio of medians (new / old). "
-     "The samples of a file come from one run, so run-to-run variation is unknown: the "
-     "interval is widened by 2% each way. p-values are adjusted for the number of "
+     "for each whether NEW is the same, faster, slower or unclear, from the stored samples. "
+     "Rows measured in rounds (rounds = K) are judged over them: the median of the rounds' "
+     "medians and a hierarchical bootstrap 99% interval of the ratio (new / old; rounds, "
+     "then samples within a round). With one round on a side, a Mann-Whitney U test and a "
+     "bootstrap 99% interval of the ratio of medians, widened by 2% each way since "
+     "run-to-run variation is then unknown. p-values are adjusted for the number of "
      "configurations compared (Holm's method). A change counts when it is significant and "
-     "larger than the threshold, or when it is large (1.5x or more) with every new sample "
-     "beyond the old median; the widened interval decides `same`; anything else is "
-     "`unclear`. A configuration timed in another mode or with another cache regime in NEW "
+     "its whole interval lies beyond the threshold, or when it is large (1.5x or more) with "
+     "every new sample beyond the old median; the interval decides `same`; anything else "
+     "is `unclear`. A configuration timed in another mode or with another cache regime in NEW "
      "keeps its verdict, is marked in the report, and is named in a warning.",
      "Exit status: 0 nothing got worse; 1 some configuration got slower by more than the "
      "threshold, or was ok and became wrong, failed or unsupported, or (with --require-all) "

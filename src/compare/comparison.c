@@ -120,7 +120,7 @@ static const rb_compare_params *load_params(rb_compare_file *file, const rb_conf
 /* A row of the typed set, as compare keeps it: its texts and samples are
  * the file's own copies. */
 static void load_row(rb_compare_file *file, const rb_results *res, size_t position,
-                     double *pool, rb_compare_row *out)
+                     double *pool, size_t *reps_pool, rb_compare_row *out)
 {
     const rb_row *row = &res->rows[position];
     const rb_configuration *cfg = row->config;
@@ -150,6 +150,10 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     out->n_samples = row->samples_ns ? row->stats.count : 0;
     for (size_t k = 0; k < out->n_samples; k++)
         pool[k] = row->samples_ns[k];
+    out->round_reps = reps_pool;
+    out->n_rounds = out->n_samples ? row->n_rounds : 0;
+    for (size_t k = 0; k < out->n_rounds; k++)
+        reps_pool[k] = row->rounds[k].reps;
 }
 
 int compare_file_from_results(const char *path, const rb_results *res, rb_compare_file *file)
@@ -170,16 +174,21 @@ int compare_file_from_results(const char *path, const rb_results *res, rb_compar
         file->devices[k].uuid = *d->info.uuid ? keep(file, d->info.uuid) : NULL;
         file->devices[k].index = d->device;
     }
-    size_t n_samples = 0;
-    for (size_t k = 0; k < res->n_rows; k++)
+    size_t n_samples = 0, n_rounds = 0;
+    for (size_t k = 0; k < res->n_rows; k++) {
         n_samples += res->rows[k].samples_ns ? res->rows[k].stats.count : 0;
+        n_rounds += res->rows[k].n_rounds;
+    }
     file->samples = xcalloc(n_samples ? n_samples : 1, sizeof *file->samples);
+    file->round_reps = xcalloc(n_rounds ? n_rounds : 1, sizeof *file->round_reps);
     file->rows = xcalloc(res->n_rows ? res->n_rows : 1, sizeof *file->rows);
     file->n_rows = res->n_rows;
     double *pool = file->samples;
+    size_t *reps_pool = file->round_reps;
     for (size_t k = 0; k < res->n_rows; k++) {
-        load_row(file, res, k, pool, &file->rows[k]);
+        load_row(file, res, k, pool, reps_pool, &file->rows[k]);
         pool += file->rows[k].n_samples;
+        reps_pool += file->rows[k].n_rounds;
     }
     return 0;
 }
@@ -205,6 +214,7 @@ void compare_file_free(rb_compare_file *file)
     free(file->params_sets);
     free(file->rows);
     free(file->samples);
+    free(file->round_reps);
     free(file->devices);
     text_index_free(&file->params_index);
     text_index_free(&file->texts);
@@ -365,9 +375,11 @@ static void find_device_changes(rb_comparison *cmp)
 static void judge_pair(rb_compare_pair *p, const rb_compare_criteria *criteria)
 {
     const rb_compare_row *a = p->old_row, *b = p->new_row;
+    rb_round_samples old_side = {a->samples, a->n_samples, a->round_reps, a->n_rounds};
+    rb_round_samples new_side = {b->samples, b->n_samples, b->round_reps, b->n_rounds};
     int a_ok = strcmp(a->status, "ok") == 0, b_ok = strcmp(b->status, "ok") == 0;
     if (a_ok && b_ok) {
-        compare_samples(a->samples, a->n_samples, b->samples, b->n_samples, criteria, &p->stats);
+        compare_rounds(&old_side, &new_side, criteria, &p->stats);
         return;
     }
     rb_sample_comparison *s = &p->stats;
@@ -375,8 +387,8 @@ static void judge_pair(rb_compare_pair *p, const rb_compare_criteria *criteria)
     s->verdict = RB_VERDICT_UNCLEAR;
     s->n_old = a->n_samples;
     s->n_new = b->n_samples;
-    s->median_old = sample_median(a->samples, a->n_samples);
-    s->median_new = sample_median(b->samples, b->n_samples);
+    s->median_old = rounds_median(&old_side);
+    s->median_new = rounds_median(&new_side);
     s->ratio = s->ci_low = s->ci_high = s->p_value = s->p_adjusted = s->p_smallest = NAN;
     const rb_compare_row *bad = a_ok ? b : a;
     snprintf(s->why, sizeof s->why, "%s is %s%s%.*s", a_ok ? "new" : "old", bad->status,
@@ -426,6 +438,7 @@ void comparison_run(rb_comparison *cmp)
         rb_compare_pair *p = &cmp->pairs[k];
         judge_pair(p, &cmp->criteria);
         cmp->n_tested += p->stats.tested != 0;
+        cmp->n_from_rounds += p->stats.tested && p->stats.from_rounds;
         p->became_bad = strcmp(p->old_row->status, "ok") == 0 && bad_status(p->new_row->status);
         cmp->n_became_bad += p->became_bad != 0;
         p->differs = settings_that_differ(p->old_row, p->new_row);

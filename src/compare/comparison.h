@@ -55,6 +55,9 @@ typedef struct rb_compare_row {
     const char *bins;       /* the row's bins as text, "" if none */
     double *samples;        /* samples_ns (in the file's pool) */
     size_t n_samples;
+    size_t *round_reps;     /* each round's samples, in order (in the file's
+                               pool; they add up to n_samples) */
+    size_t n_rounds;        /* 0 or 1: one run */
     int device;             /* index into the file's devices, -1 if none */
     const char *settings[RB_SETTING_COUNT_]; /* how it was measured; NULL where
                                                 the file does not say (a row
@@ -75,6 +78,7 @@ typedef struct rb_compare_file {
     rb_compare_params **params_sets;
     size_t n_params_sets;
     double *samples;        /* every row's samples, one block */
+    size_t *round_reps;     /* every row's rounds' reps, one block */
     const char *version, *git_revision, *started, *host;
     rb_compare_row *rows;
     size_t n_rows;
@@ -109,6 +113,9 @@ typedef struct rb_comparison {
                                         enough samples): Holm's adjustment
                                         is over these */
     size_t n_became_bad;             /* pairs with became_bad */
+    size_t n_from_rounds;            /* tested pairs judged from their rounds
+                                        (two or more on both sides); the
+                                        rest of n_tested had one run a side */
     int require_all;                 /* --require-all: a configuration of the old
                                         file missing from the new one fails */
 } rb_comparison;

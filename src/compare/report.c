@@ -210,15 +210,20 @@ static void write_summary(FILE *out, const rb_comparison *cmp)
             cmp->n_pairs, cmp->n_pairs == 1 ? "" : "s", cmp->counts[RB_VERDICT_SAME],
             cmp->counts[RB_VERDICT_FASTER], cmp->counts[RB_VERDICT_SLOWER],
             cmp->counts[RB_VERDICT_UNCLEAR], cmp->n_only_old, cmp->n_only_new);
-    fprintf(out, "ratio = new / old median; %g%% bootstrap interval; Mann-Whitney p; "
+    fprintf(out, "ratio = new / old median (of the rounds' medians); %g%% bootstrap interval; "
+                 "p of no change (Mann-Whitney with one run a side); "
                  "threshold %g%%\n",
             confidence_percent(cmp), 100 * cmp->criteria.threshold);
     fprintf(out, "compared: %zu configuration%s (both ok, enough samples); p-values adjusted "
                  "over them with Holm's method\n",
             cmp->n_tested, cmp->n_tested == 1 ? "" : "s");
-    fprintf(out, "samples from one run per file: run-to-run variation unknown; intervals "
-                 "widened by %g%% each way\n",
-            100 * cmp->criteria.run_allowance);
+    if (cmp->n_from_rounds)
+        fprintf(out, "judged over their rounds: %zu (hierarchical bootstrap: rounds, then "
+                     "samples within a round)\n", cmp->n_from_rounds);
+    if (cmp->n_tested > cmp->n_from_rounds)
+        fprintf(out, "one run a side: %zu, run-to-run variation unknown; intervals widened by "
+                     "%g%% each way\n", cmp->n_tested - cmp->n_from_rounds,
+                100 * cmp->criteria.run_allowance);
     if (cmp->n_became_bad)
         fprintf(out, "regression: %zu configuration%s became wrong, failed or unsupported\n",
                 cmp->n_became_bad, cmp->n_became_bad == 1 ? "" : "s");
@@ -512,6 +517,8 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
     jw_uint(&w, cmp->n_became_bad);
     json_member_string(&w, "p_adjustment", "holm");
     json_member_number(&w, "run_allowance", cmp->criteria.run_allowance);
+    jw_key(&w, "from_rounds");
+    jw_uint(&w, cmp->n_from_rounds);
     jw_end_object(&w);
 
     jw_key(&w, "comparisons");
@@ -527,6 +534,10 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
         jw_uint(&w, s->n_old);
         jw_key(&w, "new_reps");
         jw_uint(&w, s->n_new);
+        jw_key(&w, "old_rounds");
+        jw_uint(&w, s->rounds_old);
+        jw_key(&w, "new_rounds");
+        jw_uint(&w, s->rounds_new);
         json_member_number(&w, "old_median_ns", s->median_old);
         json_member_number(&w, "new_median_ns", s->median_new);
         json_member_number(&w, "ratio", s->ratio);
@@ -594,7 +605,8 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
     fputs("# redbench compare\n\n", out);
     md_file_line(out, "old", &cmp->old_file);
     md_file_line(out, "new", &cmp->new_file);
-    fprintf(out, "- ratio = new / old median, with its %g%% bootstrap interval; Mann-Whitney p; "
+    fprintf(out, "- ratio = new / old median (of the rounds' medians), with its %g%% bootstrap "
+                 "interval; p of no change (Mann-Whitney with one run a side); "
                  "threshold %g%%\n",
             confidence_percent(cmp), 100 * cmp->criteria.threshold);
     for (size_t k = 0; k < cmp->n_device_changes; k++) {
@@ -631,9 +643,15 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
             cmp->counts[RB_VERDICT_SLOWER], cmp->counts[RB_VERDICT_UNCLEAR], cmp->n_only_old,
             cmp->n_only_new);
     fprintf(out, "\n%zu compared (both ok, enough samples), p-values adjusted over them with "
-                 "Holm's method; samples from one run per file, so run-to-run variation is "
-                 "unknown and intervals are widened by %g%% each way.\n",
-            cmp->n_tested, 100 * cmp->criteria.run_allowance);
+                 "Holm's method.", cmp->n_tested);
+    if (cmp->n_from_rounds)
+        fprintf(out, " %zu judged over their rounds (hierarchical bootstrap: rounds, then "
+                     "samples within a round).", cmp->n_from_rounds);
+    if (cmp->n_tested > cmp->n_from_rounds)
+        fprintf(out, " %zu with one run a side, so run-to-run variation is unknown and "
+                     "intervals are widened by %g%% each way.",
+                cmp->n_tested - cmp->n_from_rounds, 100 * cmp->criteria.run_allowance);
+    fputc('\n', out);
     if (cmp->require_all && cmp->n_only_old)
         fprintf(out, "\n**Missing from new (--require-all):** %zu configuration%s.\n",
                 cmp->n_only_old, cmp->n_only_old == 1 ? "" : "s");

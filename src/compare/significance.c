@@ -1,6 +1,7 @@
 /* src/compare/significance.c: the verdict on two sets of timing samples: the
- * Mann-Whitney U test, a bootstrap interval of the ratio of medians, and the
- * rule that combines them (see compare/significance.h). */
+ * Mann-Whitney U test, a bootstrap interval of the ratio of medians, the
+ * hierarchical bootstrap over rounds, and the rule that combines them (see
+ * compare/significance.h). */
 #include "compare/significance.h"
 
 #include <math.h>
@@ -278,45 +279,52 @@ void compare_decide(rb_sample_comparison *out, const rb_compare_criteria *criter
     double large = criteria->large_factor > upper ? criteria->large_factor : upper;
     double p = out->p_adjusted;
     int significant = p < criteria->alpha && (out->ci_low > 1 || out->ci_high < 1);
-    char threshold[32], level[32], adjusted[48] = "";
+    char threshold[32], level[32], adjusted[48] = "", interval[80], best[64] = "";
     percent_text(criteria->threshold, threshold, sizeof threshold);
     percent_text(confidence, level, sizeof level);
     if (p != out->p_value)
         snprintf(adjusted, sizeof adjusted, "; %.2g adjusted for many", p);
+    if (out->from_rounds)
+        snprintf(interval, sizeof interval, "%s interval over %zu and %zu rounds", level,
+                 out->rounds_old, out->rounds_new);
+    else
+        snprintf(interval, sizeof interval, "widened %s interval (one round on a side)", level);
+    if (!isnan(out->p_smallest))
+        snprintf(best, sizeof best, "; %.2g at best with %zu and %zu samples", out->p_smallest,
+                 out->n_old, out->n_new);
     out->verdict = RB_VERDICT_UNCLEAR;
-    if (significant && out->ratio > upper) {
+    if (significant && out->ci_low > upper) {
         out->verdict = RB_VERDICT_SLOWER;
-        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s slower",
-                 out->p_value, adjusted, threshold);
-    } else if (significant && out->ratio < lower) {
+        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s slower: "
+                 "the %s lies above +%s", out->p_value, adjusted, threshold, interval, threshold);
+    } else if (significant && out->ci_high < lower) {
         out->verdict = RB_VERDICT_FASTER;
-        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s faster",
-                 out->p_value, adjusted, threshold);
+        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s faster: "
+                 "the %s lies below -%s", out->p_value, adjusted, threshold, interval, threshold);
     } else if (out->ratio >= large && out->new_all_above) {
         out->verdict = RB_VERDICT_SLOWER;
         snprintf(out->why, sizeof out->why,
                  "%.3gx slower (at least %.3gx) and all %zu new samples above the old median "
-                 "(p = %.2g; %.2g at best with %zu and %zu samples)",
-                 out->ratio, large, out->n_new, p, out->p_smallest, out->n_old, out->n_new);
+                 "(p = %.2g%s)",
+                 out->ratio, large, out->n_new, p, best);
     } else if (out->ratio <= 1 / large && out->new_all_below) {
         out->verdict = RB_VERDICT_FASTER;
         snprintf(out->why, sizeof out->why,
                  "%.3gx faster (at least %.3gx) and all %zu new samples below the old median "
-                 "(p = %.2g; %.2g at best with %zu and %zu samples)",
-                 1 / out->ratio, large, out->n_new, p, out->p_smallest, out->n_old, out->n_new);
+                 "(p = %.2g%s)",
+                 1 / out->ratio, large, out->n_new, p, best);
     } else if (out->ci_low >= lower && out->ci_high <= upper) {
         out->verdict = RB_VERDICT_SAME;
-        snprintf(out->why, sizeof out->why, "the widened %s interval lies within %s either way",
-                 level, threshold);
+        snprintf(out->why, sizeof out->why, "the %s lies within %s either way", interval,
+                 threshold);
     } else if (significant) {
         snprintf(out->why, sizeof out->why,
-                 "a significant change (p = %.2g%s) within %s, but the widened %s interval "
-                 "reaches past it",
-                 out->p_value, adjusted, threshold, level);
+                 "a significant change (p = %.2g%s), but the %s reaches within %s", out->p_value,
+                 adjusted, interval, threshold);
     } else {
         snprintf(out->why, sizeof out->why,
-                 "no significant change (p = %.2g%s), but the widened %s interval reaches past %s",
-                 out->p_value, adjusted, level, threshold);
+                 "no significant change (p = %.2g%s), but the %s reaches past %s", out->p_value,
+                 adjusted, interval, threshold);
     }
 }
 
@@ -325,6 +333,7 @@ void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, s
 {
     memset(out, 0, sizeof *out);
     out->verdict = RB_VERDICT_UNCLEAR;
+    out->rounds_old = out->rounds_new = 1;
     out->n_old = n_old;
     out->n_new = n_new;
     out->median_old = sample_median(old_ns, n_old);
@@ -361,6 +370,155 @@ void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, s
     for (size_t k = 0; k < n_new; k++) {
         out->new_all_above &= new_ns[k] > out->median_old;
         out->new_all_below &= new_ns[k] < out->median_old;
+    }
+    out->tested = 1;
+    compare_decide(out, criteria);
+}
+
+/* The rounds of a side that hold samples, with where each starts; returns
+ * how many (0 when the reps do not add up to the samples). */
+static size_t usable_rounds(const rb_round_samples *side, size_t *start, size_t *reps)
+{
+    size_t used = 0, at = 0;
+    for (size_t k = 0; k < side->n_rounds; k++) {
+        if (side->reps[k] > 0) {
+            start[used] = at;
+            reps[used++] = side->reps[k];
+        }
+        at += side->reps[k];
+    }
+    return at == side->n_samples ? used : 0;
+}
+
+double rounds_median(const rb_round_samples *side)
+{
+    if (side->n_rounds < 2 || !side->reps)
+        return sample_median(side->samples, side->n_samples);
+    size_t *start = xmalloc(side->n_rounds * sizeof *start);
+    size_t *reps = xmalloc(side->n_rounds * sizeof *reps);
+    size_t n = usable_rounds(side, start, reps);
+    double *medians = xmalloc((n ? n : 1) * sizeof *medians);
+    for (size_t k = 0; k < n; k++)
+        medians[k] = sample_median(side->samples + start[k], reps[k]);
+    double m = n ? median_in_place(medians, n) : NAN;
+    free(medians);
+    free(start);
+    free(reps);
+    return m;
+}
+
+/* One side of a hierarchical resample: rounds drawn with replacement, then
+ * each drawn round's samples; the median of the drawn rounds' medians. */
+static double resampled_rounds(rb_rng *r, const double *samples, const size_t *start,
+                               const size_t *reps, size_t n_rounds, double *scratch,
+                               double *medians)
+{
+    for (size_t k = 0; k < n_rounds; k++) {
+        size_t pick = rng_index(r, n_rounds);
+        medians[k] = resampled_median(r, samples + start[pick], reps[pick], scratch);
+    }
+    return median_in_place(medians, n_rounds);
+}
+
+int hierarchical_ratio_interval(const rb_round_samples *a, const rb_round_samples *b,
+                                double confidence, unsigned resamples, uint64_t seed,
+                                double *low, double *high, double *log_spread)
+{
+    if (resamples == 0 || a->n_rounds == 0 || b->n_rounds == 0 || !a->reps || !b->reps)
+        return -1;
+    size_t rounds = a->n_rounds > b->n_rounds ? a->n_rounds : b->n_rounds;
+    size_t *start_a = xmalloc(a->n_rounds * sizeof *start_a);
+    size_t *reps_a = xmalloc(a->n_rounds * sizeof *reps_a);
+    size_t *start_b = xmalloc(b->n_rounds * sizeof *start_b);
+    size_t *reps_b = xmalloc(b->n_rounds * sizeof *reps_b);
+    size_t n_a = usable_rounds(a, start_a, reps_a), n_b = usable_rounds(b, start_b, reps_b);
+    size_t longest = a->n_samples > b->n_samples ? a->n_samples : b->n_samples;
+    double *scratch = xmalloc((longest ? longest : 1) * sizeof *scratch);
+    double *medians = xmalloc(rounds * sizeof *medians);
+    double *logs = xmalloc(resamples * sizeof *logs);
+    int status = n_a && n_b ? 0 : -1;
+    rb_rng r;
+    rng_seed(&r, seed);
+    for (unsigned k = 0; k < resamples && status == 0; k++) {
+        double fa = resampled_rounds(&r, a->samples, start_a, reps_a, n_a, scratch, medians);
+        double fb = resampled_rounds(&r, b->samples, start_b, reps_b, n_b, scratch, medians);
+        if (!(fa > 0) || !(fb > 0))
+            status = -1;
+        else
+            logs[k] = log(fb / fa);
+    }
+    if (status == 0) {
+        qsort(logs, resamples, sizeof *logs, compare_doubles);
+        *low = exp(sorted_quantile(logs, resamples, (1 - confidence) / 2));
+        *high = exp(sorted_quantile(logs, resamples, 1 - (1 - confidence) / 2));
+        *log_spread = (sorted_quantile(logs, resamples, 0.8413) -
+                       sorted_quantile(logs, resamples, 0.1587)) / 2;
+    }
+    free(start_a);
+    free(reps_a);
+    free(start_b);
+    free(reps_b);
+    free(scratch);
+    free(medians);
+    free(logs);
+    return status;
+}
+
+void compare_rounds(const rb_round_samples *old_side, const rb_round_samples *new_side,
+                    const rb_compare_criteria *criteria, rb_sample_comparison *out)
+{
+    size_t rounds_old = old_side->n_rounds ? old_side->n_rounds : 1;
+    size_t rounds_new = new_side->n_rounds ? new_side->n_rounds : 1;
+    if (rounds_old < 2 || rounds_new < 2) {
+        compare_samples(old_side->samples, old_side->n_samples, new_side->samples,
+                        new_side->n_samples, criteria, out);
+        out->rounds_old = rounds_old;
+        out->rounds_new = rounds_new;
+        return;
+    }
+    size_t n_old = old_side->n_samples, n_new = new_side->n_samples;
+    memset(out, 0, sizeof *out);
+    out->verdict = RB_VERDICT_UNCLEAR;
+    out->from_rounds = 1;
+    out->rounds_old = rounds_old;
+    out->rounds_new = rounds_new;
+    out->n_old = n_old;
+    out->n_new = n_new;
+    out->median_old = rounds_median(old_side);
+    out->median_new = rounds_median(new_side);
+    out->ratio = out->ci_low = out->ci_high = out->p_value = out->p_adjusted = NAN;
+    out->p_smallest = NAN;
+    if (out->median_old > 0 && out->median_new >= 0)
+        out->ratio = out->median_new / out->median_old;
+    if (n_old < criteria->min_samples || n_new < criteria->min_samples) {
+        snprintf(out->why, sizeof out->why,
+                 "too few samples (%zu old, %zu new; %zu of each are needed)", n_old, n_new,
+                 criteria->min_samples);
+        return;
+    }
+    if (!(out->median_old > 0) || !(out->median_new > 0)) {
+        snprintf(out->why, sizeof out->why, "a median time is not positive");
+        return;
+    }
+    double low, high, spread;
+    if (hierarchical_ratio_interval(old_side, new_side, 1 - criteria->alpha, criteria->resamples,
+                                    criteria->seed, &low, &high, &spread) != 0) {
+        snprintf(out->why, sizeof out->why, "the rounds' samples do not add up, or hold times "
+                 "that are not positive");
+        return;
+    }
+    out->ci_low = low;
+    out->ci_high = high;
+    double distance = fabs(log(out->ratio));
+    if (spread > 0)
+        out->p_value = erfc(distance / spread / sqrt(2.0));
+    else
+        out->p_value = distance > 0 ? 0 : 1;
+    out->p_adjusted = out->p_value;
+    out->new_all_above = out->new_all_below = 1;
+    for (size_t k = 0; k < n_new; k++) {
+        out->new_all_above &= new_side->samples[k] > out->median_old;
+        out->new_all_below &= new_side->samples[k] < out->median_old;
     }
     out->tested = 1;
     compare_decide(out, criteria);

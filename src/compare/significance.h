@@ -7,14 +7,23 @@
  *     for ties and continuity): is one set shifted against the other?
  *   - a bootstrap percentile interval of the ratio of medians (new / old):
  *     how large is the change, and how sure is that?
- * The samples of a result file come from one run, so the variation between
- * runs (other load, clocks, placement) is not in them: the interval is
+ * Rows measured in rounds (rounds = K, two or more on both sides) are
+ * compared from the rounds instead (compare_rounds): each side's figure is
+ * the median of its rounds' medians, and a hierarchical bootstrap (rounds
+ * drawn with replacement, then samples within each drawn round) gives the
+ * interval of the ratio, so that the variation between runs is in it; the
+ * p-value is that of a ratio of 1, from the bootstrap's spread of the log
+ * ratio (normal approximation).
+ * Where either side has one round, its samples come from one run, so the
+ * variation between runs (other load, clocks, placement) is not in them:
+ * the rank test and the bootstrap of samples are used, and the interval is
  * widened by the run-to-run allowance (criteria.run_allowance, 2% by
  * default) each way, [low / (1 + a), high * (1 + a)], before it is used.
  * A change is `slower` or `faster` when it is significant (the p-value,
- * adjusted for the number of configurations compared, is under alpha and
- * the widened interval excludes 1) and the ratio lies beyond the practical
- * threshold (1 + threshold, or 1 / (1 + threshold)); or when it is large
+ * adjusted for the number of configurations compared, is under alpha) and
+ * the whole interval lies beyond the practical threshold (above
+ * 1 + threshold, or below 1 / (1 + threshold)): a change beyond the
+ * threshold with confidence; or when it is large
  * (the ratio at or beyond criteria.large_factor, 1.5 by default, or its
  * inverse) and every new sample lies beyond the old median, which few
  * samples can show though no rank test on them can reach alpha.
@@ -71,12 +80,43 @@ typedef struct rb_sample_comparison {
                                the pair counts among those compared */
     int new_all_above, new_all_below; /* every new sample above (below) the
                                          old median */
-    char why[160];          /* one line saying how the verdict was reached */
+    size_t rounds_old, rounds_new; /* rounds on each side (1: one run) */
+    int from_rounds;        /* judged from the rounds (compare_rounds);
+                               0: from one run's samples, interval widened */
+    char why[256];          /* one line saying how the verdict was reached */
 } rb_sample_comparison;
 
 /* Compares two sets of samples (neither is modified). */
 void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, size_t n_new,
                      const rb_compare_criteria *criteria, rb_sample_comparison *out);
+
+/* One side's samples, grouped by round: round k's are the next reps[k] of
+ * `samples` (the reps add up to n_samples). n_rounds 0 or 1: one run. */
+typedef struct rb_round_samples {
+    const double *samples;
+    size_t n_samples;
+    const size_t *reps;
+    size_t n_rounds;
+} rb_round_samples;
+
+/* Compares two sides measured in rounds: from the rounds when both have two
+ * or more, else as compare_samples (one run: the interval widened). */
+void compare_rounds(const rb_round_samples *old_side, const rb_round_samples *new_side,
+                    const rb_compare_criteria *criteria, rb_sample_comparison *out);
+
+/* The median of a side's round medians; NaN when it has no samples. */
+double rounds_median(const rb_round_samples *side);
+
+/* The hierarchical bootstrap percentile interval, at `confidence`, of
+ * rounds_median(b) / rounds_median(a): each resample draws a's rounds with
+ * replacement, then each drawn round's samples with replacement, and the
+ * same for b. *log_spread is the resampled log ratios' spread (half the
+ * distance between their 15.9% and 84.1% quantiles: a standard error).
+ * Returns 0, or -1 when a side has no round or a resampled figure of a is
+ * not positive. */
+int hierarchical_ratio_interval(const rb_round_samples *a, const rb_round_samples *b,
+                                double confidence, unsigned resamples, uint64_t seed,
+                                double *low, double *high, double *log_spread);
 
 /* Decides the verdict and its reason again from the statistics already in
  * `s`, with s->p_adjusted as the p-value; nothing to do unless s->tested. */

@@ -3,9 +3,14 @@
  * `delay` percent of it again (the same loop over the first delay% of the
  * elements), so that it takes about delay% longer, under any load, as a
  * real regression of the same code would. delay = 0 is the plain sum.
- * redbench compare's acceptance runs it (tests/test_compare_rounds.sh,
+ * $DELAY_SUM_PERCENT, when set, takes the parameter's place: a slowdown
+ * planted that way leaves the configuration as it was, so that redbench
+ * compare matches it with the same configuration of an earlier run, as it
+ * would a regression of the code. compare's acceptance runs it
+ * (tests/test_compare_rounds.sh, bench/compare_acceptance.sh,
  * docs/results/compare-acceptance.md). */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <redbench/plugin.h>
@@ -38,7 +43,20 @@ static int delay_init(const rb_config *cfg, void **state)
         return RB_ERROR;
     }
     s->cfg = cfg;
-    s->extra = cfg->n * (uint64_t)rb_param_int(cfg, "delay", 0) / 100;
+    int64_t percent = rb_param_int(cfg, "delay", 0);
+    const char *planted = getenv("DELAY_SUM_PERCENT");
+    if (planted && *planted) {
+        char *end;
+        long value = strtol(planted, &end, 10);
+        if (*end != '\0' || value < 0 || value > 1000) {
+            cfg->host->error(cfg->host, "DELAY_SUM_PERCENT = %s is not valid; valid: a whole "
+                             "number of percent from 0 to 1000", planted);
+            free(s);
+            return RB_ERROR;
+        }
+        percent = value;
+    }
+    s->extra = cfg->n * (uint64_t)percent / 100;
     *state = s;
     return RB_OK;
 }
