@@ -12,7 +12,7 @@
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plugins=$top_builddir/tests/ranks/dir
-plan 21
+plan 24
 
 cat >"$tmp/good.ini" <<INI
 [experiment]
@@ -46,6 +46,10 @@ is "$("$JQ" -r '[.results[] | select(.ranks == 1) | .scaling == null] | all' "$t
 is "$("$JQ" -r '[.results[] | select(.ranks == 4) | .slowest_rank >= 0 and .slowest_rank < 4
     and .slowest_rank_ns >= .fastest_rank_ns and .wrong_ranks == 0] | all' "$tmp/good.json")" \
   true "the slowest and fastest rank, no wrong rank"
+is "$("$JQ" -r '[.results[] | .probes] | unique | join(" ")' "$tmp/good.json")" passed \
+  "every row, on 1, 2 or 4 ranks, passed the probes (planted on one rank, the others' background)"
+is "$("$JQ" -r '.results[] | select(.ranks == 4 and .op == "sum" and .dtype == "f32") |
+    .probes_passed' "$tmp/good.json")" 3 "a sum on 4 ranks passed its 3 probes"
 is "$("$JQ" -r '[.results[] | select(.ranks == 4) | .median_ns >= .slowest_rank_ns * 0.999]
     | all' "$tmp/good.json")" true "a row's time per call is at least its slowest rank's median"
 "$rb" -q -p "$plugins" -c "$tmp/good.ini" -r good -D op=sum -D dtype=i32 -D ranks=2 \
@@ -66,7 +70,7 @@ n = 10K
 ranks = 2, 4
 [run bugs]
 plugin = exchange-sum
-bug = none, local, rank1-off, crash, hang, decline
+bug = none, local, rank1-off, crash, hang, decline, remember
 INI
 started=$(date +%s)
 "$rb" -q -p "$plugins" -c "$tmp/bugs.ini" -o "$tmp/bugs.json" 2>"$tmp/bugs.err"
@@ -89,6 +93,8 @@ case $(reason hang 4) in "failed: rank 1 stopped answering for"*"killed"*) r=1;;
 is "$r" 1 "a hanging rank fails its row, named ($(reason hang 4))"
 is "$(reason decline 2)" "unsupported: rank 1: rank 1 declines (planted)" \
   "a rank that declines makes the row unsupported"
+case $(reason remember 4) in "wrong: rank 0: probe 1: "*"earlier call"*) r=1;; *) r=0;; esac
+is "$r" 1 "ranks that return a remembered answer are caught by the probes ($(reason remember 4))"
 
 cat >"$tmp/total.ini" <<INI
 [experiment]

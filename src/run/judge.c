@@ -184,13 +184,18 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
     const rb_backend *b = ob->loaded->desc;
     rb_probe_set set;
     probe_plan(&set, cfg->op, cfg->dtype, cfg->n, cfg->bins, row->seed);
+    if (ranks_share_probes(r, &set) != 0) {
+        runner_set_reason(row, RB_ROW_FAILED, "the ranks could not share their probes");
+        probe_set_free(&set);
+        return;
+    }
     rb_result earlier[RB_PROBE_MAX + 1];
     size_t n_earlier = 0;
     keep_result(&earlier[n_earlier++], first);
     runner_back_up_input(r, ob);
     const rb_probe *previous = NULL;
     int passed = 1;
-    for (size_t k = 0; k < set.count && passed; k++) {
+    for (size_t k = 0; k < set.count && passed > 0; k++) {
         const rb_probe *pr = &set.probes[k];
         if (pr->fresh_init) {
             isolate_step(RB_STEP_TEARDOWN);
@@ -203,6 +208,7 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
         if (probe_write(&set, k, previous, b, ob->ctx, r->device_input) != 0) {
             runner_set_reason(row, RB_ROW_FAILED, "writing probe %zu's input failed: %s", k + 1,
                               ob->host.error[0] ? ob->host.error : "no reason given");
+            ranks_agree(r, 1);
             break;
         }
         previous = pr;
@@ -212,15 +218,19 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
             if (p->init(c, state) != RB_OK) {
                 runner_set_reason(row, RB_ROW_FAILED, "init again for probe %zu failed: %s", k + 1,
                                   host->error[0] ? host->error : "no reason given");
+                ranks_agree(r, 1);
                 break;
             }
             *inited = 1;
         }
         rb_result res;
         char why[400] = "";
-        if (run_probe(cfg, p, *state, ob, host, k, &res, row) != RB_OK)
+        if (run_probe(cfg, p, *state, ob, host, k, &res, row) != RB_OK) {
+            ranks_agree(r, 1);
             break;
-        if (probe_judge(&set, k, &res, earlier, n_earlier, why, sizeof why)) {
+        }
+        if (!judged_here(r, cfg) || probe_judge(&set, k, &res, earlier, n_earlier, why,
+                                                sizeof why)) {
             row->probes_passed++;
         } else {
             runner_set_reason(row, RB_ROW_WRONG, "probe %zu%s: %s", k + 1,
@@ -231,7 +241,12 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
         if (n_earlier < RB_ARRAY_LEN(earlier))
             keep_result(&earlier[n_earlier++], &res);
         free(res.bins);
+        /* across ranks, every rank makes the next probe's calls or none */
+        if (r->n_ranks > 1 && ranks_agree(r, !passed))
+            passed = passed ? -1 : 0;
     }
+    if (passed < 0)
+        passed = 0; /* another rank's probe failed: this rank's row is not proven */
     if (passed && row->status == RB_ROW_OK)
         row->probes = RB_PROBES_PASSED;
     for (size_t k = 0; k < n_earlier; k++)

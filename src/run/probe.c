@@ -295,6 +295,17 @@ void probe_plan(rb_probe_set *set, int op, int dtype, uint64_t n, uint32_t bins,
         answer(set, &set->probes[k]);
 }
 
+void probe_keep_background(rb_probe_set *set, size_t k)
+{
+    rb_probe *pr = &set->probes[k];
+    pr->n_plants = 0;
+    pr->n_regions = 0;
+    pr->dense = 0;
+    if (set->op == RB_OP_SUM)
+        pr->background = 0;
+    answer(set, pr);
+}
+
 void probe_set_free(rb_probe_set *set)
 {
     for (size_t k = 0; k < set->count; k++)

@@ -72,6 +72,11 @@ typedef struct rb_probe_set {
 void probe_plan(rb_probe_set *set, int op, int dtype, uint64_t n, uint32_t bins, uint64_t seed);
 void probe_set_free(rb_probe_set *set);
 
+/* Across ranks (run/ranks.c): probe k of a rank that does not plant it is
+ * its background alone (0 for sums), so that the whole data set's answer
+ * is the planting rank's, exactly. */
+void probe_keep_background(rb_probe_set *set, size_t k);
+
 /* Writes probe k into `buffer` (the configuration's input, from the
  * backend's alloc). `previous` is the probe written there last (NULL when
  * the buffer holds anything else): when both share a plain background, only

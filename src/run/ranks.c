@@ -235,6 +235,39 @@ int ranks_combine_reference(runner *r)
     return 0;
 }
 
+int ranks_share_probes(runner *r, rb_probe_set *set)
+{
+    if (r->n_ranks <= 1)
+        return 0;
+    for (size_t k = 0; k < set->count; k++) {
+        if (k % r->n_ranks != r->rank)
+            probe_keep_background(set, k);
+        rb_probe *pr = &set->probes[k];
+        reference_part mine = {pr->i, pr->f, 0, 0, 0};
+        reference_part *all = xcalloc(r->n_ranks, sizeof *all);
+        if (rank_exchange(&mine, sizeof mine, all) != 0) {
+            free(all);
+            return -1;
+        }
+        int is_float = reference_is_float(set->dtype);
+        reference_part whole = all[0];
+        for (uint32_t j = 1; j < r->n_ranks; j++) {
+            const reference_part *p = &all[j];
+            if (set->op == RB_OP_SUM) {
+                whole.f += p->f;
+                whole.i = reference_wrap((uint64_t)whole.i + (uint64_t)p->i, set->dtype);
+            } else if (set->op == RB_OP_MIN ? (is_float ? p->f < whole.f : p->i < whole.i)
+                                            : (is_float ? p->f > whole.f : p->i > whole.i)) {
+                whole = *p;
+            }
+        }
+        pr->i = whole.i;
+        pr->f = whole.f;
+        free(all);
+    }
+    return 0;
+}
+
 uint64_t ranks_seed(uint64_t seed, uint32_t rank)
 {
     if (rank == 0)

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run/probe.h"
 #include "run/results.h"
 #include "run/runner_state.h"
 
@@ -45,6 +46,12 @@ uint32_t ranks_rank0_value(runner *r, uint32_t value);
 /* In a rank: replaces r->ref, the reference of this rank's slice, with the
  * reference of the whole data set. Returns 0, or -1 when a rank is gone. */
 int ranks_combine_reference(runner *r);
+
+/* In a rank: makes the probes of the whole data set. Probe k is planted on
+ * rank k modulo the ranks and is every other rank's background; each
+ * probe's answer becomes the combination of the ranks' answers. Returns 0,
+ * or -1 when a rank is gone. */
+int ranks_share_probes(runner *r, rb_probe_set *set);
 
 /* The seed of rank `rank`'s slice, from the row's seed. */
 uint64_t ranks_seed(uint64_t seed, uint32_t rank);

@@ -154,12 +154,21 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
     if (st == RB_OK) {
         rb_result first;
         uint64_t *bins = NULL;
-        if (runner_verify_and_judge(r, cfg, p, state, &host, row, &first, &bins) == RB_OK)
+        int verified = runner_verify_and_judge(r, cfg, p, state, &host, row, &first, &bins) ==
+                       RB_OK;
+        /* across ranks, the repeated runs and the probes are calls every
+         * rank makes or none does */
+        if (r->n_ranks > 1 && ranks_agree(r, !verified))
+            verified = 0;
+        if (verified)
             runner_check_determinism(r, cfg, p, state, ob, &host, &first, row);
-        if (row->status == RB_ROW_OK && runner_probes_wanted(r->exp) && r->n_ranks <= 1)
+        int probing = row->status == RB_ROW_OK && runner_probes_wanted(r->exp);
+        if (r->n_ranks > 1 && ranks_agree(r, !probing))
+            probing = 0;
+        if (probing)
             runner_run_probes(r, cfg, p, &state, &inited, ob, &host, &c, &first, row);
         else if (row->status == RB_ROW_OK)
-            row->probes = r->n_ranks > 1 ? RB_PROBES_NOT_RUN : RB_PROBES_OFF;
+            row->probes = runner_probes_wanted(r->exp) ? RB_PROBES_NOT_RUN : RB_PROBES_OFF;
         free(bins);
     }
     isolate_step(RB_STEP_TEARDOWN);

@@ -10,7 +10,9 @@
  *              rank 1 only
  *   crash      rank 1 crashes in its third run
  *   hang       rank 1 stops answering in its third run
- *   decline    rank 1 declines in init */
+ *   decline    rank 1 declines in init
+ *   remember   every rank returns the whole answer of its first call (right
+ *              on the timed input; the probes must catch it) */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +20,9 @@
 
 #include <redbench/plugin.h>
 
-enum bug { BUG_NONE, BUG_LOCAL, BUG_RANK1_OFF, BUG_CRASH, BUG_HANG, BUG_DECLINE };
+enum bug { BUG_NONE, BUG_LOCAL, BUG_RANK1_OFF, BUG_CRASH, BUG_HANG, BUG_DECLINE, BUG_REMEMBER };
 static const char *const bug_words[] = {"none", "local", "rank1-off", "crash", "hang", "decline",
-                                        NULL};
+                                        "remember", NULL};
 
 static const rb_param_spec params[] = {
     {.name = "bug", .type = RB_PARAM_CHOICE, .default_value = "none", .choices = bug_words,
@@ -113,6 +115,8 @@ static int run(void *st)
     if (c->rank == 1 && s->runs == 3 && s->bug == BUG_HANG)
         for (;;)
             pause();
+    if (s->bug == BUG_REMEMBER && s->runs > 1)
+        return RB_OK; /* the first call's answer, whatever the input is now */
     partial mine = reduce_slice(c);
     if (s->bug == BUG_LOCAL) {
         s->result = mine;
