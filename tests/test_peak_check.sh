@@ -27,7 +27,9 @@ INI
 "$rb" -q -c "$tmp/p.ini" -o "$tmp/r.json" --format json >/dev/null 2>&1
 is "$?" 0 "the run succeeds"
 is "$(ls "$peaks" | wc -l)" 1 "it stores one cache entry"
-ok "... and notes no disagreement (nothing to compare with)" "$JQ" -e '.devices[0].measured_peak_note==null' "$tmp/r.json"
+# (a first figure is taken twice; on a busy machine the two may disagree,
+# and that is noted, but never a disagreement with a cached figure)
+ok "... and notes no disagreement with a cached figure (there was none)" "$JQ" -e '(.devices[0].measured_peak_note // "") | test("cached") | not' "$tmp/r.json"
 entry=$(ls "$peaks")
 cp "$peaks/$entry" "$tmp/entry"
 "$rb" tune -q -c "$tmp/p.ini" -o "$tmp/tuned.ini" >/dev/null 2>&1
