@@ -4,14 +4,15 @@
 # recorded in the settings; a row keeps each round's median and samples, its
 # median is the median of the rounds' medians; a configuration that fails in
 # a round is not measured again; rounds = auto gives 3, or 1 with a warning
-# for a long sweep; bad values name the file and line or the option.
+# for a long sweep; -D rounds=K and --rounds K set it; bad values name the
+# file and line or the option.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 dir=$top_builddir/tests/timing/dir
 crashers=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "timing test plugins not built"
-plan 23
+plan 24
 
 cat >"$tmp/six.ini" <<'INI'
 [experiment]
@@ -67,9 +68,11 @@ is "$("$JQ" -cS '[.experiment.settings, [.results[] | .rounds]]' "$tmp/rewritten
 "$rb" -q -c "$tmp/six.ini" -D rounds=2 --plugin-path "$dir" --format json >"$tmp/two.json" 2>/dev/null
 is "$("$JQ" -r '[.experiment.settings.rounds] + [.results[] | .rounds | length] | map(tostring) | join(" ")' "$tmp/two.json")" \
    "2 2 2 2 2 2 2" "-D rounds=2: two rounds for every row"
-"$rb" -q -c "$tmp/six.ini" -D rounds=1 --plugin-path "$dir" --format json >"$tmp/one.json" 2>/dev/null
+"$rb" -q -c "$tmp/six.ini" --rounds 1 --plugin-path "$dir" --format json >"$tmp/one.json" 2>/dev/null
 is "$("$JQ" -c '.experiment.settings.round_order' "$tmp/one.json")" "[[0,1,2,3,4,5]]" \
-   "-D rounds=1: one round, in the sweep's order"
+   "--rounds 1: one round, in the sweep's order"
+"$rb" -q -c "$tmp/six.ini" --rounds 0 --plugin-path "$dir" >/dev/null 2>"$tmp/err"
+ok "--rounds 0 is refused, naming the option" grep -q "^--rounds 0: error: rounds = 0 is not valid" "$tmp/err"
 
 sed '/^rounds = 3$/d' "$tmp/six.ini" >"$tmp/auto.ini"
 "$rb" -q -c "$tmp/auto.ini" --plugin-path "$dir" --format json >"$tmp/auto.json" 2>"$tmp/err"

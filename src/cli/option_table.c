@@ -34,6 +34,9 @@ static const rb_option_spec run_options[] = {
      "later ones win): a data or run key applies to every run, replacing the file's; e.g. "
      "-D n=1M,1G -D dtype=f32 -D warmup=2"},
     {"device", 0, 'e', "N", RB_OPERAND_WORD, NULL, "the same as -D device=N"},
+    {"rounds", 0, 'R', "K", RB_OPERAND_WORD, NULL,
+     "the same as -D rounds=K: measure every configuration K times, each round in fresh "
+     "workers and an order shuffled from the seed (default: auto, 3)"},
     {"output", 'o', 'o', "FILE", RB_OPERAND_FILE, NULL,
      "write the results to FILE (written whole, or not at all); repeatable, each in the format "
      "of its extension: .json .csv .md .html .txt (the table); every path is checked before "

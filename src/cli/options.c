@@ -39,13 +39,14 @@ static void append(char ***items, size_t *count, char *item)
     (*items)[(*count)++] = item;
 }
 
-/* -D KEY=VALUE, or --device N (`device`). */
-static int add_override(rb_options *opt, int device, const char *arg)
+/* -D KEY=VALUE, or an option that sets one key (`named`: --device N sets
+ * device, --rounds K rounds); NULL for -D. */
+static int add_override(rb_options *opt, const char *named, const char *arg)
 {
     char *key, *value;
     const char *eq = strchr(arg, '=');
-    if (device) {
-        key = xstrdup("device");
+    if (named) {
+        key = xstrdup(named);
         value = xstrdup(arg);
     } else if (!eq) {
         return usage_error(NULL, "-D takes KEY=VALUE (e.g. -D n=1M,1G), not: %s", arg);
@@ -64,7 +65,7 @@ static int add_override(rb_options *opt, int device, const char *arg)
     }
     opt->overrides = xrealloc(opt->overrides, (opt->n_overrides + 1) * sizeof *opt->overrides);
     opt->overrides[opt->n_overrides++] = (rb_override){
-        .option = device ? xasprintf("--device %s", arg) : xasprintf("-D %s", arg),
+        .option = named ? xasprintf("--%s %s", named, arg) : xasprintf("-D %s", arg),
         .key = key,
         .value = value};
     return 0;
@@ -101,7 +102,8 @@ static int parse_with(int argc, char **argv, rb_options *opt, const struct optio
         case 'r': append(&opt->runs, &opt->n_runs, optarg); break;
         case 'D':
         case 'e':
-            if (add_override(opt, c == 'e', optarg) != 0)
+        case 'R':
+            if (add_override(opt, c == 'e' ? "device" : c == 'R' ? "rounds" : NULL, optarg) != 0)
                 return 2;
             break;
         case 'f': opt->format = optarg; break;
