@@ -15,28 +15,11 @@ static int run(void *state)
     const rb_config *c = s->cfg;
     MPI_Datatype type = mpi_pack_type(c->dtype);
     MPI_Op op = mpi_pack_op(c->op);
-    if (s->local_first) {
-        mpi_value mine = mpi_pack_reduce(c->op, c->dtype, c->input, c->n);
-        char in[8], out[8];
-        mpi_pack_value_bytes(c->dtype, &mine, in);
-        if (MPI_Allreduce(in, out, 1, type, op, MPI_COMM_WORLD) != MPI_SUCCESS)
-            return RB_ERROR;
-        mpi_pack_value_from(c->dtype, out, &s->answer);
-        return RB_OK;
-    }
+    if (s->local_first)
+        return mpi_pack_local_first(s, -1);
     if (MPI_Allreduce(c->input, s->work, (int)c->n, type, op, MPI_COMM_WORLD) != MPI_SUCCESS)
         return RB_ERROR;
     s->answer = mpi_pack_reduce(c->op, c->dtype, s->work, c->n);
-    return RB_OK;
-}
-
-static int describe(const rb_config *cfg, rb_description *out)
-{
-    (void)out;
-    if (cfg->n > 0x7fffffffu) {
-        cfg->host->error(cfg->host, "MPI counts are ints: at most 2^31-1 elements per rank");
-        return RB_UNSUPPORTED;
-    }
     return RB_OK;
 }
 
@@ -52,7 +35,7 @@ static const rb_plugin descriptor = {
     .dtypes = MPI_PACK_DTYPES,
     .params = params,
     .n_params = 1,
-    .describe = describe,
+    .describe = mpi_pack_describe,
     .init = mpi_pack_init,
     .run = run,
     .verify = mpi_pack_verify,

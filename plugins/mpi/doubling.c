@@ -26,16 +26,7 @@ static int run(void *state)
 static int describe(const rb_config *cfg, rb_description *out)
 {
     (void)out;
-    if (cfg->n_ranks & (cfg->n_ranks - 1)) {
-        cfg->host->error(cfg->host, "recursive doubling needs a power of two ranks, not %u",
-                         cfg->n_ranks);
-        return RB_UNSUPPORTED;
-    }
-    if (cfg->n > 0x7fffffffu) {
-        cfg->host->error(cfg->host, "MPI counts are ints: at most 2^31-1 elements per rank");
-        return RB_UNSUPPORTED;
-    }
-    return RB_OK;
+    return mpi_pack_check(cfg, 1);
 }
 
 static const rb_plugin descriptor = {

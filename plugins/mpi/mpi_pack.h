@@ -155,6 +155,47 @@ static inline void mpi_pack_value_from(int dtype, const void *in, mpi_value *v)
 
 static const char *const mpi_stage_words[] = {"vector", "local", NULL};
 
+/* Declines what MPI's int counts cannot hold, and, with `power_of_two`, a
+ * rank count that is not a power of two. */
+static inline int mpi_pack_check(const rb_config *cfg, int power_of_two)
+{
+    if (power_of_two && (cfg->n_ranks & (cfg->n_ranks - 1))) {
+        cfg->host->error(cfg->host, "needs a power of two ranks, not %u", cfg->n_ranks);
+        return RB_UNSUPPORTED;
+    }
+    if (cfg->n > 0x7fffffffu) {
+        cfg->host->error(cfg->host, "MPI counts are ints: at most 2^31-1 elements per rank");
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
+}
+
+static inline int mpi_pack_describe(const rb_config *cfg, rb_description *out)
+{
+    (void)out;
+    return mpi_pack_check(cfg, 0);
+}
+
+/* `stage = local`, or a plugin that reduces each slice first: the slice's
+ * value, then `root` < 0: MPI_Allreduce of the ranks' values into the
+ * answer on every rank; else MPI_Reduce to rank `root`. */
+static inline int mpi_pack_local_first(mpi_state *s, int root)
+{
+    const rb_config *c = s->cfg;
+    mpi_value mine = mpi_pack_reduce(c->op, c->dtype, c->input, c->n);
+    char in[8], out[8];
+    mpi_pack_value_bytes(c->dtype, &mine, in);
+    MPI_Datatype type = mpi_pack_type(c->dtype);
+    MPI_Op op = mpi_pack_op(c->op);
+    int st = root < 0 ? MPI_Allreduce(in, out, 1, type, op, MPI_COMM_WORLD)
+                      : MPI_Reduce(in, out, 1, type, op, root, MPI_COMM_WORLD);
+    if (st != MPI_SUCCESS)
+        return RB_ERROR;
+    if (root < 0 || (uint32_t)root == c->rank)
+        mpi_pack_value_from(c->dtype, out, &s->answer);
+    return RB_OK;
+}
+
 /* Starts MPI and allocates the two n-element buffers. */
 static inline int mpi_pack_init(const rb_config *cfg, void **out)
 {

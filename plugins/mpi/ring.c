@@ -46,16 +46,6 @@ static int run(void *state)
     return RB_OK;
 }
 
-static int describe(const rb_config *cfg, rb_description *out)
-{
-    (void)out;
-    if (cfg->n > 0x7fffffffu) {
-        cfg->host->error(cfg->host, "MPI counts are ints: at most 2^31-1 elements per rank");
-        return RB_UNSUPPORTED;
-    }
-    return RB_OK;
-}
-
 static const rb_plugin descriptor = {
     .abi_major = REDBENCH_ABI_MAJOR,
     .abi_minor = REDBENCH_ABI_MINOR,
@@ -66,7 +56,7 @@ static const rb_plugin descriptor = {
     .backend = "cpu",
     .ops = MPI_PACK_OPS,
     .dtypes = MPI_PACK_DTYPES,
-    .describe = describe,
+    .describe = mpi_pack_describe,
     .init = mpi_pack_init,
     .run = run,
     .verify = mpi_pack_verify,

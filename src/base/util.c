@@ -3,10 +3,13 @@
 #include "base/util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 static void out_of_memory(size_t size)
 {
@@ -263,4 +266,38 @@ void put_markup(FILE *out, const char *text)
         }
     }
     free(shown);
+}
+
+int read_full(int fd, void *data, size_t len)
+{
+    char *p = data;
+    while (len > 0) {
+        ssize_t got = read(fd, p, len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
+        p += got;
+        len -= (size_t)got;
+    }
+    return 0;
+}
+
+int write_full(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        /* send() on a socket, so that a peer that is gone is an error and
+         * not SIGPIPE; write() on anything else */
+        ssize_t done = send(fd, p, len, MSG_NOSIGNAL);
+        if (done < 0 && errno == ENOTSOCK)
+            done = write(fd, p, len);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0)
+            return -1;
+        p += done;
+        len -= (size_t)done;
+    }
+    return 0;
 }

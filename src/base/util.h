@@ -59,6 +59,12 @@ size_t utf8_length(const unsigned char *p);
  * control bytes), & < > " escaped. */
 void put_markup(FILE *out, const char *text);
 
+/* Reads or writes all of `len` bytes on a pipe or socket (a signal's
+ * interruption is retried; a socket's closed peer gives -1, not SIGPIPE).
+ * Returns 0, or -1 at the end of the stream or on an error. */
+int read_full(int fd, void *data, size_t len);
+int write_full(int fd, const void *data, size_t len);
+
 /* "SIGSEGV", "SIGABRT", ... or "signal 42" (a static buffer). */
 const char *signal_name(int sig);
 

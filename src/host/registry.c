@@ -1032,36 +1032,6 @@ static double load_timeout(void)
     return LOAD_TIMEOUT_DEFAULT;
 }
 
-static int read_full(int fd, void *data, size_t len)
-{
-    char *p = data;
-    while (len > 0) {
-        ssize_t got = read(fd, p, len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return -1;
-        p += got;
-        len -= (size_t)got;
-    }
-    return 0;
-}
-
-static int write_full(int fd, const void *data, size_t len)
-{
-    const char *p = data;
-    while (len > 0) {
-        ssize_t done = send(fd, p, len, MSG_NOSIGNAL);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return -1;
-        p += done;
-        len -= (size_t)done;
-    }
-    return 0;
-}
-
 /* The loading process: reads a path, opens the file, answers with its
  * kind and the serialized descriptor (or the reason it was rejected), until
  * the socket closes. Never returns. */

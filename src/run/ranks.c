@@ -73,45 +73,15 @@ static const char *static_word(const char *text)
 
 /* ---- both sides ---- */
 
-static int write_all(int fd, const void *data, size_t len)
-{
-    const char *p = data;
-    while (len > 0) {
-        ssize_t done = write(fd, p, len);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return -1;
-        p += done;
-        len -= (size_t)done;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *data, size_t len)
-{
-    char *p = data;
-    while (len > 0) {
-        ssize_t got = read(fd, p, len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return -1;
-        p += got;
-        len -= (size_t)got;
-    }
-    return 0;
-}
-
 static int send_message(int fd, int type, uint32_t rank, const void *a, size_t a_len,
                         const void *b, size_t b_len)
 {
     rank_header h = {.type = (uint32_t)type, .rank = rank, .length = a_len + b_len};
-    if (write_all(fd, &h, sizeof h) != 0)
+    if (write_full(fd, &h, sizeof h) != 0)
         return -1;
-    if (a_len && write_all(fd, a, a_len) != 0)
+    if (a_len && write_full(fd, a, a_len) != 0)
         return -1;
-    if (b_len && write_all(fd, b, b_len) != 0)
+    if (b_len && write_full(fd, b, b_len) != 0)
         return -1;
     return 0;
 }
@@ -133,9 +103,9 @@ static int rank_exchange(const void *mine, size_t bytes, void *all)
     if (send_message(rank_fd, RM_EXCHANGE, rank_self, mine, bytes, NULL, 0) != 0)
         return -1;
     rank_header h;
-    if (read_all(rank_fd, &h, sizeof h) != 0 || h.type != RM_GATHERED)
+    if (read_full(rank_fd, &h, sizeof h) != 0 || h.type != RM_GATHERED)
         return -1;
-    return read_all(rank_fd, all, h.length);
+    return read_full(rank_fd, all, h.length);
 }
 
 static void rank_step(int step)
@@ -818,9 +788,9 @@ static void accept_rank(rank_group *g)
     int32_t hello[2]; /* rank, process */
     uint32_t rank = 0;
     struct pollfd pfd = {.fd = fd, .events = POLLIN};
-    int bad = poll(&pfd, 1, 10000) <= 0 || read_all(fd, &h, sizeof h) != 0 ||
+    int bad = poll(&pfd, 1, 10000) <= 0 || read_full(fd, &h, sizeof h) != 0 ||
               h.type != RM_HELLO || h.length != sizeof hello ||
-              read_all(fd, hello, sizeof hello) != 0;
+              read_full(fd, hello, sizeof hello) != 0;
     if (!bad) {
         rank = (uint32_t)hello[0];
         bad = hello[0] < 0 || rank >= g->n || g->procs[rank].fd >= 0 || hello[1] <= 1;

@@ -28,14 +28,7 @@ static int run(void *state)
             for (;;)
                 pause();
     }
-    mpi_value mine = mpi_pack_reduce(c->op, c->dtype, c->input, c->n);
-    char in[8], out[8];
-    mpi_pack_value_bytes(c->dtype, &mine, in);
-    if (MPI_Allreduce(in, out, 1, mpi_pack_type(c->dtype), mpi_pack_op(c->op),
-                      MPI_COMM_WORLD) != MPI_SUCCESS)
-        return RB_ERROR;
-    mpi_pack_value_from(c->dtype, out, &s->answer);
-    return RB_OK;
+    return mpi_pack_local_first(s, -1);
 }
 
 static const rb_plugin descriptor = {
