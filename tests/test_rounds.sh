@@ -12,7 +12,7 @@ cd "$top_builddir"
 dir=$top_builddir/tests/timing/dir
 crashers=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "timing test plugins not built"
-plan 24
+plan 27
 
 cat >"$tmp/six.ini" <<'INI'
 [experiment]
@@ -88,6 +88,20 @@ ok "... naming the file, the line and what is valid" \
    grep -q "zero.ini:2: error: rounds = 0 is not valid; valid: auto .* or a whole number from 1 to 1000" "$tmp/err"
 "$rb" -q -c "$tmp/six.ini" -D rounds=many --plugin-path "$dir" >/dev/null 2>"$tmp/err"
 ok "-D rounds=many is refused, naming the option" grep -q "^-D rounds=many: error: rounds = many is not valid" "$tmp/err"
+
+# A configuration that fails in a later round takes that round's status, and
+# its reason says which round; the rounds before it are kept.
+printf '[experiment]\nrounds = 3\nmin_time = 0\nmax_reps = 5\nprobes = off\ndeterminism_runs = 0\n[data]\ndtype = i32\nn = 1K, 2K\n[run a]\nplugin = delay-sum\n' >"$tmp/again.ini"
+rm -f "$tmp/mark".*
+touch "$tmp/mark.2048"
+DELAY_SUM_FAIL_AGAIN=$tmp/mark "$rb" -q -c "$tmp/again.ini" --plugin-path "$dir" --format json >"$tmp/again.json" 2>/dev/null
+is "$("$JQ" -r '[.results[] | .status] | join(" ")' "$tmp/again.json")" "failed failed" \
+   "a configuration failing in its first round, another in a later one: both failed"
+is "$("$JQ" -r '.results[0].reason' "$tmp/again.json")" \
+   "round 2 of 3: init failed: failing again, as DELAY_SUM_FAIL_AGAIN asks" \
+   "... the later one names its round"
+is "$("$JQ" -r '[.results[] | .rounds | length] | map(tostring) | join(" ")' "$tmp/again.json")" "1 0" \
+   "... and keeps the round before it; the first has none"
 
 # A configuration that fails in a round is final: later rounds leave it out.
 if [ -d "$crashers" ]; then

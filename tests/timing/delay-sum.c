@@ -6,7 +6,10 @@
  * $DELAY_SUM_PERCENT, when set, takes the parameter's place: a slowdown
  * planted that way leaves the configuration as it was, so that redbench
  * compare matches it with the same configuration of an earlier run, as it
- * would a regression of the code. compare's acceptance runs it
+ * would a regression of the code. $DELAY_SUM_FAIL_AGAIN=PATH makes init
+ * fail the second time it runs a configuration of some n (PATH.N marks the
+ * first), as a configuration that fails in a later round would.
+ * compare's acceptance runs it
  * (tests/test_compare_rounds.sh, bench/compare_acceptance.sh,
  * docs/results/compare-acceptance.md). */
 #include <stdint.h>
@@ -57,6 +60,21 @@ static int delay_init(const rb_config *cfg, void **state)
         percent = value;
     }
     s->extra = cfg->n * (uint64_t)percent / 100;
+    const char *again = getenv("DELAY_SUM_FAIL_AGAIN");
+    if (again && *again) {
+        char mark[4096];
+        snprintf(mark, sizeof mark, "%s.%llu", again, (unsigned long long)cfg->n);
+        FILE *f = fopen(mark, "r");
+        if (f) {
+            fclose(f);
+            cfg->host->error(cfg->host, "failing again, as DELAY_SUM_FAIL_AGAIN asks");
+            free(s);
+            return RB_ERROR;
+        }
+        f = fopen(mark, "w");
+        if (f)
+            fclose(f);
+    }
     *state = s;
     return RB_OK;
 }
