@@ -4,7 +4,11 @@
 # judged ok against the whole data set, on a size that does not divide
 # among the ranks; the JSON carries ranks, algbw and busbw; a rank that
 # crashes and a rank that hangs (tests/ranks/mpi-faults.c) each fail their
-# own row, and the run goes on. Skipped where configure found no MPI.
+# own row, and the run goes on. Then redbench itself under `mpirun -np 2`
+# and `-np 3`: process 0 runs the experiment and writes the results, the
+# others start the ranks of each configuration of 2 (or 3) ranks; a
+# crashing and a hanging rank there fail their own rows too. Skipped where
+# configure found no MPI.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -14,7 +18,7 @@ plugins="-p $top_builddir/plugins/mpi -p $top_builddir/tests/ranks/mpi"
 # this program's leaks; a rank that reported them would exit non-zero.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
-plan 10
+plan 16
 
 cat >"$tmp/mpi.ini" <<INI
 [experiment]
@@ -81,3 +85,40 @@ case $(status 2) in "failed: rank"*" stopped answering for "*"killed"*) r=1;; *)
 is "$r" 1 "a hanging rank fails its row ($(status 2))"
 is "$(status 1 | cut -d: -f1) $(status 3 | cut -d: -f1)" "ok ok" \
   "the rows after each fault are ok: the run went on with fresh ranks"
+
+# redbench under the launcher: the hub (a socket on this node).
+[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+cat >"$tmp/hub.ini" <<INI
+[experiment]
+warmup = 1
+min_time = 0
+min_reps = 3
+max_reps = 4
+timeout = 4
+[data]
+op = sum, max
+dtype = f32, i64
+n = 3001
+ranks = 2
+[run hub]
+plugin = exchange-sum
+INI
+mpirun --oversubscribe -np 2 "$rb" -q -p "$top_builddir/tests/ranks/dir" -c "$tmp/hub.ini" \
+  -o "$tmp/hub.json" >"$tmp/hub.out" 2>"$tmp/hub.err"
+is "$?" 0 "mpirun -np 2 redbench: exit 0"
+is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status) \(.probes)"] | unique | join(",")' \
+  "$tmp/hub.json")" "2 ok passed" "every row on the launcher's 2 processes ok and proven"
+mpirun --oversubscribe -np 3 "$rb" -q -p "$top_builddir/tests/ranks/dir" -c "$tmp/hub.ini" \
+  -D ranks=3 -D op=sum -o "$tmp/hub3.json" >"$tmp/hub3.out" 2>"$tmp/hub3.err"
+is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status)"] | unique | join(",")' "$tmp/hub3.json")" \
+  "3 ok" "mpirun -np 3: rows of 3 ranks ok"
+mpirun --oversubscribe -np 2 "$rb" -q -p "$top_builddir/tests/ranks/dir" -c "$tmp/hub.ini" \
+  -D op=sum -D dtype=f32 -D bug=crash,none,hang,none -o "$tmp/hubf.json" \
+  >"$tmp/hubf.out" 2>"$tmp/hubf.err"
+hub_status() { "$JQ" -r ".results[$1] | \"\(.status): \(.reason)\"" "$tmp/hubf.json"; }
+is "$(hub_status 0)" "failed: rank 1 ended in run without its row" \
+  "under the launcher, a crashing rank fails its row"
+case $(hub_status 2) in "failed: "*) r=1;; *) r=0;; esac
+is "$r" 1 "under the launcher, a hanging rank fails its row ($(hub_status 2))"
+is "$(hub_status 1 | cut -d: -f1) $(hub_status 3 | cut -d: -f1)" "ok ok" \
+  "under the launcher, the rows after each fault are ok"

@@ -27,6 +27,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +39,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "run/isolate.h"
+#include "run/rank_hub.h"
 
 enum rank_message { RM_HELLO = 1, RM_STEP, RM_EXCHANGE, RM_DEVICE, RM_ROW, RM_GATHERED, RM_GONE };
 
@@ -348,6 +351,7 @@ typedef struct rank_group {
     char dir[64];      /* the private folder of the socket, "" when none */
     char failure[512]; /* why the group failed, "" while it has not */
     int forwarded_step;
+    int hub;           /* ranks 1.. came from the launcher's processes */
 } rank_group;
 
 static void group_fail(rank_group *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -620,9 +624,11 @@ static void end_group(rank_group *g)
         free(p->buf);
         free(p->exchanged);
     }
-    for (uint32_t k = 0; k < g->n; k++)
+    for (uint32_t k = 0; k < g->n && !g->hub; k++)
         if (g->procs[k].started_pid > 1 && !g->procs[k].done)
             kill(g->procs[k].started_pid, SIGKILL); /* mpirun may leave it behind */
+    if (g->hub)
+        hub_end_config(); /* the launcher's processes end the ranks they started */
     if (g->launcher > 0) {
         killpg(g->launcher, SIGKILL);
         while (waitpid(g->launcher, NULL, 0) < 0 && errno == EINTR)
@@ -641,9 +647,9 @@ static void end_group(rank_group *g)
 }
 
 /* Forks one process per rank, each with its end of a socketpair. */
-static int fork_ranks(rank_group *g)
+static int fork_ranks(rank_group *g, uint32_t count)
 {
-    for (uint32_t k = 0; k < g->n; k++) {
+    for (uint32_t k = 0; k < count; k++) {
         int sv[2];
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
             group_fail(g, "cannot make a socket for rank %u: %s", k, strerror(errno));
@@ -671,6 +677,72 @@ static int fork_ranks(rank_group *g)
         g->procs[k].fd = sv[0];
     }
     return 0;
+}
+
+/* A private folder for the ranks' socket (and experiment file). */
+static int make_rank_folder(rank_group *g)
+{
+    snprintf(g->dir, sizeof g->dir, "/tmp/redbench-ranks-XXXXXX");
+    if (!mkdtemp(g->dir)) {
+        g->dir[0] = '\0';
+        group_fail(g, "cannot make a folder for the ranks' socket: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Listens on the socket of the group's folder. */
+static int listen_in_folder(rank_group *g)
+{
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%.50s/socket", g->dir);
+    g->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (g->listen_fd < 0 || bind(g->listen_fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+        listen(g->listen_fd, (int)g->n) != 0) {
+        group_fail(g, "cannot listen on %s: %s", addr.sun_path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Listens on a free TCP port of `host`; its address in `out`. */
+static int listen_on_tcp(rank_group *g, const char *host, char *out, size_t len)
+{
+    struct sockaddr_in6 addr = {.sin6_family = AF_INET6, .sin6_addr = in6addr_any};
+    g->listen_fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    socklen_t size = sizeof addr;
+    if (g->listen_fd < 0 || bind(g->listen_fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+        listen(g->listen_fd, (int)g->n) != 0 ||
+        getsockname(g->listen_fd, (struct sockaddr *)&addr, &size) != 0) {
+        group_fail(g, "cannot listen on a TCP port for the ranks of other nodes: %s",
+                   strerror(errno));
+        return -1;
+    }
+    snprintf(out, len, "tcp:%s:%u", host, (unsigned)ntohs(addr.sin6_port));
+    return 0;
+}
+
+/* Under a launcher (run/rank_hub.h): rank 0 forked here, rank k started
+ * by the launcher's process k, all reporting to this leader. */
+static int launch_hub_ranks(rank_group *g)
+{
+    char address[320];
+    const char *host = hub_leader_host();
+    if (*host) {
+        if (listen_on_tcp(g, host, address, sizeof address) != 0)
+            return -1;
+    } else {
+        if (make_rank_folder(g) != 0 || listen_in_folder(g) != 0)
+            return -1;
+        snprintf(address, sizeof address, "unix:%s/socket", g->dir);
+    }
+    g->hub = 1;
+    for (uint32_t k = 1; k < g->n; k++)
+        if (hub_request(k, g->cfg->index, address) != 0) {
+            group_fail(g, "the launcher's process %u cannot be asked to start rank %u", k, k);
+            return -1;
+        }
+    return fork_ranks(g, 1);
 }
 
 /* Writes the configuration as an experiment file of one run, for the rank
@@ -710,12 +782,8 @@ static int write_rank_experiment(rank_group *g, const char *path)
  * answer on through REDBENCH_RANK_OF. */
 static int launch_mpi_ranks(rank_group *g)
 {
-    snprintf(g->dir, sizeof g->dir, "/tmp/redbench-ranks-XXXXXX");
-    if (!mkdtemp(g->dir)) {
-        g->dir[0] = '\0';
-        group_fail(g, "cannot make a folder for the ranks' socket: %s", strerror(errno));
+    if (make_rank_folder(g) != 0)
         return -1;
-    }
     char sock_path[PATH_MAX], ini[PATH_MAX], exe[PATH_MAX], pack_dir[PATH_MAX], np[16];
     snprintf(sock_path, sizeof sock_path, "%s/socket", g->dir);
     snprintf(ini, sizeof ini, "%s/rank.ini", g->dir);
@@ -735,14 +803,8 @@ static int launch_mpi_ranks(rank_group *g)
         *slash = '\0'; /* the plugin's folder: searched, it gives the same pack name */
     else
         snprintf(pack_dir, sizeof pack_dir, ".");
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    snprintf(addr.sun_path, sizeof addr.sun_path, "%.100s", sock_path);
-    g->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (g->listen_fd < 0 || bind(g->listen_fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
-        listen(g->listen_fd, (int)g->n) != 0) {
-        group_fail(g, "cannot listen on %s: %s", sock_path, strerror(errno));
+    if (listen_in_folder(g) != 0)
         return -1;
-    }
     snprintf(np, sizeof np, "%u", g->n);
     const char *mpirun = getenv("REDBENCH_MPIRUN");
     if (!mpirun || !*mpirun)
@@ -1026,7 +1088,20 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row)
     for (uint32_t k = 0; k < g.n; k++)
         g.procs[k].fd = -1;
     isolate_step(RB_STEP_INPUT);
-    int started = p->rank_launch == RB_RANK_LAUNCH_MPI ? launch_mpi_ranks(&g) : fork_ranks(&g);
+    int started;
+    if (p->rank_launch == RB_RANK_LAUNCH_MPI && hub_size()) {
+        runner_set_reason(row, RB_ROW_SKIPPED, "%s's ranks are MPI processes that redbench "
+                          "starts with mpirun itself; under a launcher it cannot (run redbench "
+                          "without mpirun for them)", p->name);
+        free(g.procs);
+        return;
+    }
+    if (p->rank_launch == RB_RANK_LAUNCH_MPI)
+        started = launch_mpi_ranks(&g);
+    else if (hub_size() && hub_size() == g.n)
+        started = launch_hub_ranks(&g);
+    else
+        started = fork_ranks(&g, g.n);
     if (started == 0)
         supervise_group(&g, r->exp->timeout);
     if (g.failure[0]) {
@@ -1060,6 +1135,36 @@ static uint32_t env_number(const char *const *names, int *found)
     return 0;
 }
 
+/* Serves configuration `cfg` as rank `rank` to the leader at `leader`
+ * ("unix:PATH" or "tcp:HOST:PORT"), in this process; ends it. */
+static void serve_rank(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
+                       const rb_runner_options *opt, const rb_configuration *cfg, uint32_t rank,
+                       const char *leader, int whole_program)
+{
+    int fd = hub_connect(leader);
+    if (fd < 0 || send_message(fd, RM_HELLO, rank, (int32_t[2]){(int32_t)rank, (int32_t)getpid()},
+                               2 * sizeof(int32_t), NULL, 0) != 0) {
+        fprintf(stderr, "redbench: error: rank %u cannot reach its leader at %s\n", rank, leader);
+        _exit(2);
+    }
+    static runner r;
+    static rb_results res;
+    memset(&r, 0, sizeof r);
+    r.exp = exp;
+    r.reg = reg;
+    r.sweep = sweep;
+    r.opt = opt;
+    r.res = &res;
+    res.info.experiment = exp;
+    char why[512] = "";
+    if (!cfg->plugin || registry_load_code(cfg->plugin, why, sizeof why) != 0) {
+        fprintf(stderr, "redbench: error: rank %u cannot load its plugin: %s\n", rank,
+                cfg->plugin ? why : "not found");
+        _exit(2);
+    }
+    rank_main(&r, cfg, rank, cfg->ranks ? cfg->ranks : 1, fd, whole_program);
+}
+
 void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
                           const rb_sweep *sweep, const rb_runner_options *opt)
 {
@@ -1075,33 +1180,38 @@ void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
                 "rank that mpirun started for one configuration\n");
         _exit(2);
     }
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    snprintf(addr.sun_path, sizeof addr.sun_path, "%.100s", sock_path);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
-        send_message(fd, RM_HELLO, rank, (int32_t[2]){(int32_t)rank, (int32_t)getpid()},
-                     2 * sizeof(int32_t), NULL, 0) != 0) {
-        fprintf(stderr, "redbench: error: rank %u cannot reach its leader at %s\n", rank,
-                sock_path);
+    char leader[PATH_MAX + 8];
+    snprintf(leader, sizeof leader, "unix:%s", sock_path);
+    serve_rank(exp, reg, sweep, opt, &sweep->configs[0], rank, leader, 1);
+}
+
+/* What the launcher's other processes serve with (run/rank_hub.h). */
+typedef struct hub_context {
+    const rb_experiment *exp;
+    const rb_registry *reg;
+    const rb_sweep *sweep;
+    const rb_runner_options *opt;
+} hub_context;
+
+static void hub_serve(void *user, size_t config, const char *leader, uint32_t rank)
+{
+    const hub_context *h = user;
+    if (config >= h->sweep->n_configs)
         _exit(2);
-    }
-    static runner r;
-    static rb_results res;
-    memset(&r, 0, sizeof r);
-    r.exp = exp;
-    r.reg = reg;
-    r.sweep = sweep;
-    r.opt = opt;
-    r.res = &res;
-    res.info.experiment = exp;
-    const rb_configuration *cfg = &sweep->configs[0];
-    char why[512] = "";
-    if (!cfg->plugin || registry_load_code(cfg->plugin, why, sizeof why) != 0) {
-        fprintf(stderr, "redbench: error: rank %u cannot load its plugin: %s\n", rank,
-                cfg->plugin ? why : "not found");
-        _exit(2);
-    }
-    rank_main(&r, cfg, rank, cfg->ranks ? cfg->ranks : 1, fd, 1);
+    serve_rank(h->exp, h->reg, h->sweep, h->opt, &h->sweep->configs[config], rank, leader, 0);
+}
+
+void ranks_start_hub(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
+                     const rb_runner_options *opt)
+{
+    static hub_context h;
+    h = (hub_context){exp, reg, sweep, opt};
+    hub_start(hub_serve, &h);
+}
+
+void ranks_stop_hub(void)
+{
+    hub_stop();
 }
 
 void ranks_scaling(rb_results *res)

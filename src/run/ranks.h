@@ -65,6 +65,12 @@ uint64_t ranks_count(const rb_experiment *exp, uint64_t n, uint32_t rank, uint32
 /* The device rank `rank` runs on, among `count` devices of its backend. */
 int ranks_device(const rb_experiment *exp, uint32_t rank, int count);
 
+/* Under a launcher (run/rank_hub.h): process 0 meets the others, which
+ * serve it and never return; ranks_stop_hub after the run lets them end. */
+void ranks_start_hub(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
+                     const rb_runner_options *opt);
+void ranks_stop_hub(void);
+
 /* In the parent after the run: each multi-rank row's scaling efficiency
  * against the one-rank row of the same configuration in the same run. */
 void ranks_scaling(rb_results *res);

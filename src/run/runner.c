@@ -640,6 +640,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
                const rb_runner_options *opt, rb_results *res)
 {
     ranks_serve_if_asked(exp, reg, sweep, opt);
+    ranks_start_hub(exp, reg, sweep, opt);
     runner r;
     memset(&r, 0, sizeof r);
     r.exp = exp;
@@ -718,6 +719,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
     for (size_t j = 0; j < r.n_backends; j++)
         if (r.backends[j].ctx && !r.backends[j].unusable)
             r.backends[j].loaded->desc->close(r.backends[j].ctx);
+    ranks_stop_hub();
     ranks_scaling(res);
     res->info.wall_seconds = runner_now() - started;
     return 0;

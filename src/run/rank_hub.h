@@ -1,0 +1,48 @@
+/* src/run/rank_hub.h: redbench started as several processes by a launcher
+ * (`mpirun -np N redbench -c x.ini`, `srun -n N redbench ...`): process 0
+ * runs the experiment and writes the results; every other process serves
+ * it, starting one rank of each configuration whose ranks are the
+ * launcher's N. Process k learns its place from the launcher's environment
+ * (OMPI_COMM_WORLD_RANK and _SIZE, PMI_RANK and PMI_SIZE, SLURM_PROCID and
+ * SLURM_NTASKS). They meet at rank 0's hub: a socket named after the job
+ * on one node, or REDBENCH_LEADER=HOST:PORT (TCP) across nodes. No MPI
+ * library is involved: what the ranks share goes through the hub. */
+#ifndef RB_RANK_HUB_H
+#define RB_RANK_HUB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Whether this process was started by a launcher with more than one
+ * process (and is not a rank that redbench started itself). */
+int hub_launched(uint32_t *rank, uint32_t *size);
+
+/* Process 0: waits for the others to report at the hub. Returns 0, or -1
+ * with the reason printed. The others: connect, then serve until process 0
+ * is done, calling `serve(user, config, leader_address, rank)` in a fresh
+ * child for each configuration they are asked to run a rank of; they end
+ * the process there and never return. */
+typedef void (*hub_serve_fn)(void *user, size_t config, const char *leader, uint32_t rank);
+int hub_start(hub_serve_fn serve, void *user);
+
+/* Process 0 (or its workers): the processes of the hub, 0 when none. */
+uint32_t hub_size(void);
+
+/* Asks process `rank` to start a rank of configuration `config` that
+ * reports to `leader` ("unix:PATH" or "tcp:HOST:PORT"). Returns 0 or -1. */
+int hub_request(uint32_t rank, size_t config, const char *leader);
+
+/* Ends the ranks the processes started for the configuration in progress. */
+void hub_end_config(void);
+
+/* Tells the others that the run is over. */
+void hub_stop(void);
+
+/* The address a leader listens on for ranks of other processes: the
+ * host of REDBENCH_LEADER (TCP, a free port), or "" for a local socket. */
+const char *hub_leader_host(void);
+
+/* A stream socket connected to "unix:PATH" or "tcp:HOST:PORT", or -1. */
+int hub_connect(const char *address);
+
+#endif
