@@ -18,7 +18,7 @@ plugins="-p $top_builddir/plugins/mpi -p $top_builddir/tests/ranks/mpi"
 # this program's leaks; a rank that reported them would exit non-zero.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
-plan 16
+plan 17
 
 cat >"$tmp/mpi.ini" <<INI
 [experiment]
@@ -122,3 +122,9 @@ case $(hub_status 2) in "failed: "*) r=1;; *) r=0;; esac
 is "$r" 1 "under the launcher, a hanging rank fails its row ($(hub_status 2))"
 is "$(hub_status 1 | cut -d: -f1) $(hub_status 3 | cut -d: -f1)" "ok ok" \
   "under the launcher, the rows after each fault are ok"
+port=$((20000 + $$ % 20000))
+mpirun --oversubscribe -np 2 -x REDBENCH_LEADER=127.0.0.1:$port "$rb" -q \
+  -p "$top_builddir/tests/ranks/dir" -c "$tmp/hub.ini" -D op=sum -o "$tmp/hubt.json" \
+  >"$tmp/hubt.out" 2>"$tmp/hubt.err"
+is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status)"] | unique | join(",")' "$tmp/hubt.json")" \
+  "2 ok" "through REDBENCH_LEADER=127.0.0.1:$port (TCP, as across nodes): rows ok"
