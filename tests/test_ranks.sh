@@ -12,7 +12,7 @@
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plugins=$top_builddir/tests/ranks/dir
-plan 24
+plan 26
 
 cat >"$tmp/good.ini" <<INI
 [experiment]
@@ -52,6 +52,12 @@ is "$("$JQ" -r '.results[] | select(.ranks == 4 and .op == "sum" and .dtype == "
     .probes_passed' "$tmp/good.json")" 3 "a sum on 4 ranks passed its 3 probes"
 is "$("$JQ" -r '[.results[] | select(.ranks == 4) | .median_ns >= .slowest_rank_ns * 0.999]
     | all' "$tmp/good.json")" true "a row's time per call is at least its slowest rank's median"
+"$rb" report "$tmp/good.json" -o "$tmp/good.html" 2>/dev/null
+ok "the HTML report has the ranks, busbw and scaling columns" \
+  grep -q '<th>ranks</th><th>busbw</th><th>slowest rank</th><th>wrong ranks</th><th>scaling</th>' \
+  "$tmp/good.html"
+"$rb" -q -p "$plugins" -c "$tmp/good.ini" -r good -D ranks=1 -o "$tmp/one.html" 2>/dev/null
+ok "... and not when no row ran on several ranks" sh -c "! grep -q '<th>ranks</th>' '$tmp/one.html'"
 "$rb" -q -p "$plugins" -c "$tmp/good.ini" -r good -D op=sum -D dtype=i32 -D ranks=2 \
   >"$tmp/table.out" 2>&1
 ok "the terminal table has the ranks and busbw columns" grep -q 'ranks  busbw' "$tmp/table.out"

@@ -216,7 +216,8 @@ static void write_plots(FILE *out, const plot_set *set)
  * with its title and its text as people read it. */
 static const char *const result_columns[] = {
     "run", "plugin", "params_text", "op", "dtype", "n", "status", "median_ns",
-    "bandwidth_gbs", "pct_peak", "pct_measured_peak", "reps", "noise", "timing",
+    "bandwidth_gbs", "ranks", "busbw_gbs", "slowest_rank", "wrong_ranks", "scaling",
+    "pct_peak", "pct_measured_peak", "reps", "noise", "timing",
     "stopped_by", "error_ratio", "deterministic", "throttled", "reason",
 };
 
@@ -290,6 +291,15 @@ static int column_used(const rb_results *res, const rb_field *f)
     return 0;
 }
 
+/* Whether some row ran on several ranks. */
+static int some_row_ranked(const rb_results *res)
+{
+    for (size_t k = 0; k < res->n_rows; k++)
+        if (res->rows[k].ranks > 1)
+            return 1;
+    return 0;
+}
+
 static void write_results(FILE *out, const rb_results *res)
 {
     const rb_field *fields[RB_ARRAY_LEN(result_columns)];
@@ -300,6 +310,8 @@ static void write_results(FILE *out, const rb_results *res)
     for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++) {
         fields[c] = row_field(result_columns[c]);
         shown[c] = res->n_rows == 0 || column_used(res, fields[c]);
+        if (strcmp(fields[c]->name, "ranks") == 0) /* known on every row, 1 on one device */
+            shown[c] = some_row_ranked(res);
         if (!shown[c])
             continue;
         fputs("<th>", out);
