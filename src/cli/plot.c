@@ -81,26 +81,32 @@ static void gnuplot_absent_note(void)
 int command_plot(int argc, char **argv)
 {
     const char *results = NULL, *dir = NULL, *baseline = NULL;
-    static const struct option longs[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"baseline", required_argument, NULL, 'b'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const rb_command_spec *spec = command_spec("plot");
+    struct option *longs;
+    char *shorts;
+    command_getopt(spec, &longs, &shorts);
     optind = 1;
     opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
+    int c, status = 0, help = 0;
+    while (status == 0 && !help && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         switch (c) {
-        case 'h': usage(stdout); return 0;
+        case 'h': help = 1; break;
         case 'o': dir = optarg; break;
         case 'b': baseline = optarg; break;
-        case ':': return usage_error("plot", "%s needs a value", argv[optind - 1]);
+        case ':': status = usage_error("plot", "%s needs a value", argv[optind - 1]); break;
         default:
-            return usage_error("plot", "unknown option %s; valid: -o DIR, --baseline NAME, "
-                               "--help", argv[optind - 1]);
+            status = usage_error("plot", "unknown option %s; valid: %s", argv[optind - 1],
+                                 command_option_names(spec));
         }
     }
+    free(longs);
+    free(shorts);
+    if (help) {
+        usage(stdout);
+        return 0;
+    }
+    if (status)
+        return status;
     for (int k = optind; k < argc; k++) {
         if (results)
             return usage_error("plot", "one results file at a time (got %s and %s)", results,
@@ -119,7 +125,7 @@ int command_plot(int argc, char **argv)
         results_file_free(&file);
         return 2;
     }
-    int status = 0;
+    status = 0;
     char *owned_dir = dir ? NULL : default_dir(results);
     dir = dir ? dir : owned_dir;
     if (set.n_figures == 0) {

@@ -74,12 +74,10 @@ static int write_outputs(const rb_results *res, const char **paths, size_t n, co
 
 int command_report(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const rb_command_spec *spec = command_spec("report");
+    struct option *longs;
+    char *shorts;
+    command_getopt(spec, &longs, &shorts);
     const char *results = NULL, *format = NULL;
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
     size_t n = 0;
@@ -87,17 +85,24 @@ int command_report(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while (status == 0 && (c = getopt_long(argc, argv, ":o:f:h", longs, NULL)) != -1) {
+    while (status == 0 && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         switch (c) {
-        case 'h': usage(stdout); free(paths); return 0;
+        case 'h':
+            usage(stdout);
+            free(paths);
+            free(longs);
+            free(shorts);
+            return 0;
         case 'o': paths[n++] = optarg; break;
         case 'f': format = optarg; break;
         case ':': status = usage_error("report", "%s needs a value", argv[optind - 1]); break;
         default:
-            status = usage_error("report", "unknown option %s; valid: -o FILE, --format F, "
-                                 "--help", argv[optind - 1]);
+            status = usage_error("report", "unknown option %s; valid: %s", argv[optind - 1],
+                                 command_option_names(spec));
         }
     }
+    free(longs);
+    free(shorts);
     for (int k = optind; status == 0 && k < argc; k++) {
         if (results)
             status = usage_error("report", "one results file at a time (got %s and %s)",
