@@ -551,8 +551,10 @@ static void append_round(rb_row *row, const rb_row *got, size_t position)
 
 /* Takes round `round`'s row of a configuration (at `position` of its order)
  * into the run's row: the first round's as it is; a later round's samples
- * and median appended, or, when it did not end ok, its status and reason,
- * saying which round. `got` is left without samples. */
+ * and median appended, or, when it ended wrong, failed or unsupported, its
+ * status and reason, saying which round (a later round skipped, by an
+ * interruption or a device lost in this process, is left out). `got` is
+ * left without samples. */
 static void merge_round(rb_row *row, rb_row *got, int round, int rounds, size_t position)
 {
     if (!row->config) {
@@ -563,6 +565,9 @@ static void merge_round(rb_row *row, rb_row *got, int round, int rounds, size_t 
         got->samples_ns = NULL;
         return;
     }
+    if (got->status == RB_ROW_SKIPPED)
+        return; /* interrupted, or its device lost to an earlier failure: not
+                   the configuration's doing; the rounds before stand */
     if (got->status != RB_ROW_OK) {
         char prefix[48];
         int used = snprintf(prefix, sizeof prefix, "round %d of %d: ", round + 1, rounds);
