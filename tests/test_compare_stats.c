@@ -302,14 +302,14 @@ static void test_rounds(void)
     }
     size_t reps[3] = {10, 10, 10};
     rb_round_samples ca = {a.samples, 30, reps, 3}, cb = {b.samples, 30, reps, 3};
-    double lo, hi, spread;
-    is_int(hierarchical_ratio_interval(&ca, &cb, 0.99, 500, 1, &lo, &hi, &spread), 0,
+    double lo, hi, spread, tail;
+    is_int(hierarchical_ratio_interval(&ca, &cb, 0.99, 500, 1, &lo, &hi, &spread, &tail), 0,
            "hierarchical bootstrap of constant rounds succeeds");
     ok(lo == 2 && hi == 2 && spread == 0, "... the interval is exactly [2, 2] (got [%g, %g])", lo,
        hi);
     size_t short_reps[3] = {10, 10, 9};
     rb_round_samples bad = {a.samples, 30, short_reps, 3};
-    is_int(hierarchical_ratio_interval(&bad, &cb, 0.99, 500, 1, &lo, &hi, &spread), -1,
+    is_int(hierarchical_ratio_interval(&bad, &cb, 0.99, 500, 1, &lo, &hi, &spread, &tail), -1,
            "reps that do not add up to the samples: refused");
     const double medians_odd[] = {1, 2, 3, 1000, 1000};
     size_t one_each[5] = {1, 1, 1, 1, 1};
@@ -351,6 +351,14 @@ static void test_rounds(void)
        verdict_name(r.verdict), r.why);
     ok(r.ci_low < 1.05, "... their interval [%g, %g] reaches below +5%%", r.ci_low, r.ci_high);
     (void)pooled;
+
+    /* 25% slower in every round, one new round slowed down twice as much
+     * by other load: still slower (the p-value's spread is the one toward
+     * no change). */
+    r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.01),
+                      make_side(&b, 3, 20, 1250, (const double[]){0, 0.01, 1.0}, 0.01));
+    is_str(verdict_name(r.verdict), "slower", "25%% slower, one new round 2x off: slower (%s)",
+           r.why);
 
     /* One round on a side: the samples of one run, the interval widened. */
     r = compare_sides(make_side(&a, 1, 20, 1000, flat, 0.01), make_side(&b, 3, 20, 1000, near, 0.01));
@@ -399,7 +407,7 @@ static void test_rounds_false_alarms(void)
 
 int main(void)
 {
-    plan(4 + 7 + 8 + 23 + 17 + 3 + 19 + 1);
+    plan(4 + 7 + 8 + 23 + 17 + 3 + 20 + 1);
     test_median();
     test_mann_whitney();
     test_bootstrap();

@@ -12,8 +12,9 @@
  * the median of its rounds' medians, and a hierarchical bootstrap (rounds
  * drawn with replacement, then samples within each drawn round) gives the
  * interval of the ratio, so that the variation between runs is in it; the
- * p-value is that of a ratio of 1, from the bootstrap's spread of the log
- * ratio (normal approximation).
+ * p-value is that of a ratio of 1: from the bootstrap's spread of the log
+ * ratio on the side of 1 (normal approximation), or the bootstrap's own
+ * tail beyond 1 where that is smaller.
  * Where either side has one round, its samples come from one run, so the
  * variation between runs (other load, clocks, placement) is not in them:
  * the rank test and the bootstrap of samples are used, and the interval is
@@ -110,13 +111,18 @@ double rounds_median(const rb_round_samples *side);
 /* The hierarchical bootstrap percentile interval, at `confidence`, of
  * rounds_median(b) / rounds_median(a): each resample draws a's rounds with
  * replacement, then each drawn round's samples with replacement, and the
- * same for b. *log_spread is the resampled log ratios' spread (half the
- * distance between their 15.9% and 84.1% quantiles: a standard error).
+ * same for b. *log_spread is the resampled log ratios' spread on the side
+ * of no change (from their median to their 15.9% quantile when the median
+ * is above 0, else to their 84.1% quantile: a one-sided standard error, so
+ * that one round far off on the other side does not hide a change);
+ * *p_tail twice the share of resampled ratios on the other side of 1 than
+ * their median (at least 2 / (resamples + 1)), a p-value of no change.
  * Returns 0, or -1 when a side has no round or a resampled figure of a is
  * not positive. */
 int hierarchical_ratio_interval(const rb_round_samples *a, const rb_round_samples *b,
                                 double confidence, unsigned resamples, uint64_t seed,
-                                double *low, double *high, double *log_spread);
+                                double *low, double *high, double *log_spread,
+                                double *p_tail);
 
 /* Decides the verdict and its reason again from the statistics already in
  * `s`, with s->p_adjusted as the p-value; nothing to do unless s->tested. */
