@@ -26,4 +26,4 @@ dist_skeleton_DATA = \
 	sdk/examples/example.ini
 dist_skeleton_SCRIPTS = sdk/examples/autogen.sh
 
-dist_doc_DATA = docs/writing-a-plugin.md
+dist_doc_DATA = docs/writing-a-plugin.md docs/scale-out.md

@@ -77,7 +77,7 @@ completion/redbench: src/cli/write-completion$(EXEEXT)
 # tarball).
 BUILT_SOURCES = src/base/git_revision.h
 CLEANFILES += src/base/git_revision.h
-EXTRA_DIST += src/base/git-revision.sh docs/report.png docs/architecture.md docs/scale-out.md
+EXTRA_DIST += src/base/git-revision.sh docs/report.png docs/architecture.md
 src/base/git_revision.h: rb-git-revision-check
 	@$(MKDIR_P) src/base && \
 	rev=`$(SHELL) $(top_srcdir)/src/base/git-revision.sh $(top_srcdir)` && \
