@@ -161,6 +161,12 @@ void isolate_forward_steps(void (*forward)(int step))
     worker_page = NULL;
 }
 
+void isolate_still_working(void)
+{
+    if (worker_page && !forward_step)
+        send_message(MSG_CLOCK, (uint64_t)worker_preparing, NULL, 0, NULL, 0);
+}
+
 void isolate_step(int step)
 {
     if (forward_step) {

@@ -48,6 +48,11 @@ void isolate_step(int step);
  * this process's parent, which is the ranks' leader. */
 void isolate_forward_steps(void (*forward)(int step));
 
+/* In a worker that waits on processes of its own (the ranks' leader): they
+ * are making progress, so the parent's clock starts again (the leader
+ * enforces its own limit on them). Outside a worker it does nothing. */
+void isolate_still_working(void);
+
 /* How the parent drives workers over a range of configurations. */
 typedef struct rb_isolation {
     rb_results *res;            /* rows are stored in res->rows[index] and

@@ -894,6 +894,7 @@ static double silence_limit(const rank_group *g, double timeout)
 static void supervise_group(rank_group *g, double timeout)
 {
     double heard = now_s();
+    double told = 0; /* when the parent last heard that the ranks work */
     struct pollfd *pfds = xcalloc(g->n + 1, sizeof *pfds);
     while (!g->failure[0] && !group_finished(g)) {
         if (runner_stop_now) {
@@ -913,6 +914,10 @@ static void supervise_group(rank_group *g, double timeout)
         int ready = poll(pfds, count, 100);
         if (ready > 0) {
             heard = now_s();
+            if (heard - told >= 1.0) { /* the leader's silence limit comes first */
+                isolate_still_working();
+                told = heard;
+            }
             for (size_t j = 0; j < count; j++) {
                 if (!(pfds[j].revents & (POLLIN | POLLHUP | POLLERR)))
                     continue;

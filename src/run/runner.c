@@ -341,6 +341,7 @@ static void unfinished_row(void *user, size_t index, int status, const char *rea
     memset(row, 0, sizeof *row);
     settle_without_running(r, cfg, row);
     runner_set_reason(row, status, "%s", reason);
+    ranks_finish_row(r, cfg, row); /* its ranks and elements, timed or not */
     const rb_run_info *info = &r->res->info;
     for (size_t k = 0; row->backend && k < info->n_devices; k++)
         if (strcmp(info->devices[k].backend, row->backend) == 0 &&
