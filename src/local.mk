@@ -28,6 +28,7 @@ src_libredbench_la_SOURCES = \
 	src/run/reference.c src/run/reference.h \
 	src/run/probe.c src/run/probe.h \
 	src/run/ranks.c src/run/ranks.h src/run/rank_hub.c src/run/rank_hub.h \
+	src/run/rank_link.c src/run/rank_link.h \
 	src/run/rules.c src/run/rules.h \
 	src/run/results.c src/run/results.h \
 	src/run/metadata.c src/run/metadata.h \

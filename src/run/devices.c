@@ -13,7 +13,7 @@
 #include "base/util.h"
 #include "host/peak_cache.h"
 #include "run/isolate.h"
-#include "run/ranks.h"
+#include "run/rank_link.h"
 #include "run/runner_state.h"
 
 /* A device property by key ("driver_version"), or "". */

@@ -9,7 +9,7 @@
 #include "base/util.h"
 #include "run/isolate.h"
 #include "run/probe.h"
-#include "run/ranks.h"
+#include "run/rank_link.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
 

@@ -1,17 +1,14 @@
-/* src/run/ranks.c: configurations run by several ranks (run/ranks.h).
- *
- * The leader and each rank talk over a stream socket: a socketpair for a
- * forked rank, a socket in a private folder for a rank that mpirun started.
- * Messages are a header (type, rank, length) and a payload:
- *   rank -> leader: HELLO (an mpirun-started rank says which it is), STEP
- *     (the step it begins), EXCHANGE (its bytes), DEVICE (a device record it
- *     opened), ROW (its row and samples; then it ends)
- *   leader -> rank: GATHERED (every rank's bytes, in rank order) or GONE (a
- *     rank ended before it exchanged)
- * A rank that ends without its row, or a group that sends nothing for most
- * of the timeout, fails the row: the leader names the rank and its step and
- * ends every rank. The leader forwards rank 0's steps to its own parent, so
- * that the parent's clock follows the ranks. */
+/* src/run/ranks.c: the ranks' leader (run/ranks.h): it starts the rank
+ * processes of a configuration (forked; through mpirun for an MPI plugin;
+ * or from the launcher's other processes, run/rank_hub.h), relays their
+ * exchanges, watches their steps, ends them all when one crashes or stops
+ * answering, and merges their rows; and the entry points of a rank that
+ * mpirun or a launcher's process started. What a rank does on its side of
+ * the link is run/rank_link.c. A rank that ends without its row, or a group
+ * that sends nothing for most of the timeout, fails the row: the leader
+ * names the rank and its step. It forwards rank 0's steps to its own
+ * parent, and tells it once a second that the ranks work, so that its own
+ * limit comes first. */
 #define _GNU_SOURCE
 #include "run/ranks.h"
 
@@ -27,9 +24,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -40,14 +37,8 @@
 #include "base/util.h"
 #include "run/isolate.h"
 #include "run/rank_hub.h"
+#include "run/rank_link.h"
 
-enum rank_message { RM_HELLO = 1, RM_STEP, RM_EXCHANGE, RM_DEVICE, RM_ROW, RM_GATHERED, RM_GONE };
-
-typedef struct rank_header {
-    uint32_t type;
-    uint32_t rank;
-    uint64_t length;
-} rank_header;
 
 /* The share of the timeout a group may go without a word from any rank. */
 #define RANKS_SILENCE_SHARE 0.9
@@ -76,19 +67,6 @@ static const char *static_word(const char *text)
 
 /* ---- both sides ---- */
 
-static int send_message(int fd, int type, uint32_t rank, const void *a, size_t a_len,
-                        const void *b, size_t b_len)
-{
-    rank_header h = {.type = (uint32_t)type, .rank = rank, .length = a_len + b_len};
-    if (write_full(fd, &h, sizeof h) != 0)
-        return -1;
-    if (a_len && write_full(fd, a, a_len) != 0)
-        return -1;
-    if (b_len && write_full(fd, b, b_len) != 0)
-        return -1;
-    return 0;
-}
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -96,195 +74,12 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* ---- the rank's side ---- */
-
-static int rank_fd = -1;   /* this rank's socket to the leader */
-static uint32_t rank_self; /* for messages */
-
-static int rank_exchange(const void *mine, size_t bytes, void *all)
-{
-    if (send_message(rank_fd, RM_EXCHANGE, rank_self, mine, bytes, NULL, 0) != 0)
-        return -1;
-    rank_header h;
-    if (read_full(rank_fd, &h, sizeof h) != 0 || h.type != RM_GATHERED)
-        return -1;
-    return read_full(rank_fd, all, h.length);
-}
-
-static void rank_step(int step)
-{
-    send_message(rank_fd, RM_STEP, rank_self, &step, sizeof step, NULL, 0);
-}
-
-int ranks_agree(runner *r, int failed)
-{
-    if (r->n_ranks <= 1)
-        return failed;
-    unsigned char mine = failed ? 1 : 0, all[RB_EXCHANGE_MAX];
-    if (r->n_ranks > sizeof all || rank_exchange(&mine, 1, all) != 0)
-        return 1;
-    for (uint32_t k = 0; k < r->n_ranks; k++)
-        if (all[k])
-            return 1;
-    return 0;
-}
-
-int ranks_agree_stop(runner *r, int stop, int failed, int *other_failed)
-{
-    *other_failed = 0;
-    if (r->n_ranks <= 1)
-        return stop || failed;
-    unsigned char mine = (unsigned char)((stop ? 1 : 0) | (failed ? 2 : 0)), all[RB_EXCHANGE_MAX];
-    if (r->n_ranks > sizeof all || rank_exchange(&mine, 1, all) != 0) {
-        *other_failed = 1;
-        return 1;
-    }
-    int every = 1;
-    for (uint32_t k = 0; k < r->n_ranks; k++) {
-        every &= all[k] & 1;
-        if ((all[k] & 2) && k != r->rank)
-            *other_failed = 1;
-    }
-    return every || failed || *other_failed;
-}
-
-uint32_t ranks_rank0_value(runner *r, uint32_t value)
-{
-    if (r->n_ranks <= 1)
-        return value;
-    uint32_t *all = xcalloc(r->n_ranks, sizeof *all);
-    uint32_t chosen = rank_exchange(&value, sizeof value, all) == 0 ? all[0] : value;
-    free(all);
-    return chosen;
-}
-
-/* What one rank's reference adds to the whole. */
-typedef struct reference_part {
-    int64_t i;
-    long double f;
-    long double abs_sum;
-    uint64_t n;
-    uint64_t index; /* global */
-} reference_part;
-
-int ranks_combine_reference(runner *r)
-{
-    if (r->n_ranks <= 1)
-        return 0;
-    rb_reference *ref = &r->ref;
-    reference_part mine = {ref->i, ref->f, ref->abs_sum, ref->n, ref->index + r->rank_offset};
-    reference_part *all = xcalloc(r->n_ranks, sizeof *all);
-    if (rank_exchange(&mine, sizeof mine, all) != 0) {
-        free(all);
-        return -1;
-    }
-    int is_float = reference_is_float(ref->dtype);
-    reference_part whole = all[0];
-    for (uint32_t k = 1; k < r->n_ranks; k++) {
-        const reference_part *p = &all[k];
-        whole.n += p->n;
-        whole.abs_sum += p->abs_sum;
-        switch (ref->op) {
-        case RB_OP_SUM:
-            whole.f += p->f;
-            whole.i = reference_wrap((uint64_t)whole.i + (uint64_t)p->i, ref->dtype);
-            break;
-        case RB_OP_MIN:
-            if (is_float ? p->f < whole.f : p->i < whole.i)
-                whole = (reference_part){p->i, p->f, whole.abs_sum, whole.n, p->index};
-            break;
-        case RB_OP_MAX:
-            if (is_float ? p->f > whole.f : p->i > whole.i)
-                whole = (reference_part){p->i, p->f, whole.abs_sum, whole.n, p->index};
-            break;
-        }
-    }
-    ref->i = whole.i;
-    ref->f = whole.f;
-    ref->abs_sum = whole.abs_sum;
-    ref->n = whole.n;
-    ref->index = whole.index;
-    free(all);
-    return 0;
-}
-
-int ranks_share_probes(runner *r, rb_probe_set *set)
-{
-    if (r->n_ranks <= 1)
-        return 0;
-    for (size_t k = 0; k < set->count; k++) {
-        if (k % r->n_ranks != r->rank)
-            probe_keep_background(set, k);
-        rb_probe *pr = &set->probes[k];
-        reference_part mine = {pr->i, pr->f, 0, 0, 0};
-        reference_part *all = xcalloc(r->n_ranks, sizeof *all);
-        if (rank_exchange(&mine, sizeof mine, all) != 0) {
-            free(all);
-            return -1;
-        }
-        int is_float = reference_is_float(set->dtype);
-        reference_part whole = all[0];
-        for (uint32_t j = 1; j < r->n_ranks; j++) {
-            const reference_part *p = &all[j];
-            if (set->op == RB_OP_SUM) {
-                whole.f += p->f;
-                whole.i = reference_wrap((uint64_t)whole.i + (uint64_t)p->i, set->dtype);
-            } else if (set->op == RB_OP_MIN ? (is_float ? p->f < whole.f : p->i < whole.i)
-                                            : (is_float ? p->f > whole.f : p->i > whole.i)) {
-                whole = *p;
-            }
-        }
-        pr->i = whole.i;
-        pr->f = whole.f;
-        free(all);
-    }
-    return 0;
-}
-
-uint64_t ranks_seed(uint64_t seed, uint32_t rank)
-{
-    if (rank == 0)
-        return seed;
-    uint64_t z = seed + 0x9e3779b97f4a7c15ull * (uint64_t)rank;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-uint64_t ranks_count(const rb_experiment *exp, uint64_t n, uint32_t rank, uint32_t ranks,
-                     uint64_t *offset)
-{
-    if (ranks <= 1) {
-        *offset = 0;
-        return n;
-    }
-    if (!exp->n_total) {
-        *offset = n * rank;
-        return n;
-    }
-    uint64_t base = n / ranks, extra = n % ranks;
-    *offset = base * rank + (rank < extra ? rank : extra);
-    return base + (rank < extra ? 1 : 0);
-}
-
-int ranks_device(const rb_experiment *exp, uint32_t rank, int count)
-{
-    if (exp->n_devices)
-        return exp->devices[rank % exp->n_devices];
-    if (count <= 0)
-        return exp->device;
-    return (int)((uint32_t)exp->device + rank) % count;
-}
-
 /* Runs configuration `cfg` as rank `rank` of `ranks` over socket `fd`,
  * sends the row, and ends the process. */
 static void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t ranks,
-                      int fd, int whole_program)
+                      int fd, int whole_program, rank_run_fn run)
 {
-    rank_fd = fd;
-    rank_self = rank;
-    host_set_exchange(rank_exchange);
-    isolate_forward_steps(rank_step);
+    rank_link_open(fd, rank);
     r->rank = rank;
     r->n_ranks = ranks;
     rb_configuration mine = *cfg;
@@ -297,10 +92,10 @@ static void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uin
     rb_row row;
     memset(&row, 0, sizeof row);
     size_t devices_before = r->res->info.n_devices;
-    runner_run_one_rank(r, &mine, &row);
+    run(r, &mine, &row);
     rb_run_info *info = &r->res->info;
     for (size_t k = devices_before; k < info->n_devices; k++)
-        send_message(fd, RM_DEVICE, rank, &info->devices[k], sizeof info->devices[k], NULL, 0);
+        rank_send(fd, RM_DEVICE, rank, &info->devices[k], sizeof info->devices[k], NULL, 0);
     row.config = NULL;
     size_t samples = row.samples_ns ? row.stats.count : 0;
     struct {
@@ -312,7 +107,7 @@ static void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uin
     snprintf(sent.words.stopped_by, sizeof sent.words.stopped_by, "%s",
              row.stopped_by ? row.stopped_by : "");
     sent.row = row;
-    send_message(fd, RM_ROW, rank, &sent, sizeof sent, row.samples_ns,
+    rank_send(fd, RM_ROW, rank, &sent, sizeof sent, row.samples_ns,
                  samples * sizeof *row.samples_ns);
     fflush(stdout);
     fflush(stderr);
@@ -352,6 +147,7 @@ typedef struct rank_group {
     char failure[512]; /* why the group failed, "" while it has not */
     int forwarded_step;
     int hub;           /* ranks 1.. came from the launcher's processes */
+    rank_run_fn run;   /* what each forked rank runs */
 } rank_group;
 
 static void group_fail(rank_group *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -420,9 +216,9 @@ static void answer_exchange(rank_group *g)
         if (!p->exchanging)
             continue;
         if (every)
-            send_message(p->fd, RM_GATHERED, k, all, bytes * g->n, NULL, 0);
+            rank_send(p->fd, RM_GATHERED, k, all, bytes * g->n, NULL, 0);
         else
-            send_message(p->fd, RM_GONE, k, NULL, 0, NULL, 0);
+            rank_send(p->fd, RM_GONE, k, NULL, 0, NULL, 0);
         p->exchanging = 0;
         free(p->exchanged);
         p->exchanged = NULL;
@@ -670,7 +466,7 @@ static int fork_ranks(rank_group *g, uint32_t count)
             close(sv[0]);
             for (uint32_t j = 0; j < k; j++)
                 close(g->procs[j].fd);
-            rank_main(g->r, g->cfg, k, g->n, sv[1], 0);
+            rank_main(g->r, g->cfg, k, g->n, sv[1], 0, g->run);
         }
         close(sv[1]);
         g->procs[k].pid = pid;
@@ -1064,7 +860,7 @@ void ranks_finish_row(const runner *r, const rb_configuration *cfg, rb_row *row)
         row->busbw_gbs = row->bandwidth_gbs * bus_factor((int)cfg->plugin->desc->collective, ranks);
 }
 
-void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row)
+void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn run)
 {
     const rb_plugin *p = cfg->plugin->desc;
     if (p->collective == RB_COLLECTIVE_NONE) {
@@ -1086,6 +882,7 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row)
     memset(&g, 0, sizeof g);
     g.r = r;
     g.cfg = cfg;
+    g.run = run;
     g.n = cfg->ranks ? cfg->ranks : 1;
     g.listen_fd = -1;
     g.forwarded_step = -1;
@@ -1122,8 +919,6 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row)
     for (uint32_t k = 0; k < g.n; k++)
         free(g.procs[k].samples);
     free(g.procs);
-    runner_finish_row(r, row, row->device_index);
-    ranks_finish_row(r, cfg, row);
 }
 
 /* ---- a rank that mpirun started ---- */
@@ -1144,10 +939,10 @@ static uint32_t env_number(const char *const *names, int *found)
  * ("unix:PATH" or "tcp:HOST:PORT"), in this process; ends it. */
 static void serve_rank(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
                        const rb_runner_options *opt, const rb_configuration *cfg, uint32_t rank,
-                       const char *leader, int whole_program)
+                       const char *leader, int whole_program, rank_run_fn run)
 {
     int fd = hub_connect(leader);
-    if (fd < 0 || send_message(fd, RM_HELLO, rank, (int32_t[2]){(int32_t)rank, (int32_t)getpid()},
+    if (fd < 0 || rank_send(fd, RM_HELLO, rank, (int32_t[2]){(int32_t)rank, (int32_t)getpid()},
                                2 * sizeof(int32_t), NULL, 0) != 0) {
         fprintf(stderr, "redbench: error: rank %u cannot reach its leader at %s\n", rank, leader);
         _exit(2);
@@ -1167,11 +962,11 @@ static void serve_rank(const rb_experiment *exp, const rb_registry *reg, const r
                 cfg->plugin ? why : "not found");
         _exit(2);
     }
-    rank_main(&r, cfg, rank, cfg->ranks ? cfg->ranks : 1, fd, whole_program);
+    rank_main(&r, cfg, rank, cfg->ranks ? cfg->ranks : 1, fd, whole_program, run);
 }
 
 void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
-                          const rb_sweep *sweep, const rb_runner_options *opt)
+                          const rb_sweep *sweep, const rb_runner_options *opt, rank_run_fn run)
 {
     const char *sock_path = getenv("REDBENCH_RANK_OF");
     if (!sock_path || !*sock_path)
@@ -1187,7 +982,7 @@ void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
     }
     char leader[PATH_MAX + 8];
     snprintf(leader, sizeof leader, "unix:%s", sock_path);
-    serve_rank(exp, reg, sweep, opt, &sweep->configs[0], rank, leader, 1);
+    serve_rank(exp, reg, sweep, opt, &sweep->configs[0], rank, leader, 1, run);
 }
 
 /* What the launcher's other processes serve with (run/rank_hub.h). */
@@ -1196,6 +991,7 @@ typedef struct hub_context {
     const rb_registry *reg;
     const rb_sweep *sweep;
     const rb_runner_options *opt;
+    rank_run_fn run;
 } hub_context;
 
 static void hub_serve(void *user, size_t config, const char *leader, uint32_t rank)
@@ -1203,14 +999,15 @@ static void hub_serve(void *user, size_t config, const char *leader, uint32_t ra
     const hub_context *h = user;
     if (config >= h->sweep->n_configs)
         _exit(2);
-    serve_rank(h->exp, h->reg, h->sweep, h->opt, &h->sweep->configs[config], rank, leader, 0);
+    serve_rank(h->exp, h->reg, h->sweep, h->opt, &h->sweep->configs[config], rank, leader, 0,
+               h->run);
 }
 
 void ranks_start_hub(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
-                     const rb_runner_options *opt)
+                     const rb_runner_options *opt, rank_run_fn run)
 {
     static hub_context h;
-    h = (hub_context){exp, reg, sweep, opt};
+    h = (hub_context){exp, reg, sweep, opt, run};
     hub_start(hub_serve, &h);
 }
 

@@ -50,9 +50,6 @@
 #include "run/rules.h"
 #include "run/runner_state.h"
 
-volatile sig_atomic_t runner_stop_requested;
-
-volatile sig_atomic_t runner_stop_now;
 
 static int stopped_by_a_rank(runner *r, int failed, rb_row *row, const char *step);
 
@@ -180,7 +177,9 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
         runner_recover(r, ob, row);
 }
 
-void runner_finish_row(runner *r, rb_row *row, int device_index)
+/* The row's bandwidth and share of the peak, from its median and the device
+ * record (-1: none). */
+static void runner_finish_row(runner *r, rb_row *row, int device_index)
 {
     const rb_configuration *cfg = row->config;
     if (row->stats.count == 0 || row->stats.median <= 0)
@@ -302,17 +301,14 @@ static void run_on_device(runner *r, const rb_configuration *cfg, rb_row *row)
     runner_finish_row(r, row, (int)ob->record);
 }
 
-void runner_run_one_rank(runner *r, const rb_configuration *cfg, rb_row *row)
-{
-    run_on_device(r, cfg, row);
-}
-
 static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
 {
     if (settle_without_running(r, cfg, row))
         return;
     if (ranks_wanted(cfg)) {
-        ranks_run(r, cfg, row);
+        ranks_run(r, cfg, row, run_on_device);
+        runner_finish_row(r, row, row->device_index);
+        ranks_finish_row(r, cfg, row);
         return;
     }
     run_on_device(r, cfg, row);
@@ -645,8 +641,8 @@ static void finish_rounds(runner *r, rb_row *row)
 int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
                const rb_runner_options *opt, rb_results *res)
 {
-    ranks_serve_if_asked(exp, reg, sweep, opt);
-    ranks_start_hub(exp, reg, sweep, opt);
+    ranks_serve_if_asked(exp, reg, sweep, opt, run_on_device);
+    ranks_start_hub(exp, reg, sweep, opt, run_on_device);
     runner r;
     memset(&r, 0, sizeof r);
     r.exp = exp;

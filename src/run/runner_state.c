@@ -1,10 +1,15 @@
-/* src/run/runner_state.c: the small helpers every file of the runner uses:
- * the clock, a row's status and reason, and the text of a failure. */
+/* src/run/runner_state.c: what every file of the runner shares: the stop
+ * flags the signal handlers set (run/runner.h), the clock, a row's status
+ * and reason, and the text of a failure. */
 #include "run/runner_state.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
+
+volatile sig_atomic_t runner_stop_requested;
+
+volatile sig_atomic_t runner_stop_now;
 
 double runner_now(void)
 {

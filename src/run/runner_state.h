@@ -126,13 +126,6 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
 /* Whether probes run: unless the experiment turns them off or --profile. */
 int runner_probes_wanted(const rb_experiment *exp);
 
-/* runner.c, for run/ranks.c: one configuration run here, as this process's
- * rank (run_config without the dispatch to ranks); the row's bandwidth and
- * share of the peak from its median and the device record (-1: none). */
-void runner_run_one_rank(runner *r, const rb_configuration *cfg, rb_row *row);
-void runner_finish_row(runner *r, rb_row *row, int device_index);
-/* ranks.c: the row's ranks, elements in total and bus bandwidth. */
-void ranks_finish_row(const runner *r, const rb_configuration *cfg, rb_row *row);
 /* The configuration judged again on the probe inputs of run/probe.h. */
 void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p, void **state,
                        int *inited, open_backend *ob, rb_host_state *host, const rb_config *c,

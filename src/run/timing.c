@@ -11,7 +11,7 @@
 #include "base/util.h"
 #include "run/isolate.h"
 #include "run/rules.h"
-#include "run/ranks.h"
+#include "run/rank_link.h"
 #include "run/runner_state.h"
 
 /* Measuring stops before the configuration has used this share of its
