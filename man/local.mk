@@ -1,4 +1,15 @@
 # man/local.mk: the manual page, redbench(1): command line, experiment file
-# format, exit statuses and environment. Installed into $(mandir)/man1 and
-# shipped in the dist tarball.
-dist_man1_MANS = man/redbench.1
+# format, exit statuses and environment. man/redbench.1 is made from
+# man/redbench.1.in, its OPTION SUMMARY section written by
+# src/cli/write-completion --man from the table of commands and options
+# (src/cli/option_table.c), and installed into $(mandir)/man1.
+man1_MANS = man/redbench.1
+EXTRA_DIST += man/redbench.1.in
+CLEANFILES += man/redbench.1 man/redbench.1.tmp man/redbench.1.options
+
+man/redbench.1: man/redbench.1.in src/cli/write-completion$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) man && \
+	src/cli/write-completion$(EXEEXT) --man >$@.options && \
+	$(SED) -e '/^@OPTION_SUMMARY@$$/{r $@.options' -e 'd' -e '}' \
+	  $(srcdir)/man/redbench.1.in >$@.tmp && \
+	rm -f $@.options && mv -f $@.tmp $@

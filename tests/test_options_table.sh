@@ -8,7 +8,7 @@
 cd "$top_builddir"
 lister=$top_builddir/src/cli/write-completion
 completion=$top_builddir/completion/redbench
-man=$top_srcdir/man/redbench.1
+man=$top_builddir/man/redbench.1
 [ -x "$lister" ] && [ -f "$completion" ] || skip_all "the completion script is not built"
 "$lister" --options >"$tmp/options"
 commands=$(cut -f1 "$tmp/options" | grep -v '^-$' | sort -u)

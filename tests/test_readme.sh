@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 readme=$top_srcdir/README.md
-man=$top_srcdir/man/redbench.1
+man=$top_builddir/man/redbench.1
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plan 15
 small=(-D n=1K -D warmup=1 -D min_time=0.01 -D max_reps=20 -D min_reps=5)

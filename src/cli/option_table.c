@@ -442,3 +442,62 @@ void write_option_list(FILE *out)
                         o->argument ? "arg" : "-");
         }
 }
+
+/* Text for roff: a backslash doubled, each - as \-, and a line that would
+ * start with . or ' kept from being a request. */
+static void put_roff(FILE *out, const char *text)
+{
+    if (*text == '.' || *text == '\'')
+        fputs("\\&", out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '\\')
+            fputs("\\e", out);
+        else if (*p == '-')
+            fputs("\\-", out);
+        else if (*p == '\n')
+            fputs("\n.br\n", out);
+        else
+            fputc(*p, out);
+    }
+}
+
+void write_man_options(FILE *out)
+{
+    fputs(".SH OPTION SUMMARY\n"
+          "Every command and option, as\n"
+          ".B redbench \\-\\-help\n"
+          "and\n"
+          ".B redbench\n"
+          ".I COMMAND\n"
+          ".B \\-\\-help\n"
+          "print them (made from the same table).\n", out);
+    for (const rb_command_spec *c = rb_commands; c->name; c++) {
+        fputs(".SS \"", out);
+        put_roff(out, "redbench");
+        if (*c->name) {
+            fputc(' ', out);
+            put_roff(out, c->name);
+        }
+        fputs("\"\n.B redbench", out);
+        if (*c->name) {
+            fputc(' ', out);
+            put_roff(out, c->name);
+        }
+        if (*c->operands) {
+            fputc(' ', out);
+            put_roff(out, c->operands);
+        }
+        fputs(" [OPTION]...\n.br\n", out);
+        put_roff(out, c->summary);
+        fputc('\n', out);
+        for (const rb_option_spec *o = c->options; o->help; o++) {
+            char synopsis[160];
+            option_synopsis(o, synopsis, sizeof synopsis);
+            fputs(".TP\n.B ", out);
+            put_roff(out, synopsis);
+            fputc('\n', out);
+            put_roff(out, o->help);
+            fputc('\n', out);
+        }
+    }
+}

@@ -71,4 +71,8 @@ void write_bash_completion(FILE *out);
  * OPTION as it is written ("--config", "-c"). */
 void write_option_list(FILE *out);
 
+/* Writes the manual page's OPTION SUMMARY section (roff): each command's
+ * usage line and its options with their help, from the table. */
+void write_man_options(FILE *out);
+
 #endif
