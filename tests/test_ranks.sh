@@ -94,7 +94,7 @@ case $(reason rank1-off 4) in "wrong: rank 1: off by"*) r=1;; *) r=0;; esac
 is "$r" 1 "one wrong rank is named ($(reason rank1-off 4))"
 is "$("$JQ" -r '.results[] | select(.params_text == "bug=rank1-off" and .ranks == 4) |
     .wrong_ranks' "$tmp/bugs.json")" 1 "wrong_ranks counts it"
-is "$(reason crash 2)" "failed: rank 1 crashed with SIGSEGV in run" "a crashing rank fails its row"
+is "$(reason crash 2)" "failed: rank 1 crashed with SIGABRT in run" "a crashing rank fails its row"
 case $(reason hang 4) in "failed: rank 1 stopped answering for"*"killed"*) r=1;; *) r=0;; esac
 is "$r" 1 "a hanging rank fails its row, named ($(reason hang 4))"
 is "$(reason decline 2)" "unsupported: rank 1: rank 1 declines (planted)" \
