@@ -56,19 +56,25 @@ static uint32_t env_number(const char *const *names, int *found)
     return 0;
 }
 
+int hub_launcher_rank(uint32_t *rank)
+{
+    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                            "SLURM_PROCID", NULL};
+    int found;
+    *rank = env_number(rank_vars, &found);
+    return found;
+}
+
 int hub_launched(uint32_t *rank, uint32_t *size)
 {
-    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
-                                            NULL};
     static const char *const size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS",
                                             NULL};
     const char *own = getenv("REDBENCH_RANK_OF");
     if (own && *own)
         return 0; /* a rank that redbench started through mpirun */
-    int found_rank, found_size;
-    *rank = env_number(rank_vars, &found_rank);
+    int found_size;
     *size = env_number(size_vars, &found_size);
-    return found_rank && found_size && *size > 1 && *rank < *size;
+    return hub_launcher_rank(rank) && found_size && *size > 1 && *rank < *size;
 }
 
 /* The launcher's job, for the hub's name: letters and digits only. */

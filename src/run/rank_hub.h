@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* This process's rank among those a launcher started (mpirun's, PMI's or
+ * Slurm's variables); 0 when there are none. */
+int hub_launcher_rank(uint32_t *rank);
+
 /* Whether this process was started by a launcher with more than one
  * process (and is not a rank that redbench started itself). */
 int hub_launched(uint32_t *rank, uint32_t *size);

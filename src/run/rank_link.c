@@ -95,6 +95,30 @@ typedef struct reference_part {
     uint64_t index; /* global */
 } reference_part;
 
+/* The whole data set's part from every rank's (count of them): sums
+ * added (integers wrapping like the dtype), the extreme of min or max kept
+ * with its index, elements and sum|x| added. */
+static reference_part combine_parts(int op, int dtype, const reference_part *all, uint32_t count)
+{
+    int is_float = reference_is_float(dtype);
+    reference_part whole = all[0];
+    for (uint32_t k = 1; k < count; k++) {
+        const reference_part *p = &all[k];
+        long double abs_sum = whole.abs_sum + p->abs_sum;
+        uint64_t n = whole.n + p->n;
+        if (op == RB_OP_SUM) {
+            whole.f += p->f;
+            whole.i = reference_wrap((uint64_t)whole.i + (uint64_t)p->i, dtype);
+        } else if (op == RB_OP_MIN ? (is_float ? p->f < whole.f : p->i < whole.i)
+                                   : (is_float ? p->f > whole.f : p->i > whole.i)) {
+            whole = *p;
+        }
+        whole.abs_sum = abs_sum;
+        whole.n = n;
+    }
+    return whole;
+}
+
 int ranks_combine_reference(runner *r)
 {
     if (r->n_ranks <= 1)
@@ -106,27 +130,7 @@ int ranks_combine_reference(runner *r)
         free(all);
         return -1;
     }
-    int is_float = reference_is_float(ref->dtype);
-    reference_part whole = all[0];
-    for (uint32_t k = 1; k < r->n_ranks; k++) {
-        const reference_part *p = &all[k];
-        whole.n += p->n;
-        whole.abs_sum += p->abs_sum;
-        switch (ref->op) {
-        case RB_OP_SUM:
-            whole.f += p->f;
-            whole.i = reference_wrap((uint64_t)whole.i + (uint64_t)p->i, ref->dtype);
-            break;
-        case RB_OP_MIN:
-            if (is_float ? p->f < whole.f : p->i < whole.i)
-                whole = (reference_part){p->i, p->f, whole.abs_sum, whole.n, p->index};
-            break;
-        case RB_OP_MAX:
-            if (is_float ? p->f > whole.f : p->i > whole.i)
-                whole = (reference_part){p->i, p->f, whole.abs_sum, whole.n, p->index};
-            break;
-        }
-    }
+    reference_part whole = combine_parts(ref->op, ref->dtype, all, r->n_ranks);
     ref->i = whole.i;
     ref->f = whole.f;
     ref->abs_sum = whole.abs_sum;
@@ -150,18 +154,7 @@ int ranks_share_probes(runner *r, rb_probe_set *set)
             free(all);
             return -1;
         }
-        int is_float = reference_is_float(set->dtype);
-        reference_part whole = all[0];
-        for (uint32_t j = 1; j < r->n_ranks; j++) {
-            const reference_part *p = &all[j];
-            if (set->op == RB_OP_SUM) {
-                whole.f += p->f;
-                whole.i = reference_wrap((uint64_t)whole.i + (uint64_t)p->i, set->dtype);
-            } else if (set->op == RB_OP_MIN ? (is_float ? p->f < whole.f : p->i < whole.i)
-                                            : (is_float ? p->f > whole.f : p->i > whole.i)) {
-                whole = *p;
-            }
-        }
+        reference_part whole = combine_parts(set->op, set->dtype, all, r->n_ranks);
         pr->i = whole.i;
         pr->f = whole.f;
         free(all);

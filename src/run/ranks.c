@@ -67,13 +67,6 @@ static const char *static_word(const char *text)
 
 /* ---- both sides ---- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Runs configuration `cfg` as rank `rank` of `ranks` over socket `fd`,
  * sends the row, and ends the process. */
 static void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t ranks,
@@ -335,7 +328,7 @@ static void read_rank(rank_group *g, uint32_t k)
         handle_rank(g, k);
     } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
         p->ended = 1;
-        p->ended_at = now_s();
+        p->ended_at = runner_now();
     }
 }
 
@@ -689,7 +682,7 @@ static double silence_limit(const rank_group *g, double timeout)
 /* Waits on the ranks until every row is in, or the group fails. */
 static void supervise_group(rank_group *g, double timeout)
 {
-    double heard = now_s();
+    double heard = runner_now();
     double told = 0; /* when the parent last heard that the ranks work */
     struct pollfd *pfds = xcalloc(g->n + 1, sizeof *pfds);
     while (!g->failure[0] && !group_finished(g)) {
@@ -709,7 +702,7 @@ static void supervise_group(rank_group *g, double timeout)
             pfds[count++] = (struct pollfd){.fd = g->listen_fd, .events = POLLIN};
         int ready = poll(pfds, count, 100);
         if (ready > 0) {
-            heard = now_s();
+            heard = runner_now();
             if (heard - told >= 1.0) { /* the leader's silence limit comes first */
                 isolate_still_working();
                 told = heard;
@@ -731,7 +724,7 @@ static void supervise_group(rank_group *g, double timeout)
                 group_fail(g, "rank %u ended in %s without its row", k,
                            isolate_step_name(g->procs[k].step));
         double silence = silence_limit(g, timeout);
-        if (!g->failure[0] && now_s() - heard > silence) {
+        if (!g->failure[0] && runner_now() - heard > silence) {
             char steps[320], silent[160] = "";
             steps_text(g, steps, sizeof steps);
             size_t at = 0;
@@ -923,18 +916,6 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn 
 
 /* ---- a rank that mpirun started ---- */
 
-static uint32_t env_number(const char *const *names, int *found)
-{
-    for (const char *const *n = names; *n; n++) {
-        const char *v = getenv(*n);
-        if (v && *v) {
-            *found = 1;
-            return (uint32_t)strtoul(v, NULL, 10);
-        }
-    }
-    return 0;
-}
-
 /* Serves configuration `cfg` as rank `rank` to the leader at `leader`
  * ("unix:PATH" or "tcp:HOST:PORT"), in this process; ends it. */
 static void serve_rank(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
@@ -971,11 +952,8 @@ void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
     const char *sock_path = getenv("REDBENCH_RANK_OF");
     if (!sock_path || !*sock_path)
         return;
-    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                                            "SLURM_PROCID", NULL};
-    int found = 0;
-    uint32_t rank = env_number(rank_vars, &found);
-    if (!found || sweep->n_configs != 1) {
+    uint32_t rank;
+    if (!hub_launcher_rank(&rank) || sweep->n_configs != 1) {
         fprintf(stderr, "redbench: error: REDBENCH_RANK_OF is set, but this process is not a "
                 "rank that mpirun started for one configuration\n");
         _exit(2);
