@@ -5,14 +5,15 @@
 # median is the median of the rounds' medians; a configuration that fails in
 # a round is not measured again; rounds = auto gives 3, or 1 with a warning
 # for a long sweep; -D rounds=K and --rounds K set it; bad values name the
-# file and line or the option.
+# file and line or the option. The HTML report lists each round's order
+# (escaped, bounded).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 dir=$top_builddir/tests/timing/dir
 crashers=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "timing test plugins not built"
-plan 27
+plan 38
 
 cat >"$tmp/six.ini" <<'INI'
 [experiment]
@@ -31,7 +32,7 @@ n = 1K, 2K, 4K
 plugin = delay-sum
 delay = 0, 50
 INI
-"$rb" -q -c "$tmp/six.ini" --plugin-path "$dir" --format json >"$tmp/six.json" 2>"$tmp/err"
+"$rb" -q -c "$tmp/six.ini" --plugin-path "$dir" -o "$tmp/six.json" -o "$tmp/six.html" >/dev/null 2>"$tmp/err"
 is "$?" 0 "rounds = 3: the run succeeds"
 is "$("$JQ" -r '.experiment.settings | [.rounds, .rounds_run] | map(tostring) | join(" ")' "$tmp/six.json")" "3 3" \
    "... the settings say 3 rounds asked for and run"
@@ -65,12 +66,47 @@ is "$("$JQ" -cS '[.experiment.settings, [.results[] | .rounds]]' "$tmp/rewritten
    "$("$JQ" -cS '[.experiment.settings, [.results[] | .rounds]]' "$tmp/six.json")" \
    "redbench report reads the rounds and their orders back and writes them the same"
 
+# The HTML report's rounds: one line per round, each configuration by its
+# number in the results table, its run, parameters and data, in the order
+# the JSON records.
+size() { echo 'def size: if . % 1048576 == 0 then "\(. / 1048576)M" elif . % 1024 == 0 then "\(. / 1024)K" else tostring end;'; }
+want_rounds() { # want_rounds RESULTS.json: the rounds' lines the page should hold
+  "$JQ" -r "$(size)"' .results as $r | .experiment.settings.round_order | to_entries[]
+    | "<tr class=\"round\"><td class=\"num\">\(.key + 1)</td><td class=\"order\">"
+      + (.value | map($r[.] | "<b>#\(.index + 1)</b> \(.run) \(.params_text) \(.op) \(.dtype) \(.n | size)")
+         | join(", ")) + "</td></tr>"' "$1"
+}
+ok "the HTML report has a section of the rounds" grep -q '<h2 id="rounds">Rounds</h2>' "$tmp/six.html"
+is "$(grep -c '^<tr class="round">' "$tmp/six.html")" 3 "... with one line per round"
+is "$(grep '^<tr class="round">' "$tmp/six.html")" "$(want_rounds "$tmp/six.json")" \
+   "... each listing the round's configurations in the recorded order, by number, run, parameters and data"
+ok "... and the order of round 2 is not the sweep's" bash -c "grep '^<tr class=\"round\"><td class=\"num\">2<' '$tmp/six.html' | grep -vq '#1</b>.*#2</b>.*#3</b>.*#4</b>.*#5</b>.*#6</b>'"
+"$JQ" '.results[0].run = "<i>&run" | .results[0].params_text = "x=\"<b>\""' "$tmp/six.json" >"$tmp/hostile.json"
+"$rb" report "$tmp/hostile.json" -o "$tmp/hostile.html" 2>/dev/null
+ok "names read back from a file are escaped in the rounds' lines" \
+   bash -c "grep '^<tr class=\"round\">' '$tmp/hostile.html' | grep -qF '&lt;i&gt;&amp;run x=&quot;&lt;b&gt;&quot;'"
+ok "... never written raw" bash -c "! grep '^<tr class=\"round\">' '$tmp/hostile.html' | grep -qF -e '<i>' -e '\"<b>'"
+"$top_srcdir/tests/gen_results.sh" 300 3 |
+  "$JQ" -c '.experiment = {settings: {rounds: 2, rounds_run: 2, round_order: [[range(300)], [range(299; -1; -1)]]}}' >"$tmp/big.json"
+"$rb" report "$tmp/big.json" -o "$tmp/big.html" 2>/dev/null
+is "$(grep '^<tr class="round">' "$tmp/big.html" | sed 's|</b>|\n|g' | grep -c '<b>#')" 400 \
+   "a large set: at most 200 configurations a round are listed"
+is "$(grep '^<tr class="round">' "$tmp/big.html" | grep -o '<b>#[0-9]*</b>[^,]*, \.\.\. and [0-9]* more</td>' | sed 's/ r[0-9].*,//')" \
+   "$(printf '<b>#200</b> ... and 100 more</td>\n<b>#101</b> ... and 100 more</td>')" "... then how many more"
+"$top_srcdir/tests/gen_results.sh" 3 1 |
+  "$JQ" -c '.experiment = {settings: {rounds: 102, rounds_run: 102, round_order: [range(102) | [0, 1, 2]]}}' >"$tmp/many.json"
+"$rb" report "$tmp/many.json" -o "$tmp/many.html" 2>/dev/null
+is "$(grep -c '^<tr class="round">' "$tmp/many.html")" 100 "... and at most 100 rounds"
+ok "... then how many more rounds" grep -q '<td>... and 2 more rounds</td>' "$tmp/many.html"
+
 "$rb" -q -c "$tmp/six.ini" -D rounds=2 --plugin-path "$dir" --format json >"$tmp/two.json" 2>/dev/null
 is "$("$JQ" -r '[.experiment.settings.rounds] + [.results[] | .rounds | length] | map(tostring) | join(" ")' "$tmp/two.json")" \
    "2 2 2 2 2 2 2" "-D rounds=2: two rounds for every row"
 "$rb" -q -c "$tmp/six.ini" --rounds 1 --plugin-path "$dir" --format json >"$tmp/one.json" 2>/dev/null
 is "$("$JQ" -c '.experiment.settings.round_order' "$tmp/one.json")" "[[0,1,2,3,4,5]]" \
    "--rounds 1: one round, in the sweep's order"
+"$rb" report "$tmp/one.json" -o "$tmp/one.html" 2>/dev/null
+ok "... and its HTML report has no section of the rounds" bash -c "! grep -q 'id=\"rounds\"' '$tmp/one.html'"
 "$rb" -q -c "$tmp/six.ini" --rounds 0 --plugin-path "$dir" >/dev/null 2>"$tmp/err"
 ok "--rounds 0 is refused, naming the option" grep -q "^--rounds 0: error: rounds = 0 is not valid" "$tmp/err"
 

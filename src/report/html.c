@@ -9,10 +9,13 @@
  * was throttled); a cell is empty where the value is not known, and a
  * column that no row fills is left out. The table fits the page: the
  * reason column keeps a readable width (its text wraps, the numbers do
- * not), and the table scrolls sideways in its own box on a narrow page. */
+ * not), and the table scrolls sideways in its own box on a narrow page.
+ * A run of several rounds adds each round's order of the configurations,
+ * bounded for large result sets. */
 #include "report/html.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +50,7 @@ static const char style[] =
     ".status{font-weight:bold}.status.ok{color:#2e7d32}.status.wrong{color:#c62828}"
     ".status.failed{color:#8e0000}.status.unsupported,.status.skipped{color:#757575}\n"
     "tr.wrong td,tr.failed td{background:#fff3f3}\n"
+    "table.rounds td.order{max-width:90em;overflow-wrap:anywhere}\n"
     "td.caution{color:#b25a00;font-weight:bold}\n"
     "figure{margin:0 0 18px;background:#fff;border:1px solid #ddd;padding:8px;"
     "display:inline-block;max-width:100%;overflow-x:auto;box-sizing:border-box}\n"
@@ -331,6 +335,77 @@ static void write_results(FILE *out, const rb_results *res)
     fputs("</table></div>\n", out);
 }
 
+/* The rounds' orders: at most this many configurations a round and this
+ * many rounds are listed; the JSON results hold every one. */
+#define ROUND_ENTRIES_SHOWN 200
+#define ROUNDS_SHOWN 100
+
+/* One configuration of a round's order: its number in the results table,
+ * then its run, parameters and data, as the table writes them. */
+static void round_entry(FILE *out, const rb_results *res, const rb_row *row)
+{
+    static const char *const names[] = {"run", "params_text", "op", "dtype", "n"};
+    rb_row_ref ref = {res, row};
+    fprintf(out, "<b>#%zu</b>", row->config->index + 1);
+    for (size_t k = 0; k < RB_ARRAY_LEN(names); k++) {
+        char *text = field_text(row_field(names[k]), &ref);
+        if (text && *text) {
+            fputc(' ', out);
+            put_markup(out, text);
+        }
+        free(text);
+    }
+}
+
+/* Round `round`'s order, on one line of the page. */
+static void write_round_order(FILE *out, const rb_results *res, int round)
+{
+    const size_t *order = res->info.round_order + (size_t)round * res->n_rows;
+    size_t count = 0;
+    while (count < res->n_rows && order[count] != SIZE_MAX)
+        count++;
+    fprintf(out, "<tr class=\"round\"><td class=\"num\">%d</td><td class=\"order\">", round + 1);
+    size_t shown = 0;
+    for (size_t k = 0; k < count && shown < ROUND_ENTRIES_SHOWN; k++) {
+        if (order[k] >= res->n_rows)
+            continue;
+        fputs(shown++ ? ", " : "", out);
+        round_entry(out, res, &res->rows[order[k]]);
+    }
+    if (count > shown)
+        fprintf(out, "%s... and %zu more", shown ? ", " : "", count - shown);
+    fputs("</td></tr>\n", out);
+}
+
+/* The order in which each round measured the configurations, shuffled
+ * from the seed (run/runner.c); only for a run of several rounds. */
+static void write_rounds(FILE *out, const rb_results *res)
+{
+    const rb_run_info *info = &res->info;
+    if (info->rounds_run < 2 || !info->round_order)
+        return;
+    fputs("<h2 id=\"rounds\">Rounds</h2>\n<p class=\"meta\">", out);
+    fprintf(out, "%d of %d rounds ran, each measuring the configurations in an order of its own, "
+            "shuffled from the seed", info->rounds_run, info->rounds);
+    if (info->experiment)
+        fprintf(out, " (%llu)", (unsigned long long)info->experiment->seed);
+    fputs("; each configuration is named by its number (#) in the results table.", out);
+    if (info->rounds_run < info->rounds)
+        fputs(" Fewer rounds ran than were asked for (the run was interrupted, or no "
+              "configuration was left to measure); an interrupted round lists the "
+              "configurations it began.", out);
+    fputs("</p>\n<div class=\"wide\"><table class=\"rounds\">\n"
+          "<tr><th>round</th><th>order</th></tr>\n",
+          out);
+    int rounds = info->rounds_run < ROUNDS_SHOWN ? info->rounds_run : ROUNDS_SHOWN;
+    for (int r = 0; r < rounds; r++)
+        write_round_order(out, res, r);
+    if (info->rounds_run > rounds)
+        fprintf(out, "<tr><td></td><td>... and %d more rounds</td></tr>\n",
+                info->rounds_run - rounds);
+    fputs("</table></div>\n", out);
+}
+
 static void definition(FILE *out, const char *name, const char *value)
 {
     if (!value || !*value)
@@ -445,6 +520,7 @@ int html_report_write(FILE *out, const rb_results *res, const plot_set *set, con
     write_devices(out, res);
     write_plots(out, set);
     write_results(out, res);
+    write_rounds(out, res);
     write_provenance(out, res);
     fputs("<p class=\"meta\">Written by redbench", out);
     if (res->info.tool_version && *res->info.tool_version) {

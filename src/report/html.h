@@ -1,6 +1,7 @@
 /* src/report/html.h: the HTML report: one self-contained file (no scripts,
  * no links) with the device and provenance, a status summary, the plots as
- * inline SVG and the results table. It is written from a result set, a
+ * inline SVG, the results table and, with several rounds, each round's
+ * order of the configurations. It is written from a result set, a
  * run's or a results file's read back (report/read.h), so that `--format
  * html`, `redbench report` and `redbench plot` draw the same page. */
 #ifndef RB_REPORT_HTML_H
