@@ -6,14 +6,15 @@
 # a round is not measured again; rounds = auto gives 3, or 1 with a warning
 # for a long sweep; -D rounds=K and --rounds K set it; bad values name the
 # file and line or the option. The HTML report lists each round's order
-# (escaped, bounded).
+# (escaped, bounded); a run interrupted in a later round keeps the rounds
+# that finished.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 dir=$top_builddir/tests/timing/dir
 crashers=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "timing test plugins not built"
-plan 38
+plan 49
 
 cat >"$tmp/six.ini" <<'INI'
 [experiment]
@@ -162,4 +163,69 @@ else
   skip "broken test plugins not built"
   skip "broken test plugins not built"
 fi
+
+# SIGINT in a later round. The slow configuration reads 16M elements 11
+# times a repetition, 80 repetitions: seconds a round on any machine. The
+# signal comes once the progress says that round 2 runs it; with seed 2,
+# round 2 measures the 1K configuration first, then the slow one, and never
+# reaches the 2K one. The rounds that finished are kept: a row measured in
+# round 2 has two rounds, the others one; the slow one, abandoned, keeps
+# the status of its first round; round 2's recorded order ends with it,
+# the one in progress.
+cat >"$tmp/late.ini" <<'INI'
+[experiment]
+rounds = 3
+seed = 2
+warmup = 1
+min_time = 0
+min_reps = 80
+max_reps = 80
+timeout = 600
+probes = off
+determinism_runs = 0
+[data]
+op = sum
+dtype = i32
+[run quick]
+plugin = delay-sum
+n = 1K, 2K
+[run slow]
+plugin = delay-sum
+n = 16M
+delay = 1000
+INI
+REDBENCH_PROGRESS_SECONDS=0.1 "$rb" -c "$tmp/late.ini" --plugin-path "$dir" -o "$tmp/late.json" \
+  >/dev/null 2>"$tmp/late.err" &
+pid=$!
+started=$(date +%s)
+until grep -q '^redbench: round 2/3 \[[0-9]*/9\] slow ' "$tmp/late.err"; do
+  kill -0 "$pid" 2>/dev/null && [ $(($(date +%s) - started)) -lt 300 ] || break
+  sleep 0.05
+done
+ok "the slow configuration runs in round 2" grep -q '^redbench: round 2/3 \[[0-9]*/9\] slow ' "$tmp/late.err"
+kill -INT "$pid" 2>/dev/null; wait "$pid"
+is "$?" 130 "SIGINT in round 2: exit status 130"
+ok "... the results are valid JSON" "$JQ" -e '.results | length == 3' "$tmp/late.json"
+is "$("$JQ" -r '.experiment.settings | [.rounds, .rounds_run] | map(tostring) | join(" ")' "$tmp/late.json")" "3 2" \
+   "... 3 rounds asked for, 2 begun"
+is "$("$JQ" -c '.experiment.settings.round_order | [(.[0] | sort), .[1][-1], (.[1] | length > 1)]' "$tmp/late.json")" \
+   "[[0,1,2],2,true]" "... round 1's order holds every configuration, round 2's ends with the abandoned one, after another"
+is "$("$JQ" -r '[.results[] | .status + ":" + .reason] | join(" ")' "$tmp/late.json")" "ok: ok: ok:" \
+   "... every row keeps the status of its finished rounds, the abandoned one too"
+is "$("$JQ" -r '[.experiment.settings.round_order[1][:-1] as $done | .results[]
+      | .index as $i | (.rounds | length) == (if any($done[]; . == $i) then 2 else 1 end)] | all' \
+      "$tmp/late.json")" true \
+   "... a row measured in round 2 has two rounds, the others one"
+is "$("$JQ" -r '[.results[] | (.rounds | map(.reps) | add) == (.samples_ns | length)
+      and all(.rounds[]; .reps == 80)] | all' "$tmp/late.json")" true \
+   "... each kept round whole, none of the abandoned one's samples"
+is "$("$JQ" -r '[.experiment.settings.round_order as $o | .results[] | .index as $i | .rounds
+      | to_entries[] | $o[.key][.value.position] == $i] | all' "$tmp/late.json")" true \
+   "... each round's position matches the recorded order"
+ok "... nothing crashed: the interruption was answered" \
+   bash -c "grep -q 'interrupted: the configuration in progress is abandoned' '$tmp/late.err' &&
+            ! grep -qiE 'sanitizer|segmentation|abort' '$tmp/late.err'"
+"$rb" report "$tmp/late.json" -o "$tmp/late.html" 2>/dev/null
+is "$(grep '^<tr class="round">' "$tmp/late.html")" "$(want_rounds "$tmp/late.json")" \
+   "... and the HTML report lists round 1 whole and round 2 up to the abandoned configuration"
 done_testing

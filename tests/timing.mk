@@ -7,7 +7,7 @@
 # measurement far from the cached figure taken again; tests/test_rounds.sh:
 # rounds (each configuration measured K times in shuffled orders, the rows'
 # rounds, the order recorded and listed in the HTML report, a failed round
-# final); tests/test_gpu_timing.sh does the same on a GPU with the cuda
+# final, a run interrupted in a later round); tests/test_gpu_timing.sh does the same on a GPU with the cuda
 # pack. tests/timing/: delay-sum (an i32 sum that reads delay% of its
 # input again: a planted slowdown), flaky-bits (right, but its last bit changes between
 # runs), old-clock (a backend of ABI 1.0) and old-sum (a plugin on it),

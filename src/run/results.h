@@ -136,11 +136,13 @@ typedef struct rb_run_info {
     size_t n_devices;
     double wall_seconds;
     int rounds;             /* rounds asked for (experiment_rounds) */
-    int rounds_run;         /* rounds that ran (fewer when interrupted) */
+    int rounds_run;         /* rounds begun (fewer when interrupted) */
     size_t *round_order;    /* rounds x n_rows: round k's order of the
                                configurations it measured, by sweep index,
                                from round_order[k * n_rows]; SIZE_MAX ends
-                               a round that measured fewer */
+                               a round that measured fewer (an interrupted
+                               one: those it began, the one in progress
+                               last) */
 } rb_run_info;
 
 typedef struct rb_results {

@@ -32,9 +32,13 @@
  * median; its median is the median of the rounds' medians, and its noise
  * the relative half-width of that median's interval over the rounds. A
  * configuration that ends wrong, failed, unsupported or skipped in a round
- * is final: the row says which round, and later rounds leave it out. */
+ * is final: the row says which round, and later rounds leave it out. A run
+ * interrupted in a later round keeps every round's rows that finished, and
+ * the interrupted round's recorded order holds the configurations it began,
+ * the one in progress last (rounds_run counts that round). */
 #include "run/runner.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -597,6 +601,15 @@ static void merge_round(rb_row *row, rb_row *got, int round, int rounds, size_t 
     }
 }
 
+/* A round that stopped at place `done` of its `count` (interrupted)
+ * records the configurations it began, the one in progress last, not
+ * those it never reached. */
+static void end_order(size_t *order, size_t done, size_t count)
+{
+    for (size_t k = done; k < count; k++)
+        order[k] = SIZE_MAX;
+}
+
 /* After the last round: the row's figures from its rounds. */
 static void finish_rounds(runner *r, rb_row *row)
 {
@@ -702,8 +715,10 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
             free(round_res.rows[k].samples_ns);
         free(round_res.rows);
         res->info.rounds_run = r.round + 1;
-        if (done < count)
+        if (done < count) {
+            end_order(order, done, count);
             break;
+        }
     }
     r.res = res;
     for (size_t k = 0; k < n; k++) {
