@@ -3,8 +3,8 @@
 # each reported `wrong` with what the probes found, and the correct
 # strategy `ok` with every probe passed. tests/judge/buggy.cu is its twin
 # on CUDA, built with nvcc by tests/test_gpu_judge.sh where there is a GPU,
-# as is tests/judge/onepass-tail.cu (the cuda pack's onepass, its grid
-# rounded down).
+# as are tests/judge/onepass-tail.cu (the cuda pack's onepass, its grid
+# rounded down) and onepass-reverse.cu (its reversed calls skip slice 0).
 check_LTLIBRARIES += tests/judge/buggy.la
 tests_judge_buggy_la_SOURCES = tests/judge/buggy.c
 tests_judge_buggy_la_CPPFLAGS = -I$(top_srcdir)/sdk
@@ -18,7 +18,7 @@ CLEANFILES += tests/judge/dir.stamp tests/judge/dir/*.so
 
 TESTS += tests/test_judge.sh tests/test_probe tests/test_gpu_judge.sh
 EXTRA_DIST += tests/test_judge.sh tests/test_gpu_judge.sh tests/judge/buggy.cu \
-	tests/judge/onepass-tail.cu
+	tests/judge/onepass-tail.cu tests/judge/onepass-reverse.cu
 check_PROGRAMS += tests/test_probe
 tests_test_probe_SOURCES = tests/test_probe.c
 tests_test_probe_CPPFLAGS = $(TEST_CPPFLAGS)

@@ -162,7 +162,7 @@ dtype = i32, i64, f32, f64
 [run onepass]
 plugin = onepass
 op = sum, min, max
-finish = last-block
+finish = last-block, tagged
 batch = 1, 16
 [run onepass-atomic]
 plugin = onepass
@@ -181,11 +181,17 @@ op = sum
 n = 1000, 1048579
 block = 32, 128
 batch = 2, 4, 8
-finish = atomic, last-block
+finish = atomic, last-block, tagged
+[run onepass-order]
+plugin = onepass
+op = sum
+batch = 4
+order = alternate
+finish = atomic, last-block, tagged
 EOF
 } >"$tmp/onepass.ini"
-ok "onepass: every finish, batch, op and dtype, n = 1 .. 2^26" \
-  all_ok onepass $((5*4*3*2 + 5*4*2 + 5*2*2*2 + 2*4*2*3*2))
+ok "onepass: every finish, order, batch, op and dtype, n = 1 .. 2^26" \
+  all_ok onepass $((5*4*3*2*2 + 5*4*2 + 5*2*2*2 + 2*4*2*3*3 + 5*4*3))
 
 # --- bulk and cluster: ring shapes x finish, cluster sizes, sum/min/max
 # (compute capability 9.0 and later)

@@ -8,7 +8,9 @@
 # 2^30. tests/judge/onepass-tail.cu, the cuda pack's onepass with its grid
 # rounded down (the last partial block never launched), must be `wrong`
 # at n = 2^20 + 3 and 2^26 + 7, where the real onepass is `ok` with every
-# probe passed. Skips without nvcc, jq or a device.
+# probe passed, in either order and with every finish;
+# tests/judge/onepass-reverse.cu, whose reversed calls skip slice 0, must
+# be `wrong` there too. Skips without nvcc, jq or a device.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -24,6 +26,12 @@ mkdir -p "$tmp/plugins"
   -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/judge/onepass-tail.cu" -o "$tmp/plugins/onepass-tail.so" \
   >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
+for twin in onepass-reverse; do
+  "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
+    -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
+    -I"$top_srcdir/sdk" "$top_srcdir/tests/judge/$twin.cu" -o "$tmp/plugins/$twin.so" \
+    >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build $twin"; }
+done
 
 header() { experiment_header "$1" determinism_runs=0 timeout=600 seed=20261124; }
 
@@ -35,7 +43,7 @@ status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
 
 big=1G odd=1073741825
 [ "$large" = 0 ] && big=16777217 odd=16777217
-plan 10
+plan 12
 { header gallery
   printf '[data]\ndistribution = signed\n'
   printf '[run none]\nplugin = buggy-cuda\nbug = none\nop = sum, min, max\n'
@@ -83,24 +91,30 @@ ok "remembered answers are found" \
   printf '[data]\ndistribution = signed\nop = sum\ndtype = f32, i32\n'
   printf 'n = 1048579, 67108871\n' # 2^20 + 3, 2^26 + 7
   printf '[run tail]\nplugin = onepass-tail\nfinish = atomic, last-block\n'
-  printf '[run onepass]\nplugin = onepass\nfinish = atomic, last-block\n'
+  printf '[run onepass]\nplugin = onepass\nfinish = atomic, last-block, tagged\n'
+  printf 'order = forward, alternate\n'
+  printf '[run reverse]\nplugin = onepass-reverse\nfinish = atomic\norder = alternate\n'
 } >"$tmp/onepass.ini"
 "$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/onepass.ini" --format json -o "$tmp/onepass.json" \
   >"$tmp/onepass.out" 2>"$tmp/onepass.err"
 status=$?
-ran() { [ "$status" -eq 1 ] && "$JQ" -e '.results | length == 16' "$tmp/onepass.json" >/dev/null && return 0
+ran() { [ "$status" -eq 1 ] && "$JQ" -e '.results | length == 36' "$tmp/onepass.json" >/dev/null && return 0
   echo "exit status $status"; tail -n 5 "$tmp/onepass.err"; return 1; }
-ok "onepass and onepass-tail: 16 rows, exit status 1" ran
+ok "onepass, onepass-tail and onepass-reverse: 36 rows, exit status 1" ran
 onepass_rows() {
   out=$("$JQ" -r ".results[] | select($1) | \"\(.run) \(.params) \(.dtype) n=\(.n): \(.status) (probes \(.probes)): \(.reason)\"" \
     "$tmp/onepass.json")
   [ -z "$out" ] && [ -s "$tmp/onepass.json" ] && return 0; echo "$out" | head -n 16; return 1
 }
-ok "onepass is ok with every probe passed at n = 2^20 + 3 and 2^26 + 7" \
+ok "onepass (every finish, both orders) is ok with every probe passed at n = 2^20 + 3 and 2^26 + 7" \
   onepass_rows '.run == "onepass" and (.status != "ok" or .probes != "passed")'
 ok "onepass-tail: every sum is wrong at n = 2^20 + 3 and 2^26 + 7" \
   onepass_rows '.run == "tail" and .status != "wrong"'
 ok "onepass-tail: f32 sums are found by a probe (elements not counted)" \
   "$JQ" -e '[.results[] | select(.run == "tail" and .dtype == "f32")
     | .reason | test("^probe [0-9]+.*not counted")] | all and length == 4' "$tmp/onepass.json"
+ok "onepass-reverse: every sum is wrong at n = 2^20 + 3 and 2^26 + 7" \
+  onepass_rows '.run == "reverse" and .status != "wrong"'
+ok "onepass-reverse: 4 rows" \
+  "$JQ" -e '[.results[] | select(.run == "reverse")] | length == 4' "$tmp/onepass.json"
 done_testing

@@ -70,8 +70,14 @@ vector = 2
 plugin = onepass
 op = sum, min
 dtype = f32, i64
-finish = last-block
+finish = last-block, tagged
 batch = 1, 16
+[run onepass-alternate]
+plugin = onepass
+op = sum
+dtype = f32, i32
+finish = atomic, last-block, tagged
+order = alternate
 [run onepass-atomic]
 plugin = onepass
 op = sum, max

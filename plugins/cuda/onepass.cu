@@ -1,28 +1,34 @@
 /* plugins/cuda/onepass.cu: the well-known one-pass sum (issue 20). One pass
- * of blocks and no grid-stride loop: block b reads the `block x batch`
- * 16-byte vectors from b x block x batch on, each thread `batch` of them a
- * block apart (a warp's loads are coalesced, all of a thread's are in flight
- * at once), adds them up, the block combines its warps' values by shuffles
- * and a shared array of warp partials, and the blocks' values are finished
- * one of two ways:
+ * of blocks and no grid-stride loop: the input is cut into slices of
+ * `block x batch` 16-byte vectors, one block a slice, each thread reading
+ * `batch` of them a block apart (a warp's loads are coalesced, all of a
+ * thread's are in flight at once); the block combines its warps' values by
+ * shuffles and a shared array of warp partials, and the blocks' values are
+ * finished one of three ways:
  *   atomic      each block combines its value into the result with one
  *               global atomic. The result is cleared with no launch of its
- *               own (the atomic-epoch of shuffle.cu): a running count of
- *               the blocks started picks one of two results for each call,
- *               and the first block of a call clears the other one for the
- *               next call. f32 and f64 sums are not deterministic (the
- *               blocks add in the order they finish); min and max of
- *               floats are declined (no atomicMin/atomicMax for them)
+ *               own (rb_cuda::epoch_slot). f32 and f64 sums are not
+ *               deterministic (the blocks add in the order they finish);
+ *               min and max of floats are declined (no atomicMin/atomicMax
+ *               for them)
  *   last-block  each block writes its partial; the block that takes the
- *               last ticket (acquire-release) sums the partials in a fixed
- *               order: bit-identical results run to run
- * Block b covers the elements from head + b x block x batch x V on (V
+ *               last ticket (acquire-release) sums the partials in the
+ *               order of the slices: bit-identical results run to run
+ *   tagged      each block writes its partial marked with the call's tag
+ *               (rb_cuda::store_tagged); the grid's last block sums them in
+ *               the order of the slices as they arrive, with no ticket:
+ *               one round trip to L2 less than last-block, as deterministic
+ * `order = alternate` runs every other call's slices from the end (block b
+ * takes slice grid - 1 - b), so that a call starts on the part of the
+ * input the call before read last. The slices' partials are summed in the
+ * slices' order either way.
+ * Slice s covers the elements from head + s x block x batch x V on (V
  * elements in 16 bytes), so grid = ceil((n - head) / (block x batch x V)),
- * rounded up: the last block reads what is left with checked loads, and
- * the block whose range holds the scalars after the last whole vector (the
- * tail, fewer than V) reads them too; block 0 reads the scalars before the
- * first 16-byte boundary (the head). A grid of one block writes its value
- * as the result whatever the finish. */
+ * rounded up: the last slice is read with checked loads, and the slice
+ * that holds the scalars after the last whole vector (the tail, fewer than
+ * V) reads them too; slice 0 reads the scalars before the first 16-byte
+ * boundary (the head). A grid of one block writes its value as the result
+ * whatever the finish. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,41 +36,49 @@
 #include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
 
-/* Its planted-bug twin, tests/judge/onepass-tail.cu, is this file built
- * with another name and ONEPASS_GRID_ROUNDED_DOWN. */
+/* Its planted-bug twins, tests/judge/onepass-tail.cu and
+ * onepass-reverse.cu, are this file built with another name and
+ * ONEPASS_GRID_ROUNDED_DOWN or ONEPASS_REVERSE_OFF_BY_ONE. */
 #ifndef ONEPASS_NAME
 #define ONEPASS_NAME "onepass"
 #define ONEPASS_SUMMARY                                                        \
     "one pass of blocks, batch x 16-byte loads a block apart, warp shuffles; " \
-    "atomic or last-block finish"
+    "atomic, last-block or tagged finish"
 #endif
 
 /* atomic clears its result with no launch of its own: a cudaMemsetAsync
  * before the kernel measured 1.8 to 2.4 us more per call in a graph on the
  * H100, at every n (docs/cuda-pack.md). */
-enum onepass_finish { ATOMIC, LAST_BLOCK };
+enum onepass_finish { ATOMIC, LAST_BLOCK, TAGGED };
+enum onepass_order { FORWARD, ALTERNATE };
 
-static const char *const finish_words[] = {"atomic", "last-block", NULL};
+static const char *const finish_words[] = {"atomic", "last-block", "tagged", NULL};
+static const char *const order_words[] = {"forward", "alternate", NULL};
 
 static const rb_param_spec onepass_params[] = {
     {"block", RB_PARAM_INT, "1024", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
     {"batch", RB_PARAM_INT, "8", 1, 16, NULL, RB_PARAM_POW2,
      "16-byte loads per thread, all in flight at once, a block apart"},
     {"finish", RB_PARAM_CHOICE, "atomic", 0, 0, finish_words, 0,
-     "atomic: one global atomic per block (no reset launch; f32/f64 sums not deterministic) | "
-     "last-block: partials summed in a fixed order by the last block (deterministic)"},
+     "atomic: one atomic per block (f32/f64 sums not deterministic) | last-block: the block "
+     "with the last ticket sums the partials | tagged: the grid's last block sums them as "
+     "they arrive (both deterministic)"},
+    {"order", RB_PARAM_CHOICE, "forward", 0, 0, order_words, 0,
+     "forward | alternate: every other call reads the slices from the end, starting on what "
+     "the call before read last"},
 };
 
 /* Where the input lies: `head` scalars before the first 16-byte boundary,
  * `units` whole 16-byte vectors, then scalars up to n (set once in init). */
 typedef rb_cuda::aligned_split layout;
 
-/* Reads the block's vectors: Batch per thread, a block apart. Checked is
- * for the last block of the grid, whose slice may pass the input's end. */
-template <class Op, class A, int V, int Batch, bool Checked>
+/* Reads a slice's vectors: Batch per thread, a block apart. Checked is
+ * for the last slice of the input, which may pass its end. */
+template <class Op, class A, int Batch, bool Checked>
 __device__ __forceinline__ A onepass_slice(const A *__restrict__ body, size_t first, unsigned block,
                                            size_t units, A acc)
 {
+    constexpr int V = 16 / sizeof(A);
     rb_cuda::vec<A, V> x[Batch];
 #pragma unroll
     for (int k = 0; k < Batch; k++) {
@@ -84,39 +98,88 @@ __device__ __forceinline__ A onepass_slice(const A *__restrict__ body, size_t fi
     return acc;
 }
 
+/* The device memory of the finishes. */
+struct onepass_sync {
+    void *out;                          /* the result; two for atomic */
+    void *partials;                     /* last-block: one per slice */
+    unsigned *ticket;                   /* last-block */
+    unsigned long long *blocks_started; /* atomic: blocks run so far */
+    unsigned long long *tagged;         /* tagged: one slot per slice */
+    unsigned *calls;                    /* tagged: calls finished so far */
+};
+
+/* The grid's last block adds up the slices' partials in the order of the
+ * slices, whichever order they arrive in: thread t takes slices t, t +
+ * block, ... (8 in flight), then the block combines the threads' values.
+ * The same order on every call, for last-block and tagged alike. */
+template <class Op, class A>
+__device__ __forceinline__ A sum_partials(const onepass_sync &sync, int finish, unsigned tag,
+                                          A *scratch)
+{
+    const unsigned tid = threadIdx.x, block = blockDim.x, grid = gridDim.x;
+    const A *partials = static_cast<const A *>(sync.partials);
+    A acc = Op::template identity<A>();
+    unsigned i = tid;
+    for (; i + 7 * block < grid; i += 8 * block) {
+        A p[8];
+        if (finish == TAGGED)
+            rb_cuda::load_tagged<A, 8>(sync.tagged, i, block, tag, p);
+        else
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                p[k] = __ldcg(&partials[i + k * block]);
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            acc = Op::apply(acc, p[k]);
+    }
+    for (; i < grid; i += block) {
+        A p[1];
+        if (finish == TAGGED)
+            rb_cuda::load_tagged<A, 1>(sync.tagged, i, block, tag, p);
+        else
+            p[0] = __ldcg(&partials[i]);
+        acc = Op::apply(acc, p[0]);
+    }
+    return rb_cuda::block_reduce<Op>(acc, scratch);
+}
+
 template <class Op, class A, int Batch>
 __global__ void __launch_bounds__(1024)
-    onepass_main(const A *__restrict__ in, layout at, A *__restrict__ partials,
-                 A *__restrict__ out, unsigned *ticket, unsigned long long *blocks_started,
-                 int finish)
+    onepass_main(const A *__restrict__ in, layout at, onepass_sync sync, int finish,
+                 bool reverse)
 {
-    constexpr int V = 16 / sizeof(A); /* elements per 16-byte vector */
     __shared__ A scratch[32];
     __shared__ bool is_last;
-    __shared__ unsigned slot;
+    __shared__ unsigned slot, tag;
     const unsigned tid = threadIdx.x, block = blockDim.x;
+    /* alternate: this call's slices from the end */
+#ifdef ONEPASS_REVERSE_OFF_BY_ONE
+    const unsigned slice = reverse ? gridDim.x - blockIdx.x : blockIdx.x; /* the planted bug */
+#else
+    const unsigned slice = reverse ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+#endif
+    A *out = static_cast<A *>(sync.out);
     A acc = Op::template identity<A>();
 
-    /* atomic: this call's result slot, while the loads below fly */
-    if (finish == ATOMIC && gridDim.x > 1 && tid == 0) {
-        const unsigned long long started = atomicAdd(blocks_started, 1ull);
-        slot = (unsigned)(started / gridDim.x) & 1u;
-        if (started % gridDim.x == 0) /* the call's first block */
-            out[slot ^ 1u] = Op::template identity<A>();
-    }
+    /* atomic: this call's result slot; tagged: this call's tag; both while
+     * the loads below fly */
+    if (finish == ATOMIC && gridDim.x > 1 && tid == 0)
+        slot = rb_cuda::epoch_slot(sync.blocks_started, out, Op::template identity<A>());
+    if (finish == TAGGED && gridDim.x > 1 && tid == 0)
+        tag = __ldcg(sync.calls) + 1u;
 
     const size_t per_block = (size_t)block * Batch; /* vectors */
-    const size_t first = (size_t)blockIdx.x * per_block + tid;
-    if ((size_t)(blockIdx.x + 1) * per_block <= at.units) /* uniform over the block */
-        acc = onepass_slice<Op, A, V, Batch, false>(in + at.head, first, block, at.units, acc);
+    const size_t first = (size_t)slice * per_block + tid;
+    if ((size_t)(slice + 1) * per_block <= at.units) /* uniform over the block */
+        acc = onepass_slice<Op, A, Batch, false>(in + at.head, first, block, at.units, acc);
     else
-        acc = onepass_slice<Op, A, V, Batch, true>(in + at.head, first, block, at.units, acc);
-    if (blockIdx.x == 0 && tid < at.head)
+        acc = onepass_slice<Op, A, Batch, true>(in + at.head, first, block, at.units, acc);
+    if (slice == 0 && tid < at.head)
         acc = Op::apply(acc, in[tid]);
-    if (blockIdx.x == at.units / per_block && at.tail_start + tid < at.n)
+    if (slice == at.units / per_block && at.tail_start + tid < at.n)
         acc = Op::apply(acc, in[at.tail_start + tid]);
 
-    acc = rb_cuda::block_reduce<Op>(acc, scratch);
+    acc = rb_cuda::block_reduce<Op>(acc, scratch); /* its barriers publish slot and tag */
     if (gridDim.x == 1) { /* one block: its value is the result */
         if (tid == 0)
             *out = acc;
@@ -128,34 +191,32 @@ __global__ void __launch_bounds__(1024)
         return;
     }
 
-    /* last-block: the block that takes the last ticket sees every partial
-     * and adds them in the order of the blocks' indices, 8 loads in flight
-     * per thread: the same order on every call. */
-    if (tid == 0) {
-        partials[blockIdx.x] = acc;
-        is_last = rb_cuda::take_ticket(ticket) == gridDim.x - 1;
+    if (finish == TAGGED) {
+        /* tagged: every block marks its partial with the call's tag; the
+         * grid's last block waits for all of them, with no ticket */
+        if (tid == 0)
+            rb_cuda::store_tagged(sync.tagged + (size_t)slice * rb_cuda::tagged_words<A>(), acc,
+                                  tag);
+        if (blockIdx.x != gridDim.x - 1)
+            return;
+    } else {
+        /* last-block: the block that takes the last ticket sees every
+         * partial (acquire-release) */
+        if (tid == 0) {
+            static_cast<A *>(sync.partials)[slice] = acc;
+            is_last = rb_cuda::take_ticket(sync.ticket) == gridDim.x - 1;
+        }
+        __syncthreads();
+        if (!is_last)
+            return;
     }
-    __syncthreads();
-    if (!is_last)
-        return;
-    const unsigned grid = gridDim.x;
-    acc = Op::template identity<A>();
-    unsigned i = tid;
-    for (; i + 7 * block < grid; i += 8 * block) {
-        A p[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++)
-            p[k] = __ldcg(&partials[i + k * block]);
-#pragma unroll
-        for (int k = 0; k < 8; k++)
-            acc = Op::apply(acc, p[k]);
-    }
-    for (; i < grid; i += block)
-        acc = Op::apply(acc, __ldcg(&partials[i]));
-    acc = rb_cuda::block_reduce<Op>(acc, scratch);
+    acc = sum_partials<Op, A>(sync, finish, tag, scratch);
     if (tid == 0) {
         *out = acc;
-        *ticket = 0;
+        if (finish == TAGGED)
+            *sync.calls = tag;
+        else
+            *sync.ticket = 0;
     }
 }
 
@@ -166,20 +227,20 @@ struct onepass_state {
     const rb_config *cfg;
     cudaStream_t stream;
     unsigned block, grid;
-    int batch, finish;
-    size_t acc_bytes; /* one result */
-    void *partials, *out;
-    unsigned *ticket;
-    unsigned long long *blocks_started; /* atomic: blocks run so far */
+    int batch, finish, order;
+    unsigned long long calls_queued; /* alternate: the parity of the next call */
+    size_t acc_bytes;                /* one result */
+    onepass_sync sync;
     layout at;
     onepass_launch_fn launch;
 };
 
 template <class Op, class A, int Batch> static void launch_main(onepass_state *s)
 {
+    const bool reverse = s->order == ALTERNATE && (s->calls_queued & 1u);
+    s->calls_queued++;
     onepass_main<Op, A, Batch><<<s->grid, s->block, 0, s->stream>>>(
-        static_cast<const A *>(s->cfg->input), s->at, static_cast<A *>(s->partials),
-        static_cast<A *>(s->out), s->ticket, s->blocks_started, s->finish);
+        static_cast<const A *>(s->cfg->input), s->at, s->sync, s->finish, reverse);
 }
 
 template <class Op, class A> static void launch_batch(onepass_state *s)
@@ -274,8 +335,10 @@ static int onepass_describe(const rb_config *cfg, rb_description *out)
         return RB_UNSUPPORTED;
     /* f32 and f64 sums with an atomic finish depend on the blocks' order */
     const bool nondet = finish == ATOMIC && cfg->op == RB_OP_SUM && is_float(cfg->dtype);
-    snprintf(out->label, sizeof out->label, ONEPASS_NAME "-%s%s",
-             finish == ATOMIC ? "atomic" : "lastblock", nondet ? "-nondet" : "");
+    static const char *const finish_labels[] = {"atomic", "lastblock", "tagged"};
+    const bool alternate = rb_param_int(cfg, "order", FORWARD) == ALTERNATE;
+    snprintf(out->label, sizeof out->label, ONEPASS_NAME "-%s%s%s", finish_labels[finish],
+             alternate ? "-alt" : "", nondet ? "-nondet" : "");
     return RB_OK;
 }
 
@@ -288,6 +351,7 @@ static int onepass_setup(onepass_state *s, const rb_config *cfg)
     s->block = (unsigned)rb_param_int(cfg, "block", 1024);
     s->batch = (int)rb_param_int(cfg, "batch", 8);
     s->finish = (int)rb_param_int(cfg, "finish", ATOMIC);
+    s->order = (int)rb_param_int(cfg, "order", FORWARD);
     s->at = layout_for(cfg);
     s->launch = pick(cfg->dtype, cfg->op, &s->acc_bytes);
     int status = onepass_declines(cfg, s->finish);
@@ -295,42 +359,29 @@ static int onepass_setup(onepass_state *s, const rb_config *cfg)
         status = plan_grid(cfg, s->at, s->block, s->batch, &s->grid);
     if (status != RB_OK)
         return status;
-    const int atomic = s->finish == ATOMIC;
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, (atomic ? 2 : 1) * s->acc_bytes));
-    if (s->finish == LAST_BLOCK) {
-        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials, (size_t)s->grid * s->acc_bytes));
-        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->ticket, sizeof *s->ticket));
-        RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(s->ticket, 0, sizeof *s->ticket, s->stream));
-    }
-    if (atomic) {
-        /* both results start as a sum of nothing, or as the first element
-         * (a valid start for min and max) */
-        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->blocks_started, sizeof *s->blocks_started));
-        RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(s->blocks_started, 0,
-                                                 sizeof *s->blocks_started, s->stream));
-        for (int slot = 0; slot < 2; slot++) {
-            char *to = static_cast<char *>(s->out) + slot * s->acc_bytes;
-            if (rb_cuda::reset_result(cfg, to, s->acc_bytes, s->stream) != RB_OK)
-                return RB_ERROR;
-        }
-    }
-    return RB_OK;
-}
-
-/* atomic: the result of the last call is in the slot its blocks picked from
- * the count of blocks started (slot 0 for a grid of one). */
-static int result_slot(onepass_state *s, unsigned *slot)
-{
-    *slot = 0;
-    if (s->finish != ATOMIC || s->grid == 1)
+    onepass_sync *sync = &s->sync;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&sync->out, (s->finish == ATOMIC ? 2 : 1) * s->acc_bytes));
+    switch (s->finish) {
+    case ATOMIC:
+        return rb_cuda::epoch_setup(cfg, sync->out, s->acc_bytes, &sync->blocks_started,
+                                    s->stream);
+    case LAST_BLOCK:
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&sync->partials, (size_t)s->grid * s->acc_bytes));
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&sync->ticket, sizeof *sync->ticket));
+        RB_CUDA_CHECK(cfg->host,
+                      cudaMemsetAsync(sync->ticket, 0, sizeof *sync->ticket, s->stream));
         return RB_OK;
-    unsigned long long started = 0;
-    if (rb_cuda::read_bytes(s->cfg->host, s->stream, &started, s->blocks_started,
-                            sizeof started) != RB_OK)
-        return RB_ERROR;
-    if (started >= s->grid)
-        *slot = (unsigned)((started / s->grid - 1) & 1u);
-    return RB_OK;
+    default: { /* tagged: every word untagged (0), no call finished */
+        const size_t words = (size_t)s->grid * (s->acc_bytes / 4);
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&sync->tagged, words * sizeof *sync->tagged));
+        RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(sync->tagged, 0, words * sizeof *sync->tagged,
+                                                 s->stream));
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&sync->calls, sizeof *sync->calls));
+        RB_CUDA_CHECK(cfg->host,
+                      cudaMemsetAsync(sync->calls, 0, sizeof *sync->calls, s->stream));
+        return RB_OK;
+    }
+    }
 }
 
 static int onepass_init(const rb_config *cfg, void **state)
@@ -346,13 +397,16 @@ static int onepass_run(void *state)
     return RB_OK;
 }
 
+/* atomic: the result of the last call is in the slot its blocks picked. */
 static int onepass_verify(void *state, rb_result *result)
 {
     onepass_state *s = (onepass_state *)state;
-    unsigned slot;
-    if (result_slot(s, &slot) != RB_OK)
+    unsigned slot = 0;
+    if (s->finish == ATOMIC &&
+        rb_cuda::epoch_result_slot(s->cfg->host, s->stream, s->sync.blocks_started, s->grid,
+                                   &slot) != RB_OK)
         return RB_ERROR;
-    const char *from = static_cast<const char *>(s->out) + slot * s->acc_bytes;
+    const char *from = static_cast<const char *>(s->sync.out) + slot * s->acc_bytes;
     return rb_cuda::read_value(s->cfg->host, s->stream, from, s->acc_bytes, s->cfg->dtype,
                                result);
 }
@@ -362,10 +416,12 @@ static void onepass_teardown(void *state)
     onepass_state *s = (onepass_state *)state;
     if (!s)
         return;
-    cudaFree(s->out);
-    cudaFree(s->partials);
-    cudaFree(s->ticket);
-    cudaFree(s->blocks_started);
+    cudaFree(s->sync.out);
+    cudaFree(s->sync.partials);
+    cudaFree(s->sync.ticket);
+    cudaFree(s->sync.blocks_started);
+    cudaFree(s->sync.tagged);
+    cudaFree(s->sync.calls);
     free(s);
 }
 

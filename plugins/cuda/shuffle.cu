@@ -99,12 +99,8 @@ __global__ void shuffle_main(const A *__restrict__ in, layout at,
     acc_t acc = P::init();
 
     /* atomic-epoch: this call's result slot, while the loads below fly */
-    if (finish == ATOMIC_EPOCH && gridDim.x > 1 && tid == 0) {
-        const unsigned long long started = atomicAdd(blocks_started, 1ull);
-        slot = (unsigned)(started / gridDim.x) & 1u;
-        if (started % gridDim.x == 0) /* the call's first block */
-            out[slot ^ 1u] = P::init();
-    }
+    if (finish == ATOMIC_EPOCH && gridDim.x > 1 && tid == 0)
+        slot = rb_cuda::epoch_slot(blocks_started, out, P::init());
 
     if (gid < at.head)
         P::add(acc, in[gid], gid);
@@ -320,34 +316,8 @@ static int shuffle_setup(shuffle_state *s, const rb_config *cfg)
         RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->ticket, sizeof *s->ticket));
         RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(s->ticket, 0, sizeof *s->ticket, s->stream));
     }
-    if (epoch) {
-        /* both results start as a sum of nothing, or as the first element
-         * (a valid start for min and max) */
-        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->blocks_started, sizeof *s->blocks_started));
-        RB_CUDA_CHECK(cfg->host, cudaMemsetAsync(s->blocks_started, 0,
-                                                 sizeof *s->blocks_started, s->stream));
-        for (int slot = 0; slot < 2; slot++) {
-            char *to = static_cast<char *>(s->out) + slot * s->acc_bytes;
-            if (rb_cuda::reset_result(cfg, to, s->acc_bytes, s->stream) != RB_OK)
-                return RB_ERROR;
-        }
-    }
-    return RB_OK;
-}
-
-/* atomic-epoch: the result of the last call is in the slot its blocks
- * picked from the count of blocks started (slot 0 for a grid of one). */
-static int result_slot(shuffle_state *s, unsigned *slot)
-{
-    *slot = 0;
-    if (s->finish != ATOMIC_EPOCH || s->grid == 1)
-        return RB_OK;
-    unsigned long long started = 0;
-    if (rb_cuda::read_bytes(s->cfg->host, s->stream, &started, s->blocks_started,
-                            sizeof started) != RB_OK)
-        return RB_ERROR;
-    if (started >= s->grid)
-        *slot = (unsigned)((started / s->grid - 1) & 1u);
+    if (epoch)
+        return rb_cuda::epoch_setup(cfg, s->out, s->acc_bytes, &s->blocks_started, s->stream);
     return RB_OK;
 }
 
@@ -366,8 +336,10 @@ static int shuffle_verify(void *state, rb_result *result)
 {
     shuffle_state *s = (shuffle_state *)state;
     unsigned char bytes[16];
-    unsigned slot;
-    if (result_slot(s, &slot) != RB_OK)
+    unsigned slot = 0; /* atomic-epoch: the slot the last call's blocks picked */
+    if (s->finish == ATOMIC_EPOCH &&
+        rb_cuda::epoch_result_slot(s->cfg->host, s->stream, s->blocks_started, s->grid,
+                                   &slot) != RB_OK)
         return RB_ERROR;
     const char *from = static_cast<const char *>(s->out) + slot * s->acc_bytes;
     if (rb_cuda::read_bytes(s->cfg->host, s->stream, bytes, from, s->acc_bytes) != RB_OK)

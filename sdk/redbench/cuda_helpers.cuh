@@ -19,6 +19,10 @@
  *   rb_cuda::with_numeric_type   picks a template instance by dtype
  *   rb_cuda::plan_blocks, wave_grid     grids: one block per slice, one wave
  *   rb_cuda::reset_result        an atomic finish's start (0, or the first element)
+ *   rb_cuda::epoch_slot, epoch_setup, epoch_result_slot
+ *                               an atomic finish with no reset launch
+ *   rb_cuda::store_tagged, load_tagged   a block's partial marked with the
+ *                               call that wrote it, and waiting for it
  *   rb_cuda::require_compute_capability   declines a device too old
  *
  * Everything here is a header: a plugin built against the installed SDK
@@ -490,6 +494,113 @@ inline int reset_result(const rb_config *cfg, void *out, size_t bytes, cudaStrea
         RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(out, cfg->input, bytes,
                                                  cudaMemcpyDeviceToDevice, stream));
     return RB_OK;
+}
+
+/* An atomic finish with no reset launch of its own (the "epoch"): the
+ * blocks of a call combine into one of two results, picked by a running
+ * count of the blocks started (the calls so far, mod 2), and the first
+ * block of a call clears the other result, for the next call. A memset
+ * before the kernel would be a dependency of its own on the stream, about
+ * 2 us per call on an H100 (docs/cuda-pack.md).
+ *   epoch_slot         device, one thread per block: this call's result
+ *   epoch_setup        host, in init: the count at 0, both results started
+ *   epoch_result_slot  host, in verify: the result of the last call */
+template <class A>
+__device__ __forceinline__ unsigned epoch_slot(unsigned long long *blocks_started, A *out,
+                                               A identity)
+{
+    const unsigned long long started = atomicAdd(blocks_started, 1ull);
+    const unsigned slot = (unsigned)(started / gridDim.x) & 1u;
+    if (started % gridDim.x == 0) /* the call's first block */
+        out[slot ^ 1u] = identity;
+    return slot;
+}
+
+/* out holds two results of `bytes` each; both start as reset_result's. */
+inline int epoch_setup(const rb_config *cfg, void *out, size_t bytes,
+                       unsigned long long **blocks_started, cudaStream_t stream)
+{
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(blocks_started, sizeof **blocks_started));
+    RB_CUDA_CHECK(cfg->host,
+                  cudaMemsetAsync(*blocks_started, 0, sizeof **blocks_started, stream));
+    for (int slot = 0; slot < 2; slot++)
+        if (reset_result(cfg, static_cast<char *>(out) + slot * bytes, bytes, stream) != RB_OK)
+            return RB_ERROR;
+    return RB_OK;
+}
+
+/* The slot the last call's blocks picked (slot 0 for a grid of one, which
+ * writes its value there directly). */
+inline int epoch_result_slot(const rb_host *host, cudaStream_t stream,
+                             const unsigned long long *blocks_started, unsigned grid,
+                             unsigned *slot)
+{
+    *slot = 0;
+    if (grid == 1)
+        return RB_OK;
+    unsigned long long started = 0;
+    if (read_bytes(host, stream, &started, blocks_started, sizeof started) != RB_OK)
+        return RB_ERROR;
+    if (started >= grid)
+        *slot = (unsigned)((started / grid - 1) & 1u);
+    return RB_OK;
+}
+
+/* A block's partial marked with the call that wrote it, so that one block
+ * can wait for the others' partials of this call with no ticket: every 32
+ * bits of the value go in a 64-bit word of their own beside the call's tag
+ * (the high 32 bits), written and read as single 64-bit accesses, so a
+ * reader that sees the tag sees the bits written with it. A slot of type A
+ * is sizeof(A) / 4 words; A is 4 or 8 bytes. Tags are never 0 (the words
+ * start at 0). */
+template <class A> __host__ __device__ constexpr int tagged_words() { return (int)(sizeof(A) / 4); }
+
+template <class A>
+__device__ __forceinline__ void store_tagged(unsigned long long *slot, A value, unsigned tag)
+{
+    static_assert(sizeof(A) == 4 || sizeof(A) == 8, "store_tagged: 4 or 8 bytes");
+    unsigned bits[sizeof(A) / 4];
+    memcpy(bits, &value, sizeof(A));
+#pragma unroll
+    for (int w = 0; w < tagged_words<A>(); w++) {
+        const unsigned long long word = ((unsigned long long)tag << 32) | bits[w];
+        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(slot + w), "l"(word)
+                     : "memory");
+    }
+}
+
+__device__ __forceinline__ unsigned long long load_word_relaxed(const unsigned long long *p)
+{
+    unsigned long long word;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(word) : "l"(p) : "memory");
+    return word;
+}
+
+/* Reads Count slots, slot `first + k x stride` of those at `slots` for k
+ * below Count, all in flight at once, then waits on each word until it
+ * carries `tag`, and returns the values in order in values[]. */
+template <class A, int Count>
+__device__ __forceinline__ void load_tagged(const unsigned long long *slots, size_t first,
+                                            size_t stride, unsigned tag, A values[Count])
+{
+    constexpr int W = tagged_words<A>();
+    unsigned long long words[Count][W];
+#pragma unroll
+    for (int k = 0; k < Count; k++)
+#pragma unroll
+        for (int w = 0; w < W; w++)
+            words[k][w] = load_word_relaxed(slots + (first + (size_t)k * stride) * W + w);
+#pragma unroll
+    for (int k = 0; k < Count; k++) {
+        unsigned bits[W];
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+            while ((unsigned)(words[k][w] >> 32) != tag)
+                words[k][w] = load_word_relaxed(slots + (first + (size_t)k * stride) * W + w);
+            bits[w] = (unsigned)words[k][w];
+        }
+        memcpy(&values[k], bits, sizeof(A));
+    }
 }
 
 /* Says whether device cfg->device has compute capability `needed` (e.g. 90

@@ -156,7 +156,7 @@ typedef struct rb_param_spec {
     int64_t min, max;          /* RB_PARAM_INT: inclusive range */
     const char *const *choices;/* RB_PARAM_CHOICE: NULL-terminated word list */
     uint32_t flags;            /* RB_PARAM_POW2 | RB_PARAM_AUTO */
-    const char *help;          /* one line */
+    const char *help;          /* one line, at most 256 bytes */
 } rb_param_spec;
 
 /* A validated parameter value, in the plugin's declaration order. */

@@ -215,7 +215,8 @@ static int param_spec_ok(rb_registry *reg, const char *path, const rb_param_spec
         return 0;
     }
     if (p->help && !text_ok(p->help, RB_TEXT_MAX)) {
-        reject(reg, path, "parameter '%s' has an unprintable or overlong help text", p->name);
+        reject(reg, path, "parameter '%s' has an unprintable help text or one over %d bytes",
+               p->name, RB_TEXT_MAX);
         return 0;
     }
     switch (p->type) {
