@@ -8,6 +8,9 @@
 # exits of 1 (found `slower`). Run from the build folder after make check
 # (which builds the test plugins):
 #   bench/compare_acceptance.sh [PAIRS [DELAYED [PCT]]]
+# On a GPU, the same with tests/timing/delay-cuda.cu (built with nvcc into
+# a folder of its own) and the GPU experiment:
+#   EXPERIMENT=bench/compare-acceptance-gpu.ini PLUGINS=DIR bench/compare_acceptance.sh 8 5
 set -u
 pairs=${1:-30}
 delayed=${2:-10}
@@ -17,7 +20,8 @@ src=$(cd "$(dirname "$0")" && pwd)
 plugins=${PLUGINS:-tests/timing/dir}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
-run() { "$rb" -q -c "$src/compare-acceptance.ini" --plugin-path "$plugins" -o "$1" "${@:2}"; }
+experiment=${EXPERIMENT:-$src/compare-acceptance.ini}
+run() { "$rb" -q -c "$experiment" --plugin-path "$plugins" -o "$1" "${@:2}"; }
 false_slower=0
 for k in $(seq 1 "$pairs"); do
   run "$out/same-$k-a.json" && run "$out/same-$k-b.json" || exit 2

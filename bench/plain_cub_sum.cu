@@ -14,8 +14,18 @@
 // until 0.5 s of measured time and at least 20 repetitions (at most 10000).
 // Prints one CSV line per n: n,reps,median_ns,min_ns,mean_ns.
 //
+// With --blocking, the device's own time of a call, without the host's
+// launch: each repetition is queued behind a one-thread kernel that holds
+// the stream until the host has queued the events and the call, and is then
+// released through a flag in mapped host memory (the check for redbench's
+// `timing = device`):
+//
+//     hold<<<1, 1, 0, stream>>>(flag);   // spins while *flag == 0
+//     cudaEventRecord(start, stream); CUB; cudaEventRecord(stop, stream);
+//     *flag = 1; cudaEventSynchronize(stop);
+//
 //     nvcc -O3 -arch=sm_90 -o plain_cub_sum plain_cub_sum.cu
-//     ./plain_cub_sum [N ...]
+//     ./plain_cub_sum [--blocking] [N ...]
 //
 // Built with -DPLAIN_CUB_SUM_LIBRARY as a shared object instead, the same
 // loop is the exported function plain_cub_sum_main, which
@@ -26,6 +36,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include <cub/device/device_reduce.cuh>
@@ -52,6 +63,19 @@ __global__ void fill(float *data, size_t n)
         data[i] = (x >> 8) * (1.0f / 16777216.0f);
     }
 }
+
+// Holds the stream until the host sets *flag (or about two seconds pass, so
+// that a lost release cannot hang the program).
+__global__ void hold(volatile int *flag)
+{
+    const long long start = clock64();
+    while (*flag == 0 && clock64() - start < 4000000000LL) {
+    }
+}
+
+static bool blocking = false;
+static volatile int *flag_host = nullptr;
+static int *flag_device = nullptr;
 
 // The event record of the timed loop: this program's, or another object's.
 typedef cudaError_t (*record_fn)(cudaEvent_t, cudaStream_t);
@@ -90,9 +114,18 @@ static void measure(size_t n, cudaStream_t stream, cudaEvent_t start, cudaEvent_
     double total_ns = 0;
     while ((total_ns < 0.5e9 || samples.size() < 20) && samples.size() < 10000) {
         float ms = 0;
+        if (blocking) {
+            *flag_host = 0;
+            hold<<<1, 1, 0, stream>>>(flag_device);
+            CHECK(cudaGetLastError());
+        }
         CHECK(record(start, stream));
         CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, count, stream));
         CHECK(record(stop, stream));
+        if (blocking) {
+            __sync_synchronize();
+            *flag_host = 1;
+        }
         CHECK(cudaEventSynchronize(stop));
         CHECK(cudaEventElapsedTime(&ms, start, stop));
         samples.push_back(ms * 1e6);
@@ -117,8 +150,12 @@ int main(int argc, char **argv)
 #endif
 {
     std::vector<size_t> sizes;
-    for (int k = 1; k < argc; k++)
-        sizes.push_back(std::strtoull(argv[k], nullptr, 10));
+    for (int k = 1; k < argc; k++) {
+        if (std::string(argv[k]) == "--blocking")
+            blocking = true;
+        else
+            sizes.push_back(std::strtoull(argv[k], nullptr, 10));
+    }
     if (sizes.empty())
         for (size_t n = 1024; n <= ((size_t)1 << 30); n *= 4)
             sizes.push_back(n);
@@ -128,6 +165,12 @@ int main(int argc, char **argv)
     CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CHECK(cudaEventCreate(&start));
     CHECK(cudaEventCreate(&stop));
+    if (blocking) {
+        int *mapped = nullptr;
+        CHECK(cudaHostAlloc(&mapped, sizeof *mapped, cudaHostAllocMapped));
+        CHECK(cudaHostGetDevicePointer(&flag_device, mapped, 0));
+        flag_host = mapped;
+    }
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
     std::fprintf(stderr, "device: %s\n", prop.name);

@@ -55,7 +55,8 @@ EXTRA_DIST += tests/test_timing.sh tests/test_gpu_timing.sh tests/test_peak_chec
 	bench/Makefile bench/plain_cub_sum.cu bench/plain_dlopen.c bench/plain_record.cu bench/launch_vs_plain.py \
 	bench/launch-vs-plain.ini bench/hopper_vs_cub.py \
 	bench/launch_rounds.sh bench/launch_rounds.py bench/launch-rounds.ini \
-	bench/compare_acceptance.sh bench/compare-acceptance.ini
+	bench/compare_acceptance.sh bench/compare-acceptance.ini bench/compare-acceptance-gpu.ini \
+	bench/timing_rounds.sh tests/timing/delay-cuda.cu
 if BUILD_CUDA
 TESTS += tests/test_gpu_timing.sh
 endif
