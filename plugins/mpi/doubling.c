@@ -30,22 +30,12 @@ static int describe(const rb_config *cfg, rb_description *out)
 }
 
 static const rb_plugin descriptor = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    MPI_PACK_DESCRIPTOR_FIELDS,
     .name = "doubling",
     .summary = "recursive-doubling all-reduce over MPI point-to-point, then a local reduce",
-    .version = "1.0",
-    .backend = "cpu",
-    .ops = MPI_PACK_OPS,
-    .dtypes = MPI_PACK_DTYPES,
     .describe = describe,
-    .init = mpi_pack_init,
     .run = run,
-    .verify = mpi_pack_verify,
-    .teardown = mpi_pack_teardown,
     .collective = RB_COLLECTIVE_ALLREDUCE,
-    .rank_launch = RB_RANK_LAUNCH_MPI,
 };
 
 RB_PLUGIN_ENTRY(descriptor)

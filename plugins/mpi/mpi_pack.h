@@ -1,7 +1,9 @@
 /* plugins/mpi/mpi_pack.h: what the mpi pack's strategies share: MPI set up
  * once per process (and finalized at its exit) with its ranks checked
  * against the host's, the MPI type of a dtype, the element-wise combine of
- * two vectors, and the local reduction of a vector to the answer. Each
+ * two vectors, the local reduction of a vector to the answer, MPI's own
+ * collectives in both orders (vector first, or each slice's value first),
+ * and the descriptor's fields that every strategy has. Each
  * strategy reduces the ranks' vectors element by element (as an all-reduce
  * of gradients does) and then reduces the n-element result to one value,
  * or, with `stage = local`, reduces its slice first and the ranks' values
@@ -196,6 +198,26 @@ static inline int mpi_pack_local_first(mpi_state *s, int root)
     return RB_OK;
 }
 
+/* MPI's own collective of the ranks' n-element vectors, then the local
+ * reduction of the result to the answer: `root` < 0, MPI_Allreduce (every
+ * rank reduces); else MPI_Reduce to rank `root` (which alone reduces).
+ * `stage = local` takes the other order (mpi_pack_local_first). */
+static inline int mpi_pack_collective(mpi_state *s, int root)
+{
+    const rb_config *c = s->cfg;
+    if (s->local_first)
+        return mpi_pack_local_first(s, root);
+    MPI_Datatype type = mpi_pack_type(c->dtype);
+    MPI_Op op = mpi_pack_op(c->op);
+    int st = root < 0 ? MPI_Allreduce(c->input, s->work, (int)c->n, type, op, MPI_COMM_WORLD)
+                      : MPI_Reduce(c->input, s->work, (int)c->n, type, op, root, MPI_COMM_WORLD);
+    if (st != MPI_SUCCESS)
+        return RB_ERROR;
+    if (root < 0 || (uint32_t)root == c->rank)
+        s->answer = mpi_pack_reduce(c->op, c->dtype, s->work, c->n);
+    return RB_OK;
+}
+
 /* Starts MPI and allocates the two n-element buffers. */
 static inline int mpi_pack_init(const rb_config *cfg, void **out)
 {
@@ -233,5 +255,15 @@ static inline void mpi_pack_teardown(void *state)
     free(s->scratch);
     free(s);
 }
+
+/* The descriptor's fields that every strategy of the pack has: the ABI it
+ * was built with, the cpu backend, the ops and dtypes above, the state's
+ * callbacks and the launch by mpirun. A strategy's descriptor adds its
+ * name, summary, parameters, describe, run and collective. */
+#define MPI_PACK_DESCRIPTOR_FIELDS                                                        \
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR,                      \
+    .size = sizeof(rb_plugin), .version = "1.0", .backend = "cpu", .ops = MPI_PACK_OPS,    \
+    .dtypes = MPI_PACK_DTYPES, .init = mpi_pack_init, .verify = mpi_pack_verify,           \
+    .teardown = mpi_pack_teardown, .rank_launch = RB_RANK_LAUNCH_MPI
 
 #endif

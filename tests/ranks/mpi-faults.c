@@ -33,23 +33,13 @@ static int run(void *state)
 }
 
 static const rb_plugin descriptor = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    MPI_PACK_DESCRIPTOR_FIELDS,
     .name = "mpi-faults",
     .summary = "MPI_Allreduce of slice sums, with a crash or hang planted on rank 1",
-    .version = "1.0",
-    .backend = "cpu",
-    .ops = MPI_PACK_OPS,
-    .dtypes = MPI_PACK_DTYPES,
     .params = params,
     .n_params = 1,
-    .init = mpi_pack_init,
     .run = run,
-    .verify = mpi_pack_verify,
-    .teardown = mpi_pack_teardown,
     .collective = RB_COLLECTIVE_ALLREDUCE,
-    .rank_launch = RB_RANK_LAUNCH_MPI,
 };
 
 RB_PLUGIN_ENTRY(descriptor)
