@@ -21,10 +21,8 @@ static const rb_param_spec params[] = {
     {"scheme", RB_PARAM_CHOICE, "allreduce", 0, 0, scheme_words, 0,
      "allreduce, rs-ag (reduce-scatter + all-gather), two-level (local, then values), "
      "host-staged"},
-    {"algo", RB_PARAM_CHOICE, "auto", 0, 0, rb_nccl::algo_words, 0,
-     "NCCL's algorithm (NCCL_ALGO); auto: NCCL's choice"},
-    {"proto", RB_PARAM_CHOICE, "auto", 0, 0, rb_nccl::proto_words, 0,
-     "NCCL's protocol (NCCL_PROTO); auto: NCCL's choice"},
+    rb_nccl::algo_param,
+    rb_nccl::proto_param,
 };
 
 static int describe(const rb_config *cfg, rb_description *out)
@@ -50,11 +48,6 @@ static int setup(rb_nccl::state *s, const rb_config *cfg)
         s->answer_on_host = 1;
     }
     return RB_OK;
-}
-
-static int init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state<rb_nccl::state>(cfg, state, setup, rb_nccl::teardown);
 }
 
 /* host-staged: the slice's value on the host, combined with the others'. */
@@ -145,26 +138,16 @@ static int run(void *st)
     return RB_OK;
 }
 
-static const rb_plugin descriptor = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+static constexpr rb_plugin descriptor = rb_nccl::plugin({
     .name = "allreduce",
     .summary = "every rank gets the whole reduction: ncclAllReduce, reduce-scatter + all-gather, "
                "two-level, or host-staged",
-    .version = "1.0",
-    .backend = "cuda",
-    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    .dtypes = rb_cuda::numeric_dtypes,
     .params = params,
     .n_params = rb_cuda::count_of(params),
     .describe = describe,
-    .init = init,
+    .init = rb_nccl::init<setup>,
     .run = run,
-    .verify = rb_nccl::verify,
-    .teardown = rb_nccl::teardown,
     .collective = RB_COLLECTIVE_ALLREDUCE,
-    .rank_launch = RB_RANK_LAUNCH_FORK,
-};
+});
 
 RB_CUDA_PLUGIN_ENTRY(descriptor)

@@ -3,9 +3,10 @@
  * exchange, NCCL's algorithm and protocol chosen through its environment
  * before the communicator is made), the NCCL type and op of a
  * configuration, a device buffer of n elements for the collective's result,
- * and CUB's reduction of a device vector to the one value verify reads.
- * Integer sums are reduced in the unsigned type, so that they wrap like the
- * dtype. */
+ * CUB's reduction of a device vector to the one value verify reads, the
+ * `algo` and `proto` parameters, init, verify and teardown, and the
+ * descriptor's fields that every strategy has. Integer sums are reduced in
+ * the unsigned type, so that they wrap like the dtype. */
 #ifndef RB_NCCL_PACK_CUH
 #define RB_NCCL_PACK_CUH
 
@@ -33,6 +34,12 @@ namespace rb_nccl {
 
 static const char *const algo_words[] = {"auto", "ring", "tree", NULL};
 static const char *const proto_words[] = {"auto", "simple", "ll", "ll128", NULL};
+
+/* The parameters every strategy has after its own `scheme`. */
+constexpr rb_param_spec algo_param = {"algo", RB_PARAM_CHOICE, "auto", 0, 0, algo_words, 0,
+                                      "NCCL's algorithm (NCCL_ALGO); auto: NCCL's choice"};
+constexpr rb_param_spec proto_param = {"proto", RB_PARAM_CHOICE, "auto", 0, 0, proto_words, 0,
+                                       "NCCL's protocol (NCCL_PROTO); auto: NCCL's choice"};
 
 struct state {
     const rb_config *cfg;
@@ -212,6 +219,52 @@ inline void teardown(void *st)
     if (s->host_copy)
         cudaFreeHost(s->host_copy);
     free(s);
+}
+
+/* init for a strategy whose setup is Setup (which calls rb_nccl::setup). */
+template <int (*Setup)(state *, const rb_config *)>
+inline int init(const rb_config *cfg, void **st)
+{
+    return rb_cuda::init_state<state>(cfg, st, Setup, teardown);
+}
+
+/* What a strategy's descriptor says of itself; plugin() adds the rest. */
+struct strategy {
+    const char *name;
+    const char *summary;
+    const rb_param_spec *params;
+    uint32_t n_params;
+    int (*describe)(const rb_config *cfg, rb_description *out);
+    int (*init)(const rb_config *cfg, void **state);
+    int (*run)(void *state);
+    uint32_t collective;
+};
+
+/* A strategy's descriptor: its own fields, and those every strategy of the
+ * pack has (the ABI it was built with, the cuda backend, sum, min and max
+ * of the numeric dtypes, verify, teardown, ranks forked by the host). */
+constexpr rb_plugin plugin(const strategy &own)
+{
+    return rb_plugin{
+        .abi_major = REDBENCH_ABI_MAJOR,
+        .abi_minor = REDBENCH_ABI_MINOR,
+        .size = sizeof(rb_plugin),
+        .name = own.name,
+        .summary = own.summary,
+        .version = "1.0",
+        .backend = "cuda",
+        .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+        .dtypes = rb_cuda::numeric_dtypes,
+        .params = own.params,
+        .n_params = own.n_params,
+        .describe = own.describe,
+        .init = own.init,
+        .run = own.run,
+        .verify = verify,
+        .teardown = teardown,
+        .collective = own.collective,
+        .rank_launch = RB_RANK_LAUNCH_FORK,
+    };
 }
 
 } // namespace rb_nccl

@@ -11,21 +11,14 @@ static const char *const scheme_words[] = {"vector", "two-level", NULL};
 static const rb_param_spec params[] = {
     {"scheme", RB_PARAM_CHOICE, "vector", 0, 0, scheme_words, 0,
      "vector: ncclReduce of n elements, then CUB on rank 0; two-level: the reverse"},
-    {"algo", RB_PARAM_CHOICE, "auto", 0, 0, rb_nccl::algo_words, 0,
-     "NCCL's algorithm (NCCL_ALGO); auto: NCCL's choice"},
-    {"proto", RB_PARAM_CHOICE, "auto", 0, 0, rb_nccl::proto_words, 0,
-     "NCCL's protocol (NCCL_PROTO); auto: NCCL's choice"},
+    rb_nccl::algo_param,
+    rb_nccl::proto_param,
 };
 
 static int setup(rb_nccl::state *s, const rb_config *cfg)
 {
     s->scheme = (int)rb_param_int(cfg, "scheme", 0);
     return rb_nccl::setup(s, cfg, s->scheme == SCHEME_VECTOR);
-}
-
-static int init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state<rb_nccl::state>(cfg, state, setup, rb_nccl::teardown);
 }
 
 static int run(void *st)
@@ -48,24 +41,14 @@ static int run(void *st)
     return RB_OK;
 }
 
-static const rb_plugin descriptor = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+static constexpr rb_plugin descriptor = rb_nccl::plugin({
     .name = "reduce",
     .summary = "rank 0 gets the whole reduction: ncclReduce of the vectors or of each slice's value",
-    .version = "1.0",
-    .backend = "cuda",
-    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    .dtypes = rb_cuda::numeric_dtypes,
     .params = params,
     .n_params = rb_cuda::count_of(params),
-    .init = init,
+    .init = rb_nccl::init<setup>,
     .run = run,
-    .verify = rb_nccl::verify,
-    .teardown = rb_nccl::teardown,
     .collective = RB_COLLECTIVE_REDUCE,
-    .rank_launch = RB_RANK_LAUNCH_FORK,
-};
+});
 
 RB_CUDA_PLUGIN_ENTRY(descriptor)
