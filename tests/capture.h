@@ -1,7 +1,9 @@
 /* tests/capture.h: standard error captured for unit tests that check the
  * core's messages (header only):
  *   capture_start(); ...code that prints...; capture_end();
- *   ok(says("t.ini:3: error"), "...");  -- `captured` holds the text */
+ *   ok(says("t.ini:3: error"), "...");  -- `captured` holds the text
+ * and the cases of a table of bad inputs, each with the message it must
+ * give (struct refusal). */
 #ifndef RB_TEST_CAPTURE_H
 #define RB_TEST_CAPTURE_H
 
@@ -53,5 +55,16 @@ static inline int says(const char *want)
     }
     return 0;
 }
+
+/* A bad input: what the test is called, the input, how many errors it
+ * gives, and text that one of their messages contains. */
+struct refusal {
+    const char *what;
+    const char *text;
+    int errors;
+    const char *want;
+};
+
+#define N_REFUSALS(table) (sizeof(table) / sizeof((table)[0]))
 
 #endif

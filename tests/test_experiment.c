@@ -45,6 +45,13 @@ static void refused(const char *what, const char *text, int errors, const char *
     experiment_free(&exp);
 }
 
+/* Each broken file of a table, as refused() checks one. */
+static void refused_each(const struct refusal *cases, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        refused(cases[k].what, cases[k].text, cases[k].errors, cases[k].want);
+}
+
 static const char *fixture(const char *name)
 {
     static char path[4096];
@@ -132,59 +139,91 @@ static void test_defaults(void)
 
 /* ---- mistakes ---- */
 
+/* Mistakes in sections and keys. */
+static const struct refusal section_and_key_mistakes[] = {
+    {"unknown section", "[expriment]\nwarmup = 1\n[run a]\nplugin = p\n", 1,
+     "t.ini:1: error: unknown section [expriment]; valid sections: [experiment], "
+     "[data], [run NAME]"},
+    {"unknown key in [experiment]", "[experiment]\nwarmups = 1\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: unknown key 'warmups' in [experiment]; valid keys: name, warmup, "
+     "min_time, min_reps, max_reps, noise, cache, seed, output, format, device, "
+     "timeout, timing, graph_calls, determinism_runs, peak"},
+    {"unknown key in [data]", "[data]\nsize = 4M\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: unknown key 'size' in [data]; valid keys: op, dtype, n, "
+     "distribution, bins"},
+    {"key before any section", "warmup = 1\n[run a]\nplugin = p\n", 1,
+     "t.ini:1: error: 'warmup' is outside any section"},
+    {"run without a name", "[run]\nplugin = p\n[run b]\nplugin = p\n", 1,
+     "t.ini:1: error: a run section needs a name"},
+    {"run name with a space", "[run a b]\nplugin = p\n", 1,
+     "t.ini:1: error: run name 'a b' is not valid; a run name is made of letters, digits"},
+    {"duplicate run", "[run a]\nplugin = p\n\n[run a]\nplugin = q\n", 1,
+     "t.ini:4: error: duplicate run 'a' (first defined at line 1)"},
+    {"duplicate key in a run", "[run a]\nplugin = p\nblock = 1\nblock = 2\n", 1,
+     "t.ini:4: error: duplicate key 'block' in [run a] (first set at line 3)"},
+    {"duplicate plugin key", "[run a]\nplugin = p\nplugin = q\n", 1,
+     "t.ini:3: error: duplicate key 'plugin' in [run a] (first set at line 2)"},
+    {"a second [experiment] section",
+     "[experiment]\nseed = 1\n[experiment]\nseed = 2\n[run a]\nplugin = p\n", 1,
+     "t.ini:3: error: duplicate section [experiment] (first at line 1); write its keys "
+     "in one [experiment] section"},
+    {"a second [experiment] section with other keys",
+     "[experiment]\nseed = 1\n[run a]\nplugin = p\n\n[experiment]\nwarmup = 2\n", 1,
+     "t.ini:6: error: duplicate section [experiment] (first at line 1)"},
+    {"a second [data] section",
+     "[data]\nn = 1M\n[run a]\nplugin = p\n[ data ]\ndtype = f64\n", 1,
+     "t.ini:5: error: duplicate section [data] (first at line 1); write its keys in one "
+     "[data] section"},
+    {"duplicate key in [data]", "[data]\nn = 1M\nn = 2M\n[run a]\nplugin = p\n", 1,
+     "t.ini:3: error: duplicate key 'n' in [data] (first set at line 2)"},
+    {"missing plugin key", "[run a]\nblock = 256\n[run b]\nplugin = p\n", 1,
+     "t.ini:1: error: [run a] has no 'plugin' key"},
+    {"two plugins in one run", "[run a]\nplugin = p, q\n", 1,
+     "t.ini:2: error: plugin = p, q: a run names exactly one plugin"},
+    {"empty value", "[run a]\nplugin = p\nblock =\n", 1,
+     "t.ini:3: error: empty value for 'block'"},
+    {"empty value after a comment is stripped", "[run a]\nplugin = p\nblock = ; none\n", 1,
+     "t.ini:3: error: empty value for 'block'"},
+    {"no run at all", "[experiment]\nseed = 3\n", 1,
+     "t.ini: error: no [run NAME] section: nothing to run"},
+};
+
 static void test_sections_and_keys(void)
 {
-    refused("unknown section", "[expriment]\nwarmup = 1\n[run a]\nplugin = p\n", 1,
-            "t.ini:1: error: unknown section [expriment]; valid sections: [experiment], "
-            "[data], [run NAME]");
-    refused("unknown key in [experiment]", "[experiment]\nwarmups = 1\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: unknown key 'warmups' in [experiment]; valid keys: name, warmup, "
-            "min_time, min_reps, max_reps, noise, cache, seed, output, format, device, "
-            "timeout, timing, graph_calls, determinism_runs, peak");
-    refused("unknown key in [data]", "[data]\nsize = 4M\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: unknown key 'size' in [data]; valid keys: op, dtype, n, "
-            "distribution, bins");
-    refused("key before any section", "warmup = 1\n[run a]\nplugin = p\n", 1,
-            "t.ini:1: error: 'warmup' is outside any section");
-    refused("run without a name", "[run]\nplugin = p\n[run b]\nplugin = p\n", 1,
-            "t.ini:1: error: a run section needs a name");
-    refused("run name with a space", "[run a b]\nplugin = p\n", 1,
-            "t.ini:1: error: run name 'a b' is not valid; a run name is made of letters, digits");
-    refused("duplicate run", "[run a]\nplugin = p\n\n[run a]\nplugin = q\n", 1,
-            "t.ini:4: error: duplicate run 'a' (first defined at line 1)");
-    refused("duplicate key in a run", "[run a]\nplugin = p\nblock = 1\nblock = 2\n", 1,
-            "t.ini:4: error: duplicate key 'block' in [run a] (first set at line 3)");
-    refused("duplicate plugin key", "[run a]\nplugin = p\nplugin = q\n", 1,
-            "t.ini:3: error: duplicate key 'plugin' in [run a] (first set at line 2)");
-    refused("a second [experiment] section",
-            "[experiment]\nseed = 1\n[experiment]\nseed = 2\n[run a]\nplugin = p\n", 1,
-            "t.ini:3: error: duplicate section [experiment] (first at line 1); write its keys "
-            "in one [experiment] section");
-    refused("a second [experiment] section with other keys",
-            "[experiment]\nseed = 1\n[run a]\nplugin = p\n\n[experiment]\nwarmup = 2\n", 1,
-            "t.ini:6: error: duplicate section [experiment] (first at line 1)");
-    refused("a second [data] section",
-            "[data]\nn = 1M\n[run a]\nplugin = p\n[ data ]\ndtype = f64\n", 1,
-            "t.ini:5: error: duplicate section [data] (first at line 1); write its keys in one "
-            "[data] section");
+    refused_each(section_and_key_mistakes, N_REFUSALS(section_and_key_mistakes));
     refused("three [data] sections: each repeat is named",
             "[data]\nn = 1M\n[data]\n[data]\n[run a]\nplugin = p\n", 2,
             "t.ini:3: error: duplicate section [data] (first at line 1)");
     ok(mentions("t.ini:4: error: duplicate section [data] (first at line 1)"),
        "... and the third, naming the first");
-    refused("duplicate key in [data]", "[data]\nn = 1M\nn = 2M\n[run a]\nplugin = p\n", 1,
-            "t.ini:3: error: duplicate key 'n' in [data] (first set at line 2)");
-    refused("missing plugin key", "[run a]\nblock = 256\n[run b]\nplugin = p\n", 1,
-            "t.ini:1: error: [run a] has no 'plugin' key");
-    refused("two plugins in one run", "[run a]\nplugin = p, q\n", 1,
-            "t.ini:2: error: plugin = p, q: a run names exactly one plugin");
-    refused("empty value", "[run a]\nplugin = p\nblock =\n", 1,
-            "t.ini:3: error: empty value for 'block'");
-    refused("empty value after a comment is stripped", "[run a]\nplugin = p\nblock = ; none\n", 1,
-            "t.ini:3: error: empty value for 'block'");
-    refused("no run at all", "[experiment]\nseed = 3\n", 1,
-            "t.ini: error: no [run NAME] section: nothing to run");
 }
+
+/* Values out of range or of the wrong kind. */
+static const struct refusal value_mistakes[] = {
+    {"bad number", "[experiment]\nwarmup = many\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: warmup = many is not a whole number; valid: 0 to 1000000"},
+    {"negative warmup", "[experiment]\nwarmup = -1\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: warmup = -1 is out of range; valid: 0 to 1000000"},
+    {"number with a size suffix", "[experiment]\nmax_reps = 1K\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: max_reps = 1K is not a whole number"},
+    {"max_reps 0", "[experiment]\nmax_reps = 0\nmin_reps = 0\n[run a]\nplugin = p\n", 2,
+     "t.ini:2: error: max_reps = 0 is out of range; valid: 1 to"},
+    {"noise of 1", "[experiment]\nnoise = 1\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: noise = 1 is out of range; valid: a fraction between 0 and 1"},
+    {"negative min_time", "[experiment]\nmin_time = -0.5\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: min_time = -0.5 is out of range; valid: seconds, 0 or more"},
+    {"min_time with a unit", "[experiment]\nmin_time = 2s\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: min_time = 2s is not a decimal number; valid: seconds"},
+    {"zero timeout", "[experiment]\ntimeout = 0\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: timeout = 0 is out of range"},
+    {"min_reps above max_reps",
+     "[experiment]\nmax_reps = 10\nmin_reps = 20\n[run a]\nplugin = p\n", 1,
+     "t.ini:3: error: min_reps = 20 is larger than max_reps = 10 (line 2)"},
+    {"bad cache", "[experiment]\ncache = warm\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: cache = warm is not valid; valid: hot, cold"},
+    {"bad format", "[experiment]\nformat = xml\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: format = xml is not valid; valid: table, csv, json, md, html"},
+};
 
 static void test_values(void)
 {
@@ -198,29 +237,7 @@ static void test_values(void)
        "min_reps = 2000 alone raises the default max_reps to 2000");
     experiment_free(&exp);
 
-    refused("bad number", "[experiment]\nwarmup = many\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: warmup = many is not a whole number; valid: 0 to 1000000");
-    refused("negative warmup", "[experiment]\nwarmup = -1\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: warmup = -1 is out of range; valid: 0 to 1000000");
-    refused("number with a size suffix", "[experiment]\nmax_reps = 1K\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: max_reps = 1K is not a whole number");
-    refused("max_reps 0", "[experiment]\nmax_reps = 0\nmin_reps = 0\n[run a]\nplugin = p\n", 2,
-            "t.ini:2: error: max_reps = 0 is out of range; valid: 1 to");
-    refused("noise of 1", "[experiment]\nnoise = 1\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: noise = 1 is out of range; valid: a fraction between 0 and 1");
-    refused("negative min_time", "[experiment]\nmin_time = -0.5\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: min_time = -0.5 is out of range; valid: seconds, 0 or more");
-    refused("min_time with a unit", "[experiment]\nmin_time = 2s\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: min_time = 2s is not a decimal number; valid: seconds");
-    refused("zero timeout", "[experiment]\ntimeout = 0\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: timeout = 0 is out of range");
-    refused("min_reps above max_reps",
-            "[experiment]\nmax_reps = 10\nmin_reps = 20\n[run a]\nplugin = p\n", 1,
-            "t.ini:3: error: min_reps = 20 is larger than max_reps = 10 (line 2)");
-    refused("bad cache", "[experiment]\ncache = warm\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: cache = warm is not valid; valid: hot, cold");
-    refused("bad format", "[experiment]\nformat = xml\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: format = xml is not valid; valid: table, csv, json, md, html");
+    refused_each(value_mistakes, N_REFUSALS(value_mistakes));
     /* every format of --format is a format of the file: html too */
     rb_experiment html;
     errors = load_text("[experiment]\nformat = html\n[run a]\nplugin = p\n", &html);
@@ -231,6 +248,38 @@ static void test_values(void)
     refused("bad optional", "[run a]\nplugin = p\noptional = perhaps\n", 1,
             "t.ini:3: error: optional = perhaps: not a boolean; valid: true or false");
 }
+
+/* Mistakes in the measurement keys. */
+static const struct refusal measurement_mistakes[] = {
+    {"bad timing", "[experiment]\ntiming = wall\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: timing = wall is not valid; valid: launch (one call timed, launch "
+     "cost included), graph (a captured batch replayed, time per call), device (one "
+     "call on a held queue)"},
+    {"graph_calls of 0", "[experiment]\ntiming = graph\ngraph_calls = 0\n[run a]\n"
+     "plugin = p\n", 1,
+     "t.ini:3: error: graph_calls = 0 is not valid; valid: auto or a whole number from "
+     "1 to 100000"},
+    {"graph_calls as a word", "[experiment]\ntiming = graph\ngraph_calls = many\n"
+     "[run a]\nplugin = p\n", 1, "t.ini:3: error: graph_calls = many is not valid"},
+    {"graph_calls without graph timing", "[experiment]\ngraph_calls = 10\n[run a]\n"
+     "plugin = p\n", 1,
+     "t.ini:2: error: graph_calls applies to timing = graph only; remove it or add "
+     "'timing = graph'"},
+    {"determinism_runs too many", "[experiment]\ndeterminism_runs = 101\n[run a]\n"
+     "plugin = p\n", 1,
+     "t.ini:2: error: determinism_runs = 101 is out of range; valid: 0 to 100"},
+    {"bad peak", "[experiment]\npeak = fresh\n[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: peak = fresh is not valid; valid: cached (measured once per "
+     "device and kept in the cache folder), measure (measured again)"},
+    {"graph timing with a cold cache", "[experiment]\ncache = cold\ntiming = graph\n"
+     "[run a]\nplugin = p\n", 1,
+     "t.ini:3: error: timing = graph replays calls back to back, with no cache flush "
+     "between them, so cache = cold (line 2) cannot hold; use timing = launch or device "
+     "with cache = cold"},
+    {"duplicate timing", "[experiment]\ntiming = launch\ntiming = graph\n[run a]\n"
+     "plugin = p\n", 1,
+     "t.ini:3: error: duplicate key 'timing' in [experiment] (first set at line 2)"},
+};
 
 /* The measurement keys: timing, graph_calls, determinism_runs, peak. */
 static void test_measurement_keys(void)
@@ -262,34 +311,7 @@ static void test_measurement_keys(void)
        "graph_calls = auto is 0; peak = cached");
     experiment_free(&exp);
 
-    refused("bad timing", "[experiment]\ntiming = wall\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: timing = wall is not valid; valid: launch (one call timed, launch "
-            "cost included), graph (a captured batch replayed, time per call), device (one "
-            "call on a held queue)");
-    refused("graph_calls of 0", "[experiment]\ntiming = graph\ngraph_calls = 0\n[run a]\n"
-            "plugin = p\n", 1,
-            "t.ini:3: error: graph_calls = 0 is not valid; valid: auto or a whole number from "
-            "1 to 100000");
-    refused("graph_calls as a word", "[experiment]\ntiming = graph\ngraph_calls = many\n"
-            "[run a]\nplugin = p\n", 1, "t.ini:3: error: graph_calls = many is not valid");
-    refused("graph_calls without graph timing", "[experiment]\ngraph_calls = 10\n[run a]\n"
-            "plugin = p\n", 1,
-            "t.ini:2: error: graph_calls applies to timing = graph only; remove it or add "
-            "'timing = graph'");
-    refused("determinism_runs too many", "[experiment]\ndeterminism_runs = 101\n[run a]\n"
-            "plugin = p\n", 1,
-            "t.ini:2: error: determinism_runs = 101 is out of range; valid: 0 to 100");
-    refused("bad peak", "[experiment]\npeak = fresh\n[run a]\nplugin = p\n", 1,
-            "t.ini:2: error: peak = fresh is not valid; valid: cached (measured once per "
-            "device and kept in the cache folder), measure (measured again)");
-    refused("graph timing with a cold cache", "[experiment]\ncache = cold\ntiming = graph\n"
-            "[run a]\nplugin = p\n", 1,
-            "t.ini:3: error: timing = graph replays calls back to back, with no cache flush "
-            "between them, so cache = cold (line 2) cannot hold; use timing = launch or device "
-            "with cache = cold");
-    refused("duplicate timing", "[experiment]\ntiming = launch\ntiming = graph\n[run a]\n"
-            "plugin = p\n", 1,
-            "t.ini:3: error: duplicate key 'timing' in [experiment] (first set at line 2)");
+    refused_each(measurement_mistakes, N_REFUSALS(measurement_mistakes));
 }
 
 static void test_syntax(void)

@@ -91,6 +91,13 @@ static void refused(const char *what, const char *text, int errors, const char *
     experiment_free(&exp);
 }
 
+/* Each bad experiment of a table, as refused() checks one. */
+static void refused_each(const struct refusal *cases, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        refused(cases[k].what, cases[k].text, cases[k].errors, cases[k].want);
+}
+
 static const char *param_text(const rb_configuration *cfg, const char *name)
 {
     for (uint32_t k = 0; k < cfg->n_params; k++)
@@ -223,73 +230,83 @@ static void test_optional(void)
 
 /* ---- mistakes ---- */
 
+/* Mistakes in a run: plugins, parameters and their values. */
+static const struct refusal run_mistakes[] = {
+    {"unknown plugin", "[run a]\nplugin = serial\n[run b]\n\nplugin = tre\n", 1,
+     "s.ini:5: error: unknown plugin 'tre'; available: tree, serial, broken"},
+    {"unknown parameter", "[run a]\nplugin = tree\nblok = 128\n", 1,
+     "s.ini:3: error: plugin 'tree' has no parameter 'blok'; its parameters: variant, "
+     "block, grid, unroll"},
+    {"parameter of a plugin without any", "[run a]\nplugin = serial\nblock = 128\n", 1,
+     "s.ini:3: error: plugin 'serial' has no parameter 'block': it takes no parameters"},
+    {"value out of range", "[run a]\nplugin = tree\nblock = 64, 2048\n", 1,
+     "s.ini:3: error: block = 64, 2048: '2048' is out of range; valid for parameter "
+     "'block' of plugin 'tree': a power of two from 32 to 1024"},
+    {"not a power of two", "[run a]\nplugin = tree\nblock = 100\n", 1,
+     "s.ini:3: error: block = 100: '100' is not a power of two; valid for parameter "
+     "'block' of plugin 'tree': a power of two from 32 to 1024"},
+    {"not a number", "[run a]\nplugin = tree\ngrid = lots\n", 1,
+     "s.ini:3: error: grid = lots: 'lots' is not a whole number; valid for parameter "
+     "'grid' of plugin 'tree': a whole number from 1 to 65535, or auto"},
+    {"auto where it is not accepted", "[run a]\nplugin = tree\nblock = auto\n", 1,
+     "s.ini:3: error: block = auto: 'auto' is not a whole number"},
+    {"bad choice", "[run a]\nplugin = tree\nvariant = sequential, fast\n", 1,
+     "s.ini:3: error: variant = sequential, fast: 'fast' is not one of the choices; valid "
+     "for parameter 'variant' of plugin 'tree': divergent, sequential, first_add"},
+    {"bad boolean", "[run a]\nplugin = tree\nunroll = maybe\n", 1,
+     "s.ini:3: error: unroll = maybe: 'maybe' is not a boolean; valid for parameter "
+     "'unroll' of plugin 'tree': true or false"},
+    {"empty sweep item", "[run a]\nplugin = tree\nblock = 128,,256\n", 1,
+     "s.ini:3: error: block = 128,,256: item 2 of the list is empty; remove the extra comma"},
+    {"trailing comma", "[run a]\nplugin = tree\nn = 1K, 2K,\n", 1,
+     "s.ini:3: error: n = 1K, 2K,: item 3 of the list is empty"},
+    {"bad default in a descriptor", "[run a]\nplugin = broken\n", 1,
+     "s.ini:2: error: plugin 'broken' (/p/cpu/broken.so) declares a bad default for "
+     "parameter 'block': '100' is not a power of two"},
+    {"several errors in one run, all reported",
+     "[run a]\nplugin = tree\nblock = 3\nvariant = x\nwarp = 1\n", 3,
+     "s.ini:5: error: plugin 'tree' has no parameter 'warp'"},
+};
+
 static void test_errors(void)
 {
-    refused("unknown plugin", "[run a]\nplugin = serial\n[run b]\n\nplugin = tre\n", 1,
-            "s.ini:5: error: unknown plugin 'tre'; available: tree, serial, broken");
-    refused("unknown parameter", "[run a]\nplugin = tree\nblok = 128\n", 1,
-            "s.ini:3: error: plugin 'tree' has no parameter 'blok'; its parameters: variant, "
-            "block, grid, unroll");
-    refused("parameter of a plugin without any", "[run a]\nplugin = serial\nblock = 128\n", 1,
-            "s.ini:3: error: plugin 'serial' has no parameter 'block': it takes no parameters");
-    refused("value out of range", "[run a]\nplugin = tree\nblock = 64, 2048\n", 1,
-            "s.ini:3: error: block = 64, 2048: '2048' is out of range; valid for parameter "
-            "'block' of plugin 'tree': a power of two from 32 to 1024");
-    refused("not a power of two", "[run a]\nplugin = tree\nblock = 100\n", 1,
-            "s.ini:3: error: block = 100: '100' is not a power of two; valid for parameter "
-            "'block' of plugin 'tree': a power of two from 32 to 1024");
-    refused("not a number", "[run a]\nplugin = tree\ngrid = lots\n", 1,
-            "s.ini:3: error: grid = lots: 'lots' is not a whole number; valid for parameter "
-            "'grid' of plugin 'tree': a whole number from 1 to 65535, or auto");
-    refused("auto where it is not accepted", "[run a]\nplugin = tree\nblock = auto\n", 1,
-            "s.ini:3: error: block = auto: 'auto' is not a whole number");
-    refused("bad choice", "[run a]\nplugin = tree\nvariant = sequential, fast\n", 1,
-            "s.ini:3: error: variant = sequential, fast: 'fast' is not one of the choices; valid "
-            "for parameter 'variant' of plugin 'tree': divergent, sequential, first_add");
-    refused("bad boolean", "[run a]\nplugin = tree\nunroll = maybe\n", 1,
-            "s.ini:3: error: unroll = maybe: 'maybe' is not a boolean; valid for parameter "
-            "'unroll' of plugin 'tree': true or false");
-    refused("empty sweep item", "[run a]\nplugin = tree\nblock = 128,,256\n", 1,
-            "s.ini:3: error: block = 128,,256: item 2 of the list is empty; remove the extra comma");
-    refused("trailing comma", "[run a]\nplugin = tree\nn = 1K, 2K,\n", 1,
-            "s.ini:3: error: n = 1K, 2K,: item 3 of the list is empty");
-    refused("bad default in a descriptor", "[run a]\nplugin = broken\n", 1,
-            "s.ini:2: error: plugin 'broken' (/p/cpu/broken.so) declares a bad default for "
-            "parameter 'block': '100' is not a power of two");
-    refused("several errors in one run, all reported",
-            "[run a]\nplugin = tree\nblock = 3\nvariant = x\nwarp = 1\n", 3,
-            "s.ini:5: error: plugin 'tree' has no parameter 'warp'");
+    refused_each(run_mistakes, N_REFUSALS(run_mistakes));
 }
+
+/* Mistakes in the data keys, of [data] or of a run. */
+static const struct refusal data_mistakes[] = {
+    {"unknown op", "[data]\nop = sum, summ\n[run a]\nplugin = serial\n", 1,
+     "s.ini:2: error: unknown op 'summ'; valid: sum, min, max, argmax, histogram"},
+    {"unknown dtype", "[run a]\nplugin = serial\ndtype = float\n", 1,
+     "s.ini:3: error: unknown dtype 'float'; valid: i32, i64, f32, f64, u8"},
+    {"unknown distribution", "[run a]\nplugin = serial\ndistribution = normal\n", 1,
+     "s.ini:3: error: unknown distribution 'normal'; valid: uniform, signed, small, ones, "
+     "float-bytes"},
+    {"bad size suffix", "[data]\nn = 4X\n[run a]\nplugin = serial\n", 1,
+     "s.ini:2: error: n = 4X: unknown size suffix; valid suffixes are K, M, G, T"},
+    {"fractional size", "[run a]\nplugin = serial\nn = 1.5M\n", 1,
+     "s.ini:3: error: n = 1.5M: a size must be a whole number"},
+    {"n too large", "[run a]\nplugin = serial\nn = 2T\n", 1,
+     "s.ini:3: error: n = 2T is out of range; valid: 1 to 1T (2^40 elements)"},
+    {"n of zero", "[run a]\nplugin = serial\nn = 0\n", 1,
+     "s.ini:3: error: n = 0 is out of range; valid: 1 to 1T"},
+    {"too many bins", "[run a]\nplugin = serial\nbins = 300\n", 1,
+     "s.ini:3: error: bins = 300 is out of range; valid: 1 to 256"},
+    {"float-bytes with f32", "[run a]\nplugin = serial\ndistribution = float-bytes\n", 1,
+     "s.ini:3: error: distribution float-bytes is for dtype u8 only, but [run a] has "
+     "dtype f32"},
+    {"a bad [data] value is reported once for all runs",
+     "[data]\nop = prod\n[run a]\nplugin = serial\n[run b]\nplugin = tree\n", 1,
+     "s.ini:2: error: unknown op 'prod'"},
+    {"a float-bytes conflict in [data] is reported once",
+     "[data]\ndistribution = float-bytes\n[run a]\nplugin = serial\n[run b]\n"
+     "plugin = serial\n",
+     1, "s.ini:2: error: distribution float-bytes is for dtype u8 only"},
+};
 
 static void test_data_errors(void)
 {
-    refused("unknown op", "[data]\nop = sum, summ\n[run a]\nplugin = serial\n", 1,
-            "s.ini:2: error: unknown op 'summ'; valid: sum, min, max, argmax, histogram");
-    refused("unknown dtype", "[run a]\nplugin = serial\ndtype = float\n", 1,
-            "s.ini:3: error: unknown dtype 'float'; valid: i32, i64, f32, f64, u8");
-    refused("unknown distribution", "[run a]\nplugin = serial\ndistribution = normal\n", 1,
-            "s.ini:3: error: unknown distribution 'normal'; valid: uniform, signed, small, ones, "
-            "float-bytes");
-    refused("bad size suffix", "[data]\nn = 4X\n[run a]\nplugin = serial\n", 1,
-            "s.ini:2: error: n = 4X: unknown size suffix; valid suffixes are K, M, G, T");
-    refused("fractional size", "[run a]\nplugin = serial\nn = 1.5M\n", 1,
-            "s.ini:3: error: n = 1.5M: a size must be a whole number");
-    refused("n too large", "[run a]\nplugin = serial\nn = 2T\n", 1,
-            "s.ini:3: error: n = 2T is out of range; valid: 1 to 1T (2^40 elements)");
-    refused("n of zero", "[run a]\nplugin = serial\nn = 0\n", 1,
-            "s.ini:3: error: n = 0 is out of range; valid: 1 to 1T");
-    refused("too many bins", "[run a]\nplugin = serial\nbins = 300\n", 1,
-            "s.ini:3: error: bins = 300 is out of range; valid: 1 to 256");
-    refused("float-bytes with f32", "[run a]\nplugin = serial\ndistribution = float-bytes\n", 1,
-            "s.ini:3: error: distribution float-bytes is for dtype u8 only, but [run a] has "
-            "dtype f32");
-    refused("a bad [data] value is reported once for all runs",
-            "[data]\nop = prod\n[run a]\nplugin = serial\n[run b]\nplugin = tree\n", 1,
-            "s.ini:2: error: unknown op 'prod'");
-    refused("a float-bytes conflict in [data] is reported once",
-            "[data]\ndistribution = float-bytes\n[run a]\nplugin = serial\n[run b]\n"
-            "plugin = serial\n",
-            1, "s.ini:2: error: distribution float-bytes is for dtype u8 only");
+    refused_each(data_mistakes, N_REFUSALS(data_mistakes));
 }
 
 static void test_limits(void)
