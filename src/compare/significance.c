@@ -328,31 +328,49 @@ void compare_decide(rb_sample_comparison *out, const rb_compare_criteria *criter
     }
 }
 
-void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, size_t n_new,
-                     const rb_compare_criteria *criteria, rb_sample_comparison *out)
+/* The start of every comparison: *out cleared to an unclear verdict of one
+ * round a side, with the counts and medians given and every statistic
+ * unknown. */
+static void comparison_begin(rb_sample_comparison *out, size_t n_old, size_t n_new,
+                             double median_old, double median_new)
 {
     memset(out, 0, sizeof *out);
     out->verdict = RB_VERDICT_UNCLEAR;
     out->rounds_old = out->rounds_new = 1;
     out->n_old = n_old;
     out->n_new = n_new;
-    out->median_old = sample_median(old_ns, n_old);
-    out->median_new = sample_median(new_ns, n_new);
+    out->median_old = median_old;
+    out->median_new = median_new;
     out->ratio = out->ci_low = out->ci_high = out->p_value = out->p_adjusted = NAN;
     out->p_smallest = NAN;
-    if (n_old > 0 && n_new > 0 && out->median_old > 0)
-        out->ratio = out->median_new / out->median_old;
+}
 
-    if (n_old < criteria->min_samples || n_new < criteria->min_samples) {
+/* Whether there are enough samples a side and both medians are positive;
+ * if not, out->why says which. */
+static int comparable(rb_sample_comparison *out, const rb_compare_criteria *criteria)
+{
+    if (out->n_old < criteria->min_samples || out->n_new < criteria->min_samples) {
         snprintf(out->why, sizeof out->why,
-                 "too few samples (%zu old, %zu new; %zu of each are needed)", n_old, n_new,
-                 criteria->min_samples);
-        return;
+                 "too few samples (%zu old, %zu new; %zu of each are needed)", out->n_old,
+                 out->n_new, criteria->min_samples);
+        return 0;
     }
     if (!(out->median_old > 0) || !(out->median_new > 0)) {
         snprintf(out->why, sizeof out->why, "a median time is not positive");
-        return;
+        return 0;
     }
+    return 1;
+}
+
+void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, size_t n_new,
+                     const rb_compare_criteria *criteria, rb_sample_comparison *out)
+{
+    comparison_begin(out, n_old, n_new, sample_median(old_ns, n_old),
+                     sample_median(new_ns, n_new));
+    if (n_old > 0 && n_new > 0 && out->median_old > 0)
+        out->ratio = out->median_new / out->median_old;
+    if (!comparable(out, criteria))
+        return;
     double confidence = 1 - criteria->alpha;
     double low, high;
     if (bootstrap_ratio_interval(old_ns, n_old, new_ns, n_new, confidence, criteria->resamples,
@@ -488,29 +506,14 @@ void compare_rounds(const rb_round_samples *old_side, const rb_round_samples *ne
         return;
     }
     size_t n_old = old_side->n_samples, n_new = new_side->n_samples;
-    memset(out, 0, sizeof *out);
-    out->verdict = RB_VERDICT_UNCLEAR;
+    comparison_begin(out, n_old, n_new, rounds_median(old_side), rounds_median(new_side));
     out->from_rounds = 1;
     out->rounds_old = rounds_old;
     out->rounds_new = rounds_new;
-    out->n_old = n_old;
-    out->n_new = n_new;
-    out->median_old = rounds_median(old_side);
-    out->median_new = rounds_median(new_side);
-    out->ratio = out->ci_low = out->ci_high = out->p_value = out->p_adjusted = NAN;
-    out->p_smallest = NAN;
     if (out->median_old > 0 && out->median_new >= 0)
         out->ratio = out->median_new / out->median_old;
-    if (n_old < criteria->min_samples || n_new < criteria->min_samples) {
-        snprintf(out->why, sizeof out->why,
-                 "too few samples (%zu old, %zu new; %zu of each are needed)", n_old, n_new,
-                 criteria->min_samples);
+    if (!comparable(out, criteria))
         return;
-    }
-    if (!(out->median_old > 0) || !(out->median_new > 0)) {
-        snprintf(out->why, sizeof out->why, "a median time is not positive");
-        return;
-    }
     double low, high, spread, tail;
     if (hierarchical_ratio_interval(old_side, new_side, 1 - criteria->alpha, criteria->resamples,
                                     criteria->seed, &low, &high, &spread, &tail) != 0) {
