@@ -119,24 +119,33 @@ static reference_part combine_parts(int op, int dtype, const reference_part *all
     return whole;
 }
 
+/* This rank's part sent to every rank and every rank's combined into
+ * *whole; -1 when the exchange failed. */
+static int exchange_parts(const runner *r, int op, int dtype, const reference_part *mine,
+                          reference_part *whole)
+{
+    reference_part *all = xcalloc(r->n_ranks, sizeof *all);
+    int status = rank_exchange(mine, sizeof *mine, all);
+    if (status == 0)
+        *whole = combine_parts(op, dtype, all, r->n_ranks);
+    free(all);
+    return status == 0 ? 0 : -1;
+}
+
 int ranks_combine_reference(runner *r)
 {
     if (r->n_ranks <= 1)
         return 0;
     rb_reference *ref = &r->ref;
     reference_part mine = {ref->i, ref->f, ref->abs_sum, ref->n, ref->index + r->rank_offset};
-    reference_part *all = xcalloc(r->n_ranks, sizeof *all);
-    if (rank_exchange(&mine, sizeof mine, all) != 0) {
-        free(all);
+    reference_part whole;
+    if (exchange_parts(r, ref->op, ref->dtype, &mine, &whole) != 0)
         return -1;
-    }
-    reference_part whole = combine_parts(ref->op, ref->dtype, all, r->n_ranks);
     ref->i = whole.i;
     ref->f = whole.f;
     ref->abs_sum = whole.abs_sum;
     ref->n = whole.n;
     ref->index = whole.index;
-    free(all);
     return 0;
 }
 
@@ -148,16 +157,11 @@ int ranks_share_probes(runner *r, rb_probe_set *set)
         if (k % r->n_ranks != r->rank)
             probe_keep_background(set, k);
         rb_probe *pr = &set->probes[k];
-        reference_part mine = {pr->i, pr->f, 0, 0, 0};
-        reference_part *all = xcalloc(r->n_ranks, sizeof *all);
-        if (rank_exchange(&mine, sizeof mine, all) != 0) {
-            free(all);
+        reference_part mine = {pr->i, pr->f, 0, 0, 0}, whole;
+        if (exchange_parts(r, set->op, set->dtype, &mine, &whole) != 0)
             return -1;
-        }
-        reference_part whole = combine_parts(set->op, set->dtype, all, r->n_ranks);
         pr->i = whole.i;
         pr->f = whole.f;
-        free(all);
     }
     return 0;
 }
