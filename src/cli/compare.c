@@ -38,13 +38,13 @@ typedef struct compare_options {
 } compare_options;
 
 /* Returns 0, -1 after --help, or 2 after a usage error. */
-static int parse_options(int argc, char **argv, const struct option *longs, const char *shorts,
-                         rb_comparison *cmp, compare_options *opt)
+static int parse_options(int argc, char **argv, const rb_getopt *g, rb_comparison *cmp,
+                         compare_options *opt)
 {
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, g->shorts, g->longs, NULL)) != -1) {
         switch (c) {
         case 'h': command_help(command_spec("compare"), stdout); return -1;
         case 'a': opt->allow_device_change = 1; break;
@@ -83,12 +83,9 @@ int command_compare(int argc, char **argv)
     memset(&cmp, 0, sizeof cmp);
     compare_criteria_default(&cmp.criteria);
     compare_options opt = {.format = format_name(RB_FORMAT_TABLE)};
-    struct option *longs;
-    char *shorts;
-    command_getopt(command_spec("compare"), &longs, &shorts);
-    int parsed = parse_options(argc, argv, longs, shorts, &cmp, &opt);
-    free(longs);
-    free(shorts);
+    rb_getopt g = command_getopt(command_spec("compare"));
+    int parsed = parse_options(argc, argv, &g, &cmp, &opt);
+    command_getopt_free(&g);
     if (parsed != 0)
         return parsed < 0 ? 0 : parsed;
     const char *const *paths = opt.paths;

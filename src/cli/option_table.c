@@ -179,25 +179,31 @@ const rb_command_spec *command_spec(const char *name)
     return NULL;
 }
 
-void command_getopt(const rb_command_spec *cmd, struct option **longs, char **shorts)
+rb_getopt command_getopt(const rb_command_spec *cmd)
 {
     size_t n = 0;
     for (const rb_option_spec *o = cmd->options; o->help; o++)
         n++;
-    *longs = xcalloc(n + 1, sizeof **longs);
-    *shorts = xcalloc(2 * n + 2, 1);
+    rb_getopt g = {xcalloc(n + 1, sizeof *g.longs), xcalloc(2 * n + 2, 1)};
     size_t nl = 0, ns = 0;
-    (*shorts)[ns++] = ':';
+    g.shorts[ns++] = ':';
     for (const rb_option_spec *o = cmd->options; o->help; o++) {
         int has_arg = o->argument ? required_argument : no_argument;
         if (o->long_name)
-            (*longs)[nl++] = (struct option){o->long_name, has_arg, NULL, o->id};
+            g.longs[nl++] = (struct option){o->long_name, has_arg, NULL, o->id};
         if (o->short_name) {
-            (*shorts)[ns++] = (char)o->short_name;
+            g.shorts[ns++] = (char)o->short_name;
             if (o->argument)
-                (*shorts)[ns++] = ':';
+                g.shorts[ns++] = ':';
         }
     }
+    return g;
+}
+
+void command_getopt_free(rb_getopt *g)
+{
+    free(g->longs);
+    free(g->shorts);
 }
 
 const char *command_option_names(const rb_command_spec *cmd)

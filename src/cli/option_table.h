@@ -48,9 +48,15 @@ extern const rb_command_spec rb_commands[];
 /* The command of this name ("" or NULL: the run); NULL when none. */
 const rb_command_spec *command_spec(const char *name);
 
-/* getopt_long's arrays for a command: `longs` (ended by a zero entry) and
- * `shorts` (":c:o:..."), newly allocated; free both. */
-void command_getopt(const rb_command_spec *cmd, struct option **longs, char **shorts);
+/* getopt_long's arrays for a command, newly allocated: free them with
+ * command_getopt_free. */
+typedef struct rb_getopt {
+    struct option *longs; /* ended by a zero entry */
+    char *shorts;         /* ":c:o:..." */
+} rb_getopt;
+
+rb_getopt command_getopt(const rb_command_spec *cmd);
+void command_getopt_free(rb_getopt *g);
 
 /* The command's options as they are written, "--config, --run, -D, ...",
  * for the error about an unknown one. Static storage. */

@@ -71,23 +71,18 @@ static int add_override(rb_options *opt, const char *named, const char *arg)
     return 0;
 }
 
-static int parse_with(int argc, char **argv, rb_options *opt, const struct option *longs,
-                      const char *shorts);
+static int parse_with(int argc, char **argv, rb_options *opt, const rb_getopt *g);
 
 int options_parse(int argc, char **argv, rb_options *opt)
 {
-    struct option *longs;
-    char *shorts;
-    command_getopt(command_spec(""), &longs, &shorts);
-    int status = parse_with(argc, argv, opt, longs, shorts);
-    free(longs);
-    free(shorts);
+    rb_getopt g = command_getopt(command_spec(""));
+    int status = parse_with(argc, argv, opt, &g);
+    command_getopt_free(&g);
     return status;
 }
 
 /* options_parse with getopt's arrays made from the table. */
-static int parse_with(int argc, char **argv, rb_options *opt, const struct option *longs,
-                      const char *shorts)
+static int parse_with(int argc, char **argv, rb_options *opt, const rb_getopt *g)
 {
     memset(opt, 0, sizeof *opt);
     opt->verbosity = 1;
@@ -95,7 +90,7 @@ static int parse_with(int argc, char **argv, rb_options *opt, const struct optio
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, g->shorts, g->longs, NULL)) != -1) {
         switch (c) {
         case 'c': opt->config = optarg; break;
         case 'o': append(&opt->outputs, &opt->n_outputs, optarg); break;

@@ -82,13 +82,11 @@ int command_plot(int argc, char **argv)
 {
     const char *results = NULL, *dir = NULL, *baseline = NULL;
     const rb_command_spec *spec = command_spec("plot");
-    struct option *longs;
-    char *shorts;
-    command_getopt(spec, &longs, &shorts);
+    rb_getopt g = command_getopt(spec);
     optind = 1;
     opterr = 0;
     int c, status = 0, help = 0;
-    while (status == 0 && !help && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+    while (status == 0 && !help && (c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
         switch (c) {
         case 'h': help = 1; break;
         case 'o': dir = optarg; break;
@@ -99,8 +97,7 @@ int command_plot(int argc, char **argv)
                                  command_option_names(spec));
         }
     }
-    free(longs);
-    free(shorts);
+    command_getopt_free(&g);
     if (help) {
         usage(stdout);
         return 0;

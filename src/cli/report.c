@@ -75,9 +75,7 @@ static int write_outputs(const rb_results *res, const char **paths, size_t n, co
 int command_report(int argc, char **argv)
 {
     const rb_command_spec *spec = command_spec("report");
-    struct option *longs;
-    char *shorts;
-    command_getopt(spec, &longs, &shorts);
+    rb_getopt g = command_getopt(spec);
     const char *results = NULL, *format = NULL;
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
     size_t n = 0;
@@ -85,13 +83,12 @@ int command_report(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while (status == 0 && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+    while (status == 0 && (c = getopt_long(argc, argv, g.shorts, g.longs, NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);
             free(paths);
-            free(longs);
-            free(shorts);
+            command_getopt_free(&g);
             return 0;
         case 'o': paths[n++] = optarg; break;
         case 'f': format = optarg; break;
@@ -101,8 +98,7 @@ int command_report(int argc, char **argv)
                                  command_option_names(spec));
         }
     }
-    free(longs);
-    free(shorts);
+    command_getopt_free(&g);
     for (int k = optind; status == 0 && k < argc; k++) {
         if (results)
             status = usage_error("report", "one results file at a time (got %s and %s)",

@@ -448,31 +448,26 @@ static int write_map(const char *path, const tuner *t, const group *groups, size
     return 0;
 }
 
-static int parse_with(int argc, char **argv, const struct option *longs, const char *shorts,
-                      tune_options *opt);
+static int parse_with(int argc, char **argv, const rb_getopt *g, tune_options *opt);
 
 /* Returns 0, 1 after --help, or 2 after a usage error. */
 static int parse_tune_options(int argc, char **argv, tune_options *opt)
 {
-    struct option *longs;
-    char *shorts;
-    command_getopt(command_spec("tune"), &longs, &shorts);
-    int status = parse_with(argc, argv, longs, shorts, opt);
-    free(longs);
-    free(shorts);
+    rb_getopt g = command_getopt(command_spec("tune"));
+    int status = parse_with(argc, argv, &g, opt);
+    command_getopt_free(&g);
     return status;
 }
 
 /* parse_tune_options with getopt's arrays made from the table. */
-static int parse_with(int argc, char **argv, const struct option *longs, const char *shorts,
-                      tune_options *opt)
+static int parse_with(int argc, char **argv, const rb_getopt *g, tune_options *opt)
 {
     memset(opt, 0, sizeof *opt);
     opt->output = "tuned.ini";
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, g->shorts, g->longs, NULL)) != -1) {
         switch (c) {
         case 'c': opt->config = optarg; break;
         case 'o': opt->output = optarg; break;
