@@ -1,6 +1,7 @@
 # tests/lib.sh: TAP helpers for shell tests. Source it, then:
 #   plan N; ok "name" command...; is "got" "want" "name"; skip "why"; done_testing
 #   experiment_header NAME [KEY=VALUE]...: an [experiment] section for a quick run
+#   cuda_probe [KEY=VALUE]...: is the cuda pack built, is there a device?
 # Sets $tmp (removed at exit), $rb (the redbench binary), $fixtures.
 set -u
 rb=${REDBENCH:-$top_builddir/redbench}
@@ -22,3 +23,16 @@ done_testing() { [ "$_failed" -eq 0 ]; }
 experiment_header() { _name=$1; shift
   printf '[experiment]\nname = %s\nwarmup = 1\nmin_time = 0\nmin_reps = 1\nmax_reps = 2\n' "$_name"
   for _kv in "$@"; do printf '%s = %s\n' "${_kv%%=*}" "${_kv#*=}"; done; }
+# cuda_probe [KEY=VALUE]...: one sum of one i32 by the cuda pack's cub (the
+# [experiment] section experiment_header's, with each KEY = VALUE) into
+# $tmp/probe.json, whose devices later checks may read; skips the whole
+# test when the pack is not built. Sets $probe_status and $probe_reason,
+# the row's, for the test to decide whether the device can be used.
+cuda_probe() {
+  { experiment_header probe "$@"
+    printf '[data]\nop = sum\ndtype = i32\nn = 1\n[run probe]\nplugin = cub\n'
+  } >"$tmp/probe.ini"
+  "$rb" -c "$tmp/probe.ini" --format json -o "$tmp/probe.json" >"$tmp/probe.out" 2>&1
+  [ $? -ne 2 ] || skip_all "the cuda pack is not built (no cub plugin found)"
+  probe_status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
+  probe_reason=$("$JQ" -r '.results[0].reason' "$tmp/probe.json" 2>/dev/null); }

@@ -26,23 +26,8 @@ huge=4294967301 # 2^32 + 5 bytes
 header() { experiment_header "$1" timeout=600 seed=20261122; }
 
 # The probe: is the pack built, is there a device?
-header probe >"$tmp/probe.ini"
-cat >>"$tmp/probe.ini" <<EOF
-[data]
-op = sum
-dtype = i32
-n = 1
-[run probe]
-plugin = cub
-EOF
-"$rb" -c "$tmp/probe.ini" --format json -o "$tmp/probe.json" >"$tmp/probe.out" 2>&1
-case $? in
-  2) skip_all "the cuda pack is not built (no cub plugin found)" ;;
-esac
-probe_status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
-if [ "$probe_status" = skipped ]; then
-  skip_all "$("$JQ" -r '.results[0].reason' "$tmp/probe.json")"
-fi
+cuda_probe timeout=600 seed=20261122
+[ "$probe_status" != skipped ] || skip_all "$probe_reason"
 
 # all_ok NAME ROWS: runs $tmp/NAME.ini and checks that it made ROWS rows, all
 # ok, and exited 0. Prints what differs.

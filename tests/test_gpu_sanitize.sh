@@ -16,22 +16,8 @@ fi
 [ -n "$sanitizer" ] || skip_all "compute-sanitizer not found"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 
-cat >"$tmp/probe.ini" <<EOF
-[experiment]
-warmup = 0
-min_time = 0
-max_reps = 1
-[data]
-op = sum
-dtype = i32
-n = 1
-[run probe]
-plugin = cub
-EOF
-"$rb" -c "$tmp/probe.ini" --format json -o "$tmp/probe.json" >/dev/null 2>&1
-[ $? -eq 2 ] && skip_all "the cuda pack is not built (no cub plugin found)"
-[ "$("$JQ" -r '.results[0].status' "$tmp/probe.json")" = ok ] ||
-  skip_all "$("$JQ" -r '.results[0].reason' "$tmp/probe.json")"
+cuda_probe
+[ "$probe_status" = ok ] || skip_all "$probe_reason"
 
 cat >"$tmp/all.ini" <<EOF
 [experiment]
