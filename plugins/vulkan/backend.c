@@ -520,6 +520,16 @@ typedef struct device_facts {
     int has_maintenance4, has_subgroup_control, has_sm_builtins, has_atomic_float;
 } device_facts;
 
+/* Links the Vulkan structure `next` (of type `type`) at the end of a pNext
+ * chain, *tail; returns the chain's new end, next's pNext. */
+static void **chain(void **tail, void *next, VkStructureType type)
+{
+    VkBaseOutStructure *link = next;
+    link->sType = type;
+    *tail = next;
+    return (void **)&link->pNext;
+}
+
 static void read_facts(VkPhysicalDevice pd, device_facts *f)
 {
     memset(f, 0, sizeof *f);
@@ -541,42 +551,29 @@ static void read_facts(VkPhysicalDevice pd, device_facts *f)
     free(ext);
 
     f->props.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-    f->props11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES;
-    f->props12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES;
-    f->props.pNext = &f->props11;
-    f->props11.pNext = &f->props12;
-    void **tail = &f->props12.pNext;
-    if (f->has_maintenance4) {
-        f->maintenance4.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES;
-        *tail = &f->maintenance4;
-        tail = &f->maintenance4.pNext;
-    }
-    if (f->has_subgroup_control) {
-        f->subgroup_control.sType =
-            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES;
-        *tail = &f->subgroup_control;
-        tail = &f->subgroup_control.pNext;
-    }
-    if (f->has_sm_builtins) {
-        f->sm_builtins.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV;
-        *tail = &f->sm_builtins;
-    }
+    void **tail = &f->props.pNext;
+    tail = chain(tail, &f->props11, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES);
+    tail = chain(tail, &f->props12, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES);
+    if (f->has_maintenance4)
+        tail = chain(tail, &f->maintenance4,
+                     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES);
+    if (f->has_subgroup_control)
+        tail = chain(tail, &f->subgroup_control,
+                     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
+    if (f->has_sm_builtins)
+        chain(tail, &f->sm_builtins,
+              VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV);
     vkGetPhysicalDeviceProperties2(pd, &f->props);
 
     f->features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-    f->features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-    f->features.pNext = &f->features12;
-    tail = &f->features12.pNext;
-    if (f->has_subgroup_control) {
-        f->subgroup_control_features.sType =
-            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES;
-        *tail = &f->subgroup_control_features;
-        tail = &f->subgroup_control_features.pNext;
-    }
-    if (f->has_atomic_float) {
-        f->atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
-        *tail = &f->atomic_float;
-    }
+    tail = chain(&f->features.pNext, &f->features12,
+                 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    if (f->has_subgroup_control)
+        tail = chain(tail, &f->subgroup_control_features,
+                     VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
+    if (f->has_atomic_float)
+        chain(tail, &f->atomic_float,
+              VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
     vkGetPhysicalDeviceFeatures2(pd, &f->features);
 }
 

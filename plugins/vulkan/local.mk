@@ -15,26 +15,22 @@ VULKAN_SHADERS = \
 	plugins/vulkan/shaders/histogram.comp
 EXTRA_DIST += $(VULKAN_SHADERS) plugins/vulkan/spirv-embed.sh
 
-# make_spirv_header SOURCE TABLE VARIANT...: see spirv-embed.sh.
+# make_spirv_header SHADER OUTPUT TABLE VARIANT...: SHADER's file name in the
+# shader folder; see spirv-embed.sh.
 make_spirv_header = $(MKDIR_P) plugins/vulkan && \
 	$(SHELL) $(srcdir)/plugins/vulkan/spirv-embed.sh '$(GLSLC)' $(VULKAN_SHADER_DIR)
 VULKAN_SPV_DEPS = plugins/vulkan/spirv-embed.sh plugins/vulkan/shaders/common.glsl
 
 plugins/vulkan/backend_spv.h: plugins/vulkan/shaders/stream_read.comp $(VULKAN_SPV_DEPS)
-	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/stream_read.comp $@ - \
-	  stream_read
+	$(AM_V_GEN)$(make_spirv_header) stream_read.comp $@ - stream_read
 plugins/vulkan/tree_spv.h: plugins/vulkan/shaders/tree.comp $(VULKAN_SPV_DEPS)
-	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/tree.comp $@ \
-	  tree_spirv @plain
+	$(AM_V_GEN)$(make_spirv_header) tree.comp $@ tree_spirv @plain
 plugins/vulkan/subgroup_spv.h: plugins/vulkan/shaders/subgroup.comp $(VULKAN_SPV_DEPS)
-	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/subgroup.comp $@ \
-	  subgroup_spirv @plain @atomic
+	$(AM_V_GEN)$(make_spirv_header) subgroup.comp $@ subgroup_spirv @plain @atomic
 plugins/vulkan/atomic_spv.h: plugins/vulkan/shaders/atomic.comp $(VULKAN_SPV_DEPS)
-	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/atomic.comp $@ \
-	  atomic_spirv @atomic
+	$(AM_V_GEN)$(make_spirv_header) atomic.comp $@ atomic_spirv @atomic
 plugins/vulkan/histogram_spv.h: plugins/vulkan/shaders/histogram.comp $(VULKAN_SPV_DEPS)
-	$(AM_V_GEN)$(make_spirv_header) $(srcdir)/plugins/vulkan/shaders/histogram.comp $@ - \
-	  histogram
+	$(AM_V_GEN)$(make_spirv_header) histogram.comp $@ - histogram
 
 VULKAN_SPIRV_GENERATED = plugins/vulkan/backend_spv.h plugins/vulkan/tree_spv.h \
 	plugins/vulkan/subgroup_spv.h plugins/vulkan/atomic_spv.h plugins/vulkan/histogram_spv.h

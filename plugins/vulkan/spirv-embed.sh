@@ -3,8 +3,9 @@
 # SPIR-V once per variant and writes the words as C arrays into a header,
 # so that a module carries its shaders inside it.
 #
-#   spirv-embed.sh GLSLC INCLUDE_DIR SOURCE OUTPUT TABLE VARIANT...
+#   spirv-embed.sh GLSLC SHADER_DIR SOURCE OUTPUT TABLE VARIANT...
 #
+# SOURCE is the shader's file name in SHADER_DIR, where its includes are too.
 # Each VARIANT is NAME or NAME:FLAG,FLAG,... (glslc flags, e.g. -DT_F32);
 # @plain stands for OP_DTYPE:-DOP_OP,-DT_DTYPE for every operation (sum,
 # min, max) and element type (i32, i64, f32, f64), @atomic for the same
@@ -14,7 +15,7 @@
 # (rb_vk_spirv is declared in plugins/vulkan/pack.h). The header is written
 # to OUTPUT.tmp and renamed at the end, so a failed build leaves none.
 set -eu
-glslc=$1 include=$2 source=$3 output=$4 table=$5
+glslc=$1 include=$2 source=$2/$3 output=$4 table=$5
 shift 5
 tmp=$output.tmp
 spv=$output.spv.tmp
