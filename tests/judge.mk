@@ -1,18 +1,17 @@
 # tests/judge.mk: the judge's tests. tests/judge/buggy.c is a cpu strategy
-# with planted bugs (its header lists them); tests/test_judge.sh expects
-# each reported `wrong` with what the probes found, and the correct
+# with planted bugs (tests/judge/bugs.h lists them); tests/test_judge.sh
+# expects each reported `wrong` with what the probes found, and the correct
 # strategy `ok` with every probe passed. tests/judge/buggy.cu is its twin
 # on CUDA, built with nvcc by tests/test_gpu_judge.sh where there is a GPU,
 # as are tests/judge/onepass-tail.cu (the cuda pack's onepass, its grid
 # rounded down) and onepass-reverse.cu (its reversed calls skip slice 0).
 check_LTLIBRARIES += tests/judge/buggy.la
-tests_judge_buggy_la_SOURCES = tests/judge/buggy.c
+tests_judge_buggy_la_SOURCES = tests/judge/buggy.c tests/judge/bugs.h
 tests_judge_buggy_la_CPPFLAGS = -I$(top_srcdir)/sdk
 tests_judge_buggy_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests/judge/dir.stamp: tests/judge/buggy.la
-	$(AM_V_GEN)rm -f tests/judge/dir/*.so && $(MKDIR_P) tests/judge/dir && \
-	cp tests/judge/.libs/buggy.so tests/judge/dir/ && touch $@
+	$(AM_V_GEN)$(gather_plugins) tests/judge/dir tests/judge/buggy.la && touch $@
 check_DATA += tests/judge/dir.stamp
 CLEANFILES += tests/judge/dir.stamp tests/judge/dir/*.so
 

@@ -1,5 +1,5 @@
 /* tests/judge/buggy.cu: a cuda strategy with planted bugs, the GPU twin of
- * tests/judge/buggy.c (its header lists the bugs). A grid-stride loop
+ * tests/judge/buggy.c (bugs.h lists the bugs). A grid-stride loop
  * leaves one partial per block, and one block combines the partials; the
  * bugs are planted where such kernels have them (the tail, a boundary, a
  * block's partial, the clearing of the result between calls). Sum, min and
@@ -15,18 +15,7 @@
 #include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
 
-enum bug {
-    BUG_NONE, BUG_DROP_LAST, BUG_DROP_BOUNDARY, BUG_LOSE_BLOCK, BUG_TAIL_TWICE,
-    BUG_FIRST_ANSWER, BUG_ACCUMULATE, BUG_HALF, BUG_CONSTANT, BUG_HIST_LAST
-};
-
-static const char *const bugs[] = {"none", "drop-last", "drop-boundary", "lose-block",
-                                   "tail-twice", "first-answer", "accumulate", "half",
-                                   "constant", "hist-last", NULL};
-
-static const rb_param_spec params[] = {
-    {"bug", RB_PARAM_CHOICE, "none", 0, 0, bugs, 0, "the planted bug"},
-};
+#include "bugs.h"
 
 #define BLOCK 256
 #define MAX_BLOCKS 1024
