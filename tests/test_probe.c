@@ -35,19 +35,6 @@ static void reference_of(void *data, int dtype, uint64_t n, int op, uint32_t bin
     reference_compute(ref, &in, op, bins);
 }
 
-/* The probe's answer as the result a right plugin returns. */
-static rb_result right_answer(const rb_probe_set *set, size_t k)
-{
-    rb_result r = {.size = sizeof r};
-    const rb_probe *pr = &set->probes[k];
-    r.i = pr->i;
-    r.f = (double)pr->f;
-    r.index = pr->index;
-    r.bins = pr->bins;
-    r.n_bins = set->n_bins;
-    return r;
-}
-
 /* Every probe of (op, dtype, n), written in turn into one buffer, has the
  * answer the reference finds in that buffer. */
 static void check_answers(int op, int dtype, uint64_t n)
@@ -67,7 +54,7 @@ static void check_answers(int op, int dtype, uint64_t n)
         fresh += set.probes[k].fresh_init;
         rb_reference ref;
         reference_of(buf, dtype, n, op, bins, &ref);
-        rb_result res = right_answer(&set, k);
+        rb_result res = probe_answer(&set, k);
         rb_verdict v;
         rb_input in = {.dtype = dtype, .n = n, .data = buf, .bytes = bytes};
         reference_judge(&ref, &in, &res, &v);
@@ -136,7 +123,7 @@ static const char *judged(const rb_probe_set *set, size_t k, long double delta,
                           const rb_result *earlier, size_t n_earlier)
 {
     static char why[400];
-    rb_result r = right_answer(set, k);
+    rb_result r = probe_answer(set, k);
     r.f = (double)(set->probes[k].f + delta);
     r.i = set->probes[k].i + (int64_t)delta;
     why[0] = '\0';
@@ -173,13 +160,13 @@ static void check_reasons(void)
     probe_set_free(&set);
 
     probe_plan(&set, RB_OP_ARGMAX, RB_DTYPE_I32, n, 0, 7);
-    rb_result r = right_answer(&set, 0);
+    rb_result r = probe_answer(&set, 0);
     char text[400];
     r.i = (int64_t)set.probes[0].background;
     probe_judge(&set, 0, &r, NULL, 0, text, sizeof text);
     ok(strstr(text, "the one maximum, -99 at index 1000000 (the last), was not seen") != NULL,
        "%s", text);
-    r = right_answer(&set, 1);
+    r = probe_answer(&set, 1);
     r.index = 3;
     probe_judge(&set, 1, &r, NULL, 0, text, sizeof text);
     ok(strstr(text, "the one maximum is at index 524288 (2^19), not at 3") != NULL, "%s", text);
@@ -189,7 +176,7 @@ static void check_reasons(void)
     uint64_t bins[256];
     memcpy(bins, set.probes[0].bins, sizeof bins);
     bins[255]--; /* the byte 255 planted at the last element */
-    r = right_answer(&set, 0);
+    r = probe_answer(&set, 0);
     r.bins = bins;
     probe_judge(&set, 0, &r, NULL, 0, text, sizeof text);
     ok(strstr(text, "the byte at index 1000000 (the last) was not counted") != NULL, "%s", text);

@@ -408,9 +408,9 @@ static int same_answer(const rb_probe_set *set, const rb_result *a, const rb_res
     }
 }
 
-/* The probe's answer as a result, for same_answer. */
-static rb_result expected_result(const rb_probe_set *set, const rb_probe *pr)
+rb_result probe_answer(const rb_probe_set *set, size_t k)
 {
+    const rb_probe *pr = &set->probes[k];
     rb_result r;
     memset(&r, 0, sizeof r);
     r.size = sizeof r;
@@ -568,7 +568,7 @@ int probe_judge(const rb_probe_set *set, size_t k, const rb_result *res,
                 const rb_result *earlier, size_t n_earlier, char *why, size_t len)
 {
     const rb_probe *pr = &set->probes[k];
-    rb_result want = expected_result(set, pr);
+    rb_result want = probe_answer(set, k);
     if (same_answer(set, res, &want))
         return 1;
     /* a sum of 0 says more than "as before" */

@@ -85,6 +85,9 @@ void probe_keep_background(rb_probe_set *set, size_t k);
 int probe_write(const rb_probe_set *set, size_t k, const rb_probe *previous, const rb_backend *b,
                 void *ctx, void *buffer);
 
+/* Probe k's answer as the result a right plugin returns. */
+rb_result probe_answer(const rb_probe_set *set, size_t k);
+
 /* Judges the result of probe k. `earlier` holds the results of this
  * configuration's earlier calls (the timed input's, then earlier probes'),
  * so that a returned or accumulated earlier answer is named. Returns 1 when
