@@ -109,11 +109,8 @@ tests_crashers_absurd_bad_masks_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 # The folder the tests point --plugin-path at.
 tests/crashers/dir.stamp: $(CRASHER_PLUGINS) tests/plugins/tiny-sum.la
-	$(AM_V_GEN)rm -f tests/crashers/dir/*.so && $(MKDIR_P) tests/crashers/dir && \
-	for la in $(CRASHER_PLUGINS) tests/plugins/tiny-sum.la; do \
-	  so=`echo "$$la" | $(SED) 's|\([^/]*\)\.la$$|.libs/\1.so|'`; \
-	  cp "$$so" tests/crashers/dir/ || exit 1; \
-	done && touch $@
+	$(AM_V_GEN)$(gather_plugins) tests/crashers/dir $(CRASHER_PLUGINS) \
+	  tests/plugins/tiny-sum.la && touch $@
 check_DATA += tests/crashers/dir.stamp
 CLEANFILES += tests/crashers/dir.stamp tests/crashers/dir/*.so
 EXTRA_DIST += tests/crashers/README
@@ -187,11 +184,8 @@ tests_crashers_hostile_shifty_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=1
 tests_crashers_hostile_shifty_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests/crashers/hostile.stamp: $(HOSTILE_PLUGINS) tests/plugins/tiny-sum.la tests/crashers/slow-sum.la
-	$(AM_V_GEN)rm -f tests/crashers/hostile/*.so && $(MKDIR_P) tests/crashers/hostile && \
-	for la in $(HOSTILE_PLUGINS) tests/plugins/tiny-sum.la tests/crashers/slow-sum.la; do \
-	  so=`echo "$$la" | $(SED) 's|\([^/]*\)\.la$$|.libs/\1.so|'`; \
-	  cp "$$so" tests/crashers/hostile/ || exit 1; \
-	done && touch $@
+	$(AM_V_GEN)$(gather_plugins) tests/crashers/hostile $(HOSTILE_PLUGINS) \
+	  tests/plugins/tiny-sum.la tests/crashers/slow-sum.la && touch $@
 check_DATA += tests/crashers/hostile.stamp
 CLEANFILES += tests/crashers/hostile.stamp tests/crashers/hostile/*.so
 

@@ -13,8 +13,11 @@ TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 TEST_LIBS = src/libredbench.la -lm
 # Test plugins: modules that are never installed.
 TEST_PLUGIN_LINK_FLAGS = $(PLUGIN_LINK_FLAGS) -rpath /nowhere
+# $(gather_plugins) DIR MODULE.la...: the folder of a test's --plugin-path,
+# holding those modules' shared objects (tests/gather-plugins.sh).
+gather_plugins = $(SHELL) $(top_srcdir)/tests/gather-plugins.sh
 
-EXTRA_DIST += tests/tap.h tests/lib.sh tests/capture.h
+EXTRA_DIST += tests/tap.h tests/lib.sh tests/capture.h tests/gather-plugins.sh
 check_SCRIPTS =
 check_DATA =
 

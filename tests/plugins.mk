@@ -46,11 +46,7 @@ tests_plugins_no_run_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 # The folder the loader tests point --plugin-path at.
 tests/plugins/dir.stamp: $(TEST_PLUGINS)
-	$(AM_V_GEN)rm -f tests/plugins/dir/*.so && $(MKDIR_P) tests/plugins/dir && \
-	for la in $(TEST_PLUGINS); do \
-	  so=`echo "$$la" | $(SED) 's|\([^/]*\)\.la$$|.libs/\1.so|'`; \
-	  cp "$$so" tests/plugins/dir/ || exit 1; \
-	done && \
+	$(AM_V_GEN)$(gather_plugins) tests/plugins/dir $(TEST_PLUGINS) && \
 	echo 'redbench test file: text, not a shared object' > tests/plugins/dir/notaplugin.so && \
 	touch $@
 check_DATA += tests/plugins/dir.stamp

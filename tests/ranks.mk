@@ -8,8 +8,7 @@ tests_ranks_exchange_sum_la_CPPFLAGS = -I$(top_srcdir)/sdk
 tests_ranks_exchange_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests/ranks/dir.stamp: tests/ranks/exchange-sum.la
-	$(AM_V_GEN)rm -f tests/ranks/dir/*.so && $(MKDIR_P) tests/ranks/dir && \
-	cp tests/ranks/.libs/exchange-sum.so tests/ranks/dir/ && touch $@
+	$(AM_V_GEN)$(gather_plugins) tests/ranks/dir tests/ranks/exchange-sum.la && touch $@
 check_DATA += tests/ranks/dir.stamp
 CLEANFILES += tests/ranks/dir.stamp tests/ranks/dir/*.so
 
@@ -21,8 +20,7 @@ EXTRA_DIST += tests/test_ranks.sh
 if BUILD_MPI
 check_LTLIBRARIES += tests/ranks/mpi-faults.la
 tests/ranks/mpi.stamp: tests/ranks/mpi-faults.la
-	$(AM_V_GEN)rm -f tests/ranks/mpi/*.so && $(MKDIR_P) tests/ranks/mpi && \
-	cp tests/ranks/.libs/mpi-faults.so tests/ranks/mpi/ && touch $@
+	$(AM_V_GEN)$(gather_plugins) tests/ranks/mpi tests/ranks/mpi-faults.la && touch $@
 check_DATA += tests/ranks/mpi.stamp
 endif
 tests_ranks_mpi_faults_la_SOURCES = tests/ranks/mpi-faults.c

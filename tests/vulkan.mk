@@ -30,11 +30,7 @@ tests_vulkan_bug_stale_la_LIBADD = $(VULKAN_LIBS)
 
 # The folder test_vulkan.sh points --plugin-path at.
 tests/vulkan/dir.stamp: $(VULKAN_PLANTED)
-	$(AM_V_GEN)rm -f tests/vulkan/dir/*.so && $(MKDIR_P) tests/vulkan/dir && \
-	for la in $(VULKAN_PLANTED); do \
-	  so=`echo "$$la" | $(SED) 's|\([^/]*\)\.la$$|.libs/\1.so|'`; \
-	  cp "$$so" tests/vulkan/dir/ || exit 1; \
-	done && touch $@
+	$(AM_V_GEN)$(gather_plugins) tests/vulkan/dir $(VULKAN_PLANTED) && touch $@
 check_DATA += tests/vulkan/dir.stamp
 endif
 CLEANFILES += tests/vulkan/dir.stamp tests/vulkan/dir/*.so
