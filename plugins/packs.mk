@@ -28,33 +28,25 @@ if BUILD_MPI
 PACK_MANIFESTS += plugins/mpi/pack.ini
 nodist_mpimanifest_DATA = plugins/mpi/pack.ini
 endif
+# Every pack's manifest, built or not.
+PACK_MANIFEST_FILES = plugins/cpu/pack.ini plugins/cuda/pack.ini plugins/vulkan/pack.ini \
+	plugins/nccl/pack.ini plugins/mpi/pack.ini
 EXTRA_DIST += plugins/cpu/pack.ini.in plugins/cuda/pack.ini.in plugins/vulkan/pack.ini.in \
 	plugins/mpi/pack.ini.in plugins/nccl/pack.ini.in
-CLEANFILES += plugins/cpu/pack.ini plugins/cuda/pack.ini plugins/vulkan/pack.ini \
-	plugins/mpi/pack.ini plugins/nccl/pack.ini
+CLEANFILES += $(PACK_MANIFEST_FILES)
 RB_ALL_HOOKS += $(PACK_MANIFESTS)
 
 edit_manifest = $(SED) -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
 
-plugins/cpu/pack.ini: plugins/cpu/pack.ini.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) plugins/cpu && \
-	$(edit_manifest) $(srcdir)/plugins/cpu/pack.ini.in >$@.tmp && mv -f $@.tmp $@
-
-plugins/cuda/pack.ini: plugins/cuda/pack.ini.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) plugins/cuda && \
-	$(edit_manifest) $(srcdir)/plugins/cuda/pack.ini.in >$@.tmp && mv -f $@.tmp $@
-
-plugins/vulkan/pack.ini: plugins/vulkan/pack.ini.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) plugins/vulkan && \
-	$(edit_manifest) $(srcdir)/plugins/vulkan/pack.ini.in >$@.tmp && mv -f $@.tmp $@
-
-plugins/nccl/pack.ini: plugins/nccl/pack.ini.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) plugins/nccl && \
-	$(edit_manifest) $(srcdir)/plugins/nccl/pack.ini.in >$@.tmp && mv -f $@.tmp $@
-
-plugins/mpi/pack.ini: plugins/mpi/pack.ini.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) plugins/mpi && \
-	$(edit_manifest) $(srcdir)/plugins/mpi/pack.ini.in >$@.tmp && mv -f $@.tmp $@
+# Each manifest from its pack.ini.in beside it (in the source tree).
+$(PACK_MANIFEST_FILES): Makefile
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	$(edit_manifest) $(srcdir)/$@.in >$@.tmp && mv -f $@.tmp $@
+plugins/cpu/pack.ini: plugins/cpu/pack.ini.in
+plugins/cuda/pack.ini: plugins/cuda/pack.ini.in
+plugins/vulkan/pack.ini: plugins/vulkan/pack.ini.in
+plugins/nccl/pack.ini: plugins/nccl/pack.ini.in
+plugins/mpi/pack.ini: plugins/mpi/pack.ini.in
 
 # The libtool-built packs' modules, by install folder.
 RB_INSTALL_DATA_HOOKS += packs-remove-la
