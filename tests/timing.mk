@@ -43,11 +43,7 @@ tests_timing_old_sum_la_CPPFLAGS = -I$(top_srcdir)/sdk
 tests_timing_old_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests/timing/dir.stamp: $(TIMING_PLUGINS)
-	$(AM_V_GEN)rm -f tests/timing/dir/*.so && $(MKDIR_P) tests/timing/dir && \
-	for la in $(TIMING_PLUGINS); do \
-	  so=`echo "$$la" | $(SED) 's|\([^/]*\)\.la$$|.libs/\1.so|'`; \
-	  cp "$$so" tests/timing/dir/ || exit 1; \
-	done && touch $@
+	$(AM_V_GEN)$(gather_plugins) tests/timing/dir $(TIMING_PLUGINS) && touch $@
 check_DATA += tests/timing/dir.stamp
 CLEANFILES += tests/timing/dir.stamp tests/timing/dir/*.so
 
