@@ -21,9 +21,7 @@
 
 #include "base/diag.h"
 #include "cli/commands.h"
-#include "config/experiment.h"
-#include "config/sweep.h"
-#include "host/registry.h"
+#include "fuzz_sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -227,13 +225,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *name = reg.plugins[0].desc->name;
         command_describe(&reg, name);
         char *text = experiment_text(name, &r);
-        rb_experiment exp;
-        if (experiment_load_text("fuzz.ini", text, &exp) == 0) {
-            rb_sweep sweep;
-            sweep_expand(&exp, &reg, &sweep);
-            sweep_free(&sweep);
-        }
-        experiment_free(&exp);
+        fuzz_load_and_expand(text, &reg);
         free(text);
     }
     registry_free(&reg);

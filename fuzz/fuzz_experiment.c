@@ -13,9 +13,7 @@
 #include <redbench/plugin.h>
 
 #include "base/diag.h"
-#include "config/experiment.h"
-#include "config/sweep.h"
-#include "host/registry.h"
+#include "fuzz_sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -73,14 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = '\0'; /* text past a NUL is not read, as with a file */
 
-    rb_experiment exp;
     diag_reset();
-    if (experiment_load_text("fuzz.ini", text, &exp) == 0) {
-        rb_sweep sweep;
-        sweep_expand(&exp, &reg, &sweep);
-        sweep_free(&sweep);
-    }
-    experiment_free(&exp);
+    fuzz_load_and_expand(text, &reg);
     free(text);
     return 0;
 }

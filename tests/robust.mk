@@ -10,10 +10,10 @@ EXTRA_DIST += tests/test_malformed.sh tests/test_isolation.sh tests/test_interru
 	tests/crashers/cuda-fault.cu
 
 check_PROGRAMS += fuzz/replay_experiment fuzz/replay_descriptor
-fuzz_replay_experiment_SOURCES = fuzz/fuzz_experiment.c fuzz/replay.c
+fuzz_replay_experiment_SOURCES = fuzz/fuzz_experiment.c fuzz/fuzz_sweep.h fuzz/replay.c
 fuzz_replay_experiment_CPPFLAGS = $(TEST_CPPFLAGS)
 fuzz_replay_experiment_LDADD = $(TEST_LIBS)
-fuzz_replay_descriptor_SOURCES = fuzz/fuzz_descriptor.c fuzz/replay.c
+fuzz_replay_descriptor_SOURCES = fuzz/fuzz_descriptor.c fuzz/fuzz_sweep.h fuzz/replay.c
 fuzz_replay_descriptor_CPPFLAGS = $(TEST_CPPFLAGS)
 fuzz_replay_descriptor_LDADD = $(TEST_LIBS)
 
