@@ -8,27 +8,24 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 plan 6
+
+# replays NAME SEEDS WHAT: fuzz/replay_NAME replays the files listed in
+# SEEDS (WHAT, in the first test's name) and fuzz/regressions/NAME, and
+# handles every one of them (two tests).
+replays() {
+  xargs "$top_builddir/fuzz/replay_$1" "$top_srcdir/fuzz/regressions/$1" <"$2" >"$tmp/out" \
+    2>"$tmp/err"
+  is "$?" 0 "the $1 harness handles $3 and its regressions"
+  n=$(sed -n 's/^replayed \([0-9]*\) inputs$/\1/p' "$tmp/err")
+  seeds=$(wc -l <"$2")
+  ok "... every one of them ($n inputs, $seeds seeds)" test "${n:-0}" -gt "$seeds"
+}
+
 find "$top_srcdir/conf" "$top_srcdir/tests" -name '*.ini' | sort >"$tmp/seeds"
-seeds=$(wc -l <"$tmp/seeds")
-
-xargs "$top_builddir/fuzz/replay_experiment" "$top_srcdir/fuzz/regressions/experiment" \
-  <"$tmp/seeds" >"$tmp/out" 2>"$tmp/err"
-is "$?" 0 "the experiment harness handles the seed corpus and its regressions"
-n=$(sed -n 's/^replayed \([0-9]*\) inputs$/\1/p' "$tmp/err")
-ok "... every one of them ($n inputs, $seeds seeds)" test "${n:-0}" -gt "$seeds"
-
-plugin=$top_builddir/fuzz/.libs/fuzz-plugin.so
-FUZZ_PLUGIN=$plugin xargs "$top_builddir/fuzz/replay_descriptor" \
-  "$top_srcdir/fuzz/regressions/descriptor" <"$tmp/seeds" >"$tmp/out" 2>"$tmp/err"
-is "$?" 0 "the descriptor harness handles the seed corpus and its regressions"
-n=$(sed -n 's/^replayed \([0-9]*\) inputs$/\1/p' "$tmp/err")
-ok "... every one of them ($n inputs, $seeds seeds)" test "${n:-0}" -gt "$seeds"
-
+replays experiment "$tmp/seeds" "the seed corpus"
+FUZZ_PLUGIN=$top_builddir/fuzz/.libs/fuzz-plugin.so
+export FUZZ_PLUGIN
+replays descriptor "$tmp/seeds" "the seed corpus"
 find "$top_srcdir/tests/fixtures" -name '*.json' | sort >"$tmp/results"
-seeds=$(wc -l <"$tmp/results")
-xargs "$top_builddir/fuzz/replay_results" "$top_srcdir/fuzz/regressions/results" \
-  <"$tmp/results" >"$tmp/out" 2>"$tmp/err"
-is "$?" 0 "the results harness handles the results files of tests/fixtures and its regressions"
-n=$(sed -n 's/^replayed \([0-9]*\) inputs$/\1/p' "$tmp/err")
-ok "... every one of them ($n inputs, $seeds seeds)" test "${n:-0}" -gt "$seeds"
+replays results "$tmp/results" "the results files of tests/fixtures"
 done_testing
