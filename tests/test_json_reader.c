@@ -83,20 +83,32 @@ static void expect_error(const char *text, int line, int column, const char *wor
     json_free(doc);
 }
 
+/* Broken documents: the text, where the error is (line, column), words of
+ * its message, and what the test is called. */
+static const struct broken_json {
+    const char *text;
+    int line, column;
+    const char *words, *name;
+} broken[] = {
+    {"{\"a\": 1,\n \"b\" 2}", 2, 6, "expected ':'", "a missing colon"},
+    {"[1, 2", 1, 6, "expected ',' or ']'", "an unclosed array"},
+    {"{\"a\": [1, }", 1, 11, "expected a value", "a trailing comma"},
+    {"\"abc", 1, 5, "not closed", "an unclosed string"},
+    {"[tru]", 1, 2, "expected a value", "a misspelt literal"},
+    {"[01]", 1, 3, "expected ',' or ']'", "a leading zero"},
+    {"[1.]", 1, 4, "digits after '.'", "a number without fraction digits"},
+    {"\"\\x\"", 1, 3, "unknown escape", "an unknown escape"},
+    {"\"\\ud800x\"", 1, 8, "low one", "a lone high surrogate"},
+    {"{} {}", 1, 4, "after the document", "two documents"},
+    {"", 1, 1, "end of the document", "an empty document"},
+    {"{'a': 1}", 1, 2, "double quotes", "single quotes"},
+};
+
 static void test_errors(void)
 {
-    expect_error("{\"a\": 1,\n \"b\" 2}", 2, 6, "expected ':'", "a missing colon");
-    expect_error("[1, 2", 1, 6, "expected ',' or ']'", "an unclosed array");
-    expect_error("{\"a\": [1, }", 1, 11, "expected a value", "a trailing comma");
-    expect_error("\"abc", 1, 5, "not closed", "an unclosed string");
-    expect_error("[tru]", 1, 2, "expected a value", "a misspelt literal");
-    expect_error("[01]", 1, 3, "expected ',' or ']'", "a leading zero");
-    expect_error("[1.]", 1, 4, "digits after '.'", "a number without fraction digits");
-    expect_error("\"\\x\"", 1, 3, "unknown escape", "an unknown escape");
-    expect_error("\"\\ud800x\"", 1, 8, "low one", "a lone high surrogate");
-    expect_error("{} {}", 1, 4, "after the document", "two documents");
-    expect_error("", 1, 1, "end of the document", "an empty document");
-    expect_error("{'a': 1}", 1, 2, "double quotes", "single quotes");
+    for (size_t k = 0; k < sizeof broken / sizeof broken[0]; k++)
+        expect_error(broken[k].text, broken[k].line, broken[k].column, broken[k].words,
+                     broken[k].name);
     char deep[2 * JSON_MAX_DEPTH + 8];
     memset(deep, '[', JSON_MAX_DEPTH + 1);
     memset(deep + JSON_MAX_DEPTH + 1, ']', JSON_MAX_DEPTH + 1);
