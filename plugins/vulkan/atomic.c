@@ -93,16 +93,11 @@ static int atomic_verify(void *state, rb_result *result)
 }
 
 static const rb_plugin atomic_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    PACK_DESCRIPTOR_FIELDS,
     .name = "atomic",
     .summary = "grid-stride loop, then one atomic per workgroup (or per invocation)",
-    .version = "1.0",
-    .backend = "vulkan",
-    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
-              RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
+    .ops = PACK_OPS,
+    .dtypes = PACK_DTYPES,
     .params = atomic_params,
     .n_params = sizeof atomic_params / sizeof atomic_params[0],
     .describe = atomic_describe,

@@ -116,13 +116,9 @@ static int histogram_verify(void *state, rb_result *result)
 }
 
 static const rb_plugin histogram_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    PACK_DESCRIPTOR_FIELDS,
     .name = "histogram",
     .summary = "u8 histogram: shared-memory bins per workgroup, one atomic per bin",
-    .version = "1.0",
-    .backend = "vulkan",
     .ops = RB_OP_BIT(RB_OP_HISTOGRAM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_U8),
     .params = histogram_params,

@@ -2,8 +2,9 @@
  * SPIR-V tables the build embeds (spirv-embed.sh), the checks describe
  * makes (the dtype's and the atomics' device features, the size limits),
  * the grid of a dispatch, the buffers of a result and what teardown
- * frees, and the result as verify hands it over. Only
- * SDK headers are included, as in an external pack. */
+ * frees, the result as verify hands it over, and the descriptor's fields
+ * that every strategy has. Only SDK headers are included, as in an
+ * external pack. */
 #ifndef RB_VULKAN_PACK_H
 #define RB_VULKAN_PACK_H
 
@@ -26,6 +27,20 @@ typedef struct pack_push {
     VkDeviceAddress src, dst;
     uint32_t n, groups;
 } pack_push;
+
+/* The descriptor's fields that every strategy of the pack has: the ABI it
+ * was built with, its version and the vulkan backend. A strategy's
+ * descriptor adds its name, summary, ops, dtypes, parameters and
+ * callbacks. */
+#define PACK_DESCRIPTOR_FIELDS                                                      \
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR,                \
+    .size = sizeof(rb_plugin), .version = "1.0", .backend = "vulkan"
+
+/* What tree, subgroup and atomic reduce: sum, min and max of the numeric
+ * dtypes. */
+#define PACK_OPS (RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX))
+#define PACK_DTYPES (RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |               \
+                     RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64))
 
 /* The largest n the shaders index (32-bit unsigned indices, kept below
  * 2^31 so that index arithmetic cannot wrap). */

@@ -134,17 +134,12 @@ static int subgroup_verify(void *state, rb_result *result)
 }
 
 static const rb_plugin subgroup_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    PACK_DESCRIPTOR_FIELDS,
     .name = "subgroup",
     .summary = "grid-stride loads, subgroupAdd/Min/Max, shared memory across subgroups, "
                "then one atomic per workgroup or a second pass",
-    .version = "1.0",
-    .backend = "vulkan",
-    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
-              RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
+    .ops = PACK_OPS,
+    .dtypes = PACK_DTYPES,
     .params = subgroup_params,
     .n_params = sizeof subgroup_params / sizeof subgroup_params[0],
     .describe = subgroup_describe,

@@ -125,16 +125,11 @@ static int tree_verify(void *state, rb_result *result)
 }
 
 static const rb_plugin tree_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    PACK_DESCRIPTOR_FIELDS,
     .name = "tree",
     .summary = "shared-memory tree in workgroups, one pass per level (reduce0..reduce3)",
-    .version = "1.0",
-    .backend = "vulkan",
-    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
-              RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
+    .ops = PACK_OPS,
+    .dtypes = PACK_DTYPES,
     .params = tree_params,
     .n_params = sizeof tree_params / sizeof tree_params[0],
     .describe = tree_describe,
