@@ -18,6 +18,7 @@ mkdir -p "$tmp/plugins"
 
 cat >"$tmp/probe.ini" <<'INI'
 [experiment]
+rounds = 1
 min_time = 0
 max_reps = 2
 [data]
@@ -34,6 +35,7 @@ plan 6
 
 cat >"$tmp/fault.ini" <<'INI'
 [experiment]
+rounds = 1
 warmup = 1
 min_time = 0
 max_reps = 5

@@ -22,6 +22,7 @@ cuda_probe
 cat >"$tmp/all.ini" <<EOF
 [experiment]
 name = sanitize
+rounds = 1
 warmup = 0
 min_time = 0
 min_reps = 1

@@ -19,6 +19,7 @@ q() { "$JQ" -r "$1" "$2"; }
 experiment() { # experiment NAME TIMING
   cat >"$tmp/$1.ini" <<INI
 [experiment]
+rounds = 1
 min_time = 0.05
 max_reps = 100000
 timing = $2
