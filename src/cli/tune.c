@@ -12,7 +12,10 @@
  * `ok` rows compete. What was tried is printed; the winners are written as an
  * experiment file that re-runs exactly them, and as a JSON winner map (best
  * strategy and parameters per op, dtype, distribution and size range, with
- * the device). */
+ * the device). On SIGINT or SIGTERM the candidate in progress is abandoned
+ * (its worker killed), the data set it belongs to is left without a
+ * winner, the winners of the data sets done are written, and the exit
+ * status is 130. */
 #include "config.h"
 
 #include "cli/commands.h"
@@ -21,9 +24,11 @@
 
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/json_writer.h"
@@ -66,6 +71,7 @@ typedef struct group {
     candidate *cands;
     size_t count;
     size_t winner;        /* index into cands; count if none was ok */
+    int interrupted;      /* its search was stopped by a signal */
     double final_median_ns, final_gbs;
 } group;
 
@@ -235,6 +241,7 @@ static size_t make_groups(const rb_sweep *sweep, group **out)
             end++;
         group *g = grow(&groups, &count, &cap, sizeof *g);
         g->count = end - k;
+        g->winner = g->count; /* none until searched */
         g->cands = xcalloc(g->count, sizeof *g->cands);
         for (size_t j = 0; j < g->count; j++) {
             g->cands[j].config = &sweep->configs[k + j];
@@ -270,7 +277,11 @@ static void print_tried(FILE *out, const group *groups, size_t n_groups)
                     isfinite(cand->median_ns) ? t : "-", row_status_name(cand->status),
                     cand->rounds > 1 ? "" : " (one brief round)");
         }
-        if (g->winner == g->count)
+        if (g->interrupted)
+            fprintf(out, "  no winner: interrupted while it was searched\n");
+        else if (tried == 0)
+            fprintf(out, "  not searched (interrupted before)\n");
+        else if (g->winner == g->count)
             fprintf(out, "  no configuration ran ok\n");
     }
 }
@@ -492,6 +503,46 @@ static int parse_with(int argc, char **argv, const rb_getopt *g, tune_options *o
     return 0;
 }
 
+static int tune_interrupted(void) { return runner_stop_requested || runner_stop_now; }
+
+/* SIGINT or SIGTERM: the search stops at once (the runner kills the
+ * worker in progress); what was found is written. */
+static void on_tune_signal(int sig)
+{
+    static const char msg[] = "\nredbench tune: interrupted: the data set in progress is "
+                              "left without a winner; writing the winners found\n";
+    if (runner_stop_now)
+        return;
+    runner_stop_requested = sig;
+    runner_stop_now = sig;
+    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)ignored;
+}
+
+/* Searches the groups in order until done or interrupted; the group in
+ * progress at an interruption keeps no winner. Returns the groups done. */
+static size_t search_groups(tuner *t, group *groups, size_t n_groups, int quiet)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_tune_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    size_t k = 0;
+    for (; k < n_groups && !tune_interrupted(); k++) {
+        tune_group(t, &groups[k]);
+        if (tune_interrupted()) {
+            groups[k].winner = groups[k].count;
+            groups[k].interrupted = 1;
+            break;
+        }
+        if (!quiet)
+            fprintf(stderr, "tune: %zu/%zu data sets done\n", k + 1, n_groups);
+    }
+    return k;
+}
+
 int command_tune(int argc, char **argv)
 {
     tune_options opt;
@@ -523,20 +574,18 @@ int command_tune(int argc, char **argv)
         tuner t = {.exp = &exp, .reg = &reg};
         group *groups = NULL;
         size_t n_groups = make_groups(&sweep, &groups);
-        for (size_t k = 0; k < n_groups; k++) {
-            tune_group(&t, &groups[k]);
-            if (!opt.quiet)
-                fprintf(stderr, "tune: %zu/%zu data sets done\n", k + 1, n_groups);
-        }
+        size_t done = search_groups(&t, groups, n_groups, opt.quiet);
         print_tried(stdout, groups, n_groups);
         size_t winners = 0;
         for (size_t k = 0; k < n_groups; k++)
             winners += groups[k].winner < groups[k].count;
+        if (done < n_groups)
+            printf("\ninterrupted: %zu of %zu data sets searched", done, n_groups);
         printf("\n%zu configurations measured; %zu winners written to %s and %s\n", t.measured,
                winners, opt.output, map);
         status = write_experiment(opt.output, &exp, groups, n_groups) == 0 &&
                          write_map(map, &t, groups, n_groups) == 0
-                     ? (winners == n_groups ? 0 : 1)
+                     ? (done < n_groups ? 130 : winners == n_groups ? 0 : 1)
                      : 1;
         for (size_t k = 0; k < n_groups; k++)
             free(groups[k].cands);
