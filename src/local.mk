@@ -52,6 +52,7 @@ src_libredbench_la_SOURCES = \
 	\
 	src/cli/commands.h \
 	src/cli/options.c src/cli/options.h src/cli/option_table.c src/cli/option_table.h \
+	src/cli/stop_signals.c src/cli/stop_signals.h \
 	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c src/cli/report.c
 nodist_src_libredbench_la_SOURCES = src/base/git_revision.h src/host/paths.h
 src_libredbench_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "cli/commands.h"
+#include "cli/stop_signals.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -255,12 +256,7 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
         return 0;
     }
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    stop_signals_install(on_signal);
 
     rb_results res;
     memset(&res, 0, sizeof res);

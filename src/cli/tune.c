@@ -21,10 +21,10 @@
 #include "cli/commands.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
+#include "cli/stop_signals.h"
 
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,12 +523,7 @@ static void on_tune_signal(int sig)
  * progress at an interruption keeps no winner. Returns the groups done. */
 static size_t search_groups(tuner *t, group *groups, size_t n_groups, int quiet)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_tune_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    stop_signals_install(on_tune_signal);
     size_t k = 0;
     for (; k < n_groups && !tune_interrupted(); k++) {
         tune_group(t, &groups[k]);
