@@ -25,7 +25,7 @@
 //     *flag = 1; cudaEventSynchronize(stop);
 //
 //     nvcc -O3 -arch=sm_90 -o plain_cub_sum plain_cub_sum.cu
-//     ./plain_cub_sum [--blocking] [N ...]
+//     ./plain_cub_sum [--blocking] [N ...]      (N: a count, or with K, M or G)
 //
 // Built with -DPLAIN_CUB_SUM_LIBRARY as a shared object instead, the same
 // loop is the exported function plain_cub_sum_main, which
@@ -92,6 +92,19 @@ extern "C" __attribute__((visibility("default"))) void plain_cub_sum_use_record(
 }
 #endif
 
+// A size as an experiment writes it: 1000, 1K, 16M, 1G (powers of 1024).
+static size_t parse_size(const char *text)
+{
+    char *end = nullptr;
+    size_t n = std::strtoull(text, &end, 10);
+    switch (*end) {
+    case 'K': return n << 10;
+    case 'M': return n << 20;
+    case 'G': return n << 30;
+    default: return n;
+    }
+}
+
 static void measure(size_t n, cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop)
 {
     float *in = nullptr, *out = nullptr;
@@ -154,7 +167,7 @@ int main(int argc, char **argv)
         if (std::string(argv[k]) == "--blocking")
             blocking = true;
         else
-            sizes.push_back(std::strtoull(argv[k], nullptr, 10));
+            sizes.push_back(parse_size(argv[k]));
     }
     if (sizes.empty())
         for (size_t n = 1024; n <= ((size_t)1 << 30); n *= 4)

@@ -13,10 +13,7 @@
 # (launch with static, device with blocking).
 set -eu
 rounds=$1 out=$2 experiment=${3:-bench/launch-vs-plain.ini}
-sizes=$(sed -n 's/^n = //p' "$experiment" | tr -d ',' | awk '{
-  for (i = 1; i <= NF; i++) { v = $i; m = 1
-    if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
-    sub(/[KMG]$/, "", v); printf "%d ", v * m } }')
+sizes=$(sed -n 's/^n = //p' "$experiment" | tr -d ',') # 1K, 16M, ...: plain_cub_sum reads them
 mkdir -p "$out"
 sed 's/^timing = .*/timing = launch/' "$experiment" >"$out/launch.ini"
 sed 's/^timing = .*/timing = device/' "$experiment" >"$out/device.ini"

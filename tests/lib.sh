@@ -19,9 +19,10 @@ skip() { _n=$((_n+1)); echo "ok $_n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() { [ "$_failed" -eq 0 ]; }
 # experiment_header NAME [KEY=VALUE]...: the [experiment] section of a
-# quick run (one warm-up, at most two repetitions), then each KEY = VALUE.
+# quick run (one round, one warm-up, at most two repetitions), then each
+# KEY = VALUE.
 experiment_header() { _name=$1; shift
-  printf '[experiment]\nname = %s\nwarmup = 1\nmin_time = 0\nmin_reps = 1\nmax_reps = 2\n' "$_name"
+  printf '[experiment]\nname = %s\nrounds = 1\nwarmup = 1\nmin_time = 0\nmin_reps = 1\nmax_reps = 2\n' "$_name"
   for _kv in "$@"; do printf '%s = %s\n' "${_kv%%=*}" "${_kv#*=}"; done; }
 # cuda_probe [KEY=VALUE]...: one sum of one i32 by the cuda pack's cub (the
 # [experiment] section experiment_header's, with each KEY = VALUE) into

@@ -23,10 +23,10 @@ big=1G
 huge=4294967301 # 2^32 + 5 bytes
 
 # [experiment] for a correctness run: one warm-up, one or two repetitions.
-header() { experiment_header "$1" timeout=600 seed=20261122 rounds=1; }
+header() { experiment_header "$1" timeout=600 seed=20261122; }
 
 # The probe: is the pack built, is there a device?
-cuda_probe timeout=600 seed=20261122 rounds=1
+cuda_probe timeout=600 seed=20261122
 [ "$probe_status" != skipped ] || skip_all "$probe_reason"
 
 # all_ok NAME ROWS: runs $tmp/NAME.ini and checks that it made ROWS rows, all

@@ -33,7 +33,7 @@ for twin in onepass-reverse; do
     >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build $twin"; }
 done
 
-header() { experiment_header "$1" determinism_runs=0 timeout=600 seed=20261124 rounds=1; }
+header() { experiment_header "$1" determinism_runs=0 timeout=600 seed=20261124; }
 
 # Is there a device?
 { header probe; printf '[run probe]\nplugin = buggy-cuda\nop = sum\ndtype = i32\nn = 1\n'; } >"$tmp/probe.ini"

@@ -523,7 +523,6 @@ static void on_tune_signal(int sig)
  * progress at an interruption keeps no winner. Returns the groups done. */
 static size_t search_groups(tuner *t, group *groups, size_t n_groups, int quiet)
 {
-    stop_signals_install(on_tune_signal);
     size_t k = 0;
     for (; k < n_groups && !tune_interrupted(); k++) {
         tune_group(t, &groups[k]);
@@ -569,6 +568,7 @@ int command_tune(int argc, char **argv)
         tuner t = {.exp = &exp, .reg = &reg};
         group *groups = NULL;
         size_t n_groups = make_groups(&sweep, &groups);
+        stop_signals_install(on_tune_signal);
         size_t done = search_groups(&t, groups, n_groups, opt.quiet);
         print_tried(stdout, groups, n_groups);
         size_t winners = 0;

@@ -106,7 +106,8 @@ static int delay_init(const rb_config *cfg, void **state)
 static int delay_run(void *state)
 {
     delay_state *s = (delay_state *)state;
-    RB_CUDA_CHECK(s->cfg->host, cudaMemsetAsync(s->out, 0, sizeof *s->out, s->stream));
+    if (rb_cuda::reset_result(s->cfg, s->out, sizeof *s->out, s->stream) != RB_OK)
+        return RB_ERROR;
     delay_sum<<<s->grid, 256, 0, s->stream>>>(static_cast<const unsigned *>(s->cfg->input),
                                               s->cfg->n, s->total, s->out, s->out + 1);
     RB_CUDA_CHECK_LAUNCH(s->cfg->host);
