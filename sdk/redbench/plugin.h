@@ -303,6 +303,18 @@ typedef const rb_plugin *(*rb_plugin_entry_fn)(void);
     RB_EXPORT const rb_plugin *redbench_plugin_entry(void);                    \
     RB_EXPORT const rb_plugin *redbench_plugin_entry(void) { return &(descriptor); }
 
+/* The fields every descriptor starts with: the ABI version and the size of
+ * the header it is compiled against. A descriptor begins with them:
+ *     static const rb_plugin mine = {RB_PLUGIN_ABI_FIELDS, .name = "mine", ...}; */
+#define RB_PLUGIN_ABI_FIELDS                                                   \
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR,          \
+    .size = sizeof(rb_plugin)
+
+/* A descriptor's parameters from an array of rb_param_spec, with its count:
+ *     RB_PLUGIN_PARAMS(mine_params) sets .params and .n_params. */
+#define RB_PLUGIN_PARAMS(table)                                                \
+    .params = (table), .n_params = sizeof(table) / sizeof((table)[0])
+
 /* Helpers for plugins: find a parameter's value by name (NULL if absent). */
 static inline const rb_param_value *rb_param(const rb_config *cfg, const char *name)
 {
