@@ -4,8 +4,9 @@
  * over a compile-time number of independent accumulators ("lanes"), the
  * compensated (Neumaier) sum, and the u8 histogram; the parameter specs the
  * plugins declare; how a configuration becomes a cpu_job; how partial
- * results combine and reach rb_result; and the callbacks of the
- * single-threaded strategies (serial, unrolled, kahan).
+ * results combine and reach rb_result; the callbacks of the
+ * single-threaded strategies (serial, unrolled, kahan); and the
+ * descriptor's fields that every strategy has.
  *
  * Lanes: element i goes to accumulator i % lanes; at the end accumulator l
  * takes accumulator l + lanes/2, then l + lanes/4, ... (a pairwise combine).
@@ -54,6 +55,14 @@ static const char *const cpu_acc_choices[] __attribute__((unused)) = {
      RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64) |                 \
      RB_DTYPE_BIT(RB_DTYPE_U8))
 
+/* The descriptor's fields that every strategy of the pack has: the ABI it
+ * was built with, its version, the cpu backend, and the ops and dtypes
+ * above. A strategy's descriptor adds its name, summary, parameters and
+ * callbacks. */
+#define CPU_PACK_DESCRIPTOR_FIELDS                                             \
+    RB_PLUGIN_ABI_FIELDS, .version = "1.0", .backend = "cpu", .ops = CPU_OPS,  \
+    .dtypes = CPU_DTYPES
+
 /* ---- one configuration -------------------------------------------------- */
 
 typedef struct cpu_job {
@@ -83,14 +92,16 @@ static inline int cpu_is_float(int dtype)
     return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64;
 }
 
-/* Fills *job from cfg. `lanes` is the strategy's accumulator count;
- * `compensated` selects the Neumaier sum. The accumulator type comes from
- * the parameter "acc" when the plugin declares it. Returns RB_OK, or
- * RB_UNSUPPORTED / RB_ERROR with the reason given to cfg->host->error. */
-static inline int cpu_job_setup(const rb_config *cfg, unsigned lanes, int compensated,
-                                cpu_job *job)
+/* Fills *job from cfg. `compensated` selects the Neumaier sum. The
+ * accumulator count comes from the parameter "lanes" and the accumulator
+ * type from "acc" when the plugin declares them (the host hands a plugin
+ * every parameter it declares); without them, one accumulator of the data
+ * type. Returns RB_OK, or RB_UNSUPPORTED / RB_ERROR with the reason given
+ * to cfg->host->error. */
+static inline int cpu_job_setup(const rb_config *cfg, int compensated, cpu_job *job)
 {
     const rb_host *host = cfg->host;
+    unsigned lanes = (unsigned)rb_param_int(cfg, "lanes", 1);
     int64_t acc = rb_param_int(cfg, "acc", CPU_ACC_NATIVE);
     int numeric = cfg->dtype == RB_DTYPE_I32 || cfg->dtype == RB_DTYPE_I64 ||
                   cpu_is_float(cfg->dtype);
@@ -164,6 +175,17 @@ static inline int cpu_job_setup(const rb_config *cfg, unsigned lanes, int compen
 #define CPU_STEP_MAX(ACC, a, v) ((a) = (v) > (a) ? (v) : (a))
 #define CPU_INIT_SUM(x) 0
 #define CPU_INIT_FIRST(x) (x)[0]
+
+/* a = a (OP) v, for OP sum, min or max. */
+#define CPU_STEP_OP(OP, ACC, a, v)                                             \
+    do {                                                                       \
+        if ((OP) == RB_OP_SUM)                                                 \
+            CPU_STEP_SUM(ACC, a, v);                                           \
+        else if ((OP) == RB_OP_MIN)                                            \
+            CPU_STEP_MIN(ACC, a, v);                                           \
+        else                                                                   \
+            CPU_STEP_MAX(ACC, a, v);                                           \
+    } while (0)
 
 /* Defines NAME(x, n, lanes): reduces x[0..n) (n >= 1) with STEP into
  * `lanes` accumulators of type ACC, GROUP at a time, then combines them
@@ -341,26 +363,14 @@ static inline void cpu_combine(const cpu_job *job, cpu_partial *into, const cpu_
         if (job->op == RB_OP_SUM)
             into->u = job->dtype == RB_DTYPE_I32 ? (uint32_t)(into->u + next->u)
                                                  : into->u + next->u;
-        else if (job->op == RB_OP_MIN)
-            CPU_STEP_MIN(int64_t, into->i, next->i);
         else
-            CPU_STEP_MAX(int64_t, into->i, next->i);
+            CPU_STEP_OP(job->op, int64_t, into->i, next->i);
         break;
     case RB_DTYPE_F32:
-        if (job->op == RB_OP_SUM)
-            CPU_STEP_SUM(float, into->f, next->f);
-        else if (job->op == RB_OP_MIN)
-            CPU_STEP_MIN(float, into->f, next->f);
-        else
-            CPU_STEP_MAX(float, into->f, next->f);
+        CPU_STEP_OP(job->op, float, into->f, next->f);
         break;
     case RB_DTYPE_F64:
-        if (job->op == RB_OP_SUM)
-            CPU_STEP_SUM(double, into->d, next->d);
-        else if (job->op == RB_OP_MIN)
-            CPU_STEP_MIN(double, into->d, next->d);
-        else
-            CPU_STEP_MAX(double, into->d, next->d);
+        CPU_STEP_OP(job->op, double, into->d, next->d);
         break;
     }
 }
@@ -423,25 +433,43 @@ typedef struct cpu_single {
     cpu_partial result; /* of the last run */
 } cpu_single;
 
-/* Allocates the state of a single-threaded strategy for a set-up job. */
-static inline int cpu_single_init(const cpu_job *job, void **state)
+/* describe (state NULL) or init (state not NULL) of a single-threaded
+ * strategy: the job set up from cfg (cpu_job_setup) and, for init, the
+ * state that holds it allocated. */
+static inline int cpu_single_setup(const rb_config *cfg, int compensated, void **state)
 {
+    cpu_job job;
+    int rc = cpu_job_setup(cfg, compensated, &job);
+    if (rc != RB_OK || !state)
+        return rc;
     cpu_single *st = calloc(1, sizeof *st);
     if (!st) {
-        job->host->error(job->host, "out of memory");
+        job.host->error(job.host, "out of memory");
         return RB_ERROR;
     }
-    st->job = *job;
-    if (job->op == RB_OP_HISTOGRAM) {
-        st->tables = malloc((size_t)job->lanes * 256 * sizeof *st->tables);
+    st->job = job;
+    if (job.op == RB_OP_HISTOGRAM) {
+        st->tables = malloc((size_t)job.lanes * 256 * sizeof *st->tables);
         if (!st->tables) {
-            job->host->error(job->host, "out of memory for %u histogram tables", job->lanes);
+            job.host->error(job.host, "out of memory for %u histogram tables", job.lanes);
             free(st);
             return RB_ERROR;
         }
     }
     *state = st;
     return RB_OK;
+}
+
+/* describe and init of serial and unrolled (kahan's compensate). */
+static inline int cpu_single_describe(const rb_config *cfg, rb_description *out)
+{
+    (void)out;
+    return cpu_single_setup(cfg, 0, NULL);
+}
+
+static inline int cpu_single_init(const rb_config *cfg, void **state)
+{
+    return cpu_single_setup(cfg, 0, state);
 }
 
 static inline int cpu_single_run(void *state)
@@ -465,5 +493,10 @@ static inline void cpu_single_teardown(void *state)
         free(st);
     }
 }
+
+/* The callbacks after init of every single-threaded strategy. */
+#define CPU_SINGLE_CALLBACKS                                                   \
+    .run = cpu_single_run, .verify = cpu_single_verify,                        \
+    .teardown = cpu_single_teardown
 
 #endif

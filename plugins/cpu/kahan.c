@@ -9,35 +9,22 @@
 
 static int kahan_describe(const rb_config *cfg, rb_description *out)
 {
-    cpu_job job;
     (void)out;
-    return cpu_job_setup(cfg, 1, 1, &job);
+    return cpu_single_setup(cfg, 1, NULL);
 }
 
 static int kahan_init(const rb_config *cfg, void **state)
 {
-    cpu_job job;
-    int rc = cpu_job_setup(cfg, 1, 1, &job);
-    return rc != RB_OK ? rc : cpu_single_init(&job, state);
+    return cpu_single_setup(cfg, 1, state);
 }
 
 static const rb_plugin kahan_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    CPU_PACK_DESCRIPTOR_FIELDS,
     .name = "kahan",
     .summary = "compensated (Kahan-Babuska/Neumaier) sum in the data type",
-    .version = "1.0",
-    .backend = "cpu",
-    .ops = CPU_OPS,
-    .dtypes = CPU_DTYPES,
-    .params = NULL,
-    .n_params = 0,
     .describe = kahan_describe,
     .init = kahan_init,
-    .run = cpu_single_run,
-    .verify = cpu_single_verify,
-    .teardown = cpu_single_teardown,
+    CPU_SINGLE_CALLBACKS,
 };
 
 RB_PLUGIN_ENTRY(kahan_plugin)

@@ -7,37 +7,14 @@ static const rb_param_spec serial_params[] = {
     CPU_PARAM_ACC,
 };
 
-static int serial_describe(const rb_config *cfg, rb_description *out)
-{
-    cpu_job job;
-    (void)out;
-    return cpu_job_setup(cfg, 1, 0, &job);
-}
-
-static int serial_init(const rb_config *cfg, void **state)
-{
-    cpu_job job;
-    int rc = cpu_job_setup(cfg, 1, 0, &job);
-    return rc != RB_OK ? rc : cpu_single_init(&job, state);
-}
-
 static const rb_plugin serial_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    CPU_PACK_DESCRIPTOR_FIELDS,
     .name = "serial",
     .summary = "one accumulator, the plain loop (the baseline)",
-    .version = "1.0",
-    .backend = "cpu",
-    .ops = CPU_OPS,
-    .dtypes = CPU_DTYPES,
-    .params = serial_params,
-    .n_params = sizeof serial_params / sizeof serial_params[0],
-    .describe = serial_describe,
-    .init = serial_init,
-    .run = cpu_single_run,
-    .verify = cpu_single_verify,
-    .teardown = cpu_single_teardown,
+    RB_PLUGIN_PARAMS(serial_params),
+    .describe = cpu_single_describe,
+    .init = cpu_single_init,
+    CPU_SINGLE_CALLBACKS,
 };
 
 RB_PLUGIN_ENTRY(serial_plugin)

@@ -67,16 +67,10 @@ static unsigned threads_split(const rb_config *cfg, uint64_t *chunk)
     return (unsigned)((cfg->n + *chunk - 1) / *chunk);
 }
 
-static int threads_setup(const rb_config *cfg, cpu_job *job)
-{
-    unsigned lanes = (unsigned)rb_param_int(cfg, "lanes", CPU_LANES_DEFAULT);
-    return cpu_job_setup(cfg, lanes, 0, job);
-}
-
 static int threads_describe(const rb_config *cfg, rb_description *out)
 {
     cpu_job job;
-    int rc = threads_setup(cfg, &job);
+    int rc = cpu_job_setup(cfg, 0, &job);
     uint64_t chunk;
     if (rc == RB_OK && out)
         snprintf(out->label, sizeof out->label, "threads=%u", threads_split(cfg, &chunk));
@@ -149,7 +143,7 @@ static int threads_init(const rb_config *cfg, void **state)
         host->error(host, "out of memory");
         return RB_ERROR;
     }
-    rc = threads_setup(cfg, &st->job);
+    rc = cpu_job_setup(cfg, 0, &st->job);
     if (rc != RB_OK) {
         free(st);
         return rc;
@@ -217,17 +211,10 @@ static int threads_verify(void *state, rb_result *result)
 }
 
 static const rb_plugin threads_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    CPU_PACK_DESCRIPTOR_FIELDS,
     .name = "threads",
     .summary = "the unrolled loop on every core, one contiguous chunk per thread",
-    .version = "1.0",
-    .backend = "cpu",
-    .ops = CPU_OPS,
-    .dtypes = CPU_DTYPES,
-    .params = threads_params,
-    .n_params = sizeof threads_params / sizeof threads_params[0],
+    RB_PLUGIN_PARAMS(threads_params),
     .describe = threads_describe,
     .init = threads_init,
     .run = threads_run,
