@@ -5,15 +5,11 @@
 # acceptance (tests/test_compare_rounds.sh, bench/compare_acceptance.sh).
 check_PROGRAMS += tests/test_provenance
 tests_test_provenance_SOURCES = tests/test_provenance.c
-tests_test_provenance_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_provenance_LDADD = $(TEST_LIBS)
 TESTS += tests/test_provenance tests/test_provenance.sh
 EXTRA_DIST += tests/test_provenance.sh
 
 check_PROGRAMS += tests/test_compare_stats
 tests_test_compare_stats_SOURCES = tests/test_compare_stats.c
-tests_test_compare_stats_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_compare_stats_LDADD = $(TEST_LIBS)
 TESTS += tests/test_compare_stats tests/test_compare.sh tests/test_compare_rounds.sh
 EXTRA_DIST += tests/test_compare.sh tests/test_compare_rounds.sh tests/fixtures/compare/launch.json \
 	tests/fixtures/compare/graph.json tests/fixtures/compare/cold.json \

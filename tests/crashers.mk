@@ -25,86 +25,85 @@ CRASHER_PLUGINS = \
 	tests/crashers/absurd-many-choices.la \
 	tests/crashers/absurd-bad-masks.la
 check_LTLIBRARIES += $(CRASHER_PLUGINS)
-CRASHER_CPPFLAGS = -I$(top_srcdir)/sdk
 
 tests_crashers_crash_describe_la_SOURCES = tests/crashers/crash-describe.c tests/crashers/crasher.h
-tests_crashers_crash_describe_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_describe_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_crash_describe_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_crash_init_la_SOURCES = tests/crashers/crash-init.c tests/crashers/crasher.h
-tests_crashers_crash_init_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_init_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_crash_init_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_crash_run_la_SOURCES = tests/crashers/crash-run.c tests/crashers/crasher.h
-tests_crashers_crash_run_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_run_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_crash_run_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_crash_verify_la_SOURCES = tests/crashers/crash-verify.c tests/crashers/crasher.h
-tests_crashers_crash_verify_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_verify_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_crash_verify_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_crash_teardown_la_SOURCES = tests/crashers/crash-teardown.c tests/crashers/crasher.h
-tests_crashers_crash_teardown_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_crash_teardown_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_crash_teardown_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hang_run_la_SOURCES = tests/crashers/hang-run.c tests/crashers/crasher.h
-tests_crashers_hang_run_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_hang_run_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_hang_run_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_exit_run_la_SOURCES = tests/crashers/exit-run.c tests/crashers/crasher.h
-tests_crashers_exit_run_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_exit_run_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_exit_run_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_wrong_sum_la_SOURCES = tests/crashers/wrong-sum.c tests/crashers/crasher.h
-tests_crashers_wrong_sum_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_wrong_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_wrong_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_print_stdout_la_SOURCES = tests/crashers/print-stdout.c tests/crashers/crasher.h
-tests_crashers_print_stdout_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_print_stdout_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_print_stdout_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_huge_error_la_SOURCES = tests/crashers/huge-error.c tests/crashers/crasher.h
-tests_crashers_huge_error_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_huge_error_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_huge_error_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_slow_sum_la_SOURCES = tests/crashers/slow-sum.c tests/crashers/crasher.h
-tests_crashers_slow_sum_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_slow_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_slow_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_fragile_sum_la_SOURCES = tests/crashers/fragile-sum.c tests/crashers/crasher.h tests/crashers/fragile.h
-tests_crashers_fragile_sum_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_fragile_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_fragile_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_fragile_backend_la_SOURCES = tests/crashers/fragile-backend.c tests/crashers/fragile.h
-tests_crashers_fragile_backend_la_CPPFLAGS = $(CRASHER_CPPFLAGS)
+tests_crashers_fragile_backend_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_crashers_fragile_backend_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_absurd_null_name_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
-tests_crashers_absurd_null_name_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=1
+tests_crashers_absurd_null_name_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DABSURD_CASE=1
 tests_crashers_absurd_null_name_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_absurd_long_name_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
-tests_crashers_absurd_long_name_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=2
+tests_crashers_absurd_long_name_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DABSURD_CASE=2
 tests_crashers_absurd_long_name_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_absurd_huge_params_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
-tests_crashers_absurd_huge_params_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=3
+tests_crashers_absurd_huge_params_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DABSURD_CASE=3
 tests_crashers_absurd_huge_params_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_absurd_null_default_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
-tests_crashers_absurd_null_default_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=4
+tests_crashers_absurd_null_default_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DABSURD_CASE=4
 tests_crashers_absurd_null_default_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_absurd_long_summary_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
-tests_crashers_absurd_long_summary_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=5
+tests_crashers_absurd_long_summary_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DABSURD_CASE=5
 tests_crashers_absurd_long_summary_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_absurd_many_choices_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
-tests_crashers_absurd_many_choices_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=6
+tests_crashers_absurd_many_choices_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DABSURD_CASE=6
 tests_crashers_absurd_many_choices_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_absurd_bad_masks_la_SOURCES = tests/crashers/absurd.c tests/crashers/crasher.h
-tests_crashers_absurd_bad_masks_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DABSURD_CASE=7
+tests_crashers_absurd_bad_masks_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DABSURD_CASE=7
 tests_crashers_absurd_bad_masks_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 # The folder the tests point --plugin-path at.
@@ -135,52 +134,52 @@ HOSTILE_PLUGINS = \
 check_LTLIBRARIES += $(HOSTILE_PLUGINS)
 
 tests_crashers_hostile_segv_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_segv_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=1
+tests_crashers_hostile_segv_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=1
 tests_crashers_hostile_segv_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_exit_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_exit_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=2
+tests_crashers_hostile_exit_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=2
 tests_crashers_hostile_exit_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_hang_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_hang_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=3
+tests_crashers_hostile_hang_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=3
 tests_crashers_hostile_hang_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_chdir_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_chdir_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=4
+tests_crashers_hostile_chdir_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=4
 tests_crashers_hostile_chdir_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_sigmask_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_sigmask_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=5
+tests_crashers_hostile_sigmask_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=5
 tests_crashers_hostile_sigmask_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_dtor_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_dtor_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=6
+tests_crashers_hostile_dtor_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=6
 tests_crashers_hostile_dtor_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_thread_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_thread_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=7
+tests_crashers_hostile_thread_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=7
 tests_crashers_hostile_thread_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_crashers_hostile_thread_la_LIBADD = $(PTHREAD_LIBS)
 
 tests_crashers_hostile_fork_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_fork_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=8
+tests_crashers_hostile_fork_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=8
 tests_crashers_hostile_fork_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_bad_default_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_bad_default_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=9
+tests_crashers_hostile_bad_default_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=9
 tests_crashers_hostile_bad_default_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_evil_summary_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_evil_summary_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=10
+tests_crashers_hostile_evil_summary_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=10
 tests_crashers_hostile_evil_summary_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_evil_name_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_evil_name_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=11
+tests_crashers_hostile_evil_name_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=11
 tests_crashers_hostile_evil_name_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests_crashers_hostile_shifty_la_SOURCES = tests/crashers/hostile.c tests/crashers/crasher.h
-tests_crashers_hostile_shifty_la_CPPFLAGS = $(CRASHER_CPPFLAGS) -DHOSTILE_CASE=12
+tests_crashers_hostile_shifty_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DHOSTILE_CASE=12
 tests_crashers_hostile_shifty_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests/crashers/hostile.stamp: $(HOSTILE_PLUGINS) tests/plugins/tiny-sum.la tests/crashers/slow-sum.la

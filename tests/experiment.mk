@@ -4,16 +4,8 @@ check_PROGRAMS += tests/test_units tests/test_experiment tests/test_sweep
 TESTS += tests/test_units tests/test_experiment tests/test_sweep
 
 tests_test_units_SOURCES = tests/test_units.c
-tests_test_units_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_units_LDADD = $(TEST_LIBS)
-
 tests_test_experiment_SOURCES = tests/test_experiment.c
-tests_test_experiment_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_experiment_LDADD = $(TEST_LIBS)
-
 tests_test_sweep_SOURCES = tests/test_sweep.c
-tests_test_sweep_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_sweep_LDADD = $(TEST_LIBS)
 
 EXTRA_DIST += \
 	tests/fixtures/experiment/valid.ini \

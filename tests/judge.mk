@@ -7,7 +7,7 @@
 # rounded down) and onepass-reverse.cu (its reversed calls skip slice 0).
 check_LTLIBRARIES += tests/judge/buggy.la
 tests_judge_buggy_la_SOURCES = tests/judge/buggy.c tests/judge/bugs.h
-tests_judge_buggy_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_judge_buggy_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_judge_buggy_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests/judge/dir.stamp: tests/judge/buggy.la
@@ -20,5 +20,3 @@ EXTRA_DIST += tests/test_judge.sh tests/test_gpu_judge.sh tests/judge/buggy.cu \
 	tests/judge/onepass-tail.cu tests/judge/onepass-reverse.cu
 check_PROGRAMS += tests/test_probe
 tests_test_probe_SOURCES = tests/test_probe.c
-tests_test_probe_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_probe_LDADD = $(TEST_LIBS)

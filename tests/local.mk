@@ -8,10 +8,12 @@ AM_TESTS_ENVIRONMENT = \
 	REDBENCH='$(abs_top_builddir)/redbench'; JQ='$(JQ)'; \
 	export top_srcdir top_builddir REDBENCH JQ;
 
-# Unit tests link the program's library.
-TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-TEST_LIBS = src/libredbench.la -lm
-# Test plugins: modules that are never installed.
+# Unit tests (and fuzz/'s replays) link the program's library: LDADD is
+# every program's that does not name its own (redbench and write-completion
+# do), so a test needs only its sources.
+LDADD = src/libredbench.la -lm
+# Test plugins: modules that are never installed, that see only the SDK.
+TEST_PLUGIN_CPPFLAGS = -I$(top_srcdir)/sdk
 TEST_PLUGIN_LINK_FLAGS = $(PLUGIN_LINK_FLAGS) -rpath /nowhere
 # $(gather_plugins) DIR MODULE.la...: the folder of a test's --plugin-path,
 # holding those modules' shared objects (tests/gather-plugins.sh).

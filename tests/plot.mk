@@ -2,20 +2,14 @@
 # HTML report, the results reader, and results files as untrusted input.
 check_PROGRAMS += tests/test_json_reader
 tests_test_json_reader_SOURCES = tests/test_json_reader.c
-tests_test_json_reader_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_json_reader_LDADD = $(TEST_LIBS)
 TESTS += tests/test_json_reader
 
 check_PROGRAMS += tests/test_plot_data
 tests_test_plot_data_SOURCES = tests/test_plot_data.c
-tests_test_plot_data_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_plot_data_LDADD = $(TEST_LIBS)
 TESTS += tests/test_plot_data
 
 check_PROGRAMS += tests/test_printable
 tests_test_printable_SOURCES = tests/test_printable.c
-tests_test_printable_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_printable_LDADD = $(TEST_LIBS)
 TESTS += tests/test_printable
 
 TESTS += tests/test_plot.sh tests/test_html.sh
@@ -38,6 +32,4 @@ EXTRA_DIST += tests/test_results_untrusted.sh tests/test_results_large.sh tests/
 # tests/test_fuzz_replay.sh.
 check_PROGRAMS += fuzz/replay_results
 fuzz_replay_results_SOURCES = fuzz/fuzz_results.c fuzz/replay.c
-fuzz_replay_results_CPPFLAGS = $(TEST_CPPFLAGS)
-fuzz_replay_results_LDADD = $(TEST_LIBS)
 EXTRA_DIST += fuzz/results.dict

@@ -13,7 +13,6 @@ TEST_PLUGINS = \
 	tests/plugins/too-small.la \
 	tests/plugins/no-run.la
 check_LTLIBRARIES += $(TEST_PLUGINS)
-TEST_PLUGIN_CPPFLAGS = -I$(top_srcdir)/sdk
 
 tests_plugins_tiny_sum_la_SOURCES = tests/plugins/tiny-sum.c tests/plugins/test_plugin.h
 tests_plugins_tiny_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)

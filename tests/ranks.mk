@@ -4,7 +4,7 @@
 # and 4 ranks and expects each fault in its row alone.
 check_LTLIBRARIES += tests/ranks/exchange-sum.la
 tests_ranks_exchange_sum_la_SOURCES = tests/ranks/exchange-sum.c
-tests_ranks_exchange_sum_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_ranks_exchange_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_ranks_exchange_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests/ranks/dir.stamp: tests/ranks/exchange-sum.la
@@ -24,7 +24,7 @@ tests/ranks/mpi.stamp: tests/ranks/mpi-faults.la
 check_DATA += tests/ranks/mpi.stamp
 endif
 tests_ranks_mpi_faults_la_SOURCES = tests/ranks/mpi-faults.c
-tests_ranks_mpi_faults_la_CPPFLAGS = -I$(top_srcdir)/sdk $(MPI_CFLAGS)
+tests_ranks_mpi_faults_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) $(MPI_CFLAGS)
 tests_ranks_mpi_faults_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_ranks_mpi_faults_la_LIBADD = $(MPI_LIBS)
 CLEANFILES += tests/ranks/mpi.stamp tests/ranks/mpi/*.so

@@ -5,7 +5,5 @@
 # docs/results-schema.md; seeds as strings; parameters typed alike.
 check_PROGRAMS += tests/test_reports
 tests_test_reports_SOURCES = tests/test_reports.c
-tests_test_reports_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_reports_LDADD = $(TEST_LIBS)
 TESTS += tests/test_reports tests/test_results_schema.sh
 EXTRA_DIST += tests/test_results_schema.sh docs/results-schema.md

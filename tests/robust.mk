@@ -11,16 +11,12 @@ EXTRA_DIST += tests/test_malformed.sh tests/test_isolation.sh tests/test_interru
 
 check_PROGRAMS += fuzz/replay_experiment fuzz/replay_descriptor
 fuzz_replay_experiment_SOURCES = fuzz/fuzz_experiment.c fuzz/fuzz_sweep.h fuzz/replay.c
-fuzz_replay_experiment_CPPFLAGS = $(TEST_CPPFLAGS)
-fuzz_replay_experiment_LDADD = $(TEST_LIBS)
 fuzz_replay_descriptor_SOURCES = fuzz/fuzz_descriptor.c fuzz/fuzz_sweep.h fuzz/replay.c
-fuzz_replay_descriptor_CPPFLAGS = $(TEST_CPPFLAGS)
-fuzz_replay_descriptor_LDADD = $(TEST_LIBS)
 
 # The module whose descriptor fuzz_descriptor sets (it exports a setter).
 check_LTLIBRARIES += fuzz/fuzz-plugin.la
 fuzz_fuzz_plugin_la_SOURCES = fuzz/fuzz_plugin.c
-fuzz_fuzz_plugin_la_CPPFLAGS = -I$(top_srcdir)/sdk
+fuzz_fuzz_plugin_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 fuzz_fuzz_plugin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 
 EXTRA_DIST += fuzz/run.sh fuzz/README fuzz/experiment.dict fuzz/descriptor.dict \

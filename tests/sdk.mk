@@ -14,7 +14,7 @@ EXTRA_DIST += tests/test_packs.sh tests/test_install.sh tests/test_reconfigure.s
 # A plugin whose descriptor is exactly the ABI 1.0 layout (never installed).
 check_LTLIBRARIES += tests/sdk/abi-1-0.la
 tests_sdk_abi_1_0_la_SOURCES = tests/sdk/abi-1-0.c tests/plugins/test_plugin.h
-tests_sdk_abi_1_0_la_CPPFLAGS = -I$(top_srcdir)/sdk -I$(top_srcdir)/tests/plugins
+tests_sdk_abi_1_0_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -I$(top_srcdir)/tests/plugins
 tests_sdk_abi_1_0_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 # Where `make install` puts things, for test_install.sh.

@@ -16,11 +16,7 @@ check_PROGRAMS += tests/test_rules tests/test_peak_cache
 TESTS += tests/test_rules tests/test_peak_cache tests/test_timing.sh tests/test_peak_check.sh \
 	tests/test_rounds.sh
 tests_test_rules_SOURCES = tests/test_rules.c
-tests_test_rules_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_rules_LDADD = $(TEST_LIBS)
 tests_test_peak_cache_SOURCES = tests/test_peak_cache.c
-tests_test_peak_cache_CPPFLAGS = $(TEST_CPPFLAGS)
-tests_test_peak_cache_LDADD = $(TEST_LIBS)
 
 TIMING_PLUGINS = \
 	tests/timing/delay-sum.la \
@@ -29,17 +25,17 @@ TIMING_PLUGINS = \
 	tests/timing/old-sum.la
 check_LTLIBRARIES += $(TIMING_PLUGINS)
 tests_timing_delay_sum_la_SOURCES = tests/timing/delay-sum.c
-tests_timing_delay_sum_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_timing_delay_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_timing_delay_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_timing_flaky_bits_la_SOURCES = tests/timing/flaky-bits.c
-tests_timing_flaky_bits_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_timing_flaky_bits_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_timing_flaky_bits_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_timing_flaky_bits_la_LIBADD = -lm
 tests_timing_old_clock_la_SOURCES = tests/timing/old-clock.c
-tests_timing_old_clock_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_timing_old_clock_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_timing_old_clock_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_timing_old_sum_la_SOURCES = tests/timing/old-sum.c
-tests_timing_old_sum_la_CPPFLAGS = -I$(top_srcdir)/sdk
+tests_timing_old_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_timing_old_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 tests/timing/dir.stamp: $(TIMING_PLUGINS)
