@@ -14,23 +14,10 @@
 #     hopper_vs_cub.py RESULT.json [RESULT.json ...]
 #
 # Prints Markdown; exits 1 when a file has no `cub` row for some size.
-import json
-import lzma
 import sys
 from collections import defaultdict
 
-
-def load(path):
-    opener = lzma.open if path.endswith(".xz") else open
-    with opener(path, "rt") as f:
-        return json.load(f)
-
-
-def size_text(n):
-    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
-        if n >= 1 << shift and n % (1 << shift) == 0:
-            return f"{n >> shift}{unit}"
-    return str(n)
+from results import load, size_text
 
 
 def deterministic_by_construction(row):

@@ -11,14 +11,14 @@
 # with a 95% bootstrap interval. Prints Markdown.
 #
 #     launch_rounds.py DIR [DIR...]
-import csv
 import glob
-import json
 import os
 import random
 import re
 import statistics
 import sys
+
+from results import load as load_results, plain_medians, size_text
 
 ORDER = ["static", "shared", "dlopen", "split", "launch", "blocking", "device"]
 # each of redbench's series and the plain loop it is checked against
@@ -29,22 +29,9 @@ def base_of(name):
     return "blocking" if name == "device" else "static"
 
 
-def size_text(n):
-    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
-        if n >= 1 << shift and n % (1 << shift) == 0:
-            return f"{n >> shift}{unit}"
-    return str(n)
-
-
-def plain(path):
-    with open(path) as f:
-        return {int(r["n"]): float(r["median_ns"]) for r in csv.DictReader(f)}
-
-
 def redbench(path):
-    with open(path) as f:
-        return {int(r["n"]): r["median_ns"] for r in json.load(f)["results"]
-                if r["status"] == "ok"}
+    return {int(r["n"]): r["median_ns"] for r in load_results(path)["results"]
+            if r["status"] == "ok"}
 
 
 def interval(base, other, rng, draws=4000):
@@ -65,7 +52,7 @@ def load(d):
         if m:
             files.setdefault(m.group(1), {})[int(m.group(2))] = p
     rounds = sorted(set.intersection(*(set(v) for v in files.values())))
-    series = {name: [(plain if by_round[r].endswith(".csv") else redbench)(by_round[r])
+    series = {name: [(plain_medians if by_round[r].endswith(".csv") else redbench)(by_round[r])
                      for r in rounds] for name, by_round in files.items()}
     return series, len(rounds)
 

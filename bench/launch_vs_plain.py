@@ -9,31 +9,18 @@
 # Exits 1 when a launch median differs from the plain one by more than the
 # tolerance (3% by default), or when a size is missing on either side.
 import argparse
-import csv
-import json
 import sys
 
-
-def plain_medians(path):
-    with open(path) as f:
-        return {int(r["n"]): float(r["median_ns"]) for r in csv.DictReader(f)}
+from results import load, plain_medians, size_text
 
 
 def redbench_rows(path):
-    with open(path) as f:
-        doc = json.load(f)
+    doc = load(path)
     rows = {}
     for r in doc["results"]:
         if r["op"] == "sum" and r["dtype"] == "f32":
             rows[int(r["n"])] = r
     return doc, rows
-
-
-def size_text(n):
-    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
-        if n >= 1 << shift and n % (1 << shift) == 0:
-            return f"{n >> shift}{unit}"
-    return str(n)
 
 
 def us(ns):

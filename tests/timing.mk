@@ -45,7 +45,7 @@ CLEANFILES += tests/timing/dir.stamp tests/timing/dir/*.so
 
 EXTRA_DIST += tests/test_timing.sh tests/test_gpu_timing.sh tests/test_peak_check.sh tests/test_rounds.sh \
 	bench/Makefile bench/plain_cub_sum.cu bench/plain_dlopen.c bench/plain_record.cu bench/launch_vs_plain.py \
-	bench/launch-vs-plain.ini bench/hopper_vs_cub.py \
+	bench/launch-vs-plain.ini bench/hopper_vs_cub.py bench/results.py \
 	bench/launch_rounds.sh bench/launch_rounds.py bench/launch-rounds.ini \
 	bench/compare_acceptance.sh bench/compare-acceptance.ini bench/compare-acceptance-gpu.ini \
 	bench/timing_rounds.sh tests/timing/delay-cuda.cu
