@@ -10,24 +10,22 @@ cudamanifestdir = $(pkglibdir)/cuda
 vulkanmanifestdir = $(pkglibdir)/vulkan
 mpimanifestdir = $(pkglibdir)/mpi
 ncclmanifestdir = $(pkglibdir)/nccl
-PACK_MANIFESTS = plugins/cpu/pack.ini
 nodist_cpumanifest_DATA = plugins/cpu/pack.ini
 if BUILD_CUDA
-PACK_MANIFESTS += plugins/cuda/pack.ini
 nodist_cudamanifest_DATA = plugins/cuda/pack.ini
 endif
 if BUILD_VULKAN
-PACK_MANIFESTS += plugins/vulkan/pack.ini
 nodist_vulkanmanifest_DATA = plugins/vulkan/pack.ini
 endif
 if BUILD_NCCL
-PACK_MANIFESTS += plugins/nccl/pack.ini
 nodist_ncclmanifest_DATA = plugins/nccl/pack.ini
 endif
 if BUILD_MPI
-PACK_MANIFESTS += plugins/mpi/pack.ini
 nodist_mpimanifest_DATA = plugins/mpi/pack.ini
 endif
+# The manifests of the packs built.
+PACK_MANIFESTS = $(nodist_cpumanifest_DATA) $(nodist_cudamanifest_DATA) \
+	$(nodist_vulkanmanifest_DATA) $(nodist_ncclmanifest_DATA) $(nodist_mpimanifest_DATA)
 # Every pack's manifest, built or not.
 PACK_MANIFEST_FILES = plugins/cpu/pack.ini plugins/cuda/pack.ini plugins/vulkan/pack.ini \
 	plugins/nccl/pack.ini plugins/mpi/pack.ini
@@ -48,24 +46,18 @@ plugins/vulkan/pack.ini: plugins/vulkan/pack.ini.in
 plugins/nccl/pack.ini: plugins/nccl/pack.ini.in
 plugins/mpi/pack.ini: plugins/mpi/pack.ini.in
 
-# The libtool-built packs' modules, by install folder.
+# The libtool-built packs' modules: plugins/PACK/NAME.la is installed as
+# $(pkglibdir)/PACK/NAME.la (PACKdir) and NAME.so beside it.
+LIBTOOL_PACK_MODULES = $(cpu_LTLIBRARIES) $(vulkan_LTLIBRARIES) $(mpi_LTLIBRARIES)
 RB_INSTALL_DATA_HOOKS += packs-remove-la
 RB_UNINSTALL_HOOKS += packs-uninstall-modules
 
 packs-remove-la:
-	@for la in $(cpu_LTLIBRARIES); do rm -f "$(DESTDIR)$(cpudir)/$${la##*/}"; done
-	@for la in $(vulkan_LTLIBRARIES); do rm -f "$(DESTDIR)$(vulkandir)/$${la##*/}"; done
-	@for la in $(mpi_LTLIBRARIES); do rm -f "$(DESTDIR)$(mpidir)/$${la##*/}"; done
+	@for la in $(LIBTOOL_PACK_MODULES); do rm -f "$(DESTDIR)$(pkglibdir)/$${la#plugins/}"; done
 
 packs-uninstall-modules:
-	@for la in $(cpu_LTLIBRARIES); do \
-	  so=$${la##*/}; rm -f "$(DESTDIR)$(cpudir)/$${so%.la}.so"; \
-	done
-	@for la in $(vulkan_LTLIBRARIES); do \
-	  so=$${la##*/}; rm -f "$(DESTDIR)$(vulkandir)/$${so%.la}.so"; \
-	done
-	@for la in $(mpi_LTLIBRARIES); do \
-	  so=$${la##*/}; rm -f "$(DESTDIR)$(mpidir)/$${so%.la}.so"; \
+	@for la in $(LIBTOOL_PACK_MODULES); do \
+	  la=$${la#plugins/}; rm -f "$(DESTDIR)$(pkglibdir)/$${la%.la}.so"; \
 	done
 
 .PHONY: packs-remove-la packs-uninstall-modules
