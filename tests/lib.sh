@@ -2,6 +2,9 @@
 #   plan N; ok "name" command...; is "got" "want" "name"; skip "why"; done_testing
 #   experiment_header NAME [KEY=VALUE]...: an [experiment] section for a quick run
 #   cuda_probe [KEY=VALUE]...: is the cuda pack built, is there a device?
+#   statuses FILE: the statuses of a results file's rows
+#   start_slow ARGS...: redbench in the background, once slow-sum runs
+#   crashes_as_signals: plugins' crashes reach redbench as signals
 # Sets $tmp (removed at exit), $rb (the redbench binary), $fixtures.
 set -u
 rb=${REDBENCH:-$top_builddir/redbench}
@@ -37,3 +40,20 @@ cuda_probe() {
   [ $? -ne 2 ] || skip_all "the cuda pack is not built (no cub plugin found)"
   probe_status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
   probe_reason=$("$JQ" -r '.results[0].reason' "$tmp/probe.json" 2>/dev/null); }
+# statuses FILE: the statuses of FILE's rows in order, on one line.
+statuses() { "$JQ" -r '[.results[]|.status]|join(" ")' "$1"; }
+# start_slow ARGS...: `redbench -q ARGS` in the background (standard error
+# appended to $tmp/stderr), returning once a configuration of the slow-sum
+# test plugin is in progress (it creates $SLOW_SUM_MARK when one starts), so
+# that a signal sent then arrives while it runs. Sets $pid.
+start_slow() {
+  rm -f "$SLOW_SUM_MARK"
+  "$rb" -q "$@" 2>>"$tmp/stderr" &
+  pid=$!
+  for _ in $(seq 400); do [ -e "$SLOW_SUM_MARK" ] && return 0; sleep 0.05; done
+  echo "# the slow configuration did not start"; return 1
+}
+# crashes_as_signals: the crashes of test plugins reach redbench as
+# signals, also in a sanitized build.
+crashes_as_signals() {
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"; }

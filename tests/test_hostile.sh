@@ -20,8 +20,7 @@ command -v timeout >/dev/null || skip_all "timeout not found"
 command -v mkfifo >/dev/null || skip_all "mkfifo not found"
 plan 45
 unset REDBENCH_PLUGIN_PATH
-# The crashes must reach redbench as signals, also in a sanitized build.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
+crashes_as_signals
 # A plugin that hangs while it loads is given up after 1 s, not 10.
 export REDBENCH_LOAD_TIMEOUT=1
 
@@ -35,7 +34,6 @@ folder() {
 rbt() { timeout 60 "$rb" "$@"; }
 # Bytes a terminal would act on: ESC, DEL, CSI (0x9b).
 raw_bytes() { LC_ALL=C tr -dc '\033\177\233' <"$1" | wc -c; }
-statuses() { "$JQ" -r '[.results[]|.status]|join(" ")' "$1"; }
 mkdir -p "$tmp/work"
 cat >"$tmp/work/good.ini" <<'INI'
 [experiment]
@@ -136,10 +134,7 @@ plugin = slow-sum
 n = 1K, 2K, 4K
 INI
 export SLOW_SUM_MARK=$tmp/started
-rm -f "$SLOW_SUM_MARK"
-"$rb" -q -c "$tmp/work/sigmask.ini" -o "$tmp/sigmask.json" --plugin-path "$tmp/sigmask" 2>"$tmp/sigmask.err" &
-pid=$!
-for _ in $(seq 400); do [ -e "$SLOW_SUM_MARK" ] && break; sleep 0.05; done
+start_slow -c "$tmp/work/sigmask.ini" -o "$tmp/sigmask.json" --plugin-path "$tmp/sigmask"
 blocked=$(sed -n 's/^SigBlk:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
 is "$(( 0x${blocked:-0} & 0x6 ))" 0 "a constructor that blocks SIGINT and SIGTERM: redbench's own mask does not have them"
 kill -INT "$pid"

@@ -31,14 +31,7 @@ INI
 
 # Starts redbench in the background and waits until a slow configuration
 # is in progress. Sets $pid.
-start() {
-  rm -f "$SLOW_SUM_MARK"
-  "$rb" -q --plugin-path "$dir" "$@" 2>>"$tmp/stderr" &
-  pid=$!
-  for _ in $(seq 200); do [ -e "$SLOW_SUM_MARK" ] && return 0; sleep 0.05; done
-  echo "# the slow configuration did not start"; return 1
-}
-statuses() { "$JQ" -r '[.results[]|.status]|join(" ")' "$1"; }
+start() { start_slow --plugin-path "$dir" "$@"; }
 
 # Waits for redbench; sets $status and $took, the milliseconds from the
 # signal to its end.

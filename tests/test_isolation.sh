@@ -11,8 +11,7 @@ dir=$top_builddir/tests/crashers/dir
 [ -d "$dir" ] || skip_all "broken test plugins not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plan 52
-# The crashes must reach redbench as signals, also in a sanitized build.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"
+crashes_as_signals
 
 cat >"$tmp/broken.ini" <<'INI'
 [experiment]
