@@ -6,7 +6,6 @@
 #include "run/input.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,9 +109,11 @@ static inline double draw_f64(rb_rng *r, int distribution)
     }
 }
 
-/* Fills elements [first, first + count) of one chunk. */
-static void fill_chunk(const rb_input *in, uint64_t chunk)
+/* Fills elements [first, first + count) of one chunk (a parallel_chunks
+ * callback; ctx is the input). */
+static void fill_chunk(void *ctx, uint64_t chunk)
 {
+    const rb_input *in = ctx;
     uint64_t first = chunk * INPUT_CHUNK;
     uint64_t count = in->n - first < INPUT_CHUNK ? in->n - first : INPUT_CHUNK;
     int dist = in->distribution;
@@ -165,24 +166,6 @@ static void fill_chunk(const rb_input *in, uint64_t chunk)
     }
     default:
         break;
-    }
-}
-
-/* Threads take chunks in turn from a shared counter. */
-typedef struct fill_job {
-    const rb_input *in;
-    uint64_t n_chunks;
-    uint64_t next; /* atomic */
-} fill_job;
-
-static void *fill_worker(void *arg)
-{
-    fill_job *job = arg;
-    for (;;) {
-        uint64_t chunk = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
-        if (chunk >= job->n_chunks)
-            return NULL;
-        fill_chunk(job->in, chunk);
     }
 }
 
@@ -243,20 +226,7 @@ int input_generate(rb_input *in, int dtype, int distribution, uint64_t n, uint64
         madvise(in->data, in->bytes, MADV_HUGEPAGE); /* advice only: failure is harmless */
 #endif
 
-    fill_job job = {in, (n + INPUT_CHUNK - 1) / INPUT_CHUNK, 0};
-    unsigned threads = host_threads();
-    if (threads > job.n_chunks)
-        threads = (unsigned)job.n_chunks;
-    pthread_t ids[RB_MAX_THREADS];
-    unsigned started = 0;
-    for (unsigned t = 1; t < threads; t++) {
-        if (pthread_create(&ids[started], NULL, fill_worker, &job) != 0)
-            break; /* the threads already started and this one share the work */
-        started++;
-    }
-    fill_worker(&job);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(ids[t], NULL);
+    parallel_chunks((n + INPUT_CHUNK - 1) / INPUT_CHUNK, fill_chunk, in);
     return 0;
 }
 

@@ -18,7 +18,6 @@
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,10 +107,12 @@ static void chunk_sum(const rb_input *in, uint64_t first, uint64_t count, chunk_
     out->abs_sum = abs_sum;
 }
 
-/* The smallest (want_max 0) or largest element of a chunk. */
-#define EXTREME_LOOP(x, count, want_max, m)                                    \
-    do {                                                                       \
-        m = x[0];                                                              \
+/* The case of chunk_extreme for one dtype, of element type T: the smallest
+ * (want_max 0) or largest element of the chunk, into out->field. */
+#define EXTREME_CASE(dtype, T, field)                                          \
+    case dtype: {                                                              \
+        const T *x = (const T *)in->data + first;                              \
+        T m = x[0];                                                            \
         if (want_max) {                                                        \
             for (uint64_t k = 1; k < count; k++)                               \
                 m = x[k] > m ? x[k] : m;                                       \
@@ -119,47 +120,19 @@ static void chunk_sum(const rb_input *in, uint64_t first, uint64_t count, chunk_
             for (uint64_t k = 1; k < count; k++)                               \
                 m = x[k] < m ? x[k] : m;                                       \
         }                                                                      \
-    } while (0)
+        out->field = m;                                                        \
+        break;                                                                 \
+    }
 
 static void chunk_extreme(const rb_input *in, uint64_t first, uint64_t count, int want_max,
                           chunk_result *out)
 {
     switch (in->dtype) {
-    case RB_DTYPE_I32: {
-        const int32_t *x = (const int32_t *)in->data + first;
-        int32_t m;
-        EXTREME_LOOP(x, count, want_max, m);
-        out->iext = m;
-        break;
-    }
-    case RB_DTYPE_I64: {
-        const int64_t *x = (const int64_t *)in->data + first;
-        int64_t m;
-        EXTREME_LOOP(x, count, want_max, m);
-        out->iext = m;
-        break;
-    }
-    case RB_DTYPE_U8: {
-        const uint8_t *x = (const uint8_t *)in->data + first;
-        uint8_t m;
-        EXTREME_LOOP(x, count, want_max, m);
-        out->iext = m;
-        break;
-    }
-    case RB_DTYPE_F32: {
-        const float *x = (const float *)in->data + first;
-        float m;
-        EXTREME_LOOP(x, count, want_max, m);
-        out->fext = m;
-        break;
-    }
-    case RB_DTYPE_F64: {
-        const double *x = (const double *)in->data + first;
-        double m;
-        EXTREME_LOOP(x, count, want_max, m);
-        out->fext = m;
-        break;
-    }
+    EXTREME_CASE(RB_DTYPE_I32, int32_t, iext)
+    EXTREME_CASE(RB_DTYPE_I64, int64_t, iext)
+    EXTREME_CASE(RB_DTYPE_U8, uint8_t, iext)
+    EXTREME_CASE(RB_DTYPE_F32, float, fext)
+    EXTREME_CASE(RB_DTYPE_F64, double, fext)
     default:
         break;
     }
@@ -175,51 +148,29 @@ static void chunk_counts(const rb_input *in, uint64_t first, uint64_t count, chu
         c[x[k]]++;
 }
 
-/* Threads take chunks in turn from a shared counter. */
+/* What the threads share: each chunk's result goes to its own slot. */
 typedef struct ref_job {
     const rb_input *in;
     int op;
     uint64_t n_chunks;
-    uint64_t next; /* atomic */
     chunk_result *chunks;
 } ref_job;
 
-static void *ref_worker(void *arg)
+/* One chunk's partial result (a parallel_chunks callback). */
+static void ref_chunk(void *ctx, uint64_t c)
 {
-    ref_job *job = arg;
-    for (;;) {
-        uint64_t c = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
-        if (c >= job->n_chunks)
-            return NULL;
-        uint64_t first = c * REF_CHUNK;
-        uint64_t count = job->in->n - first < REF_CHUNK ? job->in->n - first : REF_CHUNK;
-        chunk_result *out = &job->chunks[c];
-        switch (job->op) {
-        case RB_OP_SUM: chunk_sum(job->in, first, count, out); break;
-        case RB_OP_MIN: chunk_extreme(job->in, first, count, 0, out); break;
-        case RB_OP_MAX:
-        case RB_OP_ARGMAX: chunk_extreme(job->in, first, count, 1, out); break;
-        case RB_OP_HISTOGRAM: chunk_counts(job->in, first, count, out); break;
-        default: break;
-        }
+    ref_job *job = ctx;
+    uint64_t first = c * REF_CHUNK;
+    uint64_t count = job->in->n - first < REF_CHUNK ? job->in->n - first : REF_CHUNK;
+    chunk_result *out = &job->chunks[c];
+    switch (job->op) {
+    case RB_OP_SUM: chunk_sum(job->in, first, count, out); break;
+    case RB_OP_MIN: chunk_extreme(job->in, first, count, 0, out); break;
+    case RB_OP_MAX:
+    case RB_OP_ARGMAX: chunk_extreme(job->in, first, count, 1, out); break;
+    case RB_OP_HISTOGRAM: chunk_counts(job->in, first, count, out); break;
+    default: break;
     }
-}
-
-static void run_chunks(ref_job *job)
-{
-    unsigned threads = host_threads();
-    if (threads > job->n_chunks)
-        threads = (unsigned)job->n_chunks;
-    pthread_t ids[RB_MAX_THREADS];
-    unsigned started = 0;
-    for (unsigned t = 1; t < threads; t++) {
-        if (pthread_create(&ids[started], NULL, ref_worker, job) != 0)
-            break; /* the threads already started and this one share the work */
-        started++;
-    }
-    ref_worker(job);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(ids[t], NULL);
 }
 
 int reference_is_float(int dtype) { return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64; }
@@ -268,7 +219,7 @@ void reference_compute(rb_reference *ref, const rb_input *in, int op, uint32_t b
     if (in->n == 0)
         return;
 
-    ref_job job = {in, op, (in->n + REF_CHUNK - 1) / REF_CHUNK, 0, NULL};
+    ref_job job = {in, op, (in->n + REF_CHUNK - 1) / REF_CHUNK, NULL};
     job.chunks = xcalloc(job.n_chunks, sizeof *job.chunks);
     uint64_t *counts = NULL;
     if (op == RB_OP_HISTOGRAM) {
@@ -276,7 +227,7 @@ void reference_compute(rb_reference *ref, const rb_input *in, int op, uint32_t b
         for (uint64_t c = 0; c < job.n_chunks; c++)
             job.chunks[c].counts = counts + c * BYTE_VALUES;
     }
-    run_chunks(&job);
+    parallel_chunks(job.n_chunks, ref_chunk, &job);
 
     switch (op) {
     case RB_OP_SUM: {
