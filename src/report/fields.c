@@ -58,6 +58,15 @@ static int verified(const rb_row *row)
     return row->status == RB_ROW_OK || row->status == RB_ROW_WRONG;
 }
 
+/* A getter of a measured number of the row, unknown unless `known` (both
+ * expressions of the row, `row`). */
+#define GET_MEASURED(field_name, known, value)                                                \
+    static void get_##field_name(const rb_row_ref *r, rb_value *v)                            \
+    {                                                                                         \
+        const rb_row *row = r->row;                                                           \
+        measured(v, known, value);                                                            \
+    }
+
 /* ---- the configuration ---- */
 
 static void get_index(const rb_row_ref *r, rb_value *v) { uint_value(v, r->row->config->index); }
@@ -163,52 +172,18 @@ static void get_expected(const rb_row_ref *r, rb_value *v)
     text(v, text_or_null(r->row->expected_text));
 }
 
-static void get_error(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, verified(r->row), r->row->error);
-}
-
-static void get_tolerance(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, verified(r->row), r->row->tolerance);
-}
+GET_MEASURED(error, verified(row), row->error)
+GET_MEASURED(tolerance, verified(row), row->tolerance)
 
 /* ---- the time statistics ---- */
 
-static void get_median(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_samples(r->row), r->row->stats.median);
-}
-
-static void get_min(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_samples(r->row), r->row->stats.min);
-}
-
-static void get_max(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_samples(r->row), r->row->stats.max);
-}
-
-static void get_mean(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_samples(r->row), r->row->stats.mean);
-}
-
-static void get_stddev(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_spread(r->row), r->row->stats.stddev);
-}
-
-static void get_cv(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_spread(r->row), r->row->stats.cv);
-}
-
-static void get_noise(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_spread(r->row), r->row->stats.noise);
-}
+GET_MEASURED(median, has_samples(row), row->stats.median)
+GET_MEASURED(min, has_samples(row), row->stats.min)
+GET_MEASURED(max, has_samples(row), row->stats.max)
+GET_MEASURED(mean, has_samples(row), row->stats.mean)
+GET_MEASURED(stddev, has_spread(row), row->stats.stddev)
+GET_MEASURED(cv, has_spread(row), row->stats.cv)
+GET_MEASURED(noise, has_spread(row), row->stats.noise)
 
 static void get_reps(const rb_row_ref *r, rb_value *v) { count(v, r->row->stats.count, 1); }
 
@@ -236,10 +211,7 @@ static void get_batch_calls(const rb_row_ref *r, rb_value *v)
 
 static void get_stopped_by(const rb_row_ref *r, rb_value *v) { text(v, r->row->stopped_by); }
 
-static void get_error_ratio(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, r->row->error_ratio_known, r->row->error_ratio);
-}
+GET_MEASURED(error_ratio, row->error_ratio_known, row->error_ratio)
 
 static void get_deterministic(const rb_row_ref *r, rb_value *v)
 {
@@ -271,20 +243,10 @@ static void get_throttle_reasons(const rb_row_ref *r, rb_value *v)
 
 /* ---- bandwidth ---- */
 
-static void get_bandwidth(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_samples(r->row) && r->row->bandwidth_gbs > 0, r->row->bandwidth_gbs);
-}
-
-static void get_pct_peak(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_samples(r->row) && r->row->pct_peak > 0, r->row->pct_peak);
-}
-
-static void get_pct_measured_peak(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_samples(r->row) && r->row->pct_measured_peak > 0, r->row->pct_measured_peak);
-}
+GET_MEASURED(bandwidth, has_samples(row) && row->bandwidth_gbs > 0, row->bandwidth_gbs)
+GET_MEASURED(pct_peak, has_samples(row) && row->pct_peak > 0, row->pct_peak)
+GET_MEASURED(pct_measured_peak, has_samples(row) && row->pct_measured_peak > 0,
+             row->pct_measured_peak)
 
 /* ---- ranks ---- */
 
@@ -303,10 +265,7 @@ static void get_n_total(const rb_row_ref *r, rb_value *v)
     uint_value(v, r->row->n_total ? r->row->n_total : r->row->config->n);
 }
 
-static void get_busbw(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, has_samples(r->row) && r->row->busbw_gbs > 0, r->row->busbw_gbs);
-}
+GET_MEASURED(busbw, has_samples(row) && row->busbw_gbs > 0, row->busbw_gbs)
 
 static void get_slowest_rank(const rb_row_ref *r, rb_value *v)
 {
@@ -314,10 +273,7 @@ static void get_slowest_rank(const rb_row_ref *r, rb_value *v)
         uint_value(v, (uint64_t)r->row->slowest_rank);
 }
 
-static void get_slowest_rank_ns(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, ranked(r->row) && has_samples(r->row), r->row->slowest_rank_ns);
-}
+GET_MEASURED(slowest_rank_ns, ranked(row) && has_samples(row), row->slowest_rank_ns)
 
 static void get_fastest_rank(const rb_row_ref *r, rb_value *v)
 {
@@ -325,20 +281,14 @@ static void get_fastest_rank(const rb_row_ref *r, rb_value *v)
         uint_value(v, (uint64_t)r->row->fastest_rank);
 }
 
-static void get_fastest_rank_ns(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, ranked(r->row) && has_samples(r->row), r->row->fastest_rank_ns);
-}
+GET_MEASURED(fastest_rank_ns, ranked(row) && has_samples(row), row->fastest_rank_ns)
 
 static void get_wrong_ranks(const rb_row_ref *r, rb_value *v)
 {
     count(v, r->row->wrong_ranks, ranked(r->row));
 }
 
-static void get_scaling(const rb_row_ref *r, rb_value *v)
-{
-    measured(v, r->row->scaling > 0, r->row->scaling);
-}
+GET_MEASURED(scaling, row->scaling > 0, row->scaling)
 
 /* ---- read back (report/read.c) ---- */
 
