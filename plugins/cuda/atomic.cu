@@ -75,13 +75,9 @@ __global__ void atomic_reduce(const T *__restrict__ in, size_t n, unsigned value
 typedef struct atomic_state atomic_state;
 typedef void (*atomic_launch_fn)(const atomic_state *s);
 
-struct atomic_state {
-    const rb_config *cfg;
-    cudaStream_t stream;
+/* out: the result in the accumulator's type, read back as f64 when acc = f64 */
+struct atomic_state : rb_cuda::result_state {
     unsigned values_per_thread, block, grid;
-    size_t acc_bytes;
-    int result_dtype; /* the dtype the result is read back as */
-    void *out;
     atomic_launch_fn launch;
 };
 
@@ -163,10 +159,10 @@ static atomic_launch_fn pick(const rb_config *cfg, size_t *acc_bytes, int *resul
 
 static int atomic_describe(const rb_config *cfg, rb_description *out)
 {
-    size_t acc_bytes;
-    int result_dtype;
+    size_t out_bytes;
+    int out_dtype;
     unsigned grid;
-    if (!pick(cfg, &acc_bytes, &result_dtype))
+    if (!pick(cfg, &out_bytes, &out_dtype))
         return RB_UNSUPPORTED;
     const size_t per_block =
         (size_t)rb_param_int(cfg, "values_per_thread", 16) * rb_param_int(cfg, "block", 512);
@@ -177,64 +173,40 @@ static int atomic_describe(const rb_config *cfg, rb_description *out)
     return RB_OK;
 }
 
-static void atomic_teardown(void *state);
-
 static int atomic_setup(atomic_state *s, const rb_config *cfg)
 {
     s->cfg = cfg;
     s->stream = (cudaStream_t)cfg->queue;
     s->values_per_thread = (unsigned)rb_param_int(cfg, "values_per_thread", 16);
     s->block = (unsigned)rb_param_int(cfg, "block", 512);
-    s->launch = pick(cfg, &s->acc_bytes, &s->result_dtype);
+    s->launch = pick(cfg, &s->out_bytes, &s->out_dtype);
     if (!s->launch ||
         rb_cuda::plan_blocks(cfg, (size_t)s->values_per_thread * s->block, &s->grid) != RB_OK)
         return RB_UNSUPPORTED;
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->out_bytes));
     return RB_OK;
-}
-
-static int atomic_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, atomic_setup, atomic_teardown);
 }
 
 static int atomic_run(void *state)
 {
     atomic_state *s = (atomic_state *)state;
     const rb_host *host = s->cfg->host;
-    if (rb_cuda::reset_result(s->cfg, s->out, s->acc_bytes, s->stream) != RB_OK)
+    if (rb_cuda::reset_result(s->cfg, s->out, s->out_bytes, s->stream) != RB_OK)
         return RB_ERROR;
     s->launch(s);
     RB_CUDA_CHECK_LAUNCH(host);
     return RB_OK;
 }
 
-static int atomic_verify(void *state, rb_result *result)
-{
-    atomic_state *s = (atomic_state *)state;
-    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->result_dtype,
-                               result);
-}
-
-static void atomic_teardown(void *state)
-{
-    atomic_state *s = (atomic_state *)state;
-    if (!s)
-        return;
-    cudaFree(s->out);
-    free(s);
-}
-
-static const rb_plugin atomic_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin atomic_plugin = rb_cuda::plugin({
     .name = "atomic",
     .summary = "atomics on one global result per value, thread, warp or block (seed 003)",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
     .dtypes = rb_cuda::numeric_dtypes,
     .params = atomic_params, .n_params = rb_cuda::count_of(atomic_params),
-    .describe = atomic_describe, .init = atomic_init, .run = atomic_run, .verify = atomic_verify,
-    .teardown = atomic_teardown,
-};
+    .describe = atomic_describe, .init = rb_cuda::init_with<atomic_state, atomic_setup>,
+    .run = atomic_run, .verify = rb_cuda::verify_result<atomic_state>,
+    .teardown = rb_cuda::teardown_result<atomic_state>,
+});
 
 RB_CUDA_PLUGIN_ENTRY(atomic_plugin)

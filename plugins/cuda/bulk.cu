@@ -187,13 +187,12 @@ typedef struct bulk_state bulk_state;
 typedef int (*bulk_launch_fn)(bulk_state *s);
 typedef cudaError_t (*bulk_prepare_fn)(bulk_state *s, int *resident);
 
-struct bulk_state {
-    const rb_config *cfg;
-    cudaStream_t stream;
+/* out: the result; out_bytes: the accumulator's size, a partial's too */
+struct bulk_state : rb_cuda::result_state {
     unsigned block, grid, stages, chunk;
     int per_sm, finish;
-    size_t acc_bytes, ring_bytes;
-    void *partials, *out;
+    size_t ring_bytes;
+    void *partials;
     unsigned *ticket;
     bulk_layout at; /* set once in init */
     bulk_launch_fn launch;
@@ -278,8 +277,6 @@ static int bulk_describe(const rb_config *cfg, rb_description *out)
     return RB_OK;
 }
 
-static void bulk_teardown(void *state);
-
 static int bulk_setup(bulk_state *s, const rb_config *cfg)
 {
     const rb_host *host = cfg->host;
@@ -293,7 +290,8 @@ static int bulk_setup(bulk_state *s, const rb_config *cfg)
     s->finish = (int)rb_param_int(cfg, "finish", LAST_BLOCK);
     s->ring_bytes = (size_t)s->stages * s->chunk;
     s->launch = k.launch;
-    s->acc_bytes = k.acc_bytes;
+    s->out_bytes = k.acc_bytes;
+    s->out_dtype = cfg->dtype;
     if (!k.launch) {
         host->error(host, "configuration not supported (see describe)");
         return RB_UNSUPPORTED;
@@ -319,18 +317,13 @@ static int bulk_setup(bulk_state *s, const rb_config *cfg)
     size_t need = (cfg->n + elements_per_chunk - 1) / elements_per_chunk;
     const size_t full = (size_t)rb_cuda::sm_count(cfg->device) * (size_t)s->per_sm;
     s->grid = (unsigned)(need < 1 ? 1 : need < full ? need : full);
-    RB_CUDA_CHECK(host, cudaMalloc(&s->out, s->acc_bytes));
+    RB_CUDA_CHECK(host, cudaMalloc(&s->out, s->out_bytes));
     if (s->finish == LAST_BLOCK) {
-        RB_CUDA_CHECK(host, cudaMalloc(&s->partials, (size_t)s->grid * s->acc_bytes));
+        RB_CUDA_CHECK(host, cudaMalloc(&s->partials, (size_t)s->grid * s->out_bytes));
         RB_CUDA_CHECK(host, cudaMalloc(&s->ticket, sizeof *s->ticket));
         RB_CUDA_CHECK(host, cudaMemsetAsync(s->ticket, 0, sizeof *s->ticket, s->stream));
     }
     return RB_OK;
-}
-
-static int bulk_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, bulk_setup, bulk_teardown);
 }
 
 static int bulk_run(void *state)
@@ -339,35 +332,25 @@ static int bulk_run(void *state)
     return s->launch(s);
 }
 
-static int bulk_verify(void *state, rb_result *result)
-{
-    bulk_state *s = (bulk_state *)state;
-    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->cfg->dtype,
-                               result);
-}
-
 static void bulk_teardown(void *state)
 {
     bulk_state *s = (bulk_state *)state;
     if (!s)
         return;
-    cudaFree(s->out);
     cudaFree(s->partials);
     cudaFree(s->ticket);
-    free(s);
+    rb_cuda::teardown_result<bulk_state>(s);
 }
 
-static const rb_plugin bulk_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin bulk_plugin = rb_cuda::plugin({
     .name = "bulk",
     .summary =
         "bulk copies (TMA) into a shared-memory ring, one kernel; last-block or atomic finish",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
     .dtypes = rb_cuda::numeric_dtypes,
     .params = bulk_params, .n_params = rb_cuda::count_of(bulk_params),
-    .describe = bulk_describe, .init = bulk_init, .run = bulk_run, .verify = bulk_verify,
-    .teardown = bulk_teardown,
-};
+    .describe = bulk_describe, .init = rb_cuda::init_with<bulk_state, bulk_setup, bulk_teardown>,
+    .run = bulk_run, .verify = rb_cuda::verify_result<bulk_state>, .teardown = bulk_teardown,
+});
 
 RB_CUDA_PLUGIN_ENTRY(bulk_plugin)

@@ -101,13 +101,9 @@ typedef struct cluster_state cluster_state;
 typedef int (*cluster_launch_fn)(cluster_state *s);
 typedef cudaError_t (*cluster_prepare_fn)(cluster_state *s, int *max_blocks);
 
-struct cluster_state {
-    const rb_config *cfg;
-    cudaStream_t stream;
+struct cluster_state : rb_cuda::result_state {
     unsigned blocks, block;
     int items;
-    size_t acc_bytes;
-    void *out;
     cluster_layout at;                /* set once in init */
     cudaLaunchAttribute attribute[1]; /* the cluster's size */
     cudaLaunchConfig_t config;        /* grid = one cluster, on the stream */
@@ -204,8 +200,6 @@ static int cluster_describe(const rb_config *cfg, rb_description *out)
     return RB_OK;
 }
 
-static void cluster_teardown(void *state);
-
 static int cluster_setup(cluster_state *s, const rb_config *cfg)
 {
     const rb_host *host = cfg->host;
@@ -214,7 +208,8 @@ static int cluster_setup(cluster_state *s, const rb_config *cfg)
     s->blocks = (unsigned)rb_param_int(cfg, "blocks", 8);
     s->block = (unsigned)rb_param_int(cfg, "block", 1024);
     s->items = (int)rb_param_int(cfg, "items", 2);
-    s->launch = pick(cfg->dtype, cfg->op, &s->prepare, &s->acc_bytes);
+    s->out_dtype = cfg->dtype;
+    s->launch = pick(cfg->dtype, cfg->op, &s->prepare, &s->out_bytes);
     if (!s->launch) {
         host->error(host, "configuration not supported (see describe)");
         return RB_UNSUPPORTED;
@@ -238,13 +233,8 @@ static int cluster_setup(cluster_state *s, const rb_config *cfg)
                     s->blocks, cfg->device, max_blocks, s->block);
         return RB_UNSUPPORTED;
     }
-    RB_CUDA_CHECK(host, cudaMalloc(&s->out, s->acc_bytes));
+    RB_CUDA_CHECK(host, cudaMalloc(&s->out, s->out_bytes));
     return RB_OK;
-}
-
-static int cluster_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, cluster_setup, cluster_teardown);
 }
 
 static int cluster_run(void *state)
@@ -253,33 +243,16 @@ static int cluster_run(void *state)
     return s->launch(s);
 }
 
-static int cluster_verify(void *state, rb_result *result)
-{
-    cluster_state *s = (cluster_state *)state;
-    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->cfg->dtype,
-                               result);
-}
-
-static void cluster_teardown(void *state)
-{
-    cluster_state *s = (cluster_state *)state;
-    if (!s)
-        return;
-    cudaFree(s->out);
-    free(s);
-}
-
-static const rb_plugin cluster_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin cluster_plugin = rb_cuda::plugin({
     .name = "cluster",
     .summary =
         "one thread-block cluster, blocks combined through distributed shared memory; one launch",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
     .dtypes = rb_cuda::numeric_dtypes,
     .params = cluster_params, .n_params = rb_cuda::count_of(cluster_params),
-    .describe = cluster_describe, .init = cluster_init, .run = cluster_run,
-    .verify = cluster_verify, .teardown = cluster_teardown,
-};
+    .describe = cluster_describe, .init = rb_cuda::init_with<cluster_state, cluster_setup>,
+    .run = cluster_run, .verify = rb_cuda::verify_result<cluster_state>,
+    .teardown = rb_cuda::teardown_result<cluster_state>,
+});
 
 RB_CUDA_PLUGIN_ENTRY(cluster_plugin)

@@ -171,8 +171,6 @@ static int cub_describe(const rb_config *cfg, rb_description *out)
     return RB_OK;
 }
 
-static void cub_teardown(void *state);
-
 static int cub_setup(cub_state *s, const rb_config *cfg)
 {
     s->cfg = cfg;
@@ -188,11 +186,6 @@ static int cub_setup(cub_state *s, const rb_config *cfg)
         RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->temp, s->temp_bytes ? s->temp_bytes : 1));
     }
     return RB_OK;
-}
-
-static int cub_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, cub_setup, cub_teardown);
 }
 
 static int cub_run(void *state)
@@ -261,17 +254,15 @@ static void cub_teardown(void *state)
     free(s);
 }
 
-static const rb_plugin cub_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin cub_plugin = rb_cuda::plugin({
     .name = "cub",
     .summary = "the vendor libraries: cub::DeviceReduce, cub::DeviceHistogram, thrust::reduce",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
         RB_OP_BIT(RB_OP_ARGMAX) | RB_OP_BIT(RB_OP_HISTOGRAM),
     .dtypes = rb_cuda::numeric_dtypes | RB_DTYPE_BIT(RB_DTYPE_U8),
     .params = cub_params, .n_params = rb_cuda::count_of(cub_params),
-    .describe = cub_describe, .init = cub_init, .run = cub_run, .verify = cub_verify,
-    .teardown = cub_teardown,
-};
+    .describe = cub_describe, .init = rb_cuda::init_with<cub_state, cub_setup, cub_teardown>,
+    .run = cub_run, .verify = cub_verify, .teardown = cub_teardown,
+});
 
 RB_CUDA_PLUGIN_ENTRY(cub_plugin)

@@ -176,13 +176,6 @@ static int histogram_setup(histogram_state *s, const rb_config *cfg)
     return RB_OK;
 }
 
-static void histogram_teardown(void *state);
-
-static int histogram_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, histogram_setup, histogram_teardown);
-}
-
 template <int Variant, int V> static void launch(const histogram_state *s)
 {
     const unsigned char *in = static_cast<const unsigned char *>(s->cfg->input);
@@ -243,16 +236,15 @@ static void histogram_teardown(void *state)
     free(s);
 }
 
-static const rb_plugin histogram_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin histogram_plugin = rb_cuda::plugin({
     .name = "histogram",
     .summary = "byte histograms: global atomics, per-block or per-warp shared bins (seed 002)",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_HISTOGRAM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_U8),
     .params = histogram_params, .n_params = rb_cuda::count_of(histogram_params),
-    .describe = histogram_describe, .init = histogram_init, .run = histogram_run,
-    .verify = histogram_verify, .teardown = histogram_teardown,
-};
+    .describe = histogram_describe,
+    .init = rb_cuda::init_with<histogram_state, histogram_setup, histogram_teardown>,
+    .run = histogram_run, .verify = histogram_verify, .teardown = histogram_teardown,
+});
 
 RB_CUDA_PLUGIN_ENTRY(histogram_plugin)

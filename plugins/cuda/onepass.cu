@@ -342,8 +342,6 @@ static int onepass_describe(const rb_config *cfg, rb_description *out)
     return RB_OK;
 }
 
-static void onepass_teardown(void *state);
-
 static int onepass_setup(onepass_state *s, const rb_config *cfg)
 {
     s->cfg = cfg;
@@ -384,11 +382,6 @@ static int onepass_setup(onepass_state *s, const rb_config *cfg)
     }
 }
 
-static int onepass_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, onepass_setup, onepass_teardown);
-}
-
 static int onepass_run(void *state)
 {
     onepass_state *s = (onepass_state *)state;
@@ -425,16 +418,15 @@ static void onepass_teardown(void *state)
     free(s);
 }
 
-static const rb_plugin onepass_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin onepass_plugin = rb_cuda::plugin({
     .name = ONEPASS_NAME,
     .summary = ONEPASS_SUMMARY,
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
     .dtypes = rb_cuda::numeric_dtypes,
     .params = onepass_params, .n_params = rb_cuda::count_of(onepass_params),
-    .describe = onepass_describe, .init = onepass_init, .run = onepass_run,
-    .verify = onepass_verify, .teardown = onepass_teardown,
-};
+    .describe = onepass_describe,
+    .init = rb_cuda::init_with<onepass_state, onepass_setup, onepass_teardown>,
+    .run = onepass_run, .verify = onepass_verify, .teardown = onepass_teardown,
+});
 
 RB_CUDA_PLUGIN_ENTRY(onepass_plugin)

@@ -66,13 +66,11 @@ __global__ void reduce_add_sync_kernel(const unsigned *__restrict__ in, size_t n
     }
 }
 
-typedef struct ras_state {
-    const rb_config *cfg;
-    cudaStream_t stream;
+/* out: the sum as an unsigned, whose wrapped bits are the i32 result's */
+struct ras_state : rb_cuda::result_state {
     int finish;
     unsigned values_per_thread, block, grid;
-    unsigned *out;
-} ras_state;
+};
 
 /* Says why a configuration cannot run, or returns RB_OK. */
 static int check(const rb_config *cfg, unsigned values_per_thread, unsigned block, unsigned *grid)
@@ -110,15 +108,10 @@ static int ras_setup(ras_state *s, const rb_config *cfg)
     const int status = check(cfg, s->values_per_thread, s->block, &s->grid);
     if (status != RB_OK)
         return status;
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, sizeof *s->out));
+    s->out_bytes = sizeof(unsigned);
+    s->out_dtype = RB_DTYPE_I32;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->out_bytes));
     return RB_OK;
-}
-
-static void ras_teardown(void *state);
-
-static int ras_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, ras_setup, ras_teardown);
 }
 
 static int ras_run(void *state)
@@ -126,44 +119,26 @@ static int ras_run(void *state)
     ras_state *s = (ras_state *)state;
     const rb_host *host = s->cfg->host;
     const unsigned *in = static_cast<const unsigned *>(s->cfg->input);
-    RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, sizeof *s->out, s->stream));
+    unsigned *out = static_cast<unsigned *>(s->out);
+    RB_CUDA_CHECK(host, cudaMemsetAsync(out, 0, s->out_bytes, s->stream));
     if (s->finish == FINISH_ATOMIC)
         reduce_add_sync_kernel<FINISH_ATOMIC><<<s->grid, s->block, 0, s->stream>>>(
-            in, s->cfg->n, s->values_per_thread, s->out);
+            in, s->cfg->n, s->values_per_thread, out);
     else
         reduce_add_sync_kernel<FINISH_SHARED_ARRAY><<<s->grid, s->block, 0, s->stream>>>(
-            in, s->cfg->n, s->values_per_thread, s->out);
+            in, s->cfg->n, s->values_per_thread, out);
     RB_CUDA_CHECK_LAUNCH(host);
     return RB_OK;
 }
 
-static int ras_verify(void *state, rb_result *result)
-{
-    ras_state *s = (ras_state *)state;
-    /* the wrapped unsigned sum has the bits of the i32 result */
-    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, sizeof *s->out, RB_DTYPE_I32,
-                               result);
-}
-
-static void ras_teardown(void *state)
-{
-    ras_state *s = (ras_state *)state;
-    if (!s)
-        return;
-    cudaFree(s->out);
-    free(s);
-}
-
-static const rb_plugin ras_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin ras_plugin = rb_cuda::plugin({
     .name = "reduce-add-sync",
     .summary = "__reduce_add_sync per warp, then atomics or a shared array (seed 003), sm_80+",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM),
     .dtypes = rb_cuda::numeric_dtypes,
     .params = ras_params, .n_params = rb_cuda::count_of(ras_params),
-    .describe = ras_describe, .init = ras_init, .run = ras_run, .verify = ras_verify,
-    .teardown = ras_teardown,
-};
+    .describe = ras_describe, .init = rb_cuda::init_with<ras_state, ras_setup>, .run = ras_run,
+    .verify = rb_cuda::verify_result<ras_state>, .teardown = rb_cuda::teardown_result<ras_state>,
+});
 
 RB_CUDA_PLUGIN_ENTRY(ras_plugin)

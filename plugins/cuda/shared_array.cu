@@ -37,13 +37,9 @@ __global__ void shared_array_kernel(const A *__restrict__ in, size_t n,
     }
 }
 
-typedef struct shared_array_state {
-    const rb_config *cfg;
-    cudaStream_t stream;
+struct shared_array_state : rb_cuda::result_state {
     unsigned values_per_thread, block, grid;
-    size_t acc_bytes;
-    void *out;
-} shared_array_state;
+};
 
 static int check(const rb_config *cfg, unsigned values_per_thread, unsigned block, unsigned *grid)
 {
@@ -70,19 +66,13 @@ static int shared_array_setup(shared_array_state *s, const rb_config *cfg)
     s->stream = (cudaStream_t)cfg->queue;
     s->values_per_thread = (unsigned)rb_param_int(cfg, "values_per_thread", 16);
     s->block = (unsigned)rb_param_int(cfg, "block", 512);
-    s->acc_bytes = rb_dtype_size(cfg->dtype);
+    s->out_bytes = rb_dtype_size(cfg->dtype);
+    s->out_dtype = cfg->dtype;
     const int status = check(cfg, s->values_per_thread, s->block, &s->grid);
     if (status != RB_OK)
         return status;
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->out_bytes));
     return RB_OK;
-}
-
-static void shared_array_teardown(void *state);
-
-static int shared_array_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, shared_array_setup, shared_array_teardown);
 }
 
 template <class A> static void launch(const shared_array_state *s)
@@ -96,7 +86,7 @@ static int shared_array_run(void *state)
 {
     shared_array_state *s = (shared_array_state *)state;
     const rb_host *host = s->cfg->host;
-    RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, s->acc_bytes, s->stream));
+    RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, s->out_bytes, s->stream));
     switch (s->cfg->dtype) { /* integer sums wrap in the unsigned type */
     case RB_DTYPE_I32: launch<unsigned>(s); break;
     case RB_DTYPE_I64: launch<unsigned long long>(s); break;
@@ -107,32 +97,16 @@ static int shared_array_run(void *state)
     return RB_OK;
 }
 
-static int shared_array_verify(void *state, rb_result *result)
-{
-    shared_array_state *s = (shared_array_state *)state;
-    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->cfg->dtype,
-                               result);
-}
-
-static void shared_array_teardown(void *state)
-{
-    shared_array_state *s = (shared_array_state *)state;
-    if (!s)
-        return;
-    cudaFree(s->out);
-    free(s);
-}
-
-static const rb_plugin shared_array_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin shared_array_plugin = rb_cuda::plugin({
     .name = "shared-array",
     .summary = "one shared slot per thread, thread 0 adds them, one atomic per block (seed 003)",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM),
     .dtypes = rb_cuda::numeric_dtypes,
     .params = shared_array_params, .n_params = rb_cuda::count_of(shared_array_params),
-    .describe = shared_array_describe, .init = shared_array_init, .run = shared_array_run,
-    .verify = shared_array_verify, .teardown = shared_array_teardown,
-};
+    .describe = shared_array_describe,
+    .init = rb_cuda::init_with<shared_array_state, shared_array_setup>, .run = shared_array_run,
+    .verify = rb_cuda::verify_result<shared_array_state>,
+    .teardown = rb_cuda::teardown_result<shared_array_state>,
+});
 
 RB_CUDA_PLUGIN_ENTRY(shared_array_plugin)

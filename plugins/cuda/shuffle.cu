@@ -290,8 +290,6 @@ static int shuffle_describe(const rb_config *cfg, rb_description *out)
     return RB_OK;
 }
 
-static void shuffle_teardown(void *state);
-
 static int shuffle_setup(shuffle_state *s, const rb_config *cfg)
 {
     s->cfg = cfg;
@@ -319,11 +317,6 @@ static int shuffle_setup(shuffle_state *s, const rb_config *cfg)
     if (epoch)
         return rb_cuda::epoch_setup(cfg, s->out, s->acc_bytes, &s->blocks_started, s->stream);
     return RB_OK;
-}
-
-static int shuffle_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, shuffle_setup, shuffle_teardown);
 }
 
 static int shuffle_run(void *state)
@@ -362,18 +355,17 @@ static void shuffle_teardown(void *state)
     free(s);
 }
 
-static const rb_plugin shuffle_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin shuffle_plugin = rb_cuda::plugin({
     .name = "shuffle",
     .summary =
         "grid-stride loop, vector loads, warp shuffles; two-pass, atomic or last-block finish",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
         RB_OP_BIT(RB_OP_ARGMAX),
     .dtypes = rb_cuda::numeric_dtypes,
     .params = shuffle_params, .n_params = rb_cuda::count_of(shuffle_params),
-    .describe = shuffle_describe, .init = shuffle_init, .run = shuffle_run,
-    .verify = shuffle_verify, .teardown = shuffle_teardown,
-};
+    .describe = shuffle_describe,
+    .init = rb_cuda::init_with<shuffle_state, shuffle_setup, shuffle_teardown>,
+    .run = shuffle_run, .verify = shuffle_verify, .teardown = shuffle_teardown,
+});
 
 RB_CUDA_PLUGIN_ENTRY(shuffle_plugin)

@@ -31,14 +31,10 @@ __global__ void single_thread_sum(const T *__restrict__ in, size_t n, A *out)
     *out = sum;
 }
 
-typedef struct single_state {
-    const rb_config *cfg;
-    cudaStream_t stream;
+/* out: the sum in the accumulator's type, read back as f64 when acc = f64 */
+struct single_state : rb_cuda::result_state {
     int acc;
-    size_t acc_bytes;
-    int result_dtype;
-    void *out;
-} single_state;
+};
 
 static int check(const rb_config *cfg, int acc)
 {
@@ -72,20 +68,13 @@ static int single_setup(single_state *s, const rb_config *cfg)
     s->cfg = cfg;
     s->stream = (cudaStream_t)cfg->queue;
     s->acc = (int)rb_param_int(cfg, "acc", ACC_AUTO);
-    s->result_dtype = cfg->dtype == RB_DTYPE_F32 && s->acc == ACC_F64 ? RB_DTYPE_F64 : cfg->dtype;
-    s->acc_bytes = rb_dtype_size(s->result_dtype);
+    s->out_dtype = cfg->dtype == RB_DTYPE_F32 && s->acc == ACC_F64 ? RB_DTYPE_F64 : cfg->dtype;
+    s->out_bytes = rb_dtype_size(s->out_dtype);
     const int status = check(cfg, s->acc);
     if (status != RB_OK)
         return status;
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->out_bytes));
     return RB_OK;
-}
-
-static void single_teardown(void *state);
-
-static int single_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, single_setup, single_teardown);
 }
 
 template <class T, class A> static void launch(const single_state *s)
@@ -112,32 +101,15 @@ static int single_run(void *state)
     return RB_OK;
 }
 
-static int single_verify(void *state, rb_result *result)
-{
-    single_state *s = (single_state *)state;
-    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->result_dtype,
-                               result);
-}
-
-static void single_teardown(void *state)
-{
-    single_state *s = (single_state *)state;
-    if (!s)
-        return;
-    cudaFree(s->out);
-    free(s);
-}
-
-static const rb_plugin single_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin single_plugin = rb_cuda::plugin({
     .name = "single-thread",
     .summary = "one thread reads everything (seed 002's V0): the floor",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM),
     .dtypes = rb_cuda::numeric_dtypes,
     .params = single_params, .n_params = rb_cuda::count_of(single_params),
-    .describe = single_describe, .init = single_init, .run = single_run, .verify = single_verify,
-    .teardown = single_teardown,
-};
+    .describe = single_describe, .init = rb_cuda::init_with<single_state, single_setup>,
+    .run = single_run, .verify = rb_cuda::verify_result<single_state>,
+    .teardown = rb_cuda::teardown_result<single_state>,
+});
 
 RB_CUDA_PLUGIN_ENTRY(single_plugin)

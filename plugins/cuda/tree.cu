@@ -139,15 +139,12 @@ typedef struct tree_state tree_state;
 typedef int (*tree_launch_fn)(tree_state *s, const void *in, void *out, size_t n,
                               unsigned grid);
 
-struct tree_state {
-    const rb_config *cfg;
-    cudaStream_t stream;
+/* out: the final value; out_bytes: the accumulator's size, a partial's too */
+struct tree_state : rb_cuda::result_state {
     int variant;
     unsigned block;
     size_t per_block;  /* elements one block reduces */
-    size_t acc_bytes;  /* size of the accumulator type */
     void *partials[2]; /* ping-pong buffers between passes */
-    void *out;         /* the final value */
     int n_passes;
     size_t pass_n[TREE_MAX_PASSES];
     unsigned pass_grid[TREE_MAX_PASSES];
@@ -248,8 +245,6 @@ static int tree_describe(const rb_config *cfg, rb_description *out)
     return RB_OK;
 }
 
-static void tree_teardown(void *state);
-
 static int tree_setup(tree_state *s, const rb_config *cfg)
 {
     s->cfg = cfg;
@@ -257,24 +252,20 @@ static int tree_setup(tree_state *s, const rb_config *cfg)
     s->variant = (int)rb_param_int(cfg, "variant", SEQUENTIAL);
     s->block = (unsigned)rb_param_int(cfg, "block", 256);
     s->per_block = (size_t)s->block * (s->variant >= FIRST_ADD ? 2 : 1);
-    s->launch = pick(cfg->dtype, cfg->op, &s->acc_bytes);
+    s->out_dtype = cfg->dtype;
+    s->launch = pick(cfg->dtype, cfg->op, &s->out_bytes);
     s->n_passes = plan_passes(cfg->n, s->per_block, s->pass_n, s->pass_grid);
     if (!s->launch || !s->n_passes) {
         cfg->host->error(cfg->host, "configuration not supported (see describe)");
         return RB_UNSUPPORTED;
     }
     /* Pass k writes partials[k % 2]; the last pass writes out. */
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->acc_bytes));
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->out_bytes));
     if (s->n_passes > 1)
-        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials[0], s->pass_grid[0] * s->acc_bytes));
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials[0], s->pass_grid[0] * s->out_bytes));
     if (s->n_passes > 2)
-        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials[1], s->pass_grid[1] * s->acc_bytes));
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials[1], s->pass_grid[1] * s->out_bytes));
     return RB_OK;
-}
-
-static int tree_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, tree_setup, tree_teardown);
 }
 
 static int tree_run(void *state)
@@ -290,34 +281,24 @@ static int tree_run(void *state)
     return RB_OK;
 }
 
-static int tree_verify(void *state, rb_result *result)
-{
-    tree_state *s = (tree_state *)state;
-    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, s->acc_bytes, s->cfg->dtype,
-                               result);
-}
-
 static void tree_teardown(void *state)
 {
     tree_state *s = (tree_state *)state;
     if (!s)
         return;
-    cudaFree(s->out);
     cudaFree(s->partials[0]);
     cudaFree(s->partials[1]);
-    free(s);
+    rb_cuda::teardown_result<tree_state>(s);
 }
 
-static const rb_plugin tree_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin tree_plugin = rb_cuda::plugin({
     .name = "tree",
     .summary = "shared-memory tree per block, repeated passes (reduce0..reduce5)",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
     .dtypes = rb_cuda::numeric_dtypes,
     .params = tree_params, .n_params = rb_cuda::count_of(tree_params),
-    .describe = tree_describe, .init = tree_init, .run = tree_run, .verify = tree_verify,
-    .teardown = tree_teardown,
-};
+    .describe = tree_describe, .init = rb_cuda::init_with<tree_state, tree_setup, tree_teardown>,
+    .run = tree_run, .verify = rb_cuda::verify_result<tree_state>, .teardown = tree_teardown,
+});
 
 RB_CUDA_PLUGIN_ENTRY(tree_plugin)

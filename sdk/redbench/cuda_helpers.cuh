@@ -15,6 +15,11 @@
  *   rb_cuda::store_value, store_bytes   a reduced value into rb_result
  *   rb_cuda::read_bytes, read_value      read a result back in verify
  *   rb_cuda::init_state          the body of init: allocate, set up, or undo
+ *   rb_cuda::init_with           init itself, for a descriptor
+ *   rb_cuda::result_state        a state with one result on the device, and
+ *   rb_cuda::verify_result, teardown_result   its verify and teardown
+ *   rb_cuda::plugin              a descriptor: the strategy's fields, the
+ *                               ABI stamp and the cuda backend
  *   rb_cuda::numeric_dtypes, count_of   a descriptor's dtypes and n_params
  *   rb_cuda::with_numeric_type   picks a template instance by dtype
  *   rb_cuda::plan_blocks, wave_grid     grids: one block per slice, one wave
@@ -398,6 +403,68 @@ inline int init_state(const rb_config *cfg, void **state, int (*setup)(State *, 
     }
     *state = s;
     return RB_OK;
+}
+
+/* The start of the state of a strategy whose result is one value on the
+ * device: derive the state from it (struct mine_state :
+ * rb_cuda::result_state { ... }), set cfg and stream at the start of its
+ * setup, out, out_bytes and out_dtype by its end. verify_result<State> and
+ * teardown_result<State> are then its verify and teardown, the latter
+ * where out is all the device memory it has. */
+struct result_state {
+    const rb_config *cfg; /* valid from init to teardown */
+    cudaStream_t stream;  /* cfg->queue: all device work goes here */
+    void *out;            /* the result on the device */
+    size_t out_bytes;     /* its size: at most 8 */
+    int out_dtype;        /* the dtype verify reads it as (an integer sum's
+                             unsigned bits as the signed dtype's) */
+};
+
+/* verify for a State derived from result_state: waits for the last run on
+ * the stream and reads the result into *result (read_value). */
+template <class State> inline int verify_result(void *state, rb_result *result)
+{
+    const State *s = static_cast<const State *>(state);
+    return read_value(s->cfg->host, s->stream, s->out, s->out_bytes, s->out_dtype, result);
+}
+
+/* teardown for a State derived from result_state: frees out and the state. */
+template <class State> inline void teardown_result(void *state)
+{
+    State *s = static_cast<State *>(state);
+    if (!s)
+        return;
+    cudaFree(s->out);
+    free(s);
+}
+
+/* init itself, for a descriptor: init_state with Setup, and Teardown
+ * (teardown_result<State> unless named) when Setup fails:
+ *   .init = rb_cuda::init_with<mine_state, mine_setup>, */
+template <class State, int (*Setup)(State *, const rb_config *),
+          void (*Teardown)(void *) = teardown_result<State>>
+inline int init_with(const rb_config *cfg, void **state)
+{
+    return init_state(cfg, state, Setup, Teardown);
+}
+
+/* A descriptor: the strategy's own fields (name, summary, ops, dtypes,
+ * parameters, callbacks; its version, "1.0" where it gives none) and those
+ * every CUDA plugin has (the ABI it was built with, the descriptor's size,
+ * the cuda backend). With C++20's designated initializers:
+ *   static constexpr rb_plugin mine = rb_cuda::plugin({
+ *       .name = "mine", .summary = "...", .ops = ..., .dtypes = ...,
+ *       .init = ..., .run = ..., .verify = ..., .teardown = ...,
+ *   }); */
+constexpr rb_plugin plugin(rb_plugin own)
+{
+    own.abi_major = REDBENCH_ABI_MAJOR;
+    own.abi_minor = REDBENCH_ABI_MINOR;
+    own.size = sizeof(rb_plugin);
+    if (!own.version)
+        own.version = "1.0";
+    own.backend = "cuda";
+    return own;
 }
 
 /* The compute capability of a device, or -1 (with the reason through host)
