@@ -145,7 +145,7 @@ static constexpr rb_plugin descriptor = rb_nccl::plugin({
     .params = params,
     .n_params = rb_cuda::count_of(params),
     .describe = describe,
-    .init = rb_nccl::init<setup>,
+    .init = rb_cuda::init_with<rb_nccl::state, setup, rb_nccl::teardown>,
     .run = run,
     .collective = RB_COLLECTIVE_ALLREDUCE,
 });

@@ -4,9 +4,10 @@
  * before the communicator is made), the NCCL type and op of a
  * configuration, a device buffer of n elements for the collective's result,
  * CUB's reduction of a device vector to the one value verify reads, the
- * `algo` and `proto` parameters, init, verify and teardown, and the
- * descriptor's fields that every strategy has. Integer sums are reduced in
- * the unsigned type, so that they wrap like the dtype. */
+ * `algo` and `proto` parameters, setup (the body of every strategy's
+ * init), verify and teardown, and the descriptor's fields that every
+ * strategy has. Integer sums are reduced in the unsigned type, so that
+ * they wrap like the dtype. */
 #ifndef RB_NCCL_PACK_CUH
 #define RB_NCCL_PACK_CUH
 
@@ -221,13 +222,6 @@ inline void teardown(void *st)
     free(s);
 }
 
-/* init for a strategy whose setup is Setup (which calls rb_nccl::setup). */
-template <int (*Setup)(state *, const rb_config *)>
-inline int init(const rb_config *cfg, void **st)
-{
-    return rb_cuda::init_state<state>(cfg, st, Setup, teardown);
-}
-
 /* What a strategy's descriptor says of itself; plugin() adds the rest. */
 struct strategy {
     const char *name;
@@ -241,18 +235,13 @@ struct strategy {
 };
 
 /* A strategy's descriptor: its own fields, and those every strategy of the
- * pack has (the ABI it was built with, the cuda backend, sum, min and max
- * of the numeric dtypes, verify, teardown, ranks forked by the host). */
+ * pack has (those of every CUDA plugin, from rb_cuda::plugin; sum, min and
+ * max of the numeric dtypes, verify, teardown, ranks forked by the host). */
 constexpr rb_plugin plugin(const strategy &own)
 {
-    return rb_plugin{
-        .abi_major = REDBENCH_ABI_MAJOR,
-        .abi_minor = REDBENCH_ABI_MINOR,
-        .size = sizeof(rb_plugin),
+    return rb_cuda::plugin({
         .name = own.name,
         .summary = own.summary,
-        .version = "1.0",
-        .backend = "cuda",
         .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
         .dtypes = rb_cuda::numeric_dtypes,
         .params = own.params,
@@ -264,7 +253,7 @@ constexpr rb_plugin plugin(const strategy &own)
         .teardown = teardown,
         .collective = own.collective,
         .rank_launch = RB_RANK_LAUNCH_FORK,
-    };
+    });
 }
 
 } // namespace rb_nccl

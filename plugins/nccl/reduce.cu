@@ -46,7 +46,7 @@ static constexpr rb_plugin descriptor = rb_nccl::plugin({
     .summary = "rank 0 gets the whole reduction: ncclReduce of the vectors or of each slice's value",
     .params = params,
     .n_params = rb_cuda::count_of(params),
-    .init = rb_nccl::init<setup>,
+    .init = rb_cuda::init_with<rb_nccl::state, setup, rb_nccl::teardown>,
     .run = run,
     .collective = RB_COLLECTIVE_REDUCE,
 });
