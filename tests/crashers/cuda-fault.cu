@@ -29,10 +29,8 @@ __global__ void fault_sum(const int *in, size_t n, unsigned long long *out, int 
     atomicAdd(out, sum);
 }
 
-typedef struct fault_state {
-    const rb_config *cfg;
-    unsigned long long *out;
-} fault_state;
+/* out: the unsigned sum, whose low 32 bits are the wrapped i32 sum */
+typedef rb_cuda::result_state fault_state;
 
 static int fault_setup(fault_state *s, const rb_config *cfg)
 {
@@ -41,24 +39,20 @@ static int fault_setup(fault_state *s, const rb_config *cfg)
         return RB_UNSUPPORTED;
     }
     s->cfg = cfg;
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, sizeof *s->out));
+    s->stream = (cudaStream_t)cfg->queue;
+    s->out_bytes = 4;
+    s->out_dtype = RB_DTYPE_I32;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, sizeof(unsigned long long)));
     return RB_OK;
-}
-
-static void fault_teardown(void *state);
-
-static int fault_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, fault_setup, fault_teardown);
 }
 
 static int fault_run(void *state)
 {
     fault_state *s = (fault_state *)state;
-    cudaStream_t stream = (cudaStream_t)s->cfg->queue;
-    cudaMemsetAsync(s->out, 0, sizeof *s->out, stream);
-    fault_sum<<<64, 256, 0, stream>>>((const int *)s->cfg->input, s->cfg->n, s->out,
-                                      rb_param_int(s->cfg, "fault", 1) == 1);
+    unsigned long long *out = static_cast<unsigned long long *>(s->out);
+    cudaMemsetAsync(out, 0, sizeof *out, s->stream);
+    fault_sum<<<64, 256, 0, s->stream>>>((const int *)s->cfg->input, s->cfg->n, out,
+                                         rb_param_int(s->cfg, "fault", 1) == 1);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) {
         s->cfg->host->error(s->cfg->host, "launch: %s", cudaGetErrorString(e));
@@ -67,31 +61,16 @@ static int fault_run(void *state)
     return RB_OK;
 }
 
-static int fault_verify(void *state, rb_result *result)
-{
-    fault_state *s = (fault_state *)state;
-    /* the low 32 bits of the unsigned sum are the wrapped i32 sum */
-    return rb_cuda::read_value(s->cfg->host, (cudaStream_t)s->cfg->queue, s->out, 4,
-                               RB_DTYPE_I32, result);
-}
-
-static void fault_teardown(void *state)
-{
-    fault_state *s = (fault_state *)state;
-    cudaFree(s->out);
-    free(s);
-}
-
-static const rb_plugin fault_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin fault_plugin = rb_cuda::plugin({
     .name = "cuda-fault",
     .summary = "test plugin: a kernel that faults (a sticky CUDA error)",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32),
     .params = fault_params, .n_params = rb_cuda::count_of(fault_params),
     .describe = NULL,
-    .init = fault_init, .run = fault_run, .verify = fault_verify, .teardown = fault_teardown,
-};
+    .init = rb_cuda::init_with<fault_state, fault_setup>, .run = fault_run,
+    .verify = rb_cuda::verify_result<fault_state>,
+    .teardown = rb_cuda::teardown_result<fault_state>,
+});
 
 RB_CUDA_PLUGIN_ENTRY(fault_plugin)

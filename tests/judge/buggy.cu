@@ -202,13 +202,6 @@ static int buggy_setup(state *s, const rb_config *cfg)
     return RB_OK;
 }
 
-static void buggy_teardown(void *p);
-
-static int buggy_init(const rb_config *cfg, void **out)
-{
-    return rb_cuda::init_state(cfg, out, buggy_setup, buggy_teardown);
-}
-
 static void buggy_teardown(void *p)
 {
     state *s = (state *)p;
@@ -217,17 +210,15 @@ static void buggy_teardown(void *p)
     free(s);
 }
 
-static const rb_plugin buggy = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin buggy = rb_cuda::plugin({
     .name = "buggy-cuda",
     .summary = "test strategy with planted bugs for the judge, on a CUDA device",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
         RB_OP_BIT(RB_OP_HISTOGRAM),
     .dtypes = rb_cuda::numeric_dtypes | RB_DTYPE_BIT(RB_DTYPE_U8),
     .params = params, .n_params = rb_cuda::count_of(params),
-    .describe = buggy_describe, .init = buggy_init, .run = buggy_run, .verify = buggy_verify,
-    .teardown = buggy_teardown,
-};
+    .describe = buggy_describe, .init = rb_cuda::init_with<state, buggy_setup, buggy_teardown>,
+    .run = buggy_run, .verify = buggy_verify, .teardown = buggy_teardown,
+});
 
 RB_CUDA_PLUGIN_ENTRY(buggy)

@@ -42,13 +42,11 @@ __global__ void delay_sum(const unsigned *__restrict__ in, size_t n, size_t tota
     }
 }
 
-typedef struct delay_state {
-    const rb_config *cfg;
-    cudaStream_t stream;
+/* out: the sum (read back as i32), then the sink */
+struct delay_state : rb_cuda::result_state {
     size_t total; /* elements read: n and delay% of n again */
     unsigned grid;
-    unsigned *out; /* the sum, then the sink */
-} delay_state;
+};
 
 static int percent_of(const rb_config *cfg, long *percent)
 {
@@ -85,52 +83,33 @@ static int delay_setup(delay_state *s, const rb_config *cfg)
         return RB_ERROR;
     s->total = cfg->n + cfg->n * (size_t)percent / 100;
     s->grid = rb_cuda::wave_grid(cfg->device, 256, s->total, 256);
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, 2 * sizeof *s->out));
+    s->out_bytes = sizeof(unsigned);
+    s->out_dtype = RB_DTYPE_I32;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, 2 * s->out_bytes));
     return RB_OK;
-}
-
-static void delay_teardown(void *state)
-{
-    delay_state *s = (delay_state *)state;
-    if (!s)
-        return;
-    cudaFree(s->out);
-    free(s);
-}
-
-static int delay_init(const rb_config *cfg, void **state)
-{
-    return rb_cuda::init_state(cfg, state, delay_setup, delay_teardown);
 }
 
 static int delay_run(void *state)
 {
     delay_state *s = (delay_state *)state;
-    if (rb_cuda::reset_result(s->cfg, s->out, sizeof *s->out, s->stream) != RB_OK)
+    unsigned *out = static_cast<unsigned *>(s->out);
+    if (rb_cuda::reset_result(s->cfg, out, s->out_bytes, s->stream) != RB_OK)
         return RB_ERROR;
     delay_sum<<<s->grid, 256, 0, s->stream>>>(static_cast<const unsigned *>(s->cfg->input),
-                                              s->cfg->n, s->total, s->out, s->out + 1);
+                                              s->cfg->n, s->total, out, out + 1);
     RB_CUDA_CHECK_LAUNCH(s->cfg->host);
     return RB_OK;
 }
 
-static int delay_verify(void *state, rb_result *result)
-{
-    delay_state *s = (delay_state *)state;
-    return rb_cuda::read_value(s->cfg->host, s->stream, s->out, sizeof *s->out, RB_DTYPE_I32,
-                               result);
-}
-
-static const rb_plugin delay_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+static constexpr rb_plugin delay_plugin = rb_cuda::plugin({
     .name = "delay-cuda",
     .summary = "i32 sum that reads delay% of its input again: a slowdown to plant",
-    .version = "1.0", .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32),
     .params = delay_params, .n_params = rb_cuda::count_of(delay_params),
-    .describe = delay_describe, .init = delay_init, .run = delay_run,
-    .verify = delay_verify, .teardown = delay_teardown,
-};
+    .describe = delay_describe, .init = rb_cuda::init_with<delay_state, delay_setup>,
+    .run = delay_run, .verify = rb_cuda::verify_result<delay_state>,
+    .teardown = rb_cuda::teardown_result<delay_state>,
+});
 
 RB_CUDA_PLUGIN_ENTRY(delay_plugin)
