@@ -29,87 +29,67 @@ __global__ void blocksum_kernel(const T *__restrict__ in, size_t n, sum_of<T> *o
         atomicAdd(out, sum);
 }
 
-struct blocksum_state {
-    const rb_config *cfg;
-    void *out; /* the result on the device: 8 bytes */
+/* cfg, stream (cfg->queue) and the result on the device (out: 8 bytes, read
+ * back as the data's dtype), which rb_cuda::verify_result reads and
+ * rb_cuda::teardown_result frees; then what this strategy adds */
+struct blocksum_state : rb_cuda::result_state {
     unsigned block, grid;
 };
 
 static int blocksum_setup(blocksum_state *s, const rb_config *cfg)
 {
     s->cfg = cfg;
+    s->stream = (cudaStream_t)cfg->queue;
     s->block = (unsigned)rb_param_int(cfg, "block", 256);
     /* enough blocks to fill the device once, fewer for a small input */
     uint64_t fill = (uint64_t)rb_cuda::sm_count(cfg->device) * (2048 / s->block);
     uint64_t need = (cfg->n + s->block - 1) / s->block;
     s->grid = (unsigned)(need < fill ? need : fill);
-    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, 8));
+    s->out_bytes = 8;
+    s->out_dtype = cfg->dtype;
+    RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, s->out_bytes));
     return RB_OK;
 }
 
-static void blocksum_teardown(void *state);
-
-/* init: a zeroed blocksum_state, set up by blocksum_setup; when that fails,
- * blocksum_teardown frees what it made */
-static int blocksum_init(const rb_config *cfg, void **state)
+template <class T> static void launch(const blocksum_state *s)
 {
-    return rb_cuda::init_state(cfg, state, blocksum_setup, blocksum_teardown);
-}
-
-template <class T> static void launch(const blocksum_state *s, cudaStream_t stream)
-{
-    blocksum_kernel<T><<<s->grid, s->block, 0, stream>>>((const T *)s->cfg->input, s->cfg->n,
-                                                          (sum_of<T> *)s->out);
+    blocksum_kernel<T><<<s->grid, s->block, 0, s->stream>>>((const T *)s->cfg->input, s->cfg->n,
+                                                             (sum_of<T> *)s->out);
 }
 
 static int blocksum_run(void *state)
 {
     blocksum_state *s = (blocksum_state *)state;
     const rb_host *host = s->cfg->host;
-    cudaStream_t stream = (cudaStream_t)s->cfg->queue;
-    RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, 8, stream)); /* each run starts from 0 */
+    /* each run starts from 0 */
+    RB_CUDA_CHECK(host, cudaMemsetAsync(s->out, 0, s->out_bytes, s->stream));
     switch (s->cfg->dtype) {
-    case RB_DTYPE_I32: launch<int>(s, stream); break;
-    case RB_DTYPE_I64: launch<long long>(s, stream); break;
-    case RB_DTYPE_F32: launch<float>(s, stream); break;
-    case RB_DTYPE_F64: launch<double>(s, stream); break;
+    case RB_DTYPE_I32: launch<int>(s); break;
+    case RB_DTYPE_I64: launch<long long>(s); break;
+    case RB_DTYPE_F32: launch<float>(s); break;
+    case RB_DTYPE_F64: launch<double>(s); break;
     default: return RB_UNSUPPORTED; /* not declared: redbench never asks */
     }
     RB_CUDA_CHECK_LAUNCH(host);
     return RB_OK;
 }
 
-static int blocksum_verify(void *state, rb_result *result)
-{
-    blocksum_state *s = (blocksum_state *)state;
-    const rb_host *host = s->cfg->host;
-    cudaStream_t stream = (cudaStream_t)s->cfg->queue;
-    /* the 8-byte result back to the host, for redbench to compare */
-    return rb_cuda::read_value(host, stream, s->out, 8, s->cfg->dtype, result);
-}
-
-static void blocksum_teardown(void *state)
-{
-    blocksum_state *s = (blocksum_state *)state;
-    cudaFree(s->out);
-    free(s);
-}
-
-static const rb_plugin blocksum_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(rb_plugin),
+/* The descriptor: rb_cuda::plugin adds the ABI it was built with, the
+ * descriptor's size, version 1.0 and the cuda backend. */
+static constexpr rb_plugin blocksum_plugin = rb_cuda::plugin({
     .name = "blocksum",
     .summary = "grid-stride sum, block shuffles, one atomic a block",
-    .version = "1.0",
-    .backend = "cuda",
     .ops = RB_OP_BIT(RB_OP_SUM),
     .dtypes = rb_cuda::numeric_dtypes, /* i32, i64, f32, f64 */
     .params = blocksum_params,
     .n_params = rb_cuda::count_of(blocksum_params),
     .describe = NULL, /* every declared op and dtype runs */
-    .init = blocksum_init,
+    /* a zeroed blocksum_state, set up by blocksum_setup; when that fails,
+     * teardown_result frees what it made */
+    .init = rb_cuda::init_with<blocksum_state, blocksum_setup>,
     .run = blocksum_run,
-    .verify = blocksum_verify,
-    .teardown = blocksum_teardown,
-};
+    .verify = rb_cuda::verify_result<blocksum_state>, /* out back to the host */
+    .teardown = rb_cuda::teardown_result<blocksum_state>,
+});
 
 RB_CUDA_PLUGIN_ENTRY(blocksum_plugin)
