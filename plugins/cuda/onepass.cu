@@ -21,7 +21,10 @@
  * `order = alternate` runs every other call's slices from the end (block b
  * takes slice grid - 1 - b), so that a call starts on the part of the
  * input the call before read last. The slices' partials are summed in the
- * slices' order either way.
+ * slices' order either way. With `keep = P` (alternate only) the blocks
+ * that run last in a call, those reading the last P% of the L2's size,
+ * load with the L2 policy evict-last and every other block with
+ * evict-first, so that what the next call reads first stays in L2.
  * Slice s covers the elements from head + s x block x batch x V on (V
  * elements in 16 bytes), so grid = ceil((n - head) / (block x batch x V)),
  * rounded up: the last slice is read with checked loads, and the slice
@@ -66,15 +69,44 @@ static const rb_param_spec onepass_params[] = {
     {"order", RB_PARAM_CHOICE, "forward", 0, 0, order_words, 0,
      "forward | alternate: every other call reads the slices from the end, starting on what "
      "the call before read last"},
+    {"keep", RB_PARAM_INT, "0", 0, 75, NULL, 0,
+     "alternate: the last blocks of a call, reading this % of the L2's size, load it "
+     "evict-last and the others evict-first (0: no L2 hints)"},
 };
 
 /* Where the input lies: `head` scalars before the first 16-byte boundary,
  * `units` whole 16-byte vectors, then scalars up to n (set once in init). */
 typedef rb_cuda::aligned_split layout;
 
-/* Reads a slice's vectors: Batch per thread, a block apart. Checked is
- * for the last slice of the input, which may pass its end. */
-template <class Op, class A, int Batch, bool Checked>
+/* The L2 policy of a block's loads (keep). */
+enum onepass_hint { HINT_NONE, HINT_EVICT_LAST, HINT_EVICT_FIRST };
+
+/* One 16-byte load with the L2 eviction policy Hint (sm_80 and later). */
+template <class A, int Hint> __device__ __forceinline__ rb_cuda::vec<A, 16 / sizeof(A)> load_16(const A *p)
+{
+    constexpr int V = 16 / sizeof(A);
+    if constexpr (Hint == HINT_NONE) {
+        return rb_cuda::load_vec<A, V>(p);
+    } else {
+        uint64_t policy;
+        if constexpr (Hint == HINT_EVICT_LAST)
+            asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+        else
+            asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+        uint4 raw;
+        asm("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+            : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
+            : "l"(p), "l"(policy));
+        rb_cuda::vec<A, V> out;
+        memcpy(out.v, &raw, 16);
+        return out;
+    }
+}
+
+/* Reads a slice's vectors: Batch per thread, a block apart, with the L2
+ * policy Hint. Checked is for the last slice of the input, which may pass
+ * its end. */
+template <class Op, class A, int Batch, bool Checked, int Hint = HINT_NONE>
 __device__ __forceinline__ A onepass_slice(const A *__restrict__ body, size_t first, unsigned block,
                                            size_t units, A acc)
 {
@@ -84,7 +116,7 @@ __device__ __forceinline__ A onepass_slice(const A *__restrict__ body, size_t fi
     for (int k = 0; k < Batch; k++) {
         const size_t v = first + (size_t)k * block;
         if (!Checked || v < units)
-            x[k] = rb_cuda::load_vec<A, V>(body + v * V);
+            x[k] = load_16<A, Hint>(body + v * V);
         else
 #pragma unroll
             for (int j = 0; j < V; j++)
@@ -146,7 +178,7 @@ __device__ __forceinline__ A sum_partials(const onepass_sync &sync, int finish, 
 template <class Op, class A, int Batch>
 __global__ void __launch_bounds__(1024)
     onepass_main(const A *__restrict__ in, layout at, onepass_sync sync, int finish,
-                 bool reverse)
+                 bool reverse, unsigned keep_blocks)
 {
     __shared__ A scratch[32];
     __shared__ bool is_last;
@@ -170,10 +202,16 @@ __global__ void __launch_bounds__(1024)
 
     const size_t per_block = (size_t)block * Batch; /* vectors */
     const size_t first = (size_t)slice * per_block + tid;
-    if ((size_t)(slice + 1) * per_block <= at.units) /* uniform over the block */
-        acc = onepass_slice<Op, A, Batch, false>(in + at.head, first, block, at.units, acc);
-    else
+    if ((size_t)(slice + 1) * per_block > at.units) /* uniform over the block */
         acc = onepass_slice<Op, A, Batch, true>(in + at.head, first, block, at.units, acc);
+    else if (keep_blocks == 0)
+        acc = onepass_slice<Op, A, Batch, false>(in + at.head, first, block, at.units, acc);
+    else if (blockIdx.x >= gridDim.x - keep_blocks) /* the call's last blocks */
+        acc = onepass_slice<Op, A, Batch, false, HINT_EVICT_LAST>(in + at.head, first, block,
+                                                                  at.units, acc);
+    else
+        acc = onepass_slice<Op, A, Batch, false, HINT_EVICT_FIRST>(in + at.head, first, block,
+                                                                   at.units, acc);
     if (slice == 0 && tid < at.head)
         acc = Op::apply(acc, in[tid]);
     if (slice == at.units / per_block && at.tail_start + tid < at.n)
@@ -227,6 +265,7 @@ struct onepass_state {
     const rb_config *cfg;
     cudaStream_t stream;
     unsigned block, grid;
+    unsigned keep_blocks; /* keep: the blocks that load evict-last */
     int batch, finish, order;
     unsigned long long calls_queued; /* alternate: the parity of the next call */
     size_t acc_bytes;                /* one result */
@@ -240,7 +279,8 @@ template <class Op, class A, int Batch> static void launch_main(onepass_state *s
     const bool reverse = s->order == ALTERNATE && (s->calls_queued & 1u);
     s->calls_queued++;
     onepass_main<Op, A, Batch><<<s->grid, s->block, 0, s->stream>>>(
-        static_cast<const A *>(s->cfg->input), s->at, s->sync, s->finish, reverse);
+        static_cast<const A *>(s->cfg->input), s->at, s->sync, s->finish, reverse,
+        s->keep_blocks);
 }
 
 template <class Op, class A> static void launch_batch(onepass_state *s)
@@ -289,6 +329,29 @@ static int onepass_declines(const rb_config *cfg, int finish)
                          "types; use finish = last-block");
         return RB_UNSUPPORTED;
     }
+    if (rb_param_int(cfg, "keep", 0) > 0 && rb_param_int(cfg, "order", FORWARD) != ALTERNATE) {
+        cfg->host->error(cfg->host, "keep keeps in L2 what the next call reads first: it needs "
+                                    "order = alternate");
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
+}
+
+/* keep = P: the blocks that read the last P% of the L2's size of a call
+ * (all of the grid at most). */
+static int plan_keep(const rb_config *cfg, unsigned block, int batch, unsigned grid,
+                     unsigned *keep_blocks)
+{
+    const int64_t percent = rb_param_int(cfg, "keep", 0);
+    *keep_blocks = 0;
+    if (percent == 0)
+        return RB_OK;
+    int device = 0, l2 = 0;
+    RB_CUDA_CHECK(cfg->host, cudaGetDevice(&device));
+    RB_CUDA_CHECK(cfg->host, cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    const size_t block_bytes = (size_t)block * (size_t)batch * 16;
+    const size_t blocks = (size_t)l2 * (size_t)percent / 100 / block_bytes;
+    *keep_blocks = blocks < grid ? (unsigned)blocks : grid;
     return RB_OK;
 }
 
@@ -355,6 +418,8 @@ static int onepass_setup(onepass_state *s, const rb_config *cfg)
     int status = onepass_declines(cfg, s->finish);
     if (status == RB_OK)
         status = plan_grid(cfg, s->at, s->block, s->batch, &s->grid);
+    if (status == RB_OK)
+        status = plan_keep(cfg, s->block, s->batch, s->grid, &s->keep_blocks);
     if (status != RB_OK)
         return status;
     onepass_sync *sync = &s->sync;
