@@ -235,20 +235,12 @@ template <class Op, class T, class A> static bulk_kernel kernel_for()
     return k;
 }
 
-template <class T> static bulk_kernel pick_op(int op)
-{
-    typedef typename rb_cuda::op_sum::acc<T>::type S;
-    switch (op) {
-    case RB_OP_SUM: return kernel_for<rb_cuda::op_sum, T, S>();
-    case RB_OP_MIN: return kernel_for<rb_cuda::op_min, T, T>();
-    case RB_OP_MAX: return kernel_for<rb_cuda::op_max, T, T>();
-    default: return bulk_kernel{NULL, NULL, 0, 0};
-    }
-}
-
+/* The kernel of a configuration; launch NULL for one it does not reduce. */
 static bulk_kernel pick(int dtype, int op)
 {
-    return rb_cuda::with_numeric_type(dtype, [&](auto t) { return pick_op<decltype(t)>(op); });
+    return rb_cuda::with_numeric_op(dtype, op, [&](auto reduce, auto t, auto a) {
+        return kernel_for<decltype(reduce), decltype(t), decltype(a)>();
+    });
 }
 
 static int bulk_describe(const rb_config *cfg, rb_description *out)

@@ -156,31 +156,16 @@ static cudaError_t cluster_prepare(cluster_state *s, int *max_blocks)
     }
 }
 
-template <class T> static cluster_launch_fn pick_op(int op, cluster_prepare_fn *prepare,
-                                                    size_t *acc_bytes)
-{
-    typedef typename rb_cuda::op_sum::acc<T>::type S;
-    switch (op) {
-    case RB_OP_SUM:
-        *prepare = cluster_prepare<rb_cuda::op_sum, T, S>;
-        *acc_bytes = sizeof(S);
-        return cluster_launch<rb_cuda::op_sum, T, S>;
-    case RB_OP_MIN:
-        *prepare = cluster_prepare<rb_cuda::op_min, T, T>;
-        *acc_bytes = sizeof(T);
-        return cluster_launch<rb_cuda::op_min, T, T>;
-    case RB_OP_MAX:
-        *prepare = cluster_prepare<rb_cuda::op_max, T, T>;
-        *acc_bytes = sizeof(T);
-        return cluster_launch<rb_cuda::op_max, T, T>;
-    default: return NULL;
-    }
-}
-
 static cluster_launch_fn pick(int dtype, int op, cluster_prepare_fn *prepare, size_t *acc_bytes)
 {
-    return rb_cuda::with_numeric_type(
-        dtype, [&](auto t) { return pick_op<decltype(t)>(op, prepare, acc_bytes); });
+    return rb_cuda::with_numeric_op(dtype, op, [&](auto reduce, auto t, auto a) {
+        typedef decltype(reduce) Op;
+        typedef decltype(t) T;
+        typedef decltype(a) A;
+        *prepare = cluster_prepare<Op, T, A>;
+        *acc_bytes = sizeof(A);
+        return cluster_launch<Op, T, A>;
+    });
 }
 
 static int cluster_describe(const rb_config *cfg, rb_description *out)

@@ -233,30 +233,19 @@ template <class P, class A> static int shuffle_launch(shuffle_state *s)
     return RB_OK;
 }
 
-template <class T> static shuffle_launch_fn pick_op(int op, size_t *acc_bytes)
-{
-    typedef typename rb_cuda::op_sum::acc<T>::type S;
-    switch (op) {
-    case RB_OP_SUM:
-        *acc_bytes = sizeof(S);
-        return shuffle_launch<value_policy<rb_cuda::op_sum, S>, S>;
-    case RB_OP_MIN:
-        *acc_bytes = sizeof(T);
-        return shuffle_launch<value_policy<rb_cuda::op_min, T>, T>;
-    case RB_OP_MAX:
-        *acc_bytes = sizeof(T);
-        return shuffle_launch<value_policy<rb_cuda::op_max, T>, T>;
-    case RB_OP_ARGMAX:
-        *acc_bytes = sizeof(rb_cuda::arg<T>);
-        return shuffle_launch<argmax_policy<T>, T>;
-    default: return NULL;
-    }
-}
-
 static shuffle_launch_fn pick(int dtype, int op, size_t *acc_bytes)
 {
-    return rb_cuda::with_numeric_type(
-        dtype, [&](auto t) { return pick_op<decltype(t)>(op, acc_bytes); });
+    if (op == RB_OP_ARGMAX)
+        return rb_cuda::with_numeric_type(dtype, [&](auto t) {
+            typedef decltype(t) T;
+            *acc_bytes = sizeof(rb_cuda::arg<T>);
+            return shuffle_launch<argmax_policy<T>, T>;
+        });
+    return rb_cuda::with_numeric_op(dtype, op, [&](auto reduce, auto, auto a) {
+        typedef decltype(a) A;
+        *acc_bytes = sizeof(A);
+        return shuffle_launch<value_policy<decltype(reduce), A>, A>;
+    });
 }
 
 /* The grid: as given, or auto: one full wave of the device (2048 threads

@@ -188,21 +188,12 @@ static int tree_launch(tree_state *s, const void *in_ptr, void *out_ptr, size_t 
 }
 
 /* Sums of integers read the input as the unsigned type (same bits). */
-template <class T> static tree_launch_fn pick_op(int op, size_t *acc_bytes)
-{
-    typedef typename rb_cuda::op_sum::acc<T>::type S;
-    switch (op) {
-    case RB_OP_SUM: *acc_bytes = sizeof(S); return tree_launch<rb_cuda::op_sum, S>;
-    case RB_OP_MIN: *acc_bytes = sizeof(T); return tree_launch<rb_cuda::op_min, T>;
-    case RB_OP_MAX: *acc_bytes = sizeof(T); return tree_launch<rb_cuda::op_max, T>;
-    default: return NULL;
-    }
-}
-
 static tree_launch_fn pick(int dtype, int op, size_t *acc_bytes)
 {
-    return rb_cuda::with_numeric_type(
-        dtype, [&](auto t) { return pick_op<decltype(t)>(op, acc_bytes); });
+    return rb_cuda::with_numeric_op(dtype, op, [&](auto reduce, auto, auto a) {
+        *acc_bytes = sizeof a;
+        return tree_launch<decltype(reduce), decltype(a)>;
+    });
 }
 
 /* Plans the passes: each reduces its input by per_block. Returns the number

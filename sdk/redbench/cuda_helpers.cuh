@@ -22,6 +22,7 @@
  *                               ABI stamp and the cuda backend
  *   rb_cuda::numeric_dtypes, count_of   a descriptor's dtypes and n_params
  *   rb_cuda::with_numeric_type   picks a template instance by dtype
+ *   rb_cuda::with_numeric_op     ... by op (sum, min, max) and dtype
  *   rb_cuda::plan_blocks, wave_grid     grids: one block per slice, one wave
  *   rb_cuda::reset_result        an atomic finish's start (0, or the first element)
  *   rb_cuda::epoch_slot, epoch_setup, epoch_result_slot
@@ -513,6 +514,28 @@ template <class Pick> inline auto with_numeric_type(int dtype, Pick pick) -> dec
     case RB_DTYPE_F64: return pick(0.0);
     default: return decltype(pick(0)){};
     }
+}
+
+/* Calls pick with the operator of a sum, min or max (op_sum, op_min,
+ * op_max), a zero of the C++ type of a numeric dtype (T) and a zero of
+ * what the reduction accumulates (A: T, or for an integer sum its unsigned
+ * type, which has T's bits), and returns its answer; for any other op or
+ * dtype returns a value-initialised answer (NULL for a pointer):
+ *   return rb_cuda::with_numeric_op(cfg->dtype, cfg->op, [&](auto op, auto t, auto a) {
+ *       return launch<decltype(op), decltype(t), decltype(a)>;
+ *   }); */
+template <class Pick>
+inline auto with_numeric_op(int dtype, int op, Pick pick) -> decltype(pick(op_sum(), 0, 0u))
+{
+    typedef decltype(pick(op_sum(), 0, 0u)) answer;
+    return with_numeric_type(dtype, [&](auto t) -> answer {
+        switch (op) {
+        case RB_OP_SUM: return pick(op_sum(), t, typename op_sum::acc<decltype(t)>::type(0));
+        case RB_OP_MIN: return pick(op_min(), t, t);
+        case RB_OP_MAX: return pick(op_max(), t, t);
+        default: return answer{};
+        }
+    });
 }
 
 /* The number of entries of an array, for a descriptor's `n_params`. */
