@@ -261,12 +261,9 @@ typedef const rb_backend *(*rb_backend_entry_fn)(void);
     RB_EXPORT const rb_backend *redbench_backend_entry(void);                  \
     RB_EXPORT const rb_backend *redbench_backend_entry(void) { return &(descriptor); }
 
-/* The fields every backend's descriptor starts with, as RB_PLUGIN_ABI_FIELDS
- * for plugins: the ABI version and the size of the header it is compiled
- * against. */
-#define RB_BACKEND_ABI_FIELDS                                                  \
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR,          \
-    .size = sizeof(rb_backend)
+/* The fields every backend's descriptor starts with (plugin.h,
+ * RB_ABI_FIELDS). */
+#define RB_BACKEND_ABI_FIELDS RB_ABI_FIELDS(rb_backend)
 
 #ifdef __cplusplus
 }

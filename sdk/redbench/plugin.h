@@ -43,6 +43,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -303,12 +304,13 @@ typedef const rb_plugin *(*rb_plugin_entry_fn)(void);
     RB_EXPORT const rb_plugin *redbench_plugin_entry(void);                    \
     RB_EXPORT const rb_plugin *redbench_plugin_entry(void) { return &(descriptor); }
 
-/* The fields every descriptor starts with: the ABI version and the size of
- * the header it is compiled against. A descriptor begins with them:
+/* The fields every descriptor starts with: the ABI version of the headers
+ * it is compiled against, and the size of its type (rb_plugin, rb_backend)
+ * in them. A plugin's descriptor begins with RB_PLUGIN_ABI_FIELDS:
  *     static const rb_plugin mine = {RB_PLUGIN_ABI_FIELDS, .name = "mine", ...}; */
-#define RB_PLUGIN_ABI_FIELDS                                                   \
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR,          \
-    .size = sizeof(rb_plugin)
+#define RB_ABI_FIELDS(type)                                                    \
+    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR, .size = sizeof(type)
+#define RB_PLUGIN_ABI_FIELDS RB_ABI_FIELDS(rb_plugin)
 
 /* A descriptor's parameters from an array of rb_param_spec, with its count:
  *     RB_PLUGIN_PARAMS(mine_params) sets .params and .n_params. */
@@ -332,6 +334,16 @@ static inline int64_t rb_param_int(const rb_config *cfg, const char *name, int64
 {
     const rb_param_value *v = rb_param(cfg, name);
     return v ? v->i : fallback;
+}
+
+/* For init: a zeroed state of `bytes` bytes (calloc; free it in teardown),
+ * or NULL after telling the host "out of memory". */
+static inline void *rb_state_alloc(const rb_config *cfg, size_t bytes)
+{
+    void *state = calloc(1, bytes);
+    if (!state)
+        cfg->host->error(cfg->host, "out of memory");
+    return state;
 }
 
 /* Size in bytes of one element of a dtype. */
