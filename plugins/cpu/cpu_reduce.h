@@ -442,11 +442,9 @@ static inline int cpu_single_setup(const rb_config *cfg, int compensated, void *
     int rc = cpu_job_setup(cfg, compensated, &job);
     if (rc != RB_OK || !state)
         return rc;
-    cpu_single *st = calloc(1, sizeof *st);
-    if (!st) {
-        job.host->error(job.host, "out of memory");
+    cpu_single *st = rb_state_alloc(cfg, sizeof *st);
+    if (!st)
         return RB_ERROR;
-    }
     st->job = job;
     if (job.op == RB_OP_HISTOGRAM) {
         st->tables = malloc((size_t)job.lanes * 256 * sizeof *st->tables);

@@ -138,11 +138,9 @@ static int threads_init(const rb_config *cfg, void **state)
     unsigned k;
     int rc;
 
-    st = calloc(1, sizeof *st);
-    if (!st) {
-        host->error(host, "out of memory");
+    st = rb_state_alloc(cfg, sizeof *st);
+    if (!st)
         return RB_ERROR;
-    }
     rc = cpu_job_setup(cfg, 0, &st->job);
     if (rc != RB_OK) {
         free(st);
