@@ -3,7 +3,8 @@
  * against the host's, the MPI type of a dtype, the element-wise combine of
  * two vectors, the local reduction of a vector to the answer, MPI's own
  * collectives in both orders (vector first, or each slice's value first),
- * and the descriptor's fields that every strategy has. Each
+ * the parameter `stage` that picks the order, and the descriptor's fields
+ * that every strategy has. Each
  * strategy reduces the ranks' vectors element by element (as an all-reduce
  * of gradients does) and then reduces the n-element result to one value,
  * or, with `stage = local`, reduces its slice first and the ranks' values
@@ -157,6 +158,12 @@ static inline void mpi_pack_value_from(int dtype, const void *in, mpi_value *v)
 
 static const char *const mpi_stage_words[] = {"vector", "local", NULL};
 
+/* The parameter `stage` (mpi_state.local_first) of a strategy that can
+ * reduce each slice first, with its help text. */
+#define MPI_PACK_PARAM_STAGE(HELP)                                                         \
+    {.name = "stage", .type = RB_PARAM_CHOICE, .default_value = "vector",                  \
+     .choices = mpi_stage_words, .help = (HELP)}
+
 /* Declines what MPI's int counts cannot hold, and, with `power_of_two`, a
  * rank count that is not a power of two. */
 static inline int mpi_pack_check(const rb_config *cfg, int power_of_two)
@@ -261,8 +268,7 @@ static inline void mpi_pack_teardown(void *state)
  * callbacks and the launch by mpirun. A strategy's descriptor adds its
  * name, summary, parameters, describe, run and collective. */
 #define MPI_PACK_DESCRIPTOR_FIELDS                                                        \
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR,                      \
-    .size = sizeof(rb_plugin), .version = "1.0", .backend = "cpu", .ops = MPI_PACK_OPS,    \
+    RB_PLUGIN_ABI_FIELDS, .version = "1.0", .backend = "cpu", .ops = MPI_PACK_OPS,         \
     .dtypes = MPI_PACK_DTYPES, .init = mpi_pack_init, .verify = mpi_pack_verify,           \
     .teardown = mpi_pack_teardown, .rank_launch = RB_RANK_LAUNCH_MPI
 

@@ -4,9 +4,8 @@
 #include "mpi_pack.h"
 
 static const rb_param_spec params[] = {
-    {.name = "stage", .type = RB_PARAM_CHOICE, .default_value = "vector",
-     .choices = mpi_stage_words,
-     .help = "vector: reduce n elements to rank 0, then reduce there; local: the reverse"},
+    MPI_PACK_PARAM_STAGE(
+        "vector: reduce n elements to rank 0, then reduce there; local: the reverse"),
 };
 
 static int run(void *state)
@@ -18,8 +17,7 @@ static const rb_plugin descriptor = {
     MPI_PACK_DESCRIPTOR_FIELDS,
     .name = "reduce",
     .summary = "MPI_Reduce of the vectors to rank 0 (or of each slice's value), then a local reduce",
-    .params = params,
-    .n_params = 1,
+    RB_PLUGIN_PARAMS(params),
     .describe = mpi_pack_describe,
     .run = run,
     .collective = RB_COLLECTIVE_REDUCE,

@@ -36,8 +36,7 @@ static const rb_plugin descriptor = {
     MPI_PACK_DESCRIPTOR_FIELDS,
     .name = "mpi-faults",
     .summary = "MPI_Allreduce of slice sums, with a crash or hang planted on rank 1",
-    .params = params,
-    .n_params = 1,
+    RB_PLUGIN_PARAMS(params),
     .run = run,
     .collective = RB_COLLECTIVE_ALLREDUCE,
 };
