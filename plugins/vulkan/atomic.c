@@ -15,7 +15,7 @@ static const char *const scope_words[] = {"workgroup", "thread", NULL};
 static const rb_param_spec atomic_params[] = {
     {"scope", RB_PARAM_CHOICE, "workgroup", 0, 0, scope_words, 0,
      "workgroup | thread: one atomic per workgroup or per invocation"},
-    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "invocations per workgroup"},
+    PACK_PARAM_BLOCK,
     {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
      "workgroups (auto: enough to fill the device, at most one per block elements)"},
 };
@@ -32,7 +32,7 @@ typedef struct atomic_state {
 static int atomic_describe(const rb_config *cfg, rb_description *out)
 {
     (void)out;
-    return pack_check(cfg, (uint32_t)rb_param_int(cfg, "block", 256), 1, 0);
+    return pack_check(cfg, pack_block(cfg), 1, 0);
 }
 
 static void atomic_teardown(void *state)
@@ -45,17 +45,15 @@ static void atomic_teardown(void *state)
 
 static int atomic_init(const rb_config *cfg, void **state)
 {
-    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint32_t block = pack_block(cfg);
     uint32_t scope = (uint32_t)rb_param_int(cfg, "scope", 0);
     uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
     int st = pack_check(cfg, block, 1, 0);
     if (st != RB_OK)
         return st;
-    atomic_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        cfg->host->error(cfg->host, "out of memory");
+    atomic_state *s = rb_state_alloc(cfg, sizeof *s);
+    if (!s)
         return RB_ERROR;
-    }
     s->cfg = cfg;
     s->q = pack_queue(cfg);
     *state = s;
@@ -98,8 +96,7 @@ static const rb_plugin atomic_plugin = {
     .summary = "grid-stride loop, then one atomic per workgroup (or per invocation)",
     .ops = PACK_OPS,
     .dtypes = PACK_DTYPES,
-    .params = atomic_params,
-    .n_params = sizeof atomic_params / sizeof atomic_params[0],
+    RB_PLUGIN_PARAMS(atomic_params),
     .describe = atomic_describe,
     .init = atomic_init,
     .run = atomic_run,

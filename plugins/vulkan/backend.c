@@ -1298,9 +1298,7 @@ static int vk_batch_time(void *ctx, double *elapsed_ns)
 }
 
 static const rb_backend vulkan_backend = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = (uint32_t)sizeof(rb_backend),
+    RB_BACKEND_ABI_FIELDS,
     .name = "vulkan",
     .summary = "Vulkan compute on any vendor's device: timestamp queries, command buffers "
                "replayed as batches, buffers by device address",

@@ -6,7 +6,7 @@
 #include "plugins/vulkan/histogram_spv.h"
 
 static const rb_param_spec histogram_params[] = {
-    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "invocations per workgroup"},
+    PACK_PARAM_BLOCK,
     {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
      "workgroups (auto: enough to fill the device, at most one per block x 16 bytes)"},
 };
@@ -30,7 +30,7 @@ static int histogram_describe(const rb_config *cfg, rb_description *out)
 {
     (void)out;
     const rb_vulkan_queue *q = pack_queue(cfg);
-    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint32_t block = pack_block(cfg);
     if (cfg->n >= PACK_MAX_N) {
         cfg->host->error(cfg->host, "n = %llu: the vulkan pack's shaders take n < 2^31",
                          (unsigned long long)cfg->n);
@@ -54,7 +54,7 @@ static void histogram_teardown(void *state)
 
 static int histogram_init(const rb_config *cfg, void **state)
 {
-    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint32_t block = pack_block(cfg);
     uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
     int st = histogram_describe(cfg, NULL);
     if (st != RB_OK)
@@ -64,11 +64,9 @@ static int histogram_init(const rb_config *cfg, void **state)
         cfg->host->error(cfg->host, "the input is not 16-byte aligned");
         return RB_UNSUPPORTED;
     }
-    histogram_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        cfg->host->error(cfg->host, "out of memory");
+    histogram_state *s = rb_state_alloc(cfg, sizeof *s);
+    if (!s)
         return RB_ERROR;
-    }
     s->cfg = cfg;
     s->q = pack_queue(cfg);
     *state = s;
@@ -121,8 +119,7 @@ static const rb_plugin histogram_plugin = {
     .summary = "u8 histogram: shared-memory bins per workgroup, one atomic per bin",
     .ops = RB_OP_BIT(RB_OP_HISTOGRAM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_U8),
-    .params = histogram_params,
-    .n_params = sizeof histogram_params / sizeof histogram_params[0],
+    RB_PLUGIN_PARAMS(histogram_params),
     .describe = histogram_describe,
     .init = histogram_init,
     .run = histogram_run,

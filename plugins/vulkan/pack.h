@@ -1,10 +1,10 @@
 /* plugins/vulkan/pack.h: what the vulkan pack's strategies share: the
  * SPIR-V tables the build embeds (spirv-embed.sh), the checks describe
  * makes (the dtype's and the atomics' device features, the size limits),
- * the grid of a dispatch, the buffers of a result and what teardown
- * frees, the result as verify hands it over, and the descriptor's fields
- * that every strategy has. Only SDK headers are included, as in an
- * external pack. */
+ * the grid of a dispatch, the parameter `block`, the buffers of a result
+ * and what teardown frees, the result as verify hands it over, and the
+ * descriptor's fields that every strategy has. Only SDK headers are
+ * included, as in an external pack. */
 #ifndef RB_VULKAN_PACK_H
 #define RB_VULKAN_PACK_H
 
@@ -32,15 +32,22 @@ typedef struct pack_push {
  * was built with, its version and the vulkan backend. A strategy's
  * descriptor adds its name, summary, ops, dtypes, parameters and
  * callbacks. */
-#define PACK_DESCRIPTOR_FIELDS                                                      \
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR,                \
-    .size = sizeof(rb_plugin), .version = "1.0", .backend = "vulkan"
+#define PACK_DESCRIPTOR_FIELDS RB_PLUGIN_ABI_FIELDS, .version = "1.0", .backend = "vulkan"
 
 /* What tree, subgroup and atomic reduce: sum, min and max of the numeric
  * dtypes. */
 #define PACK_OPS (RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX))
 #define PACK_DTYPES (RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |               \
                      RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64))
+
+/* The parameter every strategy has, and its value. */
+#define PACK_PARAM_BLOCK                                                                     \
+    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "invocations per workgroup"}
+
+static inline uint32_t pack_block(const rb_config *cfg)
+{
+    return (uint32_t)rb_param_int(cfg, "block", 256);
+}
 
 /* The largest n the shaders index (32-bit unsigned indices, kept below
  * 2^31 so that index arithmetic cannot wrap). */

@@ -17,7 +17,7 @@ enum finish { FINISH_AUTO, FINISH_ATOMIC, FINISH_TWO_PASS };
 static const char *const finish_words[] = {"auto", "atomic", "two-pass", NULL};
 
 static const rb_param_spec subgroup_params[] = {
-    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "invocations per workgroup"},
+    PACK_PARAM_BLOCK,
     {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
      "workgroups (auto: enough to fill the device, at most one per block x items x vector)"},
     {"items", RB_PARAM_INT, "2", 1, 8, NULL, RB_PARAM_POW2,
@@ -47,7 +47,7 @@ static int uses_atomic(const rb_config *cfg)
 
 static int subgroup_describe(const rb_config *cfg, rb_description *out)
 {
-    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint32_t block = pack_block(cfg);
     int atomic = uses_atomic(cfg);
     snprintf(out->label, sizeof out->label, "subgroup-%s", atomic ? "atomic" : "2pass");
     return pack_check(cfg, block, atomic, 1);
@@ -63,7 +63,7 @@ static void subgroup_teardown(void *state)
 
 static int subgroup_init(const rb_config *cfg, void **state)
 {
-    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint32_t block = pack_block(cfg);
     uint32_t items = (uint32_t)rb_param_int(cfg, "items", 2);
     uint32_t vector = (uint32_t)rb_param_int(cfg, "vector", 1);
     uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
@@ -76,11 +76,9 @@ static int subgroup_init(const rb_config *cfg, void **state)
         cfg->host->error(cfg->host, "vector = true needs the input 16-byte aligned");
         return RB_UNSUPPORTED;
     }
-    subgroup_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        cfg->host->error(cfg->host, "out of memory");
+    subgroup_state *s = rb_state_alloc(cfg, sizeof *s);
+    if (!s)
         return RB_ERROR;
-    }
     s->cfg = cfg;
     s->q = pack_queue(cfg);
     s->atomic = atomic;
@@ -140,8 +138,7 @@ static const rb_plugin subgroup_plugin = {
                "then one atomic per workgroup or a second pass",
     .ops = PACK_OPS,
     .dtypes = PACK_DTYPES,
-    .params = subgroup_params,
-    .n_params = sizeof subgroup_params / sizeof subgroup_params[0],
+    RB_PLUGIN_PARAMS(subgroup_params),
     .describe = subgroup_describe,
     .init = subgroup_init,
     .run = subgroup_run,

@@ -18,7 +18,7 @@ static const char *const variant_words[] = {"divergent", "interleaved", "sequent
 static const rb_param_spec tree_params[] = {
     {"variant", RB_PARAM_CHOICE, "sequential", 0, 0, variant_words, 0,
      "divergent | interleaved | sequential | first-add (reduce0..reduce3)"},
-    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "invocations per workgroup"},
+    PACK_PARAM_BLOCK,
 };
 
 #define MAX_PASSES 16
@@ -36,7 +36,7 @@ typedef struct tree_state {
 
 static int tree_describe(const rb_config *cfg, rb_description *out)
 {
-    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint32_t block = pack_block(cfg);
     int variant = (int)rb_param_int(cfg, "variant", SEQUENTIAL);
     static const char *const labels[] = {"reduce0", "reduce1", "reduce2", "reduce3"};
     snprintf(out->label, sizeof out->label, "%s", labels[variant]);
@@ -53,16 +53,14 @@ static void tree_teardown(void *state)
 
 static int tree_init(const rb_config *cfg, void **state)
 {
-    uint32_t block = (uint32_t)rb_param_int(cfg, "block", 256);
+    uint32_t block = pack_block(cfg);
     uint32_t variant = (uint32_t)rb_param_int(cfg, "variant", SEQUENTIAL);
     int st = pack_check(cfg, block, 0, 0);
     if (st != RB_OK)
         return st;
-    tree_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        cfg->host->error(cfg->host, "out of memory");
+    tree_state *s = rb_state_alloc(cfg, sizeof *s);
+    if (!s)
         return RB_ERROR;
-    }
     s->cfg = cfg;
     s->q = pack_queue(cfg);
     *state = s;
@@ -130,8 +128,7 @@ static const rb_plugin tree_plugin = {
     .summary = "shared-memory tree in workgroups, one pass per level (reduce0..reduce3)",
     .ops = PACK_OPS,
     .dtypes = PACK_DTYPES,
-    .params = tree_params,
-    .n_params = sizeof tree_params / sizeof tree_params[0],
+    RB_PLUGIN_PARAMS(tree_params),
     .describe = tree_describe,
     .init = tree_init,
     .run = tree_run,

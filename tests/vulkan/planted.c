@@ -40,7 +40,7 @@ static void planted_teardown(void *state)
 
 static int planted_init(const rb_config *cfg, void **state)
 {
-    planted_state *s = calloc(1, sizeof *s);
+    planted_state *s = rb_state_alloc(cfg, sizeof *s);
     if (!s)
         return RB_ERROR;
     s->cfg = cfg;
@@ -134,9 +134,7 @@ static int planted_verify(void *state, rb_result *result)
 }
 
 static const rb_plugin planted_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    PACK_DESCRIPTOR_FIELDS,
 #if PLANTED == 1
     .name = "bug-skip-tail",
     .summary = "planted bug: skips the elements after the last whole workgroup",
@@ -147,8 +145,6 @@ static const rb_plugin planted_plugin = {
     .name = "bug-stale",
     .summary = "planted bug: computes on the first call only",
 #endif
-    .version = "1.0",
-    .backend = "vulkan",
 #if PLANTED == 2
     .ops = RB_OP_BIT(RB_OP_HISTOGRAM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_U8),
