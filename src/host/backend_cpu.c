@@ -640,9 +640,7 @@ static int cpu_sample_clocks(void *ctx_ptr, rb_clock_sample *out)
 }
 
 static const rb_backend cpu_backend = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_backend),
+    RB_BACKEND_ABI_FIELDS,
     .name = "cpu",
     .summary = "the host CPU: host memory, wall-clock timing, measured streaming-read peak",
     .version = "1.0",
