@@ -24,11 +24,9 @@ typedef struct chunked_state {
 
 static int chunked_init(const rb_config *cfg, void **state)
 {
-    chunked_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        cfg->host->error(cfg->host, "out of memory");
+    chunked_state *s = rb_state_alloc(cfg, sizeof *s);
+    if (!s)
         return RB_ERROR;
-    }
     s->cfg = cfg;
     s->chunk = (uint64_t)rb_param_int(cfg, "chunk", 4096);
     *state = s;
@@ -87,9 +85,7 @@ static void chunked_teardown(void *state)
 }
 
 static const rb_plugin chunked_plugin = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    RB_PLUGIN_ABI_FIELDS,
     .name = "chunked",
     .summary = "sum a chunk at a time in the element's type, chunks joined in 64 bits",
     .version = "1.0",
@@ -97,8 +93,7 @@ static const rb_plugin chunked_plugin = {
     .ops = RB_OP_BIT(RB_OP_SUM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
               RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
-    .params = chunked_params,
-    .n_params = sizeof chunked_params / sizeof chunked_params[0],
+    RB_PLUGIN_PARAMS(chunked_params),
     .describe = NULL, /* every declared op and dtype runs */
     .init = chunked_init,
     .run = chunked_run,

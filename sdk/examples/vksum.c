@@ -61,11 +61,9 @@ static void vksum_teardown(void *state)
 
 static int vksum_init(const rb_config *cfg, void **state)
 {
-    vksum_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        cfg->host->error(cfg->host, "out of memory");
+    vksum_state *s = rb_state_alloc(cfg, sizeof *s);
+    if (!s)
         return RB_ERROR;
-    }
     s->cfg = cfg;
     s->q = cfg->queue;
     *state = s;
@@ -115,8 +113,7 @@ static int vksum_verify(void *state, rb_result *result)
 }
 
 static const rb_plugin vksum = {
-    .abi_major = REDBENCH_ABI_MAJOR, .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    RB_PLUGIN_ABI_FIELDS,
     .name = "vksum", .summary = "i32/f32 sum in two passes of a Vulkan compute shader",
     .version = "1.0", .backend = "vulkan",
     .ops = RB_OP_BIT(RB_OP_SUM), .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_F32),
