@@ -14,7 +14,7 @@
 
 #include <redbench/plugin.h>
 
-#include "../plugins/test_plugin.h" /* test_init, test_run, test_verify, test_teardown */
+#include "../plugins/test_plugin.h" /* test_init, ..., TEST_SUM_FIELDS */
 
 static const char *const crasher_fault_words[] = {"none", "yes", NULL};
 
@@ -39,17 +39,12 @@ static inline void crasher_segfault(void)
 
 #define CRASHER(NAME, DESCRIBE, INIT, RUN, VERIFY, TEARDOWN)                   \
     {                                                                          \
-        .abi_major = REDBENCH_ABI_MAJOR,                                       \
-        .abi_minor = REDBENCH_ABI_MINOR,                                       \
-        .size = sizeof(rb_plugin),                                             \
+        RB_PLUGIN_ABI_FIELDS,                                                  \
         .name = (NAME),                                                        \
         .summary = "deliberately broken test plugin",                          \
-        .version = "1.0",                                                      \
         .backend = "cpu",                                                      \
-        .ops = RB_OP_BIT(RB_OP_SUM),                                           \
-        .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_F32),     \
-        .params = crasher_params,                                              \
-        .n_params = 1,                                                         \
+        TEST_SUM_FIELDS,                                                       \
+        RB_PLUGIN_PARAMS(crasher_params),                                      \
         .describe = (DESCRIBE),                                                \
         .init = (INIT),                                                        \
         .run = (RUN),                                                          \

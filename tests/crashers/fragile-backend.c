@@ -125,9 +125,7 @@ static int fragile_recover(void *ctx)
 }
 
 static const rb_backend fragile_backend = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_backend),
+    RB_BACKEND_ABI_FIELDS,
     .name = "fragile",
     .summary = "test backend whose context a plugin can poison",
     .version = "1.0",

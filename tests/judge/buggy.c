@@ -169,9 +169,7 @@ static int buggy_init(const rb_config *cfg, void **out)
 static void buggy_teardown(void *s) { free(s); }
 
 static const rb_plugin buggy = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    RB_PLUGIN_ABI_FIELDS,
     .name = "buggy",
     .summary = "test strategy with planted bugs for the judge",
     .version = "1.0",
@@ -180,8 +178,7 @@ static const rb_plugin buggy = {
            RB_OP_BIT(RB_OP_ARGMAX) | RB_OP_BIT(RB_OP_HISTOGRAM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
               RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64) | RB_DTYPE_BIT(RB_DTYPE_U8),
-    .params = params,
-    .n_params = 1,
+    RB_PLUGIN_PARAMS(params),
     .init = buggy_init,
     .run = buggy_run,
     .verify = buggy_verify,

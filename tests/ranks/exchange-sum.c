@@ -155,9 +155,7 @@ static void teardown(void *st)
 }
 
 static const rb_plugin descriptor = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    RB_PLUGIN_ABI_FIELDS,
     .name = "exchange-sum",
     .summary = "each rank reduces its slice; the partial results gathered through the host",
     .version = "1.0",
@@ -165,8 +163,7 @@ static const rb_plugin descriptor = {
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
               RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
-    .params = params,
-    .n_params = 1,
+    RB_PLUGIN_PARAMS(params),
     .init = init,
     .run = run,
     .verify = verify,

@@ -18,6 +18,8 @@
 
 #include <redbench/plugin.h>
 
+#include "../plugins/test_plugin.h" /* test_sum_u32, test_i32_of, test_teardown */
+
 typedef struct delay_state {
     const rb_config *cfg;
     uint64_t extra;       /* elements read again */
@@ -30,21 +32,11 @@ static const rb_param_spec delay_params[] = {
      .help = "percent of the input read again after the sum (the planted slowdown)"},
 };
 
-static uint32_t sum_of(const int32_t *x, uint64_t n)
-{
-    uint32_t sum = 0; /* wraps modulo 2^32 */
-    for (uint64_t k = 0; k < n; k++)
-        sum += (uint32_t)x[k];
-    return sum;
-}
-
 static int delay_init(const rb_config *cfg, void **state)
 {
-    delay_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        cfg->host->error(cfg->host, "out of memory");
+    delay_state *s = rb_state_alloc(cfg, sizeof *s);
+    if (!s)
         return RB_ERROR;
-    }
     s->cfg = cfg;
     int64_t percent = rb_param_int(cfg, "delay", 0);
     const char *planted = getenv("DELAY_SUM_PERCENT");
@@ -84,10 +76,9 @@ static int delay_run(void *state)
     delay_state *s = state;
     const int32_t *x = s->cfg->input;
     uint64_t n = s->cfg->n;
-    uint32_t sum = sum_of(x, n);
-    s->sum = sum > INT32_MAX ? (int64_t)sum - ((int64_t)1 << 32) : (int64_t)sum;
+    s->sum = test_i32_of(test_sum_u32(x, n));
     for (uint64_t done = 0; done < s->extra; done += n)
-        s->extra_sum += sum_of(x, s->extra - done < n ? s->extra - done : n);
+        s->extra_sum += test_sum_u32(x, s->extra - done < n ? s->extra - done : n);
     return RB_OK;
 }
 
@@ -97,27 +88,19 @@ static int delay_verify(void *state, rb_result *result)
     return RB_OK;
 }
 
-static void delay_teardown(void *state)
-{
-    free(state);
-}
-
 static const rb_plugin delay_sum = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    RB_PLUGIN_ABI_FIELDS,
     .name = "delay-sum",
     .summary = "test plugin: an i32 sum that reads delay% of its input again",
     .version = "1.0",
     .backend = "cpu",
     .ops = RB_OP_BIT(RB_OP_SUM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32),
-    .params = delay_params,
-    .n_params = sizeof delay_params / sizeof delay_params[0],
+    RB_PLUGIN_PARAMS(delay_params),
     .init = delay_init,
     .run = delay_run,
     .verify = delay_verify,
-    .teardown = delay_teardown,
+    .teardown = test_teardown,
 };
 
 RB_PLUGIN_ENTRY(delay_sum)

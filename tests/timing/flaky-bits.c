@@ -10,6 +10,8 @@
 
 #include <redbench/plugin.h>
 
+#include "../plugins/test_plugin.h" /* test_teardown */
+
 typedef struct flaky_state {
     const rb_config *cfg;
     unsigned long runs;
@@ -18,11 +20,9 @@ typedef struct flaky_state {
 
 static int flaky_init(const rb_config *cfg, void **state)
 {
-    flaky_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        cfg->host->error(cfg->host, "out of memory");
+    flaky_state *s = rb_state_alloc(cfg, sizeof *s);
+    if (!s)
         return RB_ERROR;
-    }
     s->cfg = cfg;
     *state = s;
     return RB_OK;
@@ -55,15 +55,8 @@ static int flaky_verify(void *state, rb_result *result)
     return RB_OK;
 }
 
-static void flaky_teardown(void *state)
-{
-    free(state);
-}
-
 static const rb_plugin flaky_bits = {
-    .abi_major = REDBENCH_ABI_MAJOR,
-    .abi_minor = REDBENCH_ABI_MINOR,
-    .size = sizeof(rb_plugin),
+    RB_PLUGIN_ABI_FIELDS,
     .name = "flaky-bits",
     .summary = "test plugin: a right sum whose last bit changes from run to run",
     .version = "1.0",
@@ -73,7 +66,7 @@ static const rb_plugin flaky_bits = {
     .init = flaky_init,
     .run = flaky_run,
     .verify = flaky_verify,
-    .teardown = flaky_teardown,
+    .teardown = test_teardown,
 };
 
 RB_PLUGIN_ENTRY(flaky_bits)
