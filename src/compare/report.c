@@ -430,8 +430,7 @@ static void write_configuration(json_writer *w, const rb_compare_row *row)
     jw_end_object(w);
     json_member_string(w, "op", row->op);
     json_member_string(w, "dtype", row->dtype);
-    jw_key(w, "n");
-    jw_uint(w, row->n);
+    json_member_uint(w, "n", row->n);
     json_member_string(w, "distribution", *row->distribution ? row->distribution : NULL);
 }
 
@@ -502,23 +501,16 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
     jw_key(&w, "summary");
     jw_begin_object(&w);
     for (int v = 0; v < RB_VERDICT_COUNT_; v++) {
-        jw_key(&w, verdict_name(v));
-        jw_uint(&w, cmp->counts[v]);
+        json_member_uint(&w, verdict_name(v), cmp->counts[v]);
     }
-    jw_key(&w, "only_old");
-    jw_uint(&w, cmp->n_only_old);
-    jw_key(&w, "only_new");
-    jw_uint(&w, cmp->n_only_new);
-    jw_key(&w, "measured_differently");
-    jw_uint(&w, cmp->n_differ);
-    jw_key(&w, "compared");
-    jw_uint(&w, cmp->n_tested);
-    jw_key(&w, "became_bad");
-    jw_uint(&w, cmp->n_became_bad);
+    json_member_uint(&w, "only_old", cmp->n_only_old);
+    json_member_uint(&w, "only_new", cmp->n_only_new);
+    json_member_uint(&w, "measured_differently", cmp->n_differ);
+    json_member_uint(&w, "compared", cmp->n_tested);
+    json_member_uint(&w, "became_bad", cmp->n_became_bad);
     json_member_string(&w, "p_adjustment", "holm");
     json_member_number(&w, "run_allowance", cmp->criteria.run_allowance);
-    jw_key(&w, "from_rounds");
-    jw_uint(&w, cmp->n_from_rounds);
+    json_member_uint(&w, "from_rounds", cmp->n_from_rounds);
     jw_end_object(&w);
 
     jw_key(&w, "comparisons");
@@ -530,14 +522,10 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
         write_configuration(&w, p->old_row);
         json_member_string(&w, "old_status", p->old_row->status);
         json_member_string(&w, "new_status", p->new_row->status);
-        jw_key(&w, "old_reps");
-        jw_uint(&w, s->n_old);
-        jw_key(&w, "new_reps");
-        jw_uint(&w, s->n_new);
-        jw_key(&w, "old_rounds");
-        jw_uint(&w, s->rounds_old);
-        jw_key(&w, "new_rounds");
-        jw_uint(&w, s->rounds_new);
+        json_member_uint(&w, "old_reps", s->n_old);
+        json_member_uint(&w, "new_reps", s->n_new);
+        json_member_uint(&w, "old_rounds", s->rounds_old);
+        json_member_uint(&w, "new_rounds", s->rounds_new);
         json_member_number(&w, "old_median_ns", s->median_old);
         json_member_number(&w, "new_median_ns", s->median_new);
         json_member_number(&w, "ratio", s->ratio);
@@ -545,8 +533,7 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
         json_member_number(&w, "ci_high", s->ci_high);
         json_member_number(&w, "p_value", s->p_value);
         json_member_number(&w, "p_adjusted", s->p_adjusted);
-        jw_key(&w, "became_bad");
-        jw_bool(&w, p->became_bad);
+        json_member_bool(&w, "became_bad", p->became_bad);
         json_member_string(&w, "verdict", verdict_name(s->verdict));
         json_member_string(&w, "why", s->why);
         write_settings(&w, p->old_row, p->new_row);

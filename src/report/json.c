@@ -28,12 +28,6 @@
 /* NULL for "", so that an unknown text is null rather than empty. */
 static const char *text_or_null(const char *s) { return s && *s ? s : NULL; }
 
-static void member_int(json_writer *w, const char *key, int64_t value)
-{
-    jw_key(w, key);
-    jw_int(w, value);
-}
-
 /* Integers beyond 2^53 lose digits in readers that hold numbers as
  * doubles (jq, JavaScript) or refuse them (jansson): such a value is
  * written as a string of its decimal digits. */
@@ -106,8 +100,8 @@ static void write_configurations(json_writer *w, const rb_results *res)
 static void write_rounds_setting(json_writer *w, const rb_results *res)
 {
     const rb_run_info *info = &res->info;
-    member_int(w, "rounds", info->rounds);
-    member_int(w, "rounds_run", info->rounds_run);
+    json_member_int(w, "rounds", info->rounds);
+    json_member_int(w, "rounds_run", info->rounds_run);
     jw_key(w, "round_order");
     jw_begin_array(w);
     for (int k = 0; info->round_order && k < info->rounds_run; k++) {
@@ -134,28 +128,26 @@ static void write_experiment(json_writer *w, const rb_results *res)
     json_member_string(w, "text", exp->text);
     jw_key(w, "settings");
     jw_begin_object(w);
-    member_int(w, "warmup", exp->warmup);
+    json_member_int(w, "warmup", exp->warmup);
     json_member_number(w, "min_time", exp->min_time);
-    member_int(w, "min_reps", exp->min_reps);
-    member_int(w, "max_reps", exp->max_reps);
+    json_member_int(w, "min_reps", exp->min_reps);
+    json_member_int(w, "max_reps", exp->max_reps);
     json_member_number(w, "noise", exp->noise);
     json_member_string(w, "cache", cache_mode_name(exp->cache));
     jw_key(w, "seed");
     write_uint_text(w, exp->seed);
     json_member_number(w, "timeout", exp->timeout);
-    member_int(w, "device", exp->device);
+    json_member_int(w, "device", exp->device);
     json_member_string(w, "timing", timing_mode_name(exp->timing));
     jw_key(w, "graph_calls");
     if (exp->graph_calls > 0)
         jw_int(w, exp->graph_calls);
     else
         jw_string(w, "auto");
-    member_int(w, "determinism_runs", exp->determinism_runs);
-    jw_key(w, "probes");
-    jw_bool(w, exp->probes);
+    json_member_int(w, "determinism_runs", exp->determinism_runs);
+    json_member_bool(w, "probes", exp->probes);
     json_member_string(w, "peak", peak_mode_name(exp->peak));
-    jw_key(w, "profile");
-    jw_bool(w, exp->profile);
+    json_member_bool(w, "profile", exp->profile);
     write_rounds_setting(w, res);
     jw_end_object(w);
     write_configurations(w, res);
@@ -190,7 +182,7 @@ static void write_device(json_writer *w, const rb_device_record *d)
     const rb_device_info *info = &d->info;
     jw_begin_object(w);
     json_member_string(w, "backend", d->backend);
-    member_int(w, "device", d->device);
+    json_member_int(w, "device", d->device);
     json_member_string(w, "name", text_or_null(info->name));
     json_member_string(w, "uuid", text_or_null(info->uuid));
     member_measured(w, "peak_gbs", info->peak_gbs > 0, info->peak_gbs);
@@ -350,8 +342,8 @@ static void write_rounds(json_writer *w, const rb_row *row)
         jw_begin_object(w);
         jw_key(w, "median_ns");
         jw_double(w, round->median_ns);
-        member_int(w, "reps", (int64_t)round->reps);
-        member_int(w, "position", (int64_t)round->position);
+        json_member_int(w, "reps", (int64_t)round->reps);
+        json_member_int(w, "position", (int64_t)round->position);
         json_member_string(w, "stopped_by", round->stopped_by);
         jw_end_object(w);
     }
@@ -406,7 +398,7 @@ int report_json(FILE *out, const rb_results *res)
     jw_init(&w, out, 2);
     jw_begin_object(&w);
     json_member_string(&w, "tool", "redbench");
-    member_int(&w, "schema_version", RB_RESULTS_SCHEMA_VERSION);
+    json_member_int(&w, "schema_version", RB_RESULTS_SCHEMA_VERSION);
     json_member_string(&w, "version", info->tool_version);
     json_member_string(&w, "git_revision", info->git_revision);
     char abi[32];

@@ -97,3 +97,21 @@ void json_member_number(json_writer *w, const char *key, double value)
     jw_key(w, key);
     jw_double(w, value);
 }
+
+void json_member_int(json_writer *w, const char *key, int64_t value)
+{
+    jw_key(w, key);
+    jw_int(w, value);
+}
+
+void json_member_uint(json_writer *w, const char *key, uint64_t value)
+{
+    jw_key(w, key);
+    jw_uint(w, value);
+}
+
+void json_member_bool(json_writer *w, const char *key, int value)
+{
+    jw_key(w, key);
+    jw_bool(w, value);
+}

@@ -34,9 +34,12 @@ void md_code_span(FILE *out, const char *text);
 size_t md_longest_backtick_run(const char *text);
 void md_backticks(FILE *out, size_t count);
 
-/* A JSON object's member: a string (null for NULL), or a number (null
- * when not finite). */
+/* A JSON object's member: a string (null for NULL), a number (null when
+ * not finite), an integer, a whole number or a boolean. */
 void json_member_string(json_writer *w, const char *key, const char *value);
 void json_member_number(json_writer *w, const char *key, double value);
+void json_member_int(json_writer *w, const char *key, int64_t value);
+void json_member_uint(json_writer *w, const char *key, uint64_t value);
+void json_member_bool(json_writer *w, const char *key, int value);
 
 #endif
