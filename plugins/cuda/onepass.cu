@@ -296,21 +296,12 @@ template <class Op, class A> static void launch_batch(onepass_state *s)
 
 /* Integer sums in the unsigned type (they wrap); min and max in T. The
  * input is read as A, which has T's bits. */
-template <class T> static onepass_launch_fn pick_op(int op, size_t *acc_bytes)
-{
-    typedef typename rb_cuda::op_sum::acc<T>::type S;
-    switch (op) {
-    case RB_OP_SUM: *acc_bytes = sizeof(S); return launch_batch<rb_cuda::op_sum, S>;
-    case RB_OP_MIN: *acc_bytes = sizeof(T); return launch_batch<rb_cuda::op_min, T>;
-    case RB_OP_MAX: *acc_bytes = sizeof(T); return launch_batch<rb_cuda::op_max, T>;
-    default: return NULL;
-    }
-}
-
 static onepass_launch_fn pick(int dtype, int op, size_t *acc_bytes)
 {
-    return rb_cuda::with_numeric_type(
-        dtype, [&](auto t) { return pick_op<decltype(t)>(op, acc_bytes); });
+    return rb_cuda::with_numeric_op(dtype, op, [&](auto reduce, auto, auto a) {
+        *acc_bytes = sizeof a;
+        return launch_batch<decltype(reduce), decltype(a)>;
+    });
 }
 
 static bool is_float(int dtype) { return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64; }
