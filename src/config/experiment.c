@@ -135,6 +135,24 @@ const char *peak_mode_name(int peak)
     return peak == RB_PEAK_MEASURE ? peaks[RB_PEAK_MEASURE] : peaks[RB_PEAK_USE_CACHE];
 }
 
+/* The words of n_scope (n_total 0 or 1) and of probes (0 or 1). */
+static const char *const n_scopes[] = {"rank", "total"};
+static const char *const off_on[] = {"off", "on"};
+
+/* "auto" (0) or a whole number from 1 to max, into *out; -1 for anything
+ * else, *out untouched. */
+static int auto_or_count(const char *value, int64_t max, int64_t *out)
+{
+    int64_t v;
+    const char *why;
+    if (strcmp(value, "auto") == 0)
+        v = 0;
+    else if (parse_int(value, &v, &why) != 0 || v < 1 || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static void set_experiment_key(parse_state *st, int key, const char *value)
 {
     rb_experiment *exp = st->exp;
@@ -219,17 +237,11 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
         break;
     }
     case KEY_GRAPH_CALLS:
-        if (strcmp(value, "auto") == 0) {
-            exp->graph_calls = 0;
-        } else {
-            v = exp->graph_calls;
-            const char *why;
-            if (parse_int(value, &v, &why) != 0 || v < 1 || v > MAX_GRAPH_CALLS)
-                setting_error(exp, st->line, "graph_calls = %s is not valid; valid: auto or a "
-                        "whole number from 1 to %d", value, MAX_GRAPH_CALLS);
-            else
-                exp->graph_calls = (long)v;
-        }
+        if (auto_or_count(value, MAX_GRAPH_CALLS, &v) == 0)
+            exp->graph_calls = (long)v;
+        else
+            setting_error(exp, st->line, "graph_calls = %s is not valid; valid: auto or a "
+                    "whole number from 1 to %d", value, MAX_GRAPH_CALLS);
         break;
     case KEY_DETERMINISM_RUNS:
         v = exp->determinism_runs;
@@ -247,34 +259,28 @@ static void set_experiment_key(parse_state *st, int key, const char *value)
         parse_devices(st, value);
         break;
     case KEY_N_SCOPE:
-        if (strcmp(value, "rank") == 0 || strcmp(value, "total") == 0)
-            exp->n_total = strcmp(value, "total") == 0;
+        if ((v = word_index(n_scopes, RB_ARRAY_LEN(n_scopes), value)) >= 0)
+            exp->n_total = (int)v;
         else
             setting_error(exp, st->line, "n_scope = %s is not valid; valid: rank (n elements on "
                     "each rank: the default), total (n elements split across the ranks)", value);
         break;
     case KEY_PROBES:
-        if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)
-            exp->probes = strcmp(value, "on") == 0;
+        if ((v = word_index(off_on, RB_ARRAY_LEN(off_on), value)) >= 0)
+            exp->probes = (int)v;
         else
             setting_error(exp, st->line, "probes = %s is not valid; valid: on (every result is "
                     "also judged on probe inputs of exact answer: the default), off (rows are "
                     "then unproven)", value);
         break;
     case KEY_ROUNDS:
-        if (strcmp(value, "auto") == 0) {
-            exp->rounds = 0;
-        } else {
-            v = exp->rounds;
-            const char *why;
-            if (parse_int(value, &v, &why) != 0 || v < 1 || v > RB_MAX_ROUNDS)
-                setting_error(exp, st->line, "rounds = %s is not valid; valid: auto (%d rounds, "
-                        "or 1 when one round is estimated to take longer than %d minutes) or a "
-                        "whole number from 1 to %d", value, RB_AUTO_ROUNDS,
-                        (int)(RB_AUTO_ROUNDS_LIMIT_S / 60), RB_MAX_ROUNDS);
-            else
-                exp->rounds = (int)v;
-        }
+        if (auto_or_count(value, RB_MAX_ROUNDS, &v) == 0)
+            exp->rounds = (int)v;
+        else
+            setting_error(exp, st->line, "rounds = %s is not valid; valid: auto (%d rounds, "
+                    "or 1 when one round is estimated to take longer than %d minutes) or a "
+                    "whole number from 1 to %d", value, RB_AUTO_ROUNDS,
+                    (int)(RB_AUTO_ROUNDS_LIMIT_S / 60), RB_MAX_ROUNDS);
         break;
     }
 }

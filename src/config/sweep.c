@@ -78,12 +78,32 @@ static int check_empty_items(const rb_experiment *exp, const rb_setting *s)
 
 /* ---- data keys ---- */
 
+/* One item of a data key that is a whole number from 1 to `largest`;
+ * reports at `line` what is wrong. */
+static int data_count(const rb_experiment *exp, int line, int key, const char *item,
+                      int largest, int64_t *out)
+{
+    const char *why;
+    int64_t number;
+    if (parse_int(item, &number, &why) != 0) {
+        setting_error(exp, line, "%s = %s: %s; valid: 1 to %d", data_keys[key], item, why,
+                      largest);
+        return -1;
+    }
+    if (number < 1 || number > largest) {
+        setting_error(exp, line, "%s = %s is out of range; valid: 1 to %d", data_keys[key], item,
+                      largest);
+        return -1;
+    }
+    *out = number;
+    return 0;
+}
+
 /* Converts one item of a data key; reports at `line` what is wrong. */
 static int data_item(const rb_experiment *exp, int line, int key, const char *item, int64_t *out)
 {
     const char *why;
     uint64_t size;
-    int64_t number;
     int word;
 
     switch (key) {
@@ -114,30 +134,8 @@ static int data_item(const rb_experiment *exp, int line, int key, const char *it
         }
         *out = (int64_t)size;
         return 0;
-    case DATA_BINS:
-        if (parse_int(item, &number, &why) != 0) {
-            setting_error(exp, line, "bins = %s: %s; valid: 1 to %d", item, why, LARGEST_BINS);
-            return -1;
-        }
-        if (number < 1 || number > LARGEST_BINS) {
-            setting_error(exp, line,
-                          "bins = %s is out of range; valid: 1 to %d", item, LARGEST_BINS);
-            return -1;
-        }
-        *out = number;
-        return 0;
-    case DATA_RANKS:
-        if (parse_int(item, &number, &why) != 0) {
-            setting_error(exp, line, "ranks = %s: %s; valid: 1 to %d", item, why, LARGEST_RANKS);
-            return -1;
-        }
-        if (number < 1 || number > LARGEST_RANKS) {
-            setting_error(exp, line,
-                          "ranks = %s is out of range; valid: 1 to %d", item, LARGEST_RANKS);
-            return -1;
-        }
-        *out = number;
-        return 0;
+    case DATA_BINS: return data_count(exp, line, key, item, LARGEST_BINS, out);
+    case DATA_RANKS: return data_count(exp, line, key, item, LARGEST_RANKS, out);
     }
     const char *choices = key == DATA_OP      ? op_choices()
                           : key == DATA_DTYPE ? dtype_choices()
