@@ -284,6 +284,21 @@ static char *parse_string_text(parser *ps, size_t *len)
     return NULL;
 }
 
+/* The digits of a number's fraction or exponent at q, one at least (`where`
+ * names the part for the error); returns the end of the digits, or NULL
+ * after failing. */
+static const char *number_digits(parser *ps, const char *q, const char *where)
+{
+    if (q >= ps->end || *q < '0' || *q > '9') {
+        ps->p = (char *)q;
+        fail(ps, "a number needs digits %s", where);
+        return NULL;
+    }
+    while (q < ps->end && *q >= '0' && *q <= '9')
+        q++;
+    return q;
+}
+
 static int parse_number(parser *ps, json_value *out)
 {
     char *start = ps->p;
@@ -299,27 +314,14 @@ static int parse_number(parser *ps, json_value *out)
         fail(ps, "a number needs digits");
         return -1;
     }
-    if (q < ps->end && *q == '.') {
-        q++;
-        if (q >= ps->end || *q < '0' || *q > '9') {
-            ps->p = (char *)q;
-            fail(ps, "a number needs digits after '.'");
-            return -1;
-        }
-        while (q < ps->end && *q >= '0' && *q <= '9')
-            q++;
-    }
+    if (q < ps->end && *q == '.' && !(q = number_digits(ps, q + 1, "after '.'")))
+        return -1;
     if (q < ps->end && (*q == 'e' || *q == 'E')) {
         q++;
         if (q < ps->end && (*q == '+' || *q == '-'))
             q++;
-        if (q >= ps->end || *q < '0' || *q > '9') {
-            ps->p = (char *)q;
-            fail(ps, "a number needs digits in its exponent");
+        if (!(q = number_digits(ps, q, "in its exponent")))
             return -1;
-        }
-        while (q < ps->end && *q >= '0' && *q <= '9')
-            q++;
     }
     size_t len = (size_t)(q - start);
     /* One byte back, over what came before it (read already), and a NUL

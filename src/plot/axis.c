@@ -70,14 +70,23 @@ static void power_ticks(plot_ticks *t, double base, int lo_exp, int hi_exp, int 
         add_tick(t, pow(base, k), unit);
 }
 
-void plot_axis_log2(double lo, double hi, int unit, plot_ticks *t)
+/* The exponents of the powers (log_base: log2 or log10) at or below lo and
+ * at or above hi, once lo is made positive and hi at least lo. */
+static void power_exponents(double lo, double hi, double (*log_base)(double), int *lo_exp,
+                            int *hi_exp)
 {
     if (!(lo > 0) || !isfinite(lo))
         lo = 1;
     if (!(hi >= lo) || !isfinite(hi))
         hi = lo;
-    int lo_exp = (int)floor(log2(lo) + 1e-9);
-    int hi_exp = (int)ceil(log2(hi) - 1e-9);
+    *lo_exp = (int)floor(log_base(lo) + 1e-9);
+    *hi_exp = (int)ceil(log_base(hi) - 1e-9);
+}
+
+void plot_axis_log2(double lo, double hi, int unit, plot_ticks *t)
+{
+    int lo_exp, hi_exp;
+    power_exponents(lo, hi, log2, &lo_exp, &hi_exp);
     if (lo_exp == hi_exp) { /* one size: a power of two each side */
         lo_exp--;
         hi_exp++;
@@ -89,12 +98,8 @@ void plot_axis_log2(double lo, double hi, int unit, plot_ticks *t)
 
 void plot_axis_log10(double lo, double hi, int unit, plot_ticks *t)
 {
-    if (!(lo > 0) || !isfinite(lo))
-        lo = 1;
-    if (!(hi >= lo) || !isfinite(hi))
-        hi = lo;
-    int lo_exp = (int)floor(log10(lo) + 1e-9);
-    int hi_exp = (int)ceil(log10(hi) - 1e-9);
+    int lo_exp, hi_exp;
+    power_exponents(lo, hi, log10, &lo_exp, &hi_exp);
     if (lo_exp == hi_exp)
         hi_exp++;
     power_ticks(t, 10, lo_exp, hi_exp, unit);
