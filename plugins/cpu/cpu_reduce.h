@@ -458,7 +458,8 @@ static inline int cpu_single_setup(const rb_config *cfg, int compensated, void *
     return RB_OK;
 }
 
-/* describe and init of serial and unrolled (kahan's compensate). */
+/* describe and init of serial and unrolled; kahan's pass compensated = 1
+ * to cpu_single_setup. */
 static inline int cpu_single_describe(const rb_config *cfg, rb_description *out)
 {
     (void)out;
