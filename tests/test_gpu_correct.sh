@@ -72,7 +72,7 @@ big_sections() { # PLUGIN OPS DTYPES PARAMS...
   done
 }
 
-tests=20
+tests=21
 [ "$large" = 0 ] || tests=$((tests + 8))
 plan "$tests"
 
@@ -173,10 +173,11 @@ op = sum
 batch = 4
 order = alternate
 finish = atomic, last-block, tagged
+keep = 0, 50
 EOF
 } >"$tmp/onepass.ini"
-ok "onepass: every finish, order, batch, op and dtype, n = 1 .. 2^26" \
-  all_ok onepass $((5*4*3*2*2 + 5*4*2 + 5*2*2*2 + 2*4*2*3*3 + 5*4*3))
+ok "onepass: every finish, order, keep, batch, op and dtype, n = 1 .. 2^26" \
+  all_ok onepass $((5*4*3*2*2 + 5*4*2 + 5*2*2*2 + 2*4*2*3*3 + 5*4*3*2))
 
 # --- bulk and cluster: ring shapes x finish, cluster sizes, sum/min/max
 # (compute capability 9.0 and later)
@@ -408,6 +409,11 @@ ok "shuffle declines argmax with an atomic finish" declined declined-argmax "no 
 } >"$tmp/declined-onepass.ini"
 ok "onepass declines floating min and max with finish = atomic" declined declined-onepass \
   "atomicMin/atomicMax"
+
+{ header declined-keep
+  printf '[data]\nop = sum\ndtype = f32\nn = 1000\n[run o]\nplugin = onepass\nkeep = 25, 75\n'
+} >"$tmp/declined-keep.ini"
+ok "onepass declines keep in forward order" declined declined-keep "needs order = alternate"
 
 { header declined-atomic
   printf '[data]\nop = min, max\ndtype = f32, f64\nn = 1000\n[run a]\nplugin = cuda/atomic\n'

@@ -65,6 +65,7 @@ op = sum
 dtype = f32, i32
 finish = atomic, last-block, tagged
 order = alternate
+keep = 0, 50
 [run onepass-atomic]
 plugin = onepass
 op = sum, max
