@@ -39,7 +39,7 @@ int main(void)
 {
     plan(19);
     rb_host host = {sizeof host, REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, ignore_log,
-                    capture_error, NULL};
+                    capture_error, NULL, NULL};
     const rb_backend *b = backend_cpu();
     ok(b->abi_major == REDBENCH_ABI_MAJOR && b->abi_minor == REDBENCH_ABI_MINOR &&
            b->size == sizeof(rb_backend),

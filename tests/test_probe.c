@@ -187,7 +187,7 @@ int main(void)
 {
     plan(1 + 5 * 4 + 4 + 1 + 2 + 12);
     rb_host host = {sizeof host, REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, ignore_log,
-                    ignore_error, NULL};
+                    ignore_error, NULL, NULL};
     b = backend_cpu();
     rb_device_info info = {.size = sizeof info};
     ok(b->open(&host, 0, &ctx, &info) == RB_OK && b->fill && b->write && b->copy,
