@@ -490,37 +490,16 @@ __global__ void hold_stream(const volatile int *release, unsigned long long limi
     } while (now - start < limit_ns);
 }
 
-/* Holds the stream behind a kernel that spins until release_hold, so that
- * the launches queued after it start together. */
-static cudaError_t start_hold(cuda_ctx *c)
-{
-    *c->release_host = 0;
-    __sync_synchronize();
-    hold_stream<<<1, 1, 0, c->stream>>>(c->release_device, HOLD_LIMIT_NS);
-    return cudaGetLastError();
-}
-
-/* Records the stop event behind what the stream holds, lets a held stream
- * go and waits for the stop: *ms is the time since the start event. `e` is
- * the error so far; after one, nothing is recorded or waited for. */
-static cudaError_t stop_and_elapsed(cuda_ctx *c, cudaError_t e, float *ms)
-{
-    if (e == cudaSuccess)
-        e = record_event(c, c->stop);
-    release_hold(c);
-    if (e == cudaSuccess)
-        e = cudaEventSynchronize(c->stop);
-    if (e == cudaSuccess)
-        e = cudaEventElapsedTime(ms, c->start, c->stop);
-    return e;
-}
-
 static int cuda_time_begin(void *ctx)
 {
     cuda_ctx *c = (cuda_ctx *)ctx;
     cudaError_t e = cudaSuccess;
-    if (c->hold)
-        e = start_hold(c);
+    if (c->hold) {
+        *c->release_host = 0;
+        __sync_synchronize();
+        hold_stream<<<1, 1, 0, c->stream>>>(c->release_device, HOLD_LIMIT_NS);
+        e = cudaGetLastError();
+    }
     if (e == cudaSuccess)
         e = record_event(c, c->start);
     return e == cudaSuccess ? RB_OK : fail(c->host, "cannot record the start event", e);
@@ -530,7 +509,12 @@ static int cuda_time_end(void *ctx, double *elapsed_ns)
 {
     cuda_ctx *c = (cuda_ctx *)ctx;
     float ms = 0;
-    cudaError_t e = stop_and_elapsed(c, cudaSuccess, &ms);
+    cudaError_t e = record_event(c, c->stop);
+    release_hold(c);
+    if (e == cudaSuccess)
+        e = cudaEventSynchronize(c->stop);
+    if (e == cudaSuccess)
+        e = cudaEventElapsedTime(&ms, c->start, c->stop);
     if (e != cudaSuccess)
         return fail(c->host, "the timed run failed", e);
     *elapsed_ns = ms * 1e6;
@@ -615,12 +599,14 @@ static int cuda_measure_peak(void *ctx, double *gbs)
     e = cudaMemsetAsync(buffer, 0, bytes, c->stream);
     for (int rep = 0; rep < 6 && e == cudaSuccess; rep++) {
         float ms = 0;
-        e = record_event(c, c->start);
-        if (e == cudaSuccess) {
-            stream_read<<<grid, 512, 0, c->stream>>>((const uint4 *)buffer, bytes / 16, sink);
+        record_event(c, c->start);
+        stream_read<<<grid, 512, 0, c->stream>>>((const uint4 *)buffer, bytes / 16, sink);
+        record_event(c, c->stop);
+        e = cudaEventSynchronize(c->stop);
+        if (e == cudaSuccess)
             e = cudaGetLastError();
-        }
-        e = stop_and_elapsed(c, e, &ms);
+        if (e == cudaSuccess)
+            e = cudaEventElapsedTime(&ms, c->start, c->stop);
         if (e == cudaSuccess && rep > 0 && (best_ms == 0 || ms < best_ms))
             best_ms = ms; /* the first pass is a warm-up */
     }
@@ -729,13 +715,22 @@ static int cuda_batch_time(void *ctx, double *elapsed_ns)
         c->host->error(c->host, "batch_time without a captured batch");
         return RB_ERROR;
     }
-    cudaError_t e = start_hold(c);
+    *c->release_host = 0;
+    __sync_synchronize();
+    hold_stream<<<1, 1, 0, c->stream>>>(c->release_device, HOLD_LIMIT_NS);
+    cudaError_t e = cudaGetLastError();
     float ms = 0;
     if (e == cudaSuccess)
         e = record_event(c, c->start);
     if (e == cudaSuccess)
         e = cudaGraphLaunch(c->batch, c->stream);
-    e = stop_and_elapsed(c, e, &ms);
+    if (e == cudaSuccess)
+        e = record_event(c, c->stop);
+    release_hold(c);
+    if (e == cudaSuccess)
+        e = cudaEventSynchronize(c->stop);
+    if (e == cudaSuccess)
+        e = cudaEventElapsedTime(&ms, c->start, c->stop);
     if (e != cudaSuccess)
         return fail(c->host, "the graph replay failed", e);
     *elapsed_ns = ms * 1e6;
