@@ -16,8 +16,8 @@ static const rb_param_spec atomic_params[] = {
     {"scope", RB_PARAM_CHOICE, "workgroup", 0, 0, scope_words, 0,
      "workgroup | thread: one atomic per workgroup or per invocation"},
     PACK_PARAM_BLOCK,
-    {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
-     "workgroups (auto: enough to fill the device, at most one per block elements)"},
+    PACK_PARAM_GRID(
+        "workgroups (auto: enough to fill the device, at most one per block elements)"),
 };
 
 typedef struct atomic_state {
@@ -47,7 +47,6 @@ static int atomic_init(const rb_config *cfg, void **state)
 {
     uint32_t block = pack_block(cfg);
     uint32_t scope = (uint32_t)rb_param_int(cfg, "scope", 0);
-    uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
     int st = pack_check(cfg, block, 1, 0);
     if (st != RB_OK)
         return st;
@@ -57,7 +56,7 @@ static int atomic_init(const rb_config *cfg, void **state)
     s->cfg = cfg;
     s->q = pack_queue(cfg);
     *state = s;
-    s->groups = grid ? (uint32_t)grid : pack_auto_groups(s->q, cfg->n, block, block);
+    s->groups = pack_groups(cfg, cfg->n, block, block);
     uint32_t constants[2] = {block, scope};
     if ((st = pack_pipeline(cfg, atomic_spirv, 1, sizeof(pack_push), constants, 2,
                             &s->pipeline)) != RB_OK ||
@@ -77,8 +76,7 @@ static int atomic_run(void *state)
     VkCommandBuffer cmd = s->q->begin(s->q, s->cfg->host);
     if (!cmd)
         return RB_ERROR;
-    vkCmdFillBuffer(cmd, s->result.buffer, 0, VK_WHOLE_SIZE, pack_atomic_start(s->cfg->op));
-    rb_vulkan_barrier(cmd);
+    pack_reset(cmd, &s->result, pack_atomic_start(s->cfg->op));
     pack_dispatch(s->q, cmd, &s->pipeline, &s->push, s->groups);
     return s->q->submit(s->q, s->cfg->host, cmd);
 }

@@ -7,8 +7,8 @@
 
 static const rb_param_spec histogram_params[] = {
     PACK_PARAM_BLOCK,
-    {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
-     "workgroups (auto: enough to fill the device, at most one per block x 16 bytes)"},
+    PACK_PARAM_GRID(
+        "workgroups (auto: enough to fill the device, at most one per block x 16 bytes)"),
 };
 
 /* histogram.comp's push constants */
@@ -31,11 +31,8 @@ static int histogram_describe(const rb_config *cfg, rb_description *out)
     (void)out;
     const rb_vulkan_queue *q = pack_queue(cfg);
     uint32_t block = pack_block(cfg);
-    if (cfg->n >= PACK_MAX_N) {
-        cfg->host->error(cfg->host, "n = %llu: the vulkan pack's shaders take n < 2^31",
-                         (unsigned long long)cfg->n);
+    if (pack_check_n(cfg) != RB_OK)
         return RB_UNSUPPORTED;
-    }
     if (block > q->max_workgroup_invocations) {
         cfg->host->error(cfg->host, "block = %u: the device takes at most %u invocations per "
                                     "workgroup", block, q->max_workgroup_invocations);
@@ -55,7 +52,6 @@ static void histogram_teardown(void *state)
 static int histogram_init(const rb_config *cfg, void **state)
 {
     uint32_t block = pack_block(cfg);
-    uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
     int st = histogram_describe(cfg, NULL);
     if (st != RB_OK)
         return st;
@@ -70,16 +66,14 @@ static int histogram_init(const rb_config *cfg, void **state)
     s->cfg = cfg;
     s->q = pack_queue(cfg);
     *state = s;
-    s->groups = grid ? (uint32_t)grid : pack_auto_groups(s->q, (cfg->n + 15) / 16, block, block);
+    s->groups = pack_groups(cfg, (cfg->n + 15) / 16, block, block);
     uint32_t constants[1] = {block};
     if ((st = rb_vulkan_pipeline_create(s->q, cfg->host, histogram_spv,
                                         sizeof histogram_spv / sizeof histogram_spv[0],
                                         sizeof(histogram_push), constants, 1, &s->pipeline)) !=
             RB_OK ||
-        (st = s->q->buffer_create(s->q, cfg->host, 256 * 4, RB_VULKAN_DEVICE_MEMORY,
-                                  &s->bins)) != RB_OK ||
-        (st = s->q->buffer_create(s->q, cfg->host, 256 * 4, RB_VULKAN_HOST_MEMORY,
-                                  &s->readback)) != RB_OK) {
+        (st = pack_readback_buffers(s->q, cfg->host, 256 * 4, &s->bins, &s->readback)) !=
+            RB_OK) {
         histogram_teardown(s);
         *state = NULL;
         return st;
@@ -94,8 +88,7 @@ static int histogram_run(void *state)
     VkCommandBuffer cmd = s->q->begin(s->q, s->cfg->host);
     if (!cmd)
         return RB_ERROR;
-    vkCmdFillBuffer(cmd, s->bins.buffer, 0, VK_WHOLE_SIZE, 0);
-    rb_vulkan_barrier(cmd);
+    pack_reset(cmd, &s->bins, 0);
     pack_dispatch(s->q, cmd, &s->pipeline, &s->push, s->groups);
     return s->q->submit(s->q, s->cfg->host, cmd);
 }

@@ -1,10 +1,11 @@
 /* plugins/vulkan/pack.h: what the vulkan pack's strategies share: the
  * SPIR-V tables the build embeds (spirv-embed.sh), the checks describe
  * makes (the dtype's and the atomics' device features, the size limits),
- * the grid of a dispatch, the parameter `block`, the buffers of a result
- * and what teardown frees, the result as verify hands it over, and the
- * descriptor's fields that every strategy has. Only SDK headers are
- * included, as in an external pack. */
+ * the grid of a dispatch, the parameters `block` and `grid`, the buffers
+ * of a result and their reset before an atomic finish, what teardown
+ * frees, the result as verify hands it over, and the descriptor's fields
+ * that every strategy has. Only SDK headers are included, as in an
+ * external pack. */
 #ifndef RB_VULKAN_PACK_H
 #define RB_VULKAN_PACK_H
 
@@ -49,6 +50,11 @@ static inline uint32_t pack_block(const rb_config *cfg)
     return (uint32_t)rb_param_int(cfg, "block", 256);
 }
 
+/* The parameter `grid` of the grid-stride strategies; `help` says what
+ * auto picks. Its value: pack_groups. */
+#define PACK_PARAM_GRID(help)                                                                \
+    {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO, help}
+
 /* The largest n the shaders index (32-bit unsigned indices, kept below
  * 2^31 so that index arithmetic cannot wrap). */
 #define PACK_MAX_N ((uint64_t)1 << 31)
@@ -88,6 +94,17 @@ static inline rb_vulkan_queue *pack_queue(const rb_config *cfg)
     return (rb_vulkan_queue *)cfg->queue;
 }
 
+/* Declines, with the reason, an n past the shaders' indices. */
+static inline int pack_check_n(const rb_config *cfg)
+{
+    if (cfg->n >= PACK_MAX_N) {
+        cfg->host->error(cfg->host, "n = %llu: the vulkan pack's shaders take n < 2^31",
+                         (unsigned long long)cfg->n);
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
+}
+
 static inline const char *pack_device_name(const rb_vulkan_queue *q, char *out, size_t len)
 {
     VkPhysicalDeviceProperties p;
@@ -121,11 +138,8 @@ static inline int pack_check(const rb_config *cfg, uint32_t block, int atomic, i
         host->error(host, "%s has no doubles in shaders (shaderFloat64)", name);
         return RB_UNSUPPORTED;
     }
-    if (cfg->n >= PACK_MAX_N) {
-        host->error(host, "n = %llu: the vulkan pack's shaders take n < 2^31",
-                    (unsigned long long)cfg->n);
+    if (pack_check_n(cfg) != RB_OK)
         return RB_UNSUPPORTED;
-    }
     uint64_t bytes = cfg->n * rb_dtype_size(d);
     if (bytes > q->max_buffer_bytes) {
         host->error(host, "%llu bytes of input: more than %s's largest buffer (%llu bytes)",
@@ -229,6 +243,15 @@ static inline uint32_t pack_auto_groups(const rb_vulkan_queue *q, uint64_t n, ui
     return groups ? (uint32_t)groups : 1;
 }
 
+/* The workgroups of a dispatch over `n` elements: the parameter `grid`,
+ * or with auto (0) pack_auto_groups's. */
+static inline uint32_t pack_groups(const rb_config *cfg, uint64_t n, uint32_t block,
+                                   uint64_t per_group)
+{
+    uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
+    return grid ? (uint32_t)grid : pack_auto_groups(pack_queue(cfg), n, block, per_group);
+}
+
 /* Makes the pipeline of a table's variant with the given constants. */
 static inline int pack_pipeline(const rb_config *cfg, const rb_vk_spirv *table, int atomic,
                                 uint32_t push_bytes, const uint32_t *constants,
@@ -286,13 +309,30 @@ static inline void pack_result(int dtype, const void *value, int ordered, rb_res
     }
 }
 
+/* The buffers of a result: `bytes` on the device, and as many the host
+ * reads them back through. */
+static inline int pack_readback_buffers(rb_vulkan_queue *q, const rb_host *host, uint64_t bytes,
+                                        rb_vulkan_buffer *value, rb_vulkan_buffer *readback)
+{
+    int st = q->buffer_create(q, host, bytes, RB_VULKAN_DEVICE_MEMORY, value);
+    return st != RB_OK ? st : q->buffer_create(q, host, bytes, RB_VULKAN_HOST_MEMORY, readback);
+}
+
 /* The buffers of a reduction's value: 8 bytes on the device, and 8 the
  * host reads it back through. */
 static inline int pack_result_buffers(rb_vulkan_queue *q, const rb_host *host,
                                       rb_vulkan_buffer *value, rb_vulkan_buffer *readback)
 {
-    int st = q->buffer_create(q, host, 8, RB_VULKAN_DEVICE_MEMORY, value);
-    return st != RB_OK ? st : q->buffer_create(q, host, 8, RB_VULKAN_HOST_MEMORY, readback);
+    return pack_readback_buffers(q, host, 8, value, readback);
+}
+
+/* run's part before a dispatch that joins its values into `b` with
+ * atomics: every 32-bit word of b set to `pattern` (pack_atomic_start, or
+ * 0 for counts), then a barrier. */
+static inline void pack_reset(VkCommandBuffer cmd, const rb_vulkan_buffer *b, uint32_t pattern)
+{
+    vkCmdFillBuffer(cmd, b->buffer, 0, VK_WHOLE_SIZE, pattern);
+    rb_vulkan_barrier(cmd);
 }
 
 /* verify's part: the reduction's value read back from `value` into

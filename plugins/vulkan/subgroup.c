@@ -18,8 +18,8 @@ static const char *const finish_words[] = {"auto", "atomic", "two-pass", NULL};
 
 static const rb_param_spec subgroup_params[] = {
     PACK_PARAM_BLOCK,
-    {"grid", RB_PARAM_INT, "auto", 1, 0x7fffffff, NULL, RB_PARAM_AUTO,
-     "workgroups (auto: enough to fill the device, at most one per block x items x vector)"},
+    PACK_PARAM_GRID(
+        "workgroups (auto: enough to fill the device, at most one per block x items x vector)"),
     {"items", RB_PARAM_INT, "2", 1, 8, NULL, RB_PARAM_POW2,
      "loads in flight per invocation and loop step"},
     {"vector", RB_PARAM_BOOL, "true", 0, 0, NULL, 0,
@@ -66,7 +66,6 @@ static int subgroup_init(const rb_config *cfg, void **state)
     uint32_t block = pack_block(cfg);
     uint32_t items = (uint32_t)rb_param_int(cfg, "items", 2);
     uint32_t vector = (uint32_t)rb_param_int(cfg, "vector", 1);
-    uint64_t grid = (uint64_t)rb_param_int(cfg, "grid", 0);
     int atomic = uses_atomic(cfg);
     int st = pack_check(cfg, block, atomic, 1);
     if (st != RB_OK)
@@ -85,7 +84,7 @@ static int subgroup_init(const rb_config *cfg, void **state)
     *state = s;
     size_t size = rb_dtype_size(cfg->dtype);
     uint64_t per_group = (uint64_t)block * items * (vector ? 16 / size : 1);
-    s->groups = grid ? (uint32_t)grid : pack_auto_groups(s->q, cfg->n, block, per_group);
+    s->groups = pack_groups(cfg, cfg->n, block, per_group);
     uint32_t constants[3] = {block, items, vector};
     if ((st = pack_pipeline(cfg, subgroup_spirv, atomic, sizeof(pack_push), constants, 3,
                             &s->pipeline)) != RB_OK ||
@@ -111,8 +110,7 @@ static int subgroup_run(void *state)
     if (!cmd)
         return RB_ERROR;
     if (s->atomic) {
-        vkCmdFillBuffer(cmd, s->result.buffer, 0, VK_WHOLE_SIZE, pack_atomic_start(s->cfg->op));
-        rb_vulkan_barrier(cmd);
+        pack_reset(cmd, &s->result, pack_atomic_start(s->cfg->op));
         pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
     } else {
         pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
