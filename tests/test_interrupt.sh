@@ -41,11 +41,18 @@ finish() {
   took=$(( ($(date +%s%N) - t0) / 1000000 ))
 }
 
+# interrupted WHAT INI JSON: one SIGINT to a run of INI into JSON while a
+# slow configuration is in progress; checks (3 tests) that it ends with exit
+# status 130 within 2 s of the signal and leaves valid results in JSON.
+interrupted() {
+  start -c "$2" -o "$3"
+  kill -INT "$pid"; finish; is "$status" 130 "$1: exit status 130"
+  ok "... within 2 s of the signal (took $took ms)" test "$took" -lt 2000
+  ok "... the results are valid JSON" "$JQ" -e .results "$3"
+}
+
 # One SIGINT: the configuration in progress is abandoned; the rest are skipped.
-start -c "$tmp/slow.ini" -o "$tmp/int.json"
-kill -INT "$pid"; finish; is "$status" 130 "SIGINT: exit status 130"
-ok "... within 2 s of the signal (took $took ms)" test "$took" -lt 2000
-ok "... the results are valid JSON" "$JQ" -e .results "$tmp/int.json"
+interrupted SIGINT "$tmp/slow.ini" "$tmp/int.json"
 is "$(statuses "$tmp/int.json")" "skipped skipped skipped skipped" "... the configuration in progress abandoned, the others skipped"
 is "$("$JQ" -r '.results[0].reason' "$tmp/int.json")" "interrupted while it ran" "... the abandoned one says it was interrupted while it ran"
 is "$("$JQ" -r '.results[1].reason' "$tmp/int.json")" "interrupted before it ran" "... the others that they were interrupted before they ran"
@@ -86,10 +93,7 @@ plugin = slow-sum
 [run after]
 plugin = tiny-sum
 INI
-start -c "$tmp/long.ini" -o "$tmp/long.json"
-kill -INT "$pid"; finish; is "$status" 130 "SIGINT in a 60 s configuration: exit status 130"
-ok "... within 2 s of the signal (took $took ms)" test "$took" -lt 2000
-ok "... the results are valid JSON" "$JQ" -e .results "$tmp/long.json"
+interrupted "SIGINT in a 60 s configuration" "$tmp/long.ini" "$tmp/long.json"
 is "$(statuses "$tmp/long.json")" "ok skipped skipped" "... the finished one ok, the abandoned one and the rest skipped"
 is "$("$JQ" -r '.results[1].reason' "$tmp/long.json")" "interrupted while it ran" "... the abandoned one says so"
 ok "... the finished configuration kept its samples" "$JQ" -e '.results[0].reps > 0 and (.results[0].samples_ns|length) == .results[0].reps' "$tmp/long.json"

@@ -70,41 +70,43 @@ ok "... also what a plugin printed while it was loaded" grep -q 'PLUGIN-STDOUT a
 ok "... even what was left unflushed at teardown" grep -q 'PLUGIN-STDOUT unflushed at teardown' "$tmp/err"
 is "$("$JQ" '.results|length' "$tmp/out.json")" 23 "one row per configuration (23)"
 
-statuses() { "$JQ" -r --arg run "$1" '[.results[]|select(.run==$run)|.status]|join(" ")' "$tmp/out.json"; }
-reasons() { "$JQ" -r --arg run "$1" '.results[]|select(.run==$run and .status!="ok")|.reason' "$tmp/out.json"; }
+# statuses_of RUN, reasons_of RUN: the statuses of RUN's rows in out.json,
+# on one line; the reasons of those not ok, one a line.
+statuses_of() { "$JQ" -r --arg run "$1" '[.results[]|select(.run==$run)|.status]|join(" ")' "$tmp/out.json"; }
+reasons_of() { "$JQ" -r --arg run "$1" '.results[]|select(.run==$run and .status!="ok")|.reason' "$tmp/out.json"; }
 
-is "$(statuses before)" "ok" "a good plugin before the broken ones is ok"
-is "$(statuses describe)" "ok failed ok" "a crash in describe fails that configuration only"
-is "$(reasons describe)" "crashed with SIGSEGV in describe" "... reason names the signal and the callback"
-is "$(statuses init)" "failed" "abort in init: failed"
-is "$(reasons init)" "crashed with SIGABRT in init" "... SIGABRT in init"
-is "$(statuses run)" "ok failed ok" "a crash in run fails that configuration only; the rest of its group runs"
-is "$(reasons run)" "crashed with SIGSEGV in run" "... SIGSEGV in run"
-is "$(statuses verify)" "failed" "SIGFPE in verify: failed"
-is "$(reasons verify)" "crashed with SIGFPE in verify" "... SIGFPE in verify"
-is "$(statuses teardown)" "failed" "a crash in teardown after a good result: failed"
-is "$(reasons teardown)" "crashed with SIGSEGV in teardown" "... SIGSEGV in teardown"
-is "$(statuses hang)" "ok failed ok" "a hang in run is killed; the configurations after it run"
-case "$(reasons hang)" in "timed out after 2 s in run"*) r=1;; *) r=0;; esac
+is "$(statuses_of before)" "ok" "a good plugin before the broken ones is ok"
+is "$(statuses_of describe)" "ok failed ok" "a crash in describe fails that configuration only"
+is "$(reasons_of describe)" "crashed with SIGSEGV in describe" "... reason names the signal and the callback"
+is "$(statuses_of init)" "failed" "abort in init: failed"
+is "$(reasons_of init)" "crashed with SIGABRT in init" "... SIGABRT in init"
+is "$(statuses_of run)" "ok failed ok" "a crash in run fails that configuration only; the rest of its group runs"
+is "$(reasons_of run)" "crashed with SIGSEGV in run" "... SIGSEGV in run"
+is "$(statuses_of verify)" "failed" "SIGFPE in verify: failed"
+is "$(reasons_of verify)" "crashed with SIGFPE in verify" "... SIGFPE in verify"
+is "$(statuses_of teardown)" "failed" "a crash in teardown after a good result: failed"
+is "$(reasons_of teardown)" "crashed with SIGSEGV in teardown" "... SIGSEGV in teardown"
+is "$(statuses_of hang)" "ok failed ok" "a hang in run is killed; the configurations after it run"
+case "$(reasons_of hang)" in "timed out after 2 s in run"*) r=1;; *) r=0;; esac
 is "$r" 1 "... reason: timed out after 2 s in run"
-is "$(statuses exit)" "failed" "exit() in run: failed"
-is "$(reasons exit)" "exited with status 7 in run (warm-up)" "... reason names the exit status and the step"
-is "$(statuses wrong)" "wrong" "a wrong sum is judged wrong"
-is "$(statuses chatty)" "ok" "a plugin that prints to standard output is still ok"
-is "$(statuses huge)" "failed" "absurd status and error text from init: failed"
-case "$(reasons huge)" in "init failed: HUGE-ERROR eeee"*) r=1;; *) r=0;; esac
+is "$(statuses_of exit)" "failed" "exit() in run: failed"
+is "$(reasons_of exit)" "exited with status 7 in run (warm-up)" "... reason names the exit status and the step"
+is "$(statuses_of wrong)" "wrong" "a wrong sum is judged wrong"
+is "$(statuses_of chatty)" "ok" "a plugin that prints to standard output is still ok"
+is "$(statuses_of huge)" "failed" "absurd status and error text from init: failed"
+case "$(reasons_of huge)" in "init failed: HUGE-ERROR eeee"*) r=1;; *) r=0;; esac
 is "$r" 1 "... with the plugin's error text"
-ok "... cut to fit the reason" test "$(reasons huge | wc -c)" -lt 600
-is "$(statuses fragile)" "ok failed ok ok" "a poisoned device fails one configuration; the next ones get a fresh process"
-case "$(reasons fragile)" in *"emulated sticky device error"*"no longer usable"*) r=1;; *) r=0;; esac
+ok "... cut to fit the reason" test "$(reasons_of huge | wc -c)" -lt 600
+is "$(statuses_of fragile)" "ok failed ok ok" "a poisoned device fails one configuration; the next ones get a fresh process"
+case "$(reasons_of fragile)" in *"emulated sticky device error"*"no longer usable"*) r=1;; *) r=0;; esac
 is "$r" 1 "... reason says the device is no longer usable"
 # (a first measurement with nothing cached is taken twice: count the
 # processes that measured)
 is "$(grep measured "$FRAGILE_PEAK_LOG" | cut -d' ' -f2 | sort -u | wc -l)" 1 "the fragile device's peak was measured in the first worker only"
 is "$("$JQ" -r '[.devices[].backend]|join(" ")' "$tmp/out.json")" "cpu fragile" "both devices recorded once"
 is "$("$JQ" -r '[.results[]|select(.run=="fragile")|.device]|unique|join(" ")' "$tmp/out.json")" 1 "fragile rows point at the fragile device"
-is "$(statuses serial)" "ok" "a cpu pack plugin after the broken ones is ok"
-is "$(statuses after)" "ok" "a good plugin at the end is ok"
+is "$(statuses_of serial)" "ok" "a cpu pack plugin after the broken ones is ok"
+is "$(statuses_of after)" "ok" "a good plugin at the end is ok"
 is "$("$JQ" '[.results[]|select(.status=="ok")]|length' "$tmp/out.json")" 13 "13 rows ok in all"
 
 # Absurd descriptors are rejected at load time, each with a reason.
@@ -143,7 +145,7 @@ INI
 is "$?" 1 "--no-isolation runs in this process, exit status 1 (one wrong, one failed)"
 ok "... standard output is still valid JSON" "$JQ" -e .results "$tmp/in.json"
 ok "... what the plugin printed went to standard error" grep -q 'PLUGIN-STDOUT printf in verify' "$tmp/in.err"
-is "$("$JQ" -r '[.results[]|.status]|join(" ")' "$tmp/in.json")" "ok wrong ok failed skipped ok" "... statuses: ok wrong ok failed skipped ok"
+is "$(statuses "$tmp/in.json")" "ok wrong ok failed skipped ok" "... statuses: ok wrong ok failed skipped ok"
 case "$("$JQ" -r '.results[4].reason' "$tmp/in.json")" in *"no longer usable"*) r=1;; *) r=0;; esac
 is "$r" 1 "... after the poisoned device, its next configuration is skipped with the reason"
 
@@ -165,7 +167,7 @@ opens() { # opens MODE FILE: the device's opens and measurements in a run
   rm -f "$tmp/opens" "$tmp/peaks"
   FRAGILE_OPEN_LOG=$tmp/opens FRAGILE_PEAK_LOG=$tmp/peaks "$rb" -q --isolation "$1" \
     -c "$tmp/$2" --plugin-path "$dir" --format json >"$tmp/groups.json" 2>/dev/null
-  echo "$(grep -c . "$tmp/opens") $(grep -c . "$tmp/peaks") $("$JQ" -r '[.results[]|.status]|join(" ")' "$tmp/groups.json")"
+  echo "$(grep -c . "$tmp/opens") $(grep -c . "$tmp/peaks") $(statuses "$tmp/groups.json")"
 }
 is "$(opens worker groups.ini)" "1 1 ok ok ok" "--isolation worker: one worker for three data groups (opened once, measured once)"
 is "$(opens group groups.ini)" "3 1 ok ok ok" "--isolation group: a fresh worker per data group (opened 3 times, measured once)"

@@ -106,30 +106,12 @@ op = sum
 dtype = f32
 distribution = signed
 n = 4194303
-[run drop-last]
-plugin = buggy
-bug = drop-last
-[run drop-boundary]
-plugin = buggy
-bug = drop-boundary
-[run lose-block]
-plugin = buggy
-bug = lose-block
-[run tail-twice]
-plugin = buggy
-bug = tail-twice
-[run first-answer]
-plugin = buggy
-bug = first-answer
-[run accumulate]
-plugin = buggy
-bug = accumulate
-[run constant]
-plugin = buggy
-bug = constant
-[run none]
-plugin = buggy
 EOF
+  # one run a bug, named after it, and the correct one
+  for bug in drop-last drop-boundary lose-block tail-twice first-answer accumulate constant; do
+    printf '[run %s]\nplugin = buggy\nbug = %s\n' "$bug" "$bug"
+  done
+  printf '[run none]\nplugin = buggy\n'
 } >"$tmp/blind.ini"
 run blind
 ok "at 4M the random-input check alone passes a sum of 0 (why the probes exist)" \

@@ -87,6 +87,17 @@ static const plot_series *series(const plot_figure *fig, const char *label)
     return NULL;
 }
 
+/* The SVG drawn from FIG, as a string to free. */
+static char *svg_of(const plot_figure *fig)
+{
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&svg, &len);
+    plot_svg_write(out, fig);
+    fclose(out);
+    return svg;
+}
+
 static void test_figures(const json_value *doc)
 {
     plot_set set;
@@ -242,11 +253,7 @@ static void test_cap(void)
                        " \"reps\": 1, \"bandwidth_gbs\": 2}]}";
     doc = json_parse(text, strlen(text), NULL);
     build_doc(doc, "long.json", NULL, &set);
-    char *svg = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&svg, &len);
-    plot_svg_write(out, figure(&set, "bandwidth"));
-    fclose(out);
+    char *svg = svg_of(figure(&set, "bandwidth"));
     ok(strstr(svg, "width=\"960\" height=\"560\"") &&
            strstr(svg, "a-run-with-a-name-longer-than-thirty</text>"),
        "a long label: the legend goes below, one row for two entries, the label whole");
@@ -276,6 +283,14 @@ static void test_spread(void)
     json_free(doc);
 }
 
+/* plot_format writes VALUE in UNIT as WANT. */
+static void is_formatted(double value, int unit, const char *want, const char *name)
+{
+    char buf[32];
+    plot_format(value, unit, buf, sizeof buf);
+    is_str(buf, want, "%s", name);
+}
+
 static void test_axes(void)
 {
     plot_ticks t;
@@ -294,21 +309,13 @@ static void test_axes(void)
     plot_axis_log10(44e3, 14e6, PLOT_UNIT_NS, &t);
     ok(t.lo == 1e4 && t.hi == 1e8 && t.count == 5, "log10: 10^4 .. 10^8");
     is_str(t.label[0], "10 us", "nanoseconds are written in a readable unit");
-    char buf[32];
-    plot_format(1500, PLOT_UNIT_NS, buf, sizeof buf);
-    is_str(buf, "1.5 us", "1500 ns is 1.5 us");
-    plot_format(2190.4, PLOT_UNIT_NUMBER, buf, sizeof buf);
-    is_str(buf, "2190", "2190.4 is written whole, not as 2.19e+03");
-    plot_format(999.6, PLOT_UNIT_NUMBER, buf, sizeof buf);
-    is_str(buf, "1000", "999.6 is 1000, not 1e+03");
-    plot_format(999.7, PLOT_UNIT_NS, buf, sizeof buf);
-    is_str(buf, "1 us", "999.7 ns is 1 us, not 1e+03 ns");
-    plot_format(17.114, PLOT_UNIT_NUMBER, buf, sizeof buf);
-    is_str(buf, "17.1", "17.114 has three significant digits");
-    plot_format(2.5, PLOT_UNIT_TIMES, buf, sizeof buf);
-    is_str(buf, "2.5x", "a ratio is 2.5x");
-    plot_format(3 << 20, PLOT_UNIT_SIZE, buf, sizeof buf);
-    is_str(buf, "3M", "3 * 2^20 is 3M");
+    is_formatted(1500, PLOT_UNIT_NS, "1.5 us", "1500 ns is 1.5 us");
+    is_formatted(2190.4, PLOT_UNIT_NUMBER, "2190", "2190.4 is written whole, not as 2.19e+03");
+    is_formatted(999.6, PLOT_UNIT_NUMBER, "1000", "999.6 is 1000, not 1e+03");
+    is_formatted(999.7, PLOT_UNIT_NS, "1 us", "999.7 ns is 1 us, not 1e+03 ns");
+    is_formatted(17.114, PLOT_UNIT_NUMBER, "17.1", "17.114 has three significant digits");
+    is_formatted(2.5, PLOT_UNIT_TIMES, "2.5x", "a ratio is 2.5x");
+    is_formatted(3 << 20, PLOT_UNIT_SIZE, "3M", "3 * 2^20 is 3M");
     ok(fabs(plot_luminance(0xffffff) - 1) < 1e-9 && plot_luminance(0) == 0 &&
            fabs(plot_luminance(0x00ff00) - 0.7152) < 1e-9,
        "luminance: white 1, black 0, green 0.7152");
@@ -331,11 +338,7 @@ static void test_svg(const json_value *doc)
 {
     plot_set set;
     build_doc(doc, "hand.json", NULL, &set);
-    char *svg = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&svg, &len);
-    plot_svg_write(out, figure(&set, "bandwidth"));
-    fclose(out);
+    char *svg = svg_of(figure(&set, "bandwidth"));
     ok(strncmp(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39) == 0 &&
            strstr(svg, "</svg>\n"),
        "bandwidth: one svg element");
@@ -345,14 +348,10 @@ static void test_svg(const json_value *doc)
     ok(strstr(svg, "Test &lt;CPU&gt;") && !strstr(svg, "Test <CPU>"), "text is escaped");
     ok(strstr(svg, "width=\"960\" height=\"540\"") != NULL, "short labels: the legend is beside");
     free(svg);
-    out = open_memstream(&svg, &len);
-    plot_svg_write(out, figure(&set, "heatmap-grid-1"));
-    fclose(out);
+    svg = svg_of(figure(&set, "heatmap-grid-1"));
     is_int((long long)count(svg, "class=\"rb-cell\""), 4, "heat map: four cells");
     free(svg);
-    out = open_memstream(&svg, &len);
-    plot_svg_write(out, figure(&set, "speedup"));
-    fclose(out);
+    svg = svg_of(figure(&set, "speedup"));
     is_int((long long)count(svg, "class=\"rb-bar\""), 10,
            "speedup: five bars in each of two groups");
     free(svg);

@@ -132,7 +132,7 @@ printf '[experiment]\nrounds = 3\nmin_time = 0\nmax_reps = 5\nprobes = off\ndete
 rm -f "$tmp/mark".*
 touch "$tmp/mark.2048"
 DELAY_SUM_FAIL_AGAIN=$tmp/mark "$rb" -q -c "$tmp/again.ini" --plugin-path "$dir" --format json >"$tmp/again.json" 2>/dev/null
-is "$("$JQ" -r '[.results[] | .status] | join(" ")' "$tmp/again.json")" "failed failed" \
+is "$(statuses "$tmp/again.json")" "failed failed" \
    "a configuration failing in its first round, another in a later one: both failed"
 is "$("$JQ" -r '.results[0].reason' "$tmp/again.json")" \
    "round 2 of 3: init failed: failing again, as DELAY_SUM_FAIL_AGAIN asks" \
