@@ -185,6 +185,19 @@ static inline int mpi_pack_describe(const rb_config *cfg, rb_description *out)
     return mpi_pack_check(cfg, 0);
 }
 
+/* MPI's own collective of the ranks' `count` elements, element by element,
+ * with the configuration's op and dtype: `root` < 0, MPI_Allreduce into
+ * `out` on every rank; else MPI_Reduce into `out` on rank `root`. */
+static inline int mpi_pack_reduce_ranks(const rb_config *c, const void *in, void *out,
+                                        int count, int root)
+{
+    MPI_Datatype type = mpi_pack_type(c->dtype);
+    MPI_Op op = mpi_pack_op(c->op);
+    int st = root < 0 ? MPI_Allreduce(in, out, count, type, op, MPI_COMM_WORLD)
+                      : MPI_Reduce(in, out, count, type, op, root, MPI_COMM_WORLD);
+    return st == MPI_SUCCESS ? RB_OK : RB_ERROR;
+}
+
 /* `stage = local`, or a plugin that reduces each slice first: the slice's
  * value, then `root` < 0: MPI_Allreduce of the ranks' values into the
  * answer on every rank; else MPI_Reduce to rank `root`. */
@@ -194,11 +207,7 @@ static inline int mpi_pack_local_first(mpi_state *s, int root)
     mpi_value mine = mpi_pack_reduce(c->op, c->dtype, c->input, c->n);
     char in[8], out[8];
     mpi_pack_value_bytes(c->dtype, &mine, in);
-    MPI_Datatype type = mpi_pack_type(c->dtype);
-    MPI_Op op = mpi_pack_op(c->op);
-    int st = root < 0 ? MPI_Allreduce(in, out, 1, type, op, MPI_COMM_WORLD)
-                      : MPI_Reduce(in, out, 1, type, op, root, MPI_COMM_WORLD);
-    if (st != MPI_SUCCESS)
+    if (mpi_pack_reduce_ranks(c, in, out, 1, root) != RB_OK)
         return RB_ERROR;
     if (root < 0 || (uint32_t)root == c->rank)
         mpi_pack_value_from(c->dtype, out, &s->answer);
@@ -214,11 +223,7 @@ static inline int mpi_pack_collective(mpi_state *s, int root)
     const rb_config *c = s->cfg;
     if (s->local_first)
         return mpi_pack_local_first(s, root);
-    MPI_Datatype type = mpi_pack_type(c->dtype);
-    MPI_Op op = mpi_pack_op(c->op);
-    int st = root < 0 ? MPI_Allreduce(c->input, s->work, (int)c->n, type, op, MPI_COMM_WORLD)
-                      : MPI_Reduce(c->input, s->work, (int)c->n, type, op, root, MPI_COMM_WORLD);
-    if (st != MPI_SUCCESS)
+    if (mpi_pack_reduce_ranks(c, c->input, s->work, (int)c->n, root) != RB_OK)
         return RB_ERROR;
     if (root < 0 || (uint32_t)root == c->rank)
         s->answer = mpi_pack_reduce(c->op, c->dtype, s->work, c->n);
