@@ -63,7 +63,7 @@ started=$(date +%s)
 "$rb" -q -c "$tmp/broken.ini" --plugin-path "$dir" --format json >"$tmp/out.json" 2>"$tmp/err"
 is "$?" 1 "a run with broken plugins ends, exit status 1"
 elapsed=$(( $(date +%s) - started ))
-ok "... within 30 s (the hang is cut at its 2 s timeout; took ${elapsed} s)" test "$elapsed" -lt 30
+ok "... within 90 s (the hang is cut at its 2 s timeout in each of 3 rounds; took ${elapsed} s, up to 44 on a busy machine)" test "$elapsed" -lt 90
 ok "standard output is valid JSON despite plugins printing to it" "$JQ" -e .results "$tmp/out.json"
 ok "what the plugins printed went to standard error" grep -q 'PLUGIN-STDOUT printf in run' "$tmp/err"
 ok "... also what a plugin printed while it was loaded" grep -q 'PLUGIN-STDOUT at load time' "$tmp/err"
