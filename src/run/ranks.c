@@ -40,8 +40,13 @@
 #include "run/rank_link.h"
 
 
-/* The share of the timeout a group may go without a word from any rank. */
-#define RANKS_SILENCE_SHARE 0.9
+/* The share of the timeout a group may go without a word from any rank.
+ * The parent's own timeout runs from the last time the leader said that
+ * the ranks work, which it says at most every RANKS_TELL_SHARE of the
+ * timeout (and at least every second): the group's verdict then comes at
+ * least (1 - 0.75 - 0.1) of the timeout before the parent's. */
+#define RANKS_SILENCE_SHARE 0.75
+#define RANKS_TELL_SHARE 0.1
 /* Seconds a group may be silent while a rank prepares. */
 #define RANKS_PREPARE_MIN 120.0
 /* The longest message a rank sends: a row and its samples. */
@@ -684,6 +689,7 @@ static void supervise_group(rank_group *g, double timeout)
 {
     double heard = runner_now();
     double told = 0; /* when the parent last heard that the ranks work */
+    double tell_every = RANKS_TELL_SHARE * timeout < 1.0 ? RANKS_TELL_SHARE * timeout : 1.0;
     struct pollfd *pfds = xcalloc(g->n + 1, sizeof *pfds);
     while (!g->failure[0] && !group_finished(g)) {
         if (runner_stop_now) {
@@ -703,7 +709,7 @@ static void supervise_group(rank_group *g, double timeout)
         int ready = poll(pfds, count, 100);
         if (ready > 0) {
             heard = runner_now();
-            if (heard - told >= 1.0) { /* the leader's silence limit comes first */
+            if (heard - told >= tell_every) { /* the leader's silence limit comes first */
                 isolate_still_working();
                 told = heard;
             }
