@@ -174,7 +174,7 @@ warmup = 0
 min_time = 0
 min_reps = 3
 max_reps = 3
-timeout = 30
+timeout = 120
 [data]
 dtype = i32
 n = 1K
@@ -187,7 +187,7 @@ export HOSTILE_CHILD_PID=$tmp/child.pid
 SECONDS=0
 rbt -q -c "$tmp/work/fork.ini" -o "$tmp/fork.json" --plugin-path "$tmp/forky" 2>"$tmp/fork.err"
 is "$?" 0 "a plugin that forks a long-lived child: the run exits 0"
-ok "... without waiting for the 30 s timeout (took ${SECONDS} s)" test "$SECONDS" -lt 20
+ok "... without waiting for the 120 s timeout (took ${SECONDS} s; under 60, 24 on a busy machine)" test "$SECONDS" -lt 60
 is "$(statuses "$tmp/fork.json")" "ok ok" "... both rows ok"
 child=$(cat "$HOSTILE_CHILD_PID" 2>/dev/null)
 ok "... the plugin did fork a child" test -n "$child"
