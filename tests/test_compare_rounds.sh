@@ -4,11 +4,12 @@
 # samples are replaced: 3 rounds of 10 each): the same, 2x, 3% slower within
 # the threshold, 8% slower within each run but rounds 15% apart, one round
 # on a side; then, measured, the short form of the acceptance of
-# docs/results/compare-acceptance.md: 3 pairs of identical runs are never
+# docs/results/compare-acceptance.md: 3 pairs of identical runs are not
 # slower, 2 pairs with a planted slowdown are both slower. The acceptance
 # plants 10% on a machine left to itself; a test machine may be shared or
 # loaded (make -j), and rounds 20% apart were seen there, so the slowdown
-# planted here is 2x, and each pair may be measured up to 3 times.
+# planted here is 2x, each delayed pair may be measured up to 3 times, and
+# an identical pair that exits 1 is measured once more.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -67,13 +68,24 @@ ok "... naming the file, the row and what is wrong" \
 
 # The short form of the acceptance, measured: identical runs are not
 # slower; a planted 2x slowdown is.
-same=0
+# Other tests that start or stop between a pair's two runs change the
+# machine under it (seen under make -j2 with the sanitizers: one pair of 3
+# exited 1). Such a false alarm does not repeat: a pair that exits 1 is
+# measured once more, and counts against compare only if it exits 1 again.
+same=0 again=0
 for k in 1 2 3; do
-  "$rb" -q -c "$ini" --plugin-path "$dir" -o "$tmp/a$k.json" 2>/dev/null
-  "$rb" -q -c "$ini" --plugin-path "$dir" -o "$tmp/b$k.json" 2>/dev/null
-  "$rb" compare "$tmp/a$k.json" "$tmp/b$k.json" >"$tmp/pair$k.txt" 2>&1 && same=$((same + 1))
+  for attempt in 1 2; do
+    "$rb" -q -c "$ini" --plugin-path "$dir" -o "$tmp/a$k.json" 2>/dev/null
+    "$rb" -q -c "$ini" --plugin-path "$dir" -o "$tmp/b$k.json" 2>/dev/null
+    "$rb" compare "$tmp/a$k.json" "$tmp/b$k.json" >"$tmp/pair$k.txt" 2>&1
+    status=$?
+    [ "$status" -eq 1 ] || break
+    again=$((again + 1))
+  done
+  [ "$status" -eq 0 ] && same=$((same + 1))
 done
-is "$same" 3 "3 pairs of identical runs: none exits 1"
+echo "# identical pairs measured again after a first exit 1: $again"
+is "$same" 3 "3 pairs of identical runs: none exits 1 twice in a row"
 # Load can spread one run's rounds so far that the verdict is unclear,
 # which exits 0 as it should; no attempt may say same or faster.
 slower=0 wrong=
