@@ -45,12 +45,13 @@ statuses() { "$JQ" -r '[.results[]|.status]|join(" ")' "$1"; }
 # start_slow ARGS...: `redbench -q ARGS` in the background (standard error
 # appended to $tmp/stderr), returning once a configuration of the slow-sum
 # test plugin is in progress (it creates $SLOW_SUM_MARK when one starts), so
-# that a signal sent then arrives while it runs. Sets $pid.
+# that a signal sent then arrives while it runs (it waits up to 60 s: a
+# sanitized build beside make -j's other tests took more than 20). Sets $pid.
 start_slow() {
   rm -f "$SLOW_SUM_MARK"
   "$rb" -q "$@" 2>>"$tmp/stderr" &
   pid=$!
-  for _ in $(seq 400); do [ -e "$SLOW_SUM_MARK" ] && return 0; sleep 0.05; done
+  for _ in $(seq 1200); do [ -e "$SLOW_SUM_MARK" ] && return 0; sleep 0.05; done
   echo "# the slow configuration did not start"; return 1
 }
 # crashes_as_signals: the crashes of test plugins reach redbench as

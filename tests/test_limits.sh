@@ -33,7 +33,7 @@ SECONDS=0
 is "$(field status)" unsupported "... the row is unsupported"
 case "$(field reason)" in "needs 8192.0 GiB, cpu device has "*" GiB") r=1;; *) r=0;; esac
 is "$r" 1 "... needs 8192.0 GiB, cpu device has Y GiB"
-ok "... decided before allocating anything (took ${SECONDS} s)" test "$SECONDS" -lt 20
+ok "... decided before allocating anything (took ${SECONDS} s; under 60, 29 seen with the sanitizers beside other tests)" test "$SECONDS" -lt 60
 
 # A device with 1 GiB (the fragile test backend) and a 2 GiB input.
 if [ -d "$dir" ]; then
