@@ -31,7 +31,7 @@ folder() {
   for p in "$@"; do cp "$src/$p.so" "$d/"; done
 }
 # redbench with a time limit: a hang fails a test, not the suite.
-rbt() { timeout 60 "$rb" "$@"; }
+rbt() { timeout 300 "$rb" "$@"; } # generous: a sanitized build beside make -j took over 60 s
 # Bytes a terminal would act on: ESC, DEL, CSI (0x9b).
 raw_bytes() { LC_ALL=C tr -dc '\033\177\233' <"$1" | wc -c; }
 mkdir -p "$tmp/work"
@@ -97,7 +97,7 @@ SECONDS=0
 (cd "$tmp/work" && rbt -q -c good.ini -o all.json --plugin-path "$all") 2>"$tmp/all.err"
 is "$?" 0 "an experiment of good plugins runs with the hostile ones in its plugin folder"
 is "$(statuses "$tmp/work/all.json")" "ok" "... its configuration is ok"
-ok "... in reasonable time (took ${SECONDS} s; under 60, 34 on a busy machine)" test "$SECONDS" -lt 60
+ok "... in reasonable time (took ${SECONDS} s; under 150: 3 idle, 34 busy, over 60 sanitized and busy)" test "$SECONDS" -lt 150
 
 # ---- this process's current folder, signal mask and standard output ----
 folder chdir hostile-chdir
