@@ -42,9 +42,10 @@
 
 /* The share of the timeout a group may go without a word from any rank.
  * The parent's own timeout runs from the last time the leader said that
- * the ranks work, which it says at most every RANKS_TELL_SHARE of the
- * timeout (and at least every second): the group's verdict then comes at
- * least (1 - 0.75 - 0.1) of the timeout before the parent's. */
+ * the ranks work; the leader says so when it hears from a rank and has not
+ * said it for RANKS_TELL_SHARE of the timeout (or a second, if shorter).
+ * The group's verdict then comes at least (1 - 0.75 - 0.1) of the timeout
+ * before the parent's. */
 #define RANKS_SILENCE_SHARE 0.75
 #define RANKS_TELL_SHARE 0.1
 /* Seconds a group may be silent while a rank prepares. */
