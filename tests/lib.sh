@@ -4,6 +4,7 @@
 #   cuda_probe [KEY=VALUE]...: is the cuda pack built, is there a device?
 #   statuses FILE: the statuses of a results file's rows
 #   start_slow ARGS...: redbench in the background, once slow-sum runs
+#   sanitized: true under the sanitizers (their options are set)
 #   crashes_as_signals: plugins' crashes reach redbench as signals
 # Sets $tmp (removed at exit), $rb (the redbench binary), $fixtures.
 set -u
@@ -54,6 +55,11 @@ start_slow() {
   for _ in $(seq 1200); do [ -e "$SLOW_SUM_MARK" ] && return 0; sleep 0.05; done
   echo "# the slow configuration did not start"; return 1
 }
+# sanitized: true when the suite runs under the sanitizers (make check of a
+# sanitized build sets their options), where timing and address-space
+# limits mean little. Call it before crashes_as_signals, which sets
+# ASAN_OPTIONS in every build.
+sanitized() { [ -n "${ASAN_OPTIONS:-}${UBSAN_OPTIONS:-}" ]; }
 # crashes_as_signals: the crashes of test plugins reach redbench as
 # signals, also in a sanitized build.
 crashes_as_signals() {

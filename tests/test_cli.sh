@@ -17,7 +17,7 @@ ok "an unknown option is named" grep -q -- '--no-such-option' "$tmp/err"
 ok "a missing experiment file is named" grep -q "$tmp/none.ini" "$tmp/err"
 # bounded: an unbounded read fails under 2 GB rather than taking the machine's memory
 # (left to plain builds: sanitizers reserve terabytes of address space)
-bounded() { if [ -n "${ASAN_OPTIONS:-}${UBSAN_OPTIONS:-}" ]; then "$@"; else (ulimit -v 2000000; "$@"); fi; }
+bounded() { if sanitized; then "$@"; else (ulimit -v 2000000; "$@"); fi; }
 bounded "$rb" -c /dev/zero >/dev/null 2>"$tmp/err"; is "$?" 2 "-c /dev/zero exits 2"
 ok "... naming it and the 16 MiB bound" grep -q "^/dev/zero: error: the experiment file is larger than 16 MiB" "$tmp/err"
 bounded "$rb" tune -c /dev/zero -o "$tmp/t.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "tune -c /dev/zero exits 2"

@@ -72,7 +72,7 @@ ok "... naming the file, the row and what is wrong" \
 # identical pairs exited 1 twice in a row beside make -j's other tests:
 # the measured part runs in plain builds only (compare's code itself runs
 # above, in every build).
-if [ -n "${ASAN_OPTIONS:-}${UBSAN_OPTIONS:-}" ]; then
+if sanitized; then
   for k in 1 2 3; do skip "measured verdicts: not under sanitizers"; done
 else
   # Other tests that start or stop between a pair's two runs change the

@@ -47,7 +47,7 @@ fi
 
 # The host refuses the allocation (an address-space limit): unsupported, no crash.
 # Sanitizers reserve terabytes of address space, so this is left to plain builds.
-if [ -n "${ASAN_OPTIONS:-}${UBSAN_OPTIONS:-}" ]; then
+if sanitized; then
   skip "address-space limit: not under sanitizers"; skip "address-space limit: not under sanitizers"
 else
   run_ini $'[data]\nn = 4G\ndtype = f32\n[run a]\nplugin = serial'

@@ -23,7 +23,7 @@ seconds() { local TIMEFORMAT='%U %S' s times
 # 30 s, or 60 under the sanitizers (25 s seen there; quadratic would be
 # about 100 s plain).
 limit=30
-[ -z "${ASAN_OPTIONS:-}${UBSAN_OPTIONS:-}" ] || limit=60
+! sanitized || limit=60
 read -r status took < <(seconds "$rb" compare "$tmp/a.json" "$tmp/b.json")
 ok "compare of $rows rows against the same rows twice as slow: exit 0 or 1 ($status)" test "$status" -le 1
 ok "... every configuration compared" grep -q "^$rows configurations in both files" "$tmp/out"
