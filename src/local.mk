@@ -17,7 +17,10 @@ src_libredbench_la_SOURCES = \
 	src/base/ini_text.c src/base/ini_text.h \
 	\
 	src/host/services.c src/host/services.h \
-	src/host/registry.c src/host/registry.h \
+	src/host/registry.c src/host/registry.h src/host/registry_internal.h src/host/discovery.c \
+	src/host/descriptor_check.c src/host/descriptor_check.h src/host/descriptor_limits.h \
+	src/host/descriptor_wire.c src/host/descriptor_wire.h src/host/loader.c src/host/loader.h \
+	src/host/pack_manifest.c src/host/pack_manifest.h \
 	src/host/backend_cpu.c src/host/backend_cpu.h \
 	src/host/peak_cache.c src/host/peak_cache.h \
 	\
