@@ -30,7 +30,10 @@ src_libredbench_la_SOURCES = \
 	src/run/input.c src/run/input.h \
 	src/run/reference.c src/run/reference.h \
 	src/run/probe.c src/run/probe.h \
-	src/run/ranks.c src/run/ranks.h src/run/rank_hub.c src/run/rank_hub.h \
+	src/run/ranks.c src/run/ranks.h src/run/rank_group.h \
+	src/run/rank_launch.c src/run/rank_launch.h src/run/rank_supervise.c src/run/rank_supervise.h \
+	src/run/rank_serve.c src/run/rank_serve.h src/run/row_finish.c src/run/row_finish.h \
+	src/run/rank_hub.c src/run/rank_hub.h \
 	src/run/rank_link.c src/run/rank_link.h \
 	src/run/rules.c src/run/rules.h \
 	src/run/results.c src/run/results.h \

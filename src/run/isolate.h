@@ -44,7 +44,7 @@ const char *isolate_step_name(int step);
  * callbacks or back. Outside a worker it does nothing. */
 void isolate_step(int step);
 
-/* In a rank's process (run/ranks.c): each step goes to `forward` instead of
+/* In a rank's process (run/rank_link.c): each step goes to `forward` instead of
  * this process's parent, which is the ranks' leader. */
 void isolate_forward_steps(void (*forward)(int step));
 

@@ -28,6 +28,13 @@ typedef struct rank_header {
     uint64_t length;
 } rank_header;
 
+/* A ROW message: these words, the row, then its samples. A row's static
+ * words go as text (a rank that mpirun started has its own addresses). */
+typedef struct row_words {
+    char timing[16];
+    char stopped_by[16];
+} row_words;
+
 /* Writes one message: the header, then a_len bytes of a and b_len of b.
  * Returns 0, or -1 when the other side is gone. */
 int rank_send(int fd, int type, uint32_t rank, const void *a, size_t a_len, const void *b,

@@ -51,6 +51,7 @@
 #include "run/isolate.h"
 #include "run/progress.h"
 #include "run/ranks.h"
+#include "run/row_finish.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
 
@@ -181,26 +182,6 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
         runner_recover(r, ob, row);
 }
 
-/* The row's bandwidth and share of the peak, from its median and the device
- * record (-1: none). */
-static void runner_finish_row(runner *r, rb_row *row, int device_index)
-{
-    const rb_configuration *cfg = row->config;
-    if (row->stats.count == 0 || row->stats.median <= 0)
-        return;
-    uint64_t offset;
-    uint64_t n = ranks_count(r->exp, cfg->n, 0, cfg->ranks, &offset);
-    double bytes = (double)n * (double)rb_dtype_size(cfg->dtype);
-    row->bandwidth_gbs = bytes / row->stats.median; /* bytes per ns = GB/s */
-    if (device_index >= 0 && (size_t)device_index < r->res->info.n_devices) {
-        const rb_device_record *rec = &r->res->info.devices[device_index];
-        if (rec->info.peak_gbs > 0)
-            row->pct_peak = 100.0 * row->bandwidth_gbs / rec->info.peak_gbs;
-        if (rec->measured_peak_gbs > 0)
-            row->pct_measured_peak = 100.0 * row->bandwidth_gbs / rec->measured_peak_gbs;
-    }
-}
-
 static void progress(const runner *r, size_t k, const rb_row *row)
 {
     if (r->opt->progress)
@@ -302,21 +283,17 @@ static void run_on_device(runner *r, const rb_configuration *cfg, rb_row *row)
     }
     r->config_started = runner_now();
     run_one(r, cfg, ob, row);
-    runner_finish_row(r, row, (int)ob->record);
 }
 
 static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
 {
     if (settle_without_running(r, cfg, row))
         return;
-    if (ranks_wanted(cfg)) {
+    if (ranks_wanted(cfg))
         ranks_run(r, cfg, row, run_on_device);
-        runner_finish_row(r, row, row->device_index);
-        ranks_finish_row(r, cfg, row);
-        return;
-    }
-    run_on_device(r, cfg, row);
-    ranks_finish_row(r, cfg, row);
+    else
+        run_on_device(r, cfg, row);
+    row_finish(r, row, row->device_index);
 }
 
 /* The configuration at place k of the round's order. */
@@ -341,7 +318,7 @@ static void unfinished_row(void *user, size_t index, int status, const char *rea
     memset(row, 0, sizeof *row);
     settle_without_running(r, cfg, row);
     runner_set_reason(row, status, "%s", reason);
-    ranks_finish_row(r, cfg, row); /* its ranks and elements, timed or not */
+    row_finish(r, row, row->device_index); /* its ranks and elements, timed or not */
     const rb_run_info *info = &r->res->info;
     for (size_t k = 0; row->backend && k < info->n_devices; k++)
         if (strcmp(info->devices[k].backend, row->backend) == 0 &&
@@ -647,8 +624,7 @@ static void finish_rounds(runner *r, rb_row *row)
     row->multimodal = multimodal == 1;
     if (capped)
         row->stopped_by = capped;
-    runner_finish_row(r, row, row->device_index);
-    ranks_finish_row(r, row->config, row);
+    row_finish(r, row, row->device_index);
 }
 
 int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
@@ -737,7 +713,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
         if (r.backends[j].ctx && !r.backends[j].unusable)
             r.backends[j].loaded->desc->close(r.backends[j].ctx);
     ranks_stop_hub();
-    ranks_scaling(res);
+    rows_scaling(res);
     res->info.wall_seconds = runner_now() - started;
     return 0;
 }

@@ -56,7 +56,7 @@ typedef struct runner {
                                 input is uploaded again */
     double config_started; /* when the configuration's input was ready */
     int must_end;          /* a device in this process is no longer usable */
-    /* In a rank's process (run/ranks.c); 0 and 0 or 1 elsewhere. */
+    /* In a rank's process (run/rank_serve.c); 0 and 0 or 1 elsewhere. */
     uint32_t rank, n_ranks;
     uint64_t rank_offset;  /* where this rank's slice starts in the whole */
     uint64_t n_total;      /* elements of all ranks' slices */

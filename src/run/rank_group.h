@@ -1,0 +1,49 @@
+/* src/run/rank_group.h: the ranks of one configuration as their leader
+ * sees them: each rank's process, socket, step and row, and the group's
+ * launcher, socket folder and failure. Launched by rank_launch.c, watched
+ * by rank_supervise.c, their rows merged by row_finish.c; run/ranks.c
+ * leads them. */
+#ifndef RB_RANK_GROUP_H
+#define RB_RANK_GROUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "run/rank_serve.h"
+#include "run/results.h"
+#include "run/runner_state.h"
+
+typedef struct rank_proc {
+    pid_t pid;         /* the forked rank; 0 when mpirun started it */
+    pid_t started_pid; /* a rank mpirun started: its process, from HELLO */
+    int fd;            /* -1 until an mpirun-started rank said HELLO */
+    char *buf;
+    size_t len, cap;
+    int step;          /* the step it said it began */
+    int done;          /* its row arrived */
+    int ended;         /* its process or socket ended */
+    double ended_at;   /* when the leader saw that */
+    int status;        /* wait status of a forked rank that ended */
+    unsigned char *exchanged; /* bytes of a pending exchange */
+    size_t exchanged_len;
+    int exchanging;
+    rb_row row;
+    double *samples;
+} rank_proc;
+
+typedef struct rank_group {
+    runner *r;
+    const rb_configuration *cfg;
+    uint32_t n;
+    rank_proc *procs;
+    pid_t launcher;    /* mpirun, or 0 */
+    int listen_fd;     /* for mpirun-started ranks, or -1 */
+    char dir[64];      /* the private folder of the socket, "" when none */
+    char failure[512]; /* why the group failed, "" while it has not */
+    int forwarded_step;
+    int hub;           /* ranks 1.. came from the launcher's processes */
+    rank_run_fn run;   /* what each forked rank runs */
+} rank_group;
+
+#endif

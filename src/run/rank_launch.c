@@ -1,0 +1,261 @@
+/* src/run/rank_launch.c: starting a configuration's rank processes and
+ * ending them. Ranks are forked here, one socketpair each; or, for a plugin
+ * whose ranks are MPI processes, started by mpirun on this program with an
+ * experiment file of the one configuration, each answering on a socket in
+ * a private folder; or, under a launcher (run/rank_hub.h), rank 0 forked
+ * here and rank k started by the launcher's process k, answering on a
+ * socket or a TCP port. */
+#define _GNU_SOURCE
+#include "run/rank_launch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "base/names.h"
+#include "base/util.h"
+#include "run/rank_hub.h"
+#include "run/rank_supervise.h"
+
+/* Forks one process per rank, each with its end of a socketpair. */
+int fork_ranks(rank_group *g, uint32_t count)
+{
+    for (uint32_t k = 0; k < count; k++) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+            group_fail(g, "cannot make a socket for rank %u: %s", k, strerror(errno));
+            return -1;
+        }
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+            close(sv[0]);
+            close(sv[1]);
+            group_fail(g, "cannot start rank %u: %s", k, strerror(errno));
+            return -1;
+        }
+        if (pid == 0) {
+#ifdef __linux__
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+            close(sv[0]);
+            for (uint32_t j = 0; j < k; j++)
+                close(g->procs[j].fd);
+            rank_main(g->r, g->cfg, k, g->n, sv[1], 0, g->run);
+        }
+        close(sv[1]);
+        g->procs[k].pid = pid;
+        g->procs[k].fd = sv[0];
+    }
+    return 0;
+}
+
+/* A private folder for the ranks' socket (and experiment file). */
+static int make_rank_folder(rank_group *g)
+{
+    snprintf(g->dir, sizeof g->dir, "/tmp/redbench-ranks-XXXXXX");
+    if (!mkdtemp(g->dir)) {
+        g->dir[0] = '\0';
+        group_fail(g, "cannot make a folder for the ranks' socket: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Listens on the socket of the group's folder. */
+static int listen_in_folder(rank_group *g)
+{
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%.50s/socket", g->dir);
+    g->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (g->listen_fd < 0 || bind(g->listen_fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+        listen(g->listen_fd, (int)g->n) != 0) {
+        group_fail(g, "cannot listen on %s: %s", addr.sun_path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Listens on a free TCP port of `host`; its address in `out`. */
+static int listen_on_tcp(rank_group *g, const char *host, char *out, size_t len)
+{
+    struct sockaddr_in6 addr = {.sin6_family = AF_INET6, .sin6_addr = in6addr_any};
+    g->listen_fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    socklen_t size = sizeof addr;
+    if (g->listen_fd < 0 || bind(g->listen_fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+        listen(g->listen_fd, (int)g->n) != 0 ||
+        getsockname(g->listen_fd, (struct sockaddr *)&addr, &size) != 0) {
+        group_fail(g, "cannot listen on a TCP port for the ranks of other nodes: %s",
+                   strerror(errno));
+        return -1;
+    }
+    snprintf(out, len, "tcp:%s:%u", host, (unsigned)ntohs(addr.sin6_port));
+    return 0;
+}
+
+/* Under a launcher (run/rank_hub.h): rank 0 forked here, rank k started
+ * by the launcher's process k, all reporting to this leader. */
+int launch_hub_ranks(rank_group *g)
+{
+    char address[320];
+    const char *host = hub_leader_host();
+    if (*host) {
+        if (listen_on_tcp(g, host, address, sizeof address) != 0)
+            return -1;
+    } else {
+        if (make_rank_folder(g) != 0 || listen_in_folder(g) != 0)
+            return -1;
+        snprintf(address, sizeof address, "unix:%s/socket", g->dir);
+    }
+    g->hub = 1;
+    for (uint32_t k = 1; k < g->n; k++)
+        if (hub_request(k, g->cfg->index, address) != 0) {
+            group_fail(g, "the launcher's process %u cannot be asked to start rank %u", k, k);
+            return -1;
+        }
+    return fork_ranks(g, 1);
+}
+
+/* Writes the configuration as an experiment file of one run, for the rank
+ * processes mpirun starts. */
+static int write_rank_experiment(rank_group *g, const char *path)
+{
+    const rb_experiment *exp = g->r->exp;
+    const rb_configuration *cfg = g->cfg;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "[experiment]\nname = %s\nwarmup = %d\nmin_time = %.17g\nmin_reps = %ld\n"
+            "max_reps = %ld\nnoise = %.17g\ncache = %s\nseed = %llu\ndevice = %d\n"
+            "timeout = %.17g\ntiming = %s\ndeterminism_runs = %d\n"
+            "probes = %s\nn_scope = %s\n",
+            "rank", exp->warmup, exp->min_time, exp->min_reps, exp->max_reps, exp->noise,
+            cache_mode_name(exp->cache), (unsigned long long)exp->seed, exp->device,
+            exp->timeout, timing_mode_name(exp->timing), exp->determinism_runs, exp->probes ? "on" : "off", exp->n_total ? "total" : "rank");
+    if (exp->timing == RB_TIMING_GRAPH && exp->graph_calls > 0)
+        fprintf(f, "graph_calls = %ld\n", exp->graph_calls);
+    if (exp->n_devices) {
+        fprintf(f, "devices = ");
+        for (size_t k = 0; k < exp->n_devices; k++)
+            fprintf(f, "%s%d", k ? ", " : "", exp->devices[k]);
+        fputc('\n', f);
+    }
+    fprintf(f, "[run rank]\nplugin = %s/%s\nop = %s\ndtype = %s\nn = %llu\ndistribution = %s\n"
+            "bins = %u\nranks = %u\n", cfg->plugin->pack, cfg->plugin->desc->name,
+            op_name(cfg->op), dtype_name(cfg->dtype), (unsigned long long)cfg->n,
+            distribution_name(cfg->distribution), cfg->bins, cfg->ranks);
+    for (uint32_t k = 0; k < cfg->n_params; k++)
+        fprintf(f, "%s = %s\n", cfg->params[k].name, cfg->params[k].text);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Starts `mpirun -np N` on this program, each rank told the socket to
+ * answer on through REDBENCH_RANK_OF. */
+int launch_mpi_ranks(rank_group *g)
+{
+    if (make_rank_folder(g) != 0)
+        return -1;
+    char sock_path[PATH_MAX], ini[PATH_MAX], exe[PATH_MAX], pack_dir[PATH_MAX], np[16];
+    snprintf(sock_path, sizeof sock_path, "%s/socket", g->dir);
+    snprintf(ini, sizeof ini, "%s/rank.ini", g->dir);
+    if (write_rank_experiment(g, ini) != 0) {
+        group_fail(g, "cannot write the ranks' experiment file in %s", g->dir);
+        return -1;
+    }
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) {
+        group_fail(g, "cannot find this program's file to start the ranks");
+        return -1;
+    }
+    exe[len] = '\0';
+    snprintf(pack_dir, sizeof pack_dir, "%s", g->cfg->plugin->path);
+    char *slash = strrchr(pack_dir, '/');
+    if (slash)
+        *slash = '\0'; /* the plugin's folder: searched, it gives the same pack name */
+    else
+        snprintf(pack_dir, sizeof pack_dir, ".");
+    if (listen_in_folder(g) != 0)
+        return -1;
+    snprintf(np, sizeof np, "%u", g->n);
+    const char *mpirun = getenv("REDBENCH_MPIRUN");
+    if (!mpirun || !*mpirun)
+        mpirun = "mpirun";
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        group_fail(g, "cannot start mpirun: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* mpirun ends its ranks when the leader dies */
+#endif
+        setpgid(0, 0);
+        setenv("REDBENCH_RANK_OF", sock_path, 1);
+        if (getuid() == 0) {
+            setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+            setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+        }
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0)
+            dup2(null, STDIN_FILENO);
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        execlp(mpirun, mpirun, "--oversubscribe", "-np", np, "-x", "REDBENCH_RANK_OF", exe,
+               "-c", ini, "-p", pack_dir, (char *)NULL);
+        fprintf(stderr, "redbench: error: cannot run %s: %s (set REDBENCH_MPIRUN to the "
+                "launcher)\n", mpirun, strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    g->launcher = pid;
+    return 0;
+}
+
+void end_group(rank_group *g)
+{
+    for (uint32_t k = 0; k < g->n; k++) {
+        rank_proc *p = &g->procs[k];
+        if (p->pid > 0) {
+            kill(p->pid, SIGKILL);
+            while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        }
+        if (p->fd >= 0)
+            close(p->fd);
+        free(p->buf);
+        free(p->exchanged);
+    }
+    for (uint32_t k = 0; k < g->n && !g->hub; k++)
+        if (g->procs[k].started_pid > 1 && !g->procs[k].done)
+            kill(g->procs[k].started_pid, SIGKILL); /* mpirun may leave it behind */
+    if (g->hub)
+        hub_end_config(); /* the launcher's processes end the ranks they started */
+    if (g->launcher > 0) {
+        killpg(g->launcher, SIGKILL);
+        while (waitpid(g->launcher, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (g->listen_fd >= 0)
+        close(g->listen_fd);
+    if (g->dir[0]) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/socket", g->dir);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/rank.ini", g->dir);
+        unlink(path);
+        rmdir(g->dir);
+    }
+}

@@ -1,0 +1,136 @@
+/* src/run/rank_serve.c: a rank's own run. A rank process, forked by its
+ * leader, started by mpirun (REDBENCH_RANK_OF) or by one of a launcher's
+ * other processes (run/rank_hub.h), runs its slice of one configuration
+ * through the runner's steps (a rank_run_fn), sends the devices it opened
+ * and its row to its leader, and ends. The leader's side is run/ranks.c. */
+#include "run/rank_serve.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "run/rank_hub.h"
+#include "run/rank_link.h"
+
+/* Runs configuration `cfg` as rank `rank` of `ranks` over socket `fd`,
+ * sends the row, and ends the process. */
+void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t ranks, int fd,
+               int whole_program, rank_run_fn run)
+{
+    rank_link_open(fd, rank);
+    r->rank = rank;
+    r->n_ranks = ranks;
+    rb_configuration mine = *cfg;
+    mine.n = ranks_count(r->exp, cfg->n, rank, ranks, &r->rank_offset);
+    r->n_total = 0;
+    for (uint32_t k = 0; k < ranks; k++) {
+        uint64_t offset;
+        r->n_total += ranks_count(r->exp, cfg->n, k, ranks, &offset);
+    }
+    rb_row row;
+    memset(&row, 0, sizeof row);
+    size_t devices_before = r->res->info.n_devices;
+    run(r, &mine, &row);
+    rb_run_info *info = &r->res->info;
+    for (size_t k = devices_before; k < info->n_devices; k++)
+        rank_send(fd, RM_DEVICE, rank, &info->devices[k], sizeof info->devices[k], NULL, 0);
+    row.config = NULL;
+    size_t samples = row.samples_ns ? row.stats.count : 0;
+    struct {
+        row_words words;
+        rb_row row;
+    } sent;
+    memset(&sent, 0, sizeof sent);
+    snprintf(sent.words.timing, sizeof sent.words.timing, "%s", row.timing ? row.timing : "");
+    snprintf(sent.words.stopped_by, sizeof sent.words.stopped_by, "%s",
+             row.stopped_by ? row.stopped_by : "");
+    sent.row = row;
+    rank_send(fd, RM_ROW, rank, &sent, sizeof sent, row.samples_ns,
+                 samples * sizeof *row.samples_ns);
+    fflush(stdout);
+    fflush(stderr);
+    if (whole_program)
+        exit(0); /* an MPI plugin finalizes MPI at exit */
+    _exit(0);
+}
+
+/* Serves configuration `cfg` as rank `rank` to the leader at `leader`
+ * ("unix:PATH" or "tcp:HOST:PORT"), in this process; ends it. */
+static void serve_rank(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
+                       const rb_runner_options *opt, const rb_configuration *cfg, uint32_t rank,
+                       const char *leader, int whole_program, rank_run_fn run)
+{
+    int fd = hub_connect(leader);
+    if (fd < 0 || rank_send(fd, RM_HELLO, rank, (int32_t[2]){(int32_t)rank, (int32_t)getpid()},
+                               2 * sizeof(int32_t), NULL, 0) != 0) {
+        fprintf(stderr, "redbench: error: rank %u cannot reach its leader at %s\n", rank, leader);
+        _exit(2);
+    }
+    static runner r;
+    static rb_results res;
+    memset(&r, 0, sizeof r);
+    r.exp = exp;
+    r.reg = reg;
+    r.sweep = sweep;
+    r.opt = opt;
+    r.res = &res;
+    res.info.experiment = exp;
+    char why[512] = "";
+    if (!cfg->plugin || registry_load_code(cfg->plugin, why, sizeof why) != 0) {
+        fprintf(stderr, "redbench: error: rank %u cannot load its plugin: %s\n", rank,
+                cfg->plugin ? why : "not found");
+        _exit(2);
+    }
+    rank_main(&r, cfg, rank, cfg->ranks ? cfg->ranks : 1, fd, whole_program, run);
+}
+
+void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
+                          const rb_sweep *sweep, const rb_runner_options *opt, rank_run_fn run)
+{
+    const char *sock_path = getenv("REDBENCH_RANK_OF");
+    if (!sock_path || !*sock_path)
+        return;
+    uint32_t rank;
+    if (!hub_launcher_rank(&rank) || sweep->n_configs != 1) {
+        fprintf(stderr, "redbench: error: REDBENCH_RANK_OF is set, but this process is not a "
+                "rank that mpirun started for one configuration\n");
+        _exit(2);
+    }
+    char leader[PATH_MAX + 8];
+    snprintf(leader, sizeof leader, "unix:%s", sock_path);
+    serve_rank(exp, reg, sweep, opt, &sweep->configs[0], rank, leader, 1, run);
+}
+
+/* What the launcher's other processes serve with (run/rank_hub.h). */
+typedef struct hub_context {
+    const rb_experiment *exp;
+    const rb_registry *reg;
+    const rb_sweep *sweep;
+    const rb_runner_options *opt;
+    rank_run_fn run;
+} hub_context;
+
+static void hub_serve(void *user, size_t config, const char *leader, uint32_t rank)
+{
+    const hub_context *h = user;
+    if (config >= h->sweep->n_configs)
+        _exit(2);
+    serve_rank(h->exp, h->reg, h->sweep, h->opt, &h->sweep->configs[config], rank, leader, 0,
+               h->run);
+}
+
+void ranks_start_hub(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
+                     const rb_runner_options *opt, rank_run_fn run)
+{
+    static hub_context h;
+    h = (hub_context){exp, reg, sweep, opt, run};
+    hub_start(hub_serve, &h);
+}
+
+void ranks_stop_hub(void)
+{
+    hub_stop();
+}

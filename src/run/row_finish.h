@@ -1,0 +1,26 @@
+/* src/run/row_finish.h: what a row works out once it is measured, the row
+ * of several ranks merged, and the scaling of multi-rank rows
+ * (row_finish.c). */
+#ifndef RB_ROW_FINISH_H
+#define RB_ROW_FINISH_H
+
+#include "run/results.h"
+#include "run/runner_state.h"
+
+struct rank_group;
+
+/* The row's bandwidth and share of the peaks, from its median and the
+ * device record (-1: none); then its ranks, elements in total and bus
+ * bandwidth. Every row is finished this way, measured or not. */
+void row_finish(const runner *r, rb_row *row, int device_index);
+
+/* The row of a group whose every rank sent its row: the worst rank's
+ * status and result, the slowest rank's time per call, who was slowest
+ * and fastest, the ranks judged wrong. */
+void row_merge_ranks(struct rank_group *g, rb_row *row);
+
+/* In the parent after the run: each multi-rank row's scaling efficiency
+ * against the one-rank row of the same configuration in the same run. */
+void rows_scaling(rb_results *res);
+
+#endif
