@@ -46,10 +46,11 @@ src_libredbench_la_SOURCES = \
 	src/plot/data.c src/plot/speedup.c src/plot/heatmap.c src/plot/build.c \
 	src/plot/axis.c src/plot/svg.c src/plot/gnuplot.c \
 	\
-	src/report/reporters.h src/report/fields.c src/report/fields.h \
+	src/report/reporters.h src/report/fields.c src/report/fields.h src/report/field_value.h \
 	src/report/output.c src/report/output.h \
 	src/report/table.c src/report/csv.c src/report/json.c src/report/md.c \
 	src/report/html.c src/report/html.h src/report/read.c src/report/read.h \
+	src/report/read_fields.c src/report/read_fields.h \
 	src/report/formats.c \
 	\
 	src/compare/significance.c src/compare/significance.h \

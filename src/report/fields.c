@@ -1,10 +1,9 @@
 /* src/report/fields.c: the fields of a result row (fields.h): what each is
- * called, how its value is read from a row, with when it is known, and
- * where a value read back from a results file goes. */
+ * called, how its value is read from a row, with when it is known, how
+ * people read it, and which function puts a value read back from a results
+ * file into the row (report/read_fields.c). */
 #include "report/fields.h"
 
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,575 +289,98 @@ static void get_wrong_ranks(const rb_row_ref *r, rb_value *v)
 
 GET_MEASURED(scaling, row->scaling > 0, row->scaling)
 
-/* ---- read back (report/read.c) ---- */
-
-const char *fill_keep(rb_row_fill *f, const char *text)
-{
-    return text ? text_index_intern(f->texts, text) : NULL;
-}
-
-static int why(rb_row_fill *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int why(rb_row_fill *f, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f->why, sizeof f->why, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static int known(const rb_value *v) { return v->kind != RB_VALUE_UNKNOWN && v->kind != RB_VALUE_ABSENT; }
-
-/* A text into a buffer of the row, cut to fit. */
-static void copy_text(char *buf, size_t len, const rb_value *v)
-{
-    snprintf(buf, len, "%s", known(v) && v->text ? v->text : "");
-}
-
-/* The index of `word` among count names, or -1. */
-static int word_index(const char *word, const char *(*name)(int), int count)
-{
-    for (int k = 0; word && k < count; k++)
-        if (name(k) && strcmp(name(k), word) == 0)
-            return k;
-    return -1;
-}
-
-/* An enum's value from its word; unknown words fail naming the valid ones. */
-static int put_word(rb_row_fill *f, const rb_value *v, int *out, const char *(*name)(int),
-                    int count, int fallback)
-{
-    if (!known(v)) {
-        *out = fallback;
-        return 0;
-    }
-    int k = word_index(v->text, name, count);
-    if (k >= 0) {
-        *out = k;
-        return 0;
-    }
-    strbuf valid = {0};
-    for (int j = 0; j < count; j++)
-        if (name(j))
-            sb_printf(&valid, "%s%s", valid.len ? ", " : "", name(j));
-    char *shown = printable_text(v->text);
-    why(f, "is '%.60s'; valid: %s", shown, valid.data ? valid.data : "");
-    free(shown);
-    sb_free(&valid);
-    return -1;
-}
-
-static const char *op_word(int k) { return op_name(k); }
-static const char *dtype_word(int k) { return dtype_name(k); }
-static const char *distribution_word(int k) { return distribution_name(k); }
-static const char *status_word(int k) { return row_status_name(k); }
-static const char *probes_word(int k) { return probes_name(k); }
-
-static int put_index(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    if (known(v))
-        f->config->index = (size_t)v->u;
-    return 0;
-}
-
-#define PUT_TEXT(field_name, target)                                                          \
-    static int put_##field_name(rb_row_fill *f, const rb_value *v, const json_value *j)       \
-    {                                                                                         \
-        (void)j;                                                                              \
-        target = known(v) ? fill_keep(f, v->text) : NULL;                                     \
-        return 0;                                                                             \
-    }
-PUT_TEXT(run, f->run)
-PUT_TEXT(plugin, f->plugin)
-PUT_TEXT(pack, f->pack)
-PUT_TEXT(plugin_path, f->plugin_path)
-PUT_TEXT(plugin_version, f->plugin_version)
-PUT_TEXT(backend, f->row->backend)
-PUT_TEXT(cache, f->cache)
-PUT_TEXT(timing, f->row->timing)
-PUT_TEXT(stopped_by, f->row->stopped_by)
-
-static int put_device(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->device_index = -1;
-    if (!known(v))
-        return 0;
-    size_t n = f->res->info.n_devices;
-    if (n == 0 && (v->i < 0 || (uint64_t)v->i >= n))
-        return why(f, "is %lld, but the file lists no device (valid: null)", (long long)v->i);
-    if (v->i < 0 || (uint64_t)v->i >= n)
-        return why(f, "is %lld, but the file lists %zu device%s (valid: 0 to %zu, or null)",
-                   (long long)v->i, n, n == 1 ? "" : "s", n - 1);
-    f->row->device_index = (int)v->i;
-    return 0;
-}
-
-static int put_label(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    copy_text(f->row->label, sizeof f->row->label, v);
-    return 0;
-}
-
-/* A parameter's value as an experiment file would write it; NULL for an
- * array or an object. */
-static const char *param_text(const json_value *v)
-{
-    switch (v->type) {
-    case JSON_STRING:
-    case JSON_NUMBER: return v->text;
-    case JSON_BOOL: return v->boolean ? "true" : "false";
-    case JSON_NULL: return "null";
-    default: return NULL;
-    }
-}
-
-/* The parameters, in the file's order: a number is an integer parameter
- * (as results files write them), anything else a word. */
-static int put_params(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)v;
-    if (!j || j->type == JSON_NULL)
-        return 0;
-    if (j->type != JSON_OBJECT)
-        return why(f, "is not an object; valid: an object of parameters");
-    rb_configuration *cfg = f->config;
-    cfg->n_params = (uint32_t)j->count;
-    cfg->params = xcalloc(j->count ? j->count : 1, sizeof *cfg->params);
-    strbuf types = {0}; /* the names, then one letter per parameter: i(nteger), w(ord) */
-    sb_append(&types, "");
-    for (size_t k = 0; k < j->count; k++)
-        sb_printf(&types, "%s\x1f", j->keys[k]);
-    for (size_t k = 0; k < j->count; k++) {
-        const json_value *item = &j->items[k];
-        const char *text = param_text(item);
-        if (!text) {
-            sb_free(&types);
-            return why(f, "has the parameter '%.60s' as an %s; valid: a number or a word",
-                       j->keys[k], json_type_name(item->type));
-        }
-        int64_t i = 0;
-        int is_int = item->type == JSON_NUMBER && json_int64(item, &i);
-        cfg->params[k].name = fill_keep(f, j->keys[k]);
-        cfg->params[k].text = fill_keep(f, text);
-        cfg->params[k].i = i;
-        sb_append(&types, is_int ? "i" : "w");
-    }
-    f->param_types = types.data;
-    return 0;
-}
-
-static int put_params_text(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->has_params_text = known(v);
-    f->config->params_text = known(v) ? (char *)fill_keep(f, v->text) : NULL;
-    return 0;
-}
-
-static int put_op(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    return put_word(f, v, &f->config->op, op_word, RB_OP_COUNT_, 0);
-}
-
-static int put_dtype(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    return put_word(f, v, &f->config->dtype, dtype_word, RB_DTYPE_COUNT_, 0);
-}
-
-static int put_distribution(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    return put_word(f, v, &f->config->distribution, distribution_word, RB_DIST_COUNT_, 0);
-}
-
-static int put_n(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->config->n = v->u;
-    return 0;
-}
-
-static int put_bins(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    if (known(v) && v->u > UINT32_MAX)
-        return why(f, "is %llu; valid: up to %u", (unsigned long long)v->u, UINT32_MAX);
-    f->config->bins = known(v) ? (uint32_t)v->u : 256;
-    return 0;
-}
-
-static int put_seed(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->seed = known(v) ? v->u : 0;
-    return 0;
-}
-
-static int put_status(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    return put_word(f, v, &f->row->status, status_word, RB_ROW_COUNT_, 0);
-}
-
-static int put_reason(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    copy_text(f->row->reason, sizeof f->row->reason, v);
-    return 0;
-}
-
-static int put_result(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    copy_text(f->row->result_text, sizeof f->row->result_text, v);
-    return 0;
-}
-
-static int put_expected(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    copy_text(f->row->expected_text, sizeof f->row->expected_text, v);
-    return 0;
-}
-
-#define PUT_NUMBER(field_name, target)                                                        \
-    static int put_##field_name(rb_row_fill *f, const rb_value *v, const json_value *j)       \
-    {                                                                                         \
-        (void)j;                                                                              \
-        target = known(v) ? v->number : 0;                                                    \
-        return 0;                                                                             \
-    }
-PUT_NUMBER(error, f->row->error)
-PUT_NUMBER(tolerance, f->row->tolerance)
-static int put_median(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->has_time = known(v);
-    f->row->stats.median = known(v) ? v->number : 0;
-    return 0;
-}
-
-PUT_NUMBER(min, f->row->stats.min)
-PUT_NUMBER(max, f->row->stats.max)
-PUT_NUMBER(mean, f->row->stats.mean)
-PUT_NUMBER(stddev, f->row->stats.stddev)
-PUT_NUMBER(cv, f->row->stats.cv)
-PUT_NUMBER(noise, f->row->stats.noise)
-PUT_NUMBER(bandwidth, f->row->bandwidth_gbs)
-PUT_NUMBER(pct_peak, f->row->pct_peak)
-PUT_NUMBER(pct_measured_peak, f->row->pct_measured_peak)
-PUT_NUMBER(busbw, f->row->busbw_gbs)
-PUT_NUMBER(slowest_rank_ns, f->row->slowest_rank_ns)
-PUT_NUMBER(fastest_rank_ns, f->row->fastest_rank_ns)
-PUT_NUMBER(scaling, f->row->scaling)
-
-/* A count of ranks, or a rank, at most `limit`; `fallback` when unknown. */
-#define PUT_RANK(field_name, target, limit, fallback)                                         \
-    static int put_##field_name(rb_row_fill *f, const rb_value *v, const json_value *j)       \
-    {                                                                                         \
-        (void)j;                                                                              \
-        if (known(v) && v->u > (limit))                                                       \
-            return why(f, "is %llu; valid: up to %u", (unsigned long long)v->u,              \
-                       (unsigned)(limit));                                                    \
-        target = known(v) ? (__typeof__(target))v->u : (fallback);                            \
-        return 0;                                                                             \
-    }
-PUT_RANK(ranks, f->row->ranks, 4096, 1)
-PUT_RANK(slowest_rank, f->row->slowest_rank, 4095, 0)
-PUT_RANK(fastest_rank, f->row->fastest_rank, 4095, 0)
-PUT_RANK(wrong_ranks, f->row->wrong_ranks, 4096, 0)
-
-static int put_n_total(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->n_total = known(v) ? v->u : 0;
-    return 0;
-}
-
-static int put_reps(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->has_reps = known(v);
-    f->row->stats.count = known(v) ? (size_t)v->u : 0;
-    return 0;
-}
-
-static int put_batch_calls(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    if (known(v) && v->u > UINT32_MAX)
-        return why(f, "is %llu; valid: up to %u", (unsigned long long)v->u, UINT32_MAX);
-    f->row->batch_calls = known(v) ? (uint32_t)v->u : 0;
-    return 0;
-}
-
-static int put_error_ratio(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->error_ratio_known = known(v);
-    f->row->error_ratio = known(v) ? v->number : 0;
-    return 0;
-}
-
-static int put_deterministic(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->determinism = !known(v) ? RB_DETERMINISM_UNKNOWN
-                          : v->flag ? RB_DETERMINISM_SAME
-                                    : RB_DETERMINISM_DIFFERS;
-    return 0;
-}
-
-static int put_determinism_results(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->determinism_results = known(v) && v->u <= UINT32_MAX ? (uint32_t)v->u : 0;
-    return 0;
-}
-
-static int put_probes(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    return put_word(f, v, &f->row->probes, probes_word, RB_PROBES_OFF + 1, RB_PROBES_NOT_RUN);
-}
-
-static int put_probes_passed(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->probes_passed = known(v) && v->u <= UINT32_MAX ? (uint32_t)v->u : 0;
-    return 0;
-}
-
-/* "hw_slowdown, sw_thermal" back into RB_THROTTLE_* bits (words this
- * version does not know are left out). */
-static uint64_t throttle_bits(const char *text)
-{
-    uint64_t bits = 0;
-    for (int b = 0; text && b < 64; b++) {
-        char name[160];
-        throttle_reason_text((uint64_t)1 << b, name, sizeof name);
-        size_t len = strlen(name);
-        for (const char *p = text; len && (p = strstr(p, name)); p += len)
-            if ((p == text || p[-1] == ' ') && (p[len] == ',' || p[len] == '\0'))
-                bits |= (uint64_t)1 << b;
-    }
-    return bits;
-}
-
-static int put_clock_sample(rb_row_fill *f, const json_value *j, rb_clock_sample *c)
-{
-    if (!j || j->type != JSON_OBJECT)
-        return why(f, "lacks its \"before\" and \"after\" objects");
-    double core = json_number(json_get(j, "core_mhz"), 0);
-    double memory = json_number(json_get(j, "memory_mhz"), 0);
-    double temperature = json_number(json_get(j, "temperature_c"), 0);
-    c->core_mhz = core > 0 && core < 1e9 ? (uint32_t)core : 0;
-    c->memory_mhz = memory > 0 && memory < 1e9 ? (uint32_t)memory : 0;
-    c->temperature_c = temperature > 0 && temperature < 1e9 ? (uint32_t)temperature : 0;
-    c->power_w = json_number(json_get(j, "power_w"), 0);
-    c->throttle_reasons = throttle_bits(json_string(json_get(j, "throttle_reasons")));
-    return 0;
-}
-
-static int put_clocks(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)v;
-    f->row->clocks_known = 0;
-    if (!j || j->type == JSON_NULL)
-        return 0;
-    if (j->type != JSON_OBJECT)
-        return why(f, "is not an object; valid: an object (before, after), or null");
-    if (put_clock_sample(f, json_get(j, "before"), &f->row->clocks_before) != 0 ||
-        put_clock_sample(f, json_get(j, "after"), &f->row->clocks_after) != 0)
-        return -1;
-    f->row->clocks_known = 1;
-    return 0;
-}
-
-static int put_throttled(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->throttled = known(v) && v->flag;
-    return 0;
-}
-
-static int put_multimodal(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->multimodal_known = known(v);
-    f->row->multimodal = known(v) && v->flag;
-    return 0;
-}
-
-static int put_throttle_reasons(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)j;
-    f->row->throttle_reasons = known(v) ? throttle_bits(v->text) : 0;
-    return 0;
-}
-
-/* The samples: times in nanoseconds, finite and not negative. */
-static int put_samples(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)v;
-    if (!j || j->type == JSON_NULL)
-        return 0;
-    if (j->type != JSON_ARRAY)
-        return why(f, "is not an array; valid: an array of times in nanoseconds");
-    for (size_t k = 0; k < j->count; k++) {
-        const json_value *x = &j->items[k];
-        if (x->type != JSON_NUMBER || !isfinite(x->number) || x->number < 0)
-            return why(f, "has as sample %zu %s; valid: numbers of nanoseconds, 0 or more", k + 1,
-                       x->type == JSON_NUMBER ? "a number that is not a time"
-                                              : json_type_name(x->type));
-    }
-    f->n_samples = j->count;
-    f->row->samples_ns = xcalloc(j->count ? j->count : 1, sizeof *f->row->samples_ns);
-    for (size_t k = 0; k < j->count; k++)
-        f->row->samples_ns[k] = j->items[k].number;
-    return 0;
-}
-
-/* rounds[]: each round's median, reps, position and stopped_by; their reps
- * add up to the samples read before them. */
-static int put_rounds(rb_row_fill *f, const rb_value *v, const json_value *j)
-{
-    (void)v;
-    if (!j || j->type == JSON_NULL || (j->type == JSON_ARRAY && j->count == 0))
-        return 0;
-    if (j->type != JSON_ARRAY)
-        return why(f, "is not an array; valid: an array of rounds, each an object with "
-                      "median_ns, reps, position and stopped_by");
-    rb_round *rounds = xcalloc(j->count, sizeof *rounds);
-    size_t total = 0;
-    for (size_t k = 0; k < j->count; k++) {
-        const json_value *round = &j->items[k];
-        const json_value *median = json_get(round, "median_ns");
-        uint64_t reps = 0, position = 0;
-        if (round->type != JSON_OBJECT || !median || median->type != JSON_NUMBER ||
-            !isfinite(median->number) || median->number < 0 ||
-            !json_uint64(json_get(round, "reps"), &reps) ||
-            !json_uint64(json_get(round, "position"), &position)) {
-            free(rounds);
-            return why(f, "has a round %zu that is not an object with median_ns (nanoseconds, 0 "
-                          "or more), reps and position (whole numbers)", k + 1);
-        }
-        const char *stopped = json_string(json_get(round, "stopped_by"));
-        rounds[k] = (rb_round){
-            .median_ns = median->number,
-            .reps = (size_t)reps,
-            .position = (size_t)position,
-            .stopped_by = stopped ? fill_keep(f, stopped) : NULL,
-        };
-        total += (size_t)reps;
-    }
-    if (total != f->n_samples) {
-        free(rounds);
-        return why(f, "has rounds whose reps add up to %zu, but samples_ns holds %zu", total,
-                   f->n_samples);
-    }
-    f->row->rounds = rounds;
-    f->row->n_rounds = j->count;
-    return 0;
-}
-
 const rb_field rb_row_fields[] = {
-    {.name = "index", .get = get_index, .kind = RB_VALUE_UINT, .put = put_index},
-    {.name = "run", .get = get_run, .title = "run", .kind = RB_VALUE_TEXT, .put = put_run,
+    {.name = "index", .get = get_index, .kind = RB_VALUE_UINT, .put = fill_index},
+    {.name = "run", .get = get_run, .title = "run", .kind = RB_VALUE_TEXT, .put = fill_run,
      .required = 1},
     {.name = "plugin", .get = get_plugin, .title = "plugin", .kind = RB_VALUE_TEXT,
-     .put = put_plugin, .required = 1},
-    {.name = "pack", .get = get_pack, .kind = RB_VALUE_TEXT, .put = put_pack},
-    {.name = "plugin_path", .get = get_plugin_path, .kind = RB_VALUE_TEXT, .put = put_plugin_path},
+     .put = fill_plugin, .required = 1},
+    {.name = "pack", .get = get_pack, .kind = RB_VALUE_TEXT, .put = fill_pack},
+    {.name = "plugin_path", .get = get_plugin_path, .kind = RB_VALUE_TEXT, .put = fill_plugin_path},
     {.name = "plugin_version", .get = get_plugin_version, .kind = RB_VALUE_TEXT,
-     .put = put_plugin_version},
-    {.name = "backend", .get = get_backend, .kind = RB_VALUE_TEXT, .put = put_backend},
-    {.name = "device", .get = get_device, .kind = RB_VALUE_INT, .put = put_device},
-    {.name = "label", .get = get_label, .kind = RB_VALUE_TEXT, .put = put_label},
-    {.name = "params", .get = get_object, .kind = RB_VALUE_OBJECT, .put = put_params},
+     .put = fill_plugin_version},
+    {.name = "backend", .get = get_backend, .kind = RB_VALUE_TEXT, .put = fill_backend},
+    {.name = "device", .get = get_device, .kind = RB_VALUE_INT, .put = fill_device},
+    {.name = "label", .get = get_label, .kind = RB_VALUE_TEXT, .put = fill_label},
+    {.name = "params", .get = get_object, .kind = RB_VALUE_OBJECT, .put = fill_params},
     {.name = "params_text", .get = get_params_text, .title = "params", .unit = RB_UNIT_WORDS,
-     .kind = RB_VALUE_TEXT, .put = put_params_text},
-    {.name = "op", .get = get_op, .title = "op", .kind = RB_VALUE_TEXT, .put = put_op,
+     .kind = RB_VALUE_TEXT, .put = fill_params_text},
+    {.name = "op", .get = get_op, .title = "op", .kind = RB_VALUE_TEXT, .put = fill_op,
      .required = 1},
-    {.name = "dtype", .get = get_dtype, .title = "dtype", .kind = RB_VALUE_TEXT, .put = put_dtype,
+    {.name = "dtype", .get = get_dtype, .title = "dtype", .kind = RB_VALUE_TEXT, .put = fill_dtype,
      .required = 1},
     {.name = "n", .get = get_n, .title = "n", .unit = RB_UNIT_SIZE, .kind = RB_VALUE_UINT,
-     .put = put_n, .required = 1},
+     .put = fill_n, .required = 1},
     {.name = "distribution", .get = get_distribution, .kind = RB_VALUE_TEXT,
-     .put = put_distribution},
-    {.name = "bins", .get = get_bins, .kind = RB_VALUE_UINT, .put = put_bins},
-    {.name = "seed", .get = get_seed, .wide = 1, .kind = RB_VALUE_UINT, .put = put_seed},
-    {.name = "cache", .get = get_cache, .kind = RB_VALUE_TEXT, .put = put_cache},
+     .put = fill_distribution},
+    {.name = "bins", .get = get_bins, .kind = RB_VALUE_UINT, .put = fill_bins},
+    {.name = "seed", .get = get_seed, .wide = 1, .kind = RB_VALUE_UINT, .put = fill_seed},
+    {.name = "cache", .get = get_cache, .kind = RB_VALUE_TEXT, .put = fill_cache},
     {.name = "status", .get = get_status, .title = "status", .kind = RB_VALUE_TEXT,
-     .put = put_status, .required = 1},
+     .put = fill_status, .required = 1},
     {.name = "reason", .get = get_reason, .title = "reason", .kind = RB_VALUE_TEXT,
-     .put = put_reason},
-    {.name = "result", .get = get_result, .kind = RB_VALUE_TEXT, .put = put_result},
-    {.name = "expected", .get = get_expected, .kind = RB_VALUE_TEXT, .put = put_expected},
-    {.name = "error", .get = get_error, .kind = RB_VALUE_NUMBER, .put = put_error},
-    {.name = "tolerance", .get = get_tolerance, .kind = RB_VALUE_NUMBER, .put = put_tolerance},
+     .put = fill_reason},
+    {.name = "result", .get = get_result, .kind = RB_VALUE_TEXT, .put = fill_result},
+    {.name = "expected", .get = get_expected, .kind = RB_VALUE_TEXT, .put = fill_expected},
+    {.name = "error", .get = get_error, .kind = RB_VALUE_NUMBER, .put = fill_error},
+    {.name = "tolerance", .get = get_tolerance, .kind = RB_VALUE_NUMBER, .put = fill_tolerance},
     {.name = "median_ns", .get = get_median, .title = "median", .unit = RB_UNIT_DURATION,
-     .kind = RB_VALUE_NUMBER, .put = put_median},
-    {.name = "min_ns", .get = get_min, .kind = RB_VALUE_NUMBER, .put = put_min},
-    {.name = "max_ns", .get = get_max, .kind = RB_VALUE_NUMBER, .put = put_max},
-    {.name = "mean_ns", .get = get_mean, .kind = RB_VALUE_NUMBER, .put = put_mean},
-    {.name = "stddev_ns", .get = get_stddev, .kind = RB_VALUE_NUMBER, .put = put_stddev},
-    {.name = "cv", .get = get_cv, .kind = RB_VALUE_NUMBER, .put = put_cv},
+     .kind = RB_VALUE_NUMBER, .put = fill_median},
+    {.name = "min_ns", .get = get_min, .kind = RB_VALUE_NUMBER, .put = fill_min},
+    {.name = "max_ns", .get = get_max, .kind = RB_VALUE_NUMBER, .put = fill_max},
+    {.name = "mean_ns", .get = get_mean, .kind = RB_VALUE_NUMBER, .put = fill_mean},
+    {.name = "stddev_ns", .get = get_stddev, .kind = RB_VALUE_NUMBER, .put = fill_stddev},
+    {.name = "cv", .get = get_cv, .kind = RB_VALUE_NUMBER, .put = fill_cv},
     {.name = "noise", .get = get_noise, .title = "noise", .unit = RB_UNIT_PERCENT,
-     .kind = RB_VALUE_NUMBER, .put = put_noise},
-    {.name = "multimodal", .get = get_multimodal, .kind = RB_VALUE_BOOL, .put = put_multimodal},
+     .kind = RB_VALUE_NUMBER, .put = fill_noise},
+    {.name = "multimodal", .get = get_multimodal, .kind = RB_VALUE_BOOL, .put = fill_multimodal},
     {.name = "reps", .get = get_reps, .title = "reps", .unit = RB_UNIT_COUNT,
-     .kind = RB_VALUE_UINT, .put = put_reps},
+     .kind = RB_VALUE_UINT, .put = fill_reps},
     {.name = "hit_max_reps", .get = get_hit_max_reps}, /* from stopped_by */
     {.name = "timing", .get = get_timing, .title = "timing", .kind = RB_VALUE_TEXT,
-     .put = put_timing},
-    {.name = "batch_calls", .get = get_batch_calls, .kind = RB_VALUE_UINT, .put = put_batch_calls},
+     .put = fill_timing},
+    {.name = "batch_calls", .get = get_batch_calls, .kind = RB_VALUE_UINT, .put = fill_batch_calls},
     {.name = "stopped_by", .get = get_stopped_by, .title = "stopped by", .kind = RB_VALUE_TEXT,
-     .put = put_stopped_by},
+     .put = fill_stopped_by},
     {.name = "error_ratio", .get = get_error_ratio, .title = "err/tol", .unit = RB_UNIT_RATIO,
-     .kind = RB_VALUE_NUMBER, .put = put_error_ratio},
+     .kind = RB_VALUE_NUMBER, .put = fill_error_ratio},
     {.name = "deterministic", .get = get_deterministic, .title = "det", .unit = RB_UNIT_YES_NO,
-     .kind = RB_VALUE_BOOL, .put = put_deterministic},
+     .kind = RB_VALUE_BOOL, .put = fill_deterministic},
     {.name = "determinism_results", .get = get_determinism_results, .kind = RB_VALUE_UINT,
-     .put = put_determinism_results},
-    {.name = "probes", .get = get_probes, .kind = RB_VALUE_TEXT, .put = put_probes},
+     .put = fill_determinism_results},
+    {.name = "probes", .get = get_probes, .kind = RB_VALUE_TEXT, .put = fill_probes},
     {.name = "probes_passed", .get = get_probes_passed, .kind = RB_VALUE_UINT,
-     .put = put_probes_passed},
-    {.name = "clocks", .get = get_object, .kind = RB_VALUE_OBJECT, .put = put_clocks},
+     .put = fill_probes_passed},
+    {.name = "clocks", .get = get_object, .kind = RB_VALUE_OBJECT, .put = fill_clocks},
     {.name = "throttled", .get = get_throttled, .title = "throttled", .unit = RB_UNIT_YES_NO,
-     .kind = RB_VALUE_BOOL, .put = put_throttled},
+     .kind = RB_VALUE_BOOL, .put = fill_throttled},
     {.name = "throttle_reasons", .get = get_throttle_reasons, .kind = RB_VALUE_TEXT,
-     .put = put_throttle_reasons},
+     .put = fill_throttle_reasons},
     {.name = "bandwidth_gbs", .get = get_bandwidth, .title = "GB/s", .unit = RB_UNIT_DECIMAL,
-     .kind = RB_VALUE_NUMBER, .put = put_bandwidth},
+     .kind = RB_VALUE_NUMBER, .put = fill_bandwidth},
     {.name = "pct_peak", .get = get_pct_peak, .title = "%peak", .unit = RB_UNIT_DECIMAL,
-     .kind = RB_VALUE_NUMBER, .put = put_pct_peak},
+     .kind = RB_VALUE_NUMBER, .put = fill_pct_peak},
     {.name = "pct_measured_peak", .get = get_pct_measured_peak, .title = "%meas",
-     .unit = RB_UNIT_DECIMAL, .kind = RB_VALUE_NUMBER, .put = put_pct_measured_peak},
+     .unit = RB_UNIT_DECIMAL, .kind = RB_VALUE_NUMBER, .put = fill_pct_measured_peak},
     {.name = "ranks", .get = get_ranks, .title = "ranks", .unit = RB_UNIT_SIZE,
-     .kind = RB_VALUE_UINT, .put = put_ranks},
-    {.name = "n_total", .get = get_n_total, .kind = RB_VALUE_UINT, .put = put_n_total},
+     .kind = RB_VALUE_UINT, .put = fill_ranks},
+    {.name = "n_total", .get = get_n_total, .kind = RB_VALUE_UINT, .put = fill_n_total},
     {.name = "busbw_gbs", .get = get_busbw, .title = "busbw", .unit = RB_UNIT_DECIMAL,
-     .kind = RB_VALUE_NUMBER, .put = put_busbw},
+     .kind = RB_VALUE_NUMBER, .put = fill_busbw},
     {.name = "slowest_rank", .get = get_slowest_rank, .title = "slowest rank",
-     .kind = RB_VALUE_UINT, .put = put_slowest_rank},
+     .kind = RB_VALUE_UINT, .put = fill_slowest_rank},
     {.name = "slowest_rank_ns", .get = get_slowest_rank_ns, .kind = RB_VALUE_NUMBER,
-     .put = put_slowest_rank_ns},
+     .put = fill_slowest_rank_ns},
     {.name = "fastest_rank", .get = get_fastest_rank, .kind = RB_VALUE_UINT,
-     .put = put_fastest_rank},
+     .put = fill_fastest_rank},
     {.name = "fastest_rank_ns", .get = get_fastest_rank_ns, .kind = RB_VALUE_NUMBER,
-     .put = put_fastest_rank_ns},
+     .put = fill_fastest_rank_ns},
     {.name = "wrong_ranks", .get = get_wrong_ranks, .title = "wrong ranks",
-     .kind = RB_VALUE_UINT, .put = put_wrong_ranks},
+     .kind = RB_VALUE_UINT, .put = fill_wrong_ranks},
     {.name = "scaling", .get = get_scaling, .title = "scaling", .unit = RB_UNIT_RATIO,
-     .kind = RB_VALUE_NUMBER, .put = put_scaling},
-    {.name = "samples_ns", .get = get_object, .kind = RB_VALUE_OBJECT, .put = put_samples},
-    {.name = "rounds", .get = get_object, .kind = RB_VALUE_OBJECT, .put = put_rounds},
+     .kind = RB_VALUE_NUMBER, .put = fill_scaling},
+    {.name = "samples_ns", .get = get_object, .kind = RB_VALUE_OBJECT, .put = fill_samples},
+    {.name = "rounds", .get = get_object, .kind = RB_VALUE_OBJECT, .put = fill_rounds},
 };
 const size_t rb_n_row_fields = sizeof rb_row_fields / sizeof rb_row_fields[0];
 

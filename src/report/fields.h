@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/json_reader.h"
 #include "base/json_writer.h"
-#include "base/text_index.h"
+#include "report/field_value.h"
+#include "report/read_fields.h"
 #include "run/results.h"
 
 /* The version of the results document's layout (docs/results-schema.md),
@@ -21,29 +21,6 @@
  * grows when a member is renamed, removed or changes type; members added
  * leave it as it is. 2: the seed became a string of digits. */
 #define RB_RESULTS_SCHEMA_VERSION 2
-
-enum rb_value_kind {
-    RB_VALUE_UNKNOWN = 0, /* null in JSON, an empty CSV field */
-    RB_VALUE_ABSENT,      /* not written at all (bins, for ops other than histogram) */
-    RB_VALUE_TEXT,        /* text; NULL as unknown */
-    RB_VALUE_UINT,
-    RB_VALUE_INT,
-    RB_VALUE_NUMBER,      /* a measured number: null in JSON when not finite */
-    RB_VALUE_BOOL,
-    RB_VALUE_COUNT,       /* a count: JSON writes it always, CSV only when counted */
-    RB_VALUE_OBJECT       /* written by the JSON report itself (params, clocks, samples) */
-};
-
-typedef struct rb_value {
-    int kind;             /* enum rb_value_kind */
-    const char *text;
-    uint64_t u;           /* UINT, COUNT */
-    int64_t i;            /* INT */
-    double number;
-    int flag;             /* BOOL */
-    int counted;          /* COUNT: 0 when nothing was counted */
-    char buf[160];        /* where a getter may build text */
-} rb_value;
 
 /* A row, with the results it belongs to (for its devices and experiment). */
 typedef struct rb_row_ref {
@@ -76,28 +53,6 @@ const rb_loaded_plugin *row_first_plugin(const rb_results *res, size_t k);
 /* Whether people read the unit as a number (right-aligned). */
 int field_unit_is_number(int unit);
 
-/* A row being read back from a results file (report/read.c). Each field's
- * `put` stores the value the file gives it into the row, its own
- * configuration, or (for what finds the row's run and plugin among those
- * of the file, once every field is read) the texts below. Texts are kept
- * with keep(): the file's document is freed once read. */
-typedef struct rb_row_fill {
-    rb_row *row;
-    rb_configuration *config;
-    const rb_results *res;    /* the devices, read before the rows */
-    text_index *texts;
-    const char *run, *plugin, *pack, *plugin_path, *plugin_version, *cache;
-    char *param_types;        /* "block\x1fvariant\x1fiw": the parameters' names,
-                                 then a letter each: i(nteger), w(ord) */
-    size_t n_samples;         /* samples_ns read (the row's stats.count is reps) */
-    int has_reps, has_params_text;
-    int has_time;             /* median_ns is known */
-    char why[256];            /* what is wrong with a value, when put fails */
-} rb_row_fill;
-
-/* The reader's copy of a text (NULL stays NULL). */
-const char *fill_keep(rb_row_fill *f, const char *text);
-
 typedef struct rb_field {
     const char *name;     /* the JSON key and CSV header */
     void (*get)(const rb_row_ref *r, rb_value *v);
@@ -112,7 +67,7 @@ typedef struct rb_field {
      * RB_VALUE_UNKNOWN for null and RB_VALUE_ABSENT when the member is not
      * there; it returns 0, or -1 with `why` filled. */
     int kind;
-    int (*put)(rb_row_fill *f, const rb_value *v, const json_value *json);
+    rb_fill_fn *put;      /* report/read_fields.c */
     int required;         /* a row without it is not a results row */
 } rb_field;
 
