@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tap.h"
+
 static char captured[65536];
 static int saved_stderr = -1;
 static FILE *capture_file;
@@ -46,11 +48,11 @@ static inline int says(const char *want)
 {
     if (strstr(captured, want))
         return 1;
-    printf("# missing: %s\n# messages:\n", want);
+    diag("missing: %s\nmessages:", want);
     for (const char *line = captured; *line;) {
         const char *end = strchr(line, '\n');
         int len = end ? (int)(end - line) : (int)strlen(line);
-        printf("#   %.*s\n", len, line);
+        diag("  %.*s", len, line);
         line += len + (end ? 1 : 0);
     }
     return 0;

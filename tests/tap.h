@@ -1,6 +1,7 @@
 /* tests/tap.h: a minimal TAP producer for C unit tests (header only).
  *   plan(n); ok(cond, "name %d", x); is_int(got, want, "name");
  *   is_str(got, want, "name"); is_double(got, want, tol, "name");
+ *   diag("what was seen: %s", s); bail("cannot go on: %s", why);
  *   skip_all("reason"); return done(); */
 #ifndef RB_TAP_H
 #define RB_TAP_H
@@ -18,6 +19,39 @@ static inline void plan(int n)
     tap_planned = n;
     printf("1..%d\n", n);
     fflush(stdout);
+}
+
+/* A diagnostic: each line of the message as a TAP comment, "# ...". */
+static inline void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline void diag(const char *fmt, ...)
+{
+    char text[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        printf("# %.*s\n", (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+    fflush(stdout);
+}
+
+/* Stops the test: "Bail out! ..." and exit status 255, for what leaves
+ * nothing to test (a temporary folder that cannot be made, a fixture that
+ * does not load). */
+static inline void bail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static inline void bail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("Bail out! ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    fflush(stdout);
+    exit(255);
 }
 
 static inline void tap_vreport(int pass, const char *fmt, va_list ap)
@@ -50,7 +84,7 @@ static inline int is_int(long long got, long long want, const char *fmt, ...)
     tap_vreport(got == want, fmt, ap);
     va_end(ap);
     if (got != want)
-        printf("#   got: %lld\n#  want: %lld\n", got, want);
+        diag("  got: %lld\n want: %lld", got, want);
     return got == want;
 }
 
@@ -64,7 +98,7 @@ static inline int is_str(const char *got, const char *want, const char *fmt, ...
     tap_vreport(pass, fmt, ap);
     va_end(ap);
     if (!pass)
-        printf("#   got: '%s'\n#  want: '%s'\n", got ? got : "(null)", want ? want : "(null)");
+        diag("  got: '%s'\n want: '%s'", got ? got : "(null)", want ? want : "(null)");
     return pass;
 }
 
@@ -78,7 +112,7 @@ static inline int is_double(double got, double want, double tol, const char *fmt
     tap_vreport(pass, fmt, ap);
     va_end(ap);
     if (!pass)
-        printf("#   got: %.17g\n#  want: %.17g (+- %g)\n", got, want, tol);
+        diag("  got: %.17g\n want: %.17g (+- %g)", got, want, tol);
     return pass;
 }
 
@@ -98,7 +132,7 @@ static inline void skip_all(const char *reason)
 static inline int done(void)
 {
     if (tap_planned && tap_run != tap_planned)
-        printf("# planned %d tests but ran %d\n", tap_planned, tap_run);
+        diag("planned %d tests but ran %d", tap_planned, tap_run);
     return tap_failed || (tap_planned && tap_run != tap_planned) ? 1 : 0;
 }
 

@@ -41,7 +41,7 @@ static void refused(const char *what, const char *text, int errors, const char *
     int got = load_text(text, &exp);
     ok(got == errors && says(want), "%s: %d error(s), '%s'", what, errors, want);
     if (got != errors)
-        printf("#   got %d errors\n", got);
+        diag("  got %d errors", got);
     experiment_free(&exp);
 }
 

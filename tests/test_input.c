@@ -16,9 +16,8 @@ static rb_input make(int dtype, int dist, uint64_t n, uint64_t seed)
     rb_input in;
     char why[128] = "";
     if (input_generate(&in, dtype, dist, n, seed, why, sizeof why) != 0) {
-        printf("Bail out! input_generate(%s, %s, %llu) failed: %s\n", dtype_name(dtype),
-               distribution_name(dist), (unsigned long long)n, why);
-        exit(1);
+        bail("input_generate(%s, %s, %llu) failed: %s", dtype_name(dtype),
+             distribution_name(dist), (unsigned long long)n, why);
     }
     return in;
 }
@@ -62,7 +61,7 @@ static void check_range(int dtype, int dist, double lo, double hi, int hi_open, 
        distribution_name(dist), (unsigned long long)n, lo, hi, hi_open ? ")" : "]", seen_lo,
        seen_hi);
     if (bad)
-        printf("#   %llu values out of range\n", (unsigned long long)bad);
+        diag("  %llu values out of range", (unsigned long long)bad);
     input_free(&in);
 }
 

@@ -34,7 +34,7 @@ static void test_values(void)
                             &err);
     ok(doc != NULL, "a document with every value type parses");
     if (!doc) {
-        printf("#   %d:%d: %s\n", err.line, err.column, err.message);
+        diag("  %d:%d: %s", err.line, err.column, err.message);
         return;
     }
     is_int(doc->type, JSON_OBJECT, "the root is an object");
@@ -78,8 +78,8 @@ static void expect_error(const char *text, int line, int column, const char *wor
     int pass = !doc && err.line == line && err.column == column && strstr(err.message, words);
     ok(pass, "%s: error at %d:%d mentioning '%s'", name, line, column, words);
     if (!pass)
-        printf("#   got %s at %d:%d: %s\n", doc ? "a document" : "an error", err.line,
-               err.column, err.message);
+        diag("  got %s at %d:%d: %s", doc ? "a document" : "an error", err.line,
+             err.column, err.message);
     json_free(doc);
 }
 
@@ -184,7 +184,7 @@ static void test_read_file(void)
     ok(strstr(text, "/nonexistent/results.json") && strstr(text, "cannot read"),
        "a missing file is named and says why");
     if (!strstr(text, want))
-        printf("#   stderr: %s\n", text);
+        diag("  stderr: %s", text);
     unlink(path);
     unlink(err_path);
 }
@@ -303,7 +303,7 @@ static void test_results_marker(void)
                strstr(err, cases[k].why),
            "%s is refused: %s", cases[k].name, cases[k].why);
         if (doc || !strstr(err, cases[k].why))
-            printf("#   %s", err);
+            diag("  %s", err);
         json_free(doc);
         unlink(path);
         strcpy(path, "/tmp/test_json_reader_XXXXXX");

@@ -286,10 +286,8 @@ int main(void)
     alarm(60); /* a read that never ends fails the test instead of hanging it */
     const char *tmpdir = getenv("TMPDIR");
     char *dir = xasprintf("%s/rb-peaks.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) {
-        printf("Bail out! cannot create a temporary folder\n");
-        return 1;
-    }
+    if (!mkdtemp(dir))
+        bail("cannot create a temporary folder");
     test_folder();
     test_store_and_find(dir);
     test_store_errors(dir);

@@ -206,7 +206,7 @@ static void test_errors(const char *good)
            strstr(err, "plugins: serial, atomic"),
        "an unknown baseline is refused, listing the runs and plugins");
     if (status != -1 || !strstr(err, "runs: base, grid"))
-        printf("#   %s\n", err);
+        diag("  %s", err);
     free(err);
     err = build_error("{\"results\": [{\"run\": \"a\", \"plugin\": \"p\", \"op\": \"sum\","
                       " \"dtype\": \"f32\", \"status\": \"skipped\", \"n\": 1}]}",
@@ -364,11 +364,8 @@ int main(void)
     char *text = results_document();
     json_error err;
     json_value *doc = json_parse(text, strlen(text), &err);
-    if (!doc) {
-        printf("Bail out! the test document does not parse: %d:%d %s\n", err.line, err.column,
-               err.message);
-        return 1;
-    }
+    if (!doc)
+        bail("the test document does not parse: %d:%d %s", err.line, err.column, err.message);
     test_figures(doc);
     test_errors(text);
     test_cap();

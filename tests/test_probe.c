@@ -66,7 +66,7 @@ static void check_answers(int op, int dtype, uint64_t n)
             all &= dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64 ? ref.f == set.probes[k].f
                                                                   : ref.i == set.probes[k].i;
         if (!v.ok)
-            printf("#   probe %zu: %s\n", k + 1, v.why);
+            diag("  probe %zu: %s", k + 1, v.why);
         reference_free(&ref);
     }
     ok(all && fresh == 1, "%s %s n=%" PRIu64 ": %zu probes, one after a fresh init, each answer "

@@ -69,10 +69,8 @@ int main(void)
     plan((int)(3 * n_vectors + 4));
 
     char dir[] = "/tmp/rb-provenance-XXXXXX";
-    if (!mkdtemp(dir)) {
-        printf("Bail out! cannot make a temporary folder\n");
-        return 1;
-    }
+    if (!mkdtemp(dir))
+        bail("cannot make a temporary folder");
     char path[64];
     snprintf(path, sizeof path, "%s/file.bin", dir);
 

@@ -433,7 +433,7 @@ static void check_json_writer(void)
         json_format_double(values[k], buf, sizeof buf);
         if (strtod(buf, NULL) != values[k] || strlen(buf) > 24) {
             round_trips = 0;
-            printf("# %.17g written as %s\n", values[k], buf);
+            diag("%.17g written as %s", values[k], buf);
         }
     }
     ok(round_trips, "json writer: doubles read back to the same value");
@@ -513,7 +513,7 @@ static void check_table(const char *path)
         aligned = strlen(line) == col + strlen(want) && strcmp(line + col, want) == 0 &&
                   line[col - 1] == ' ';
         if (!aligned)
-            printf("# status of row %zu not at column %zu: '%s'\n", k, col, line);
+            diag("status of row %zu not at column %zu: '%s'", k, col, line);
     }
     ok(aligned, "table: status column aligned on every line");
     ok(aligned && strstr(lines[header + 2], "  1M  ") != NULL, "table: n written as a size");
@@ -606,7 +606,7 @@ static void check_html(const char *path)
                           "<td class=\"reason\"></td></tr>"),
        "html: ok row: graph timing with its batch, noise, err/tol, deterministic, not throttled");
     if (row && !strstr(row, "64 calls per batch"))
-        printf("# %s\n", row);
+        diag("%s", row);
     row = html_line(lines, n, "<tr class=\"wrong\">");
     ok(row && strstr(row, "<td>launch</td><td class=\"caution\">max_reps</td>"
                           "<td class=\"num\">1.5</td><td class=\"caution\">no</td>"
@@ -684,10 +684,8 @@ int main(void)
 
     const char *tmpdir = getenv("TMPDIR");
     char *dir = xasprintf("%s/rb-reports.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) {
-        printf("Bail out! cannot create a temporary folder\n");
-        return 1;
-    }
+    if (!mkdtemp(dir))
+        bail("cannot create a temporary folder");
     static const char *const formats[] = {"table", "csv", "json", "md", "html"};
     char *paths[RB_ARRAY_LEN(formats)];
     int written_ok = 1;
@@ -715,7 +713,7 @@ int main(void)
     }
 
     if (getenv("RB_KEEP_REPORTS")) {
-        printf("# reports kept in %s\n", dir);
+        diag("reports kept in %s", dir);
     } else {
         for (size_t k = 0; k < RB_ARRAY_LEN(formats); k++)
             remove(paths[k]);

@@ -20,7 +20,7 @@ static int stops(const char *got, const char *want)
 {
     if (got == want || (got && want && strcmp(got, want) == 0))
         return 1;
-    printf("#   got: %s, want: %s\n", got ? got : "go on", want ? want : "go on");
+    diag("  got: %s, want: %s", got ? got : "go on", want ? want : "go on");
     return 0;
 }
 

@@ -72,7 +72,7 @@ static int expand(const char *text, rb_experiment *exp, rb_sweep *sweep)
         errors = -1;
     capture_end();
     if (errors < 0)
-        printf("# the experiment does not load:\n%s", captured);
+        diag("the experiment does not load:\n%s", captured);
     return errors;
 }
 
@@ -86,7 +86,7 @@ static void refused(const char *what, const char *text, int errors, const char *
     ok(got == errors && sweep.n_configs == 0 && says(want), "%s: %d error(s), '%s'", what, errors,
        want);
     if (got != errors)
-        printf("#   got %d errors\n", got);
+        diag("  got %d errors", got);
     sweep_free(&sweep);
     experiment_free(&exp);
 }

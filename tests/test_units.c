@@ -13,9 +13,9 @@ static void size_is(const char *text, uint64_t want)
     int rc = parse_size(text, &got, &why);
     ok(rc == 0 && got == want, "parse_size(\"%s\") = %llu", text, (unsigned long long)want);
     if (rc != 0)
-        printf("#   rejected: %s\n", why);
+        diag("  rejected: %s", why);
     else if (got != want)
-        printf("#   got %llu\n", (unsigned long long)got);
+        diag("  got %llu", (unsigned long long)got);
 }
 
 /* A rejected size, with a reason that contains `says`. */
@@ -26,7 +26,7 @@ static void size_rejected(const char *text, const char *says)
     int rc = parse_size(text, &got, &why);
     if (!ok(rc == -1 && got == 12345 && why && strstr(why, says),
             "parse_size(\"%s\") is refused, saying '%s'", text, says))
-        printf("#   why: %s\n", why ? why : "(none)");
+        diag("  why: %s", why ? why : "(none)");
 }
 
 static void int_is(const char *text, int64_t want)
