@@ -38,3 +38,4 @@ include tests/sdk.mk
 include tests/timing.mk
 include tests/vulkan.mk
 include tests/judge.mk
+include tests/source.mk
