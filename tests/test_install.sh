@@ -2,15 +2,16 @@
 # tests/test_install.sh: the SDK as someone who has only the installed
 # redbench sees it. `make install` into a temporary root puts every part in
 # place (and no libtool .la files among the plugins); pkg-config reads
-# redbench.pc; the guide's 40-line strategy builds with pkg-config's flags
-# and runs; the installed skeleton pack builds out of tree with its own
-# configure (redbench.m4), installs into a plugin folder and runs `ok`;
-# its CUDA strategy builds where nvcc is found; `make uninstall` leaves
-# nothing behind.
+# redbench.pc, and with --define-prefix points into the staged root; the
+# guide's 40-line strategy builds with those flags and runs; the installed
+# skeleton pack builds out of tree from the staged root with its own
+# configure (redbench.m4), installs into a plugin folder and runs `ok`; its
+# CUDA strategy builds where nvcc is found, its Vulkan strategy where glslc
+# and the Vulkan loader are; `make uninstall` leaves nothing behind.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-unset REDBENCH_PLUGIN_PATH PKG_CONFIG_SYSROOT_DIR ACLOCAL_PATH # set below, as the test needs
-plan 40
+unset REDBENCH_PLUGIN_PATH PKG_CONFIG PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR ACLOCAL_PATH # set below, as the test needs
+plan 43
 root=$tmp/root
 pre() { echo "$root$1"; }
 make_quietly() { # make without the jobserver of the make running the tests
@@ -33,16 +34,19 @@ ok "example experiment files" test -f "$(pre "$rb_pkgdatadir")/default.ini"
 ok "the skeleton pack" bash -c "cd '$(pre "$rb_pkgdatadir")/skeleton' && ls configure.ac Makefile.am pack.ini chunked.c blocksum.cu example.ini && test -x autogen.sh"
 ok "the guide" test -f "$(pre "$rb_docdir")/writing-a-plugin.md"
 
-# pkg-config, pointed at the root: its -I flags are moved into it (sysroot).
-export PKG_CONFIG_PATH=$(pre "$rb_libdir")/pkgconfig PKG_CONFIG_LIBDIR=
+# pkg-config, pointed at the staged root. redbench.pc there names the final
+# prefix; `pkg-config --define-prefix` takes the prefix from where the file
+# lies, so its flags and folders point into the root (the guide says so).
+export PKG_CONFIG_PATH=$(pre "$rb_libdir")/pkgconfig
 is "$(pkg-config --modversion redbench 2>&1)" "$rb_version" "pkg-config: the version"
 is "$(pkg-config --variable=plugindir redbench 2>&1)" "$rb_pkglibdir" "pkg-config: plugindir is the installed plugin folder"
 header_abi=$(sed -n 's/^#define REDBENCH_ABI_\(MAJOR\|MINOR\) \([0-9]*\)$/\2/p' "$top_srcdir/sdk/redbench/plugin.h" | tr '\n' .)
 is "$(pkg-config --variable=abi_major redbench).$(pkg-config --variable=abi_minor redbench)." "$header_abi" "pkg-config: the ABI version of the headers"
-export PKG_CONFIG_SYSROOT_DIR=$root
-cflags=$(pkg-config --cflags redbench)
+export PKG_CONFIG="pkg-config --define-prefix"
+is "$($PKG_CONFIG --variable=plugindir redbench 2>&1)" "$(pre "$rb_pkglibdir")" "pkg-config --define-prefix: plugindir in the staged root"
+cflags=$($PKG_CONFIG --cflags redbench)
 case " $cflags " in *" -I$(pre "$rb_includedir") "*) r=1;; *) r=0;; esac
-is "$r" 1 "pkg-config --cflags points at the installed headers"
+is "$r" 1 "pkg-config --define-prefix --cflags points at the staged headers"
 
 # The installed program, with the installed plugin folder, run elsewhere
 # than in the build tree.
@@ -68,10 +72,10 @@ is "$(grep -c '^mine,mysum,.*,ok,' "$tmp/guide.csv")" 2 "... and runs ok, droppe
 build_skeleton() {
   skel=$tmp/skeleton
   cp -r "$(pre "$rb_pkgdatadir")/skeleton" "$skel"
-  export ACLOCAL_PATH=$(pkg-config --variable=aclocaldir redbench)
-  ok "the skeleton's autogen.sh makes its configure" bash -c "cd '$skel' && ./autogen.sh"
+  ok "the skeleton's autogen.sh makes its configure (redbench.m4 from the staged root)" bash -c "cd '$skel' && ./autogen.sh"
   mkdir -p "$skel/build"
-  ok "its configure finds the SDK" bash -c "cd '$skel/build' && ../configure REDBENCH_PLUGINDIR='$tmp/plugins' >'$tmp/configure.log' 2>&1 && grep -q 'redbench plugin ABI.*yes' '$tmp/configure.log'"
+  # one GPU target (where nvcc is found): nvcc's second pass would double the build
+  ok "its configure finds the SDK" bash -c "cd '$skel/build' && ../configure REDBENCH_PLUGINDIR='$tmp/plugins' --with-cuda-arch=sm_80 >'$tmp/configure.log' 2>&1 && grep -q 'redbench plugin ABI.*yes' '$tmp/configure.log'"
   ok "it builds out of tree" make_quietly -C "$skel/build"
   ok "make install drops it into the plugin folder" make_quietly -C "$skel/build" install
   ok "... the CPU strategy and the manifest" bash -c "ls '$tmp/plugins/example/chunked.so' '$tmp/plugins/example/pack.ini'"
@@ -99,15 +103,24 @@ build_skeleton() {
     skip "no nvcc: the CUDA strategy is not built"
     skip "no nvcc: the CUDA strategy is not built"
   fi
+  if [ -n "$glslc" ]; then
+    ok "where glslc and the Vulkan loader are found, the Vulkan strategy is built and installed" test -f "$tmp/plugins/example/vksum.so"
+    ok "... and loads (backend vulkan)" grep -qE '^  vksum +example +vulkan ' "$tmp/skel.list"
+  else
+    skip "no glslc or no Vulkan loader: the Vulkan strategy is not built"
+    skip "no glslc or no Vulkan loader: the Vulkan strategy is not built"
+  fi
   ok "the skeleton's make uninstall succeeds" make_quietly -C "$skel/build" uninstall
   is "$(find "$tmp/plugins" -type f | wc -l)" 0 "... and removes its modules and manifest"
 }
 missing=
 for tool in autoreconf automake libtoolize; do command -v $tool >/dev/null 2>&1 || missing="$missing $tool"; done
+glslc=
+command -v glslc >/dev/null 2>&1 && pkg-config --exists vulkan 2>/dev/null && glslc=yes
 if [ -z "$missing" ]; then
   build_skeleton
 else
-  for k in $(seq 1 14); do skip "building the skeleton needs$missing"; done
+  for k in $(seq 1 16); do skip "building the skeleton needs$missing"; done
 fi
 
 ok "redbench's make uninstall succeeds" make_quietly -C "$top_builddir" uninstall DESTDIR="$root"

@@ -4,7 +4,7 @@
 # it.
 set -e
 cd "$(dirname "$0")"
-macros=$(pkg-config --variable=aclocaldir redbench) || {
+macros=$(${PKG_CONFIG:-pkg-config} --variable=aclocaldir redbench) || {
   echo "autogen.sh: pkg-config finds no redbench; set PKG_CONFIG_PATH=PREFIX/lib/pkgconfig" >&2
   exit 1
 }
