@@ -11,6 +11,9 @@ cd "$top_builddir"
 nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 [ -n "$nvcc" ] || skip_all "nvcc not found"
 "$rb" --describe cub >/dev/null 2>&1 || skip_all "the cuda pack is not built (no plugin cub)"
+# a device first: nvcc takes a minute for nothing where there is none
+cuda_probe
+[ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
 mkdir -p "$tmp/plugins"
 "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static -arch=sm_80 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/crashers/cuda-fault.cu" -o "$tmp/plugins/cuda-fault.so" \

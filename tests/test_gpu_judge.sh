@@ -17,6 +17,10 @@
 nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 [ -n "$nvcc" ] || skip_all "nvcc not found"
 large=${RB_GPU_TEST_LARGE:-1}
+# a device first (the cuda pack's cub): the three nvcc builds below take
+# minutes for nothing where there is none
+cuda_probe
+[ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
 mkdir -p "$tmp/plugins"
 "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
   -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \

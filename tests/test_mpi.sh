@@ -22,6 +22,7 @@ plan 17
 
 cat >"$tmp/mpi.ini" <<INI
 [experiment]
+rounds = 1
 warmup = 1
 min_time = 0
 min_reps = 3
@@ -60,6 +61,7 @@ is "$("$JQ" -r '[.results[] | .n_total / .n] | unique | map(tostring) | join(" "
 
 cat >"$tmp/faults.ini" <<INI
 [experiment]
+rounds = 1
 warmup = 0
 min_time = 0
 min_reps = 4

@@ -16,6 +16,7 @@ plan 26
 
 cat >"$tmp/good.ini" <<INI
 [experiment]
+rounds = 1
 warmup = 1
 min_time = 0
 min_reps = 3
@@ -64,6 +65,7 @@ ok "the terminal table has the ranks and busbw columns" grep -q 'ranks  busbw' "
 
 cat >"$tmp/bugs.ini" <<INI
 [experiment]
+rounds = 1
 warmup = 1
 min_time = 0
 min_reps = 3
