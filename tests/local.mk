@@ -1,6 +1,8 @@
 # tests/local.mk: the TAP test suite (automake's tap-driver.sh). Each area
 # keeps its tests in its own fragment, included below.
-LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+# Each test's duration is appended to its log (tests/timed-driver.sh).
+LOG_DRIVER = $(SHELL) $(top_srcdir)/tests/timed-driver.sh \
+	env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
 AM_TESTS_ENVIRONMENT = \
@@ -19,7 +21,7 @@ TEST_PLUGIN_LINK_FLAGS = $(PLUGIN_LINK_FLAGS) -rpath /nowhere
 # holding those modules' shared objects (tests/gather-plugins.sh).
 gather_plugins = $(SHELL) $(top_srcdir)/tests/gather-plugins.sh
 
-EXTRA_DIST += tests/tap.h tests/lib.sh tests/capture.h tests/gather-plugins.sh
+EXTRA_DIST += tests/tap.h tests/lib.sh tests/capture.h tests/gather-plugins.sh tests/timed-driver.sh
 check_SCRIPTS =
 check_DATA =
 
