@@ -25,18 +25,21 @@ EXTRA_DIST += tests/tap.h tests/lib.sh tests/capture.h tests/gather-plugins.sh t
 check_SCRIPTS =
 check_DATA =
 
+# make -j starts the tests in the order of TESTS: the fragments whose tests
+# take longest (.ci/run lists the slowest) come first, so that none of them
+# starts last and runs alone.
+include tests/sdk.mk
+include tests/crashers.mk
+include tests/robust.mk
+include tests/compare.mk
+include tests/plot.mk
+include tests/ranks.mk
 include tests/experiment.mk
 include tests/data.mk
 include tests/report.mk
 include tests/plugins.mk
 include tests/cli.mk
 include tests/gpu.mk
-include tests/compare.mk
-include tests/plot.mk
-include tests/crashers.mk
-include tests/robust.mk
-include tests/ranks.mk
-include tests/sdk.mk
 include tests/timing.mk
 include tests/vulkan.mk
 include tests/judge.mk

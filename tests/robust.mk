@@ -3,8 +3,8 @@
 # limits of sizes, and the fuzzing harnesses of fuzz/: `make check` replays
 # their seed corpus and regressions; `make fuzz` (fuzz/run.sh, clang's
 # libFuzzer) fuzzes for FUZZ_SECONDS (default 60).
-TESTS += tests/test_malformed.sh tests/test_isolation.sh tests/test_interrupt.sh \
-	tests/test_limits.sh tests/test_fuzz_replay.sh tests/test_gpu_isolation.sh
+TESTS += tests/test_limits.sh tests/test_interrupt.sh tests/test_isolation.sh \
+	tests/test_malformed.sh tests/test_fuzz_replay.sh tests/test_gpu_isolation.sh
 EXTRA_DIST += tests/test_malformed.sh tests/test_isolation.sh tests/test_interrupt.sh \
 	tests/test_limits.sh tests/test_fuzz_replay.sh tests/test_gpu_isolation.sh tests/malformed \
 	tests/crashers/cuda-fault.cu

@@ -8,7 +8,7 @@
 #                    it with pkg-config, dropped into a plugin folder, run
 #   test_reconfigure.sh  configure run again with another --prefix rebuilds
 #                    what embeds the plugin folder
-TESTS += tests/test_packs.sh tests/test_install.sh tests/test_reconfigure.sh
+TESTS += tests/test_install.sh tests/test_reconfigure.sh tests/test_packs.sh
 EXTRA_DIST += tests/test_packs.sh tests/test_install.sh tests/test_reconfigure.sh
 
 # A plugin whose descriptor is exactly the ABI 1.0 layout (never installed).
