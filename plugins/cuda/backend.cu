@@ -580,30 +580,55 @@ static int cuda_flush_cache(void *ctx)
     return e == cudaSuccess ? RB_OK : fail(c->host, "cannot flush the L2", e);
 }
 
-/* The measured peak: the fastest pure read of a buffer at least 16 times
- * the L2 (4 GiB where memory allows, never less than 1 GiB unless memory is
- * short), over several shapes of the one-pass read every fast strategy of
- * the pack uses, each timed as strategies are (hot, calls back to back)
- * in forward order and alternating with reversed calls (which start on
- * what the call before left in L2, as onepass's `order = alternate`
- * does). Its best is what the memory gives a read kernel, so no strategy
- * reading at least 4 times the L2 should pass it (docs/cuda-pack.md).
+/* The measured peak: the fastest pure read of data at least 4 times the
+ * L2, the ceiling of every row of that size (`%meas` at most 100 there).
+ * Reads are timed as strategies are (hot, calls back to back), over the
+ * shapes of the one-pass read the pack's fast strategies use, at two
+ * sizes:
+ * - 4 GiB (less where memory is short; 1 GiB at least unless it is
+ *   shorter still), in forward order and alternating with reversed calls:
+ *   what the memory gives a stream read;
+ * - the smallest power of two at least 4 times the L2, alternating, with
+ *   the blocks that run last in a call loading the last 3/4 of the L2's
+ *   size evict-last and the others evict-first (what onepass's `keep`
+ *   does): a call then starts on what the call before left in L2, and
+ *   passes what the memory alone gives. Strategies at that size do the
+ *   same; the peak must not be below them.
+ * The best of all is the peak (docs/cuda-pack.md).
  *
  * peak_read: block `b` (from the end when `reverse`) reads `Batch` 16-byte
- * words per thread a block apart, all in flight at once; the words are
+ * words per thread a block apart, all in flight at once; when Hinted, with
+ * the L2 policy evict-last in the last `keep_blocks` blocks of the grid and
+ * evict-first in the others; the words are
  * combined and stored only if they match an impossible value, so that the
  * loads cannot be optimized away. */
-template <int Batch>
-__global__ void __launch_bounds__(1024, 2)
-    peak_read(const uint4 *__restrict__ data, size_t count, unsigned *sink, int reverse)
+template <int Batch, bool Hinted>
+__global__ void __launch_bounds__(1024, Batch <= 8 ? 2 : 1)
+    peak_read(const uint4 *__restrict__ data, size_t count, unsigned *sink, int reverse,
+              unsigned keep_blocks)
 {
     const unsigned slice = reverse ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
     const size_t first = (size_t)slice * blockDim.x * Batch + threadIdx.x;
+    uint64_t policy = 0;
+    if constexpr (Hinted) {
+        uint64_t last, first_out;
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(last));
+        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(first_out));
+        policy = blockIdx.x >= gridDim.x - keep_blocks ? last : first_out;
+    }
     uint4 v[Batch];
 #pragma unroll
     for (int k = 0; k < Batch; k++) {
         const size_t i = first + (size_t)k * blockDim.x;
-        v[k] = i < count ? data[i] : make_uint4(0, 0, 0, 0);
+        v[k] = make_uint4(0, 0, 0, 0);
+        if (i < count) {
+            if constexpr (Hinted)
+                asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                             : "=r"(v[k].x), "=r"(v[k].y), "=r"(v[k].z), "=r"(v[k].w)
+                             : "l"(data + i), "l"(policy));
+            else
+                v[k] = data[i];
+        }
     }
     unsigned acc = 0;
 #pragma unroll
@@ -618,39 +643,62 @@ typedef struct peak_shape {
     unsigned block;
     int batch;
 } peak_shape;
-static const peak_shape peak_shapes[] = {{1024, 8}, {512, 8}, {256, 16}, {1024, 4}};
+static const peak_shape peak_shapes[] = {{1024, 8}, {512, 8}, {512, 16}, {256, 16}, {1024, 4}};
 
-static constexpr int PEAK_CALLS = 4, PEAK_BATCHES = 3;
+/* One way of reading: the buffer's size, the order, the blocks kept in L2. */
+typedef struct peak_way {
+    size_t bytes;
+    int alternate;
+    int keep; /* the last 3/4 of the L2 evict-last, the rest evict-first */
+} peak_way;
+
+static constexpr int PEAK_BATCHES = 3;
 
 static void launch_peak_read(const cuda_ctx *c, peak_shape shape, const uint4 *data,
-                             size_t count, unsigned *sink, int reverse)
+                             size_t count, unsigned *sink, int reverse, unsigned keep_blocks)
 {
     const size_t per_block = (size_t)shape.block * shape.batch;
     const unsigned grid = (unsigned)((count + per_block - 1) / per_block);
+    if (keep_blocks > grid)
+        keep_blocks = grid;
+#define RB_PEAK_LAUNCH(B, H)                                                                  \
+    peak_read<B, H><<<grid, shape.block, 0, c->stream>>>(data, count, sink, reverse, keep_blocks)
+    const bool hinted = keep_blocks > 0;
     if (shape.batch == 16)
-        peak_read<16><<<grid, shape.block, 0, c->stream>>>(data, count, sink, reverse);
+        hinted ? RB_PEAK_LAUNCH(16, true) : RB_PEAK_LAUNCH(16, false);
     else if (shape.batch == 8)
-        peak_read<8><<<grid, shape.block, 0, c->stream>>>(data, count, sink, reverse);
+        hinted ? RB_PEAK_LAUNCH(8, true) : RB_PEAK_LAUNCH(8, false);
     else
-        peak_read<4><<<grid, shape.block, 0, c->stream>>>(data, count, sink, reverse);
+        hinted ? RB_PEAK_LAUNCH(4, true) : RB_PEAK_LAUNCH(4, false);
+#undef RB_PEAK_LAUNCH
 }
 
-/* The time per call of PEAK_CALLS calls back to back, the best of
- * PEAK_BATCHES batches after one warm-up call, in ms. */
-static cudaError_t time_peak_read(const cuda_ctx *c, peak_shape shape, const uint4 *data,
-                                  size_t count, unsigned *sink, int alternate, float *best_ms)
+/* The time per call of calls back to back (at least 4, and at least 16 GiB
+ * read per batch), the best of PEAK_BATCHES batches after two warm-up
+ * calls, in ms. */
+static cudaError_t time_peak_read(const cuda_ctx *c, peak_shape shape, peak_way way,
+                                  const uint4 *data, unsigned *sink, float *best_ms)
 {
+    const size_t count = way.bytes / 16;
+    const size_t l2 = c->flush_bytes / 2;
+    const unsigned keep_blocks =
+        way.keep ? (unsigned)(l2 * 3 / 4 / ((size_t)shape.block * shape.batch * 16)) : 0;
+    size_t calls = ((size_t)16 << 30) / way.bytes;
+    if (calls < 4)
+        calls = 4;
     cudaError_t e = cudaSuccess;
     int reverse = 0;
     *best_ms = 0;
-    launch_peak_read(c, shape, data, count, sink, reverse);
+    for (int k = 0; k < 2; k++) {
+        reverse = way.alternate && !reverse;
+        launch_peak_read(c, shape, data, count, sink, reverse, keep_blocks);
+    }
     for (int b = 0; b < PEAK_BATCHES && e == cudaSuccess; b++) {
         float ms = 0;
         record_event(c, c->start);
-        for (int k = 0; k < PEAK_CALLS; k++) {
-            if (alternate)
-                reverse = !reverse;
-            launch_peak_read(c, shape, data, count, sink, reverse);
+        for (size_t k = 0; k < calls; k++) {
+            reverse = way.alternate && !reverse;
+            launch_peak_read(c, shape, data, count, sink, reverse, keep_blocks);
         }
         record_event(c, c->stop);
         e = cudaEventSynchronize(c->stop);
@@ -658,8 +706,8 @@ static cudaError_t time_peak_read(const cuda_ctx *c, peak_shape shape, const uin
             e = cudaGetLastError();
         if (e == cudaSuccess)
             e = cudaEventElapsedTime(&ms, c->start, c->stop);
-        if (e == cudaSuccess && (*best_ms == 0 || ms / PEAK_CALLS < *best_ms))
-            *best_ms = ms / PEAK_CALLS;
+        if (e == cudaSuccess && (*best_ms == 0 || ms / calls < *best_ms))
+            *best_ms = ms / (float)calls;
     }
     return e;
 }
@@ -675,25 +723,30 @@ static int cuda_measure_peak(void *ctx, double *gbs)
     if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
         while (bytes > ((size_t)64 << 20) && bytes > free_bytes / 4)
             bytes /= 2;
+    size_t small = (size_t)1 << 20; /* the smallest power of two >= 4 x L2 */
+    while (small < 2 * c->flush_bytes)
+        small *= 2;
+    if (small > bytes)
+        small = bytes;
     if ((e = cudaMalloc(&buffer, bytes + 256)) != cudaSuccess) {
         cudaGetLastError();
         return fail(c->host, "cannot allocate the bandwidth test buffer", e);
     }
     unsigned *sink = (unsigned *)((char *)buffer + bytes);
-    float best_ms = 0;
+    const peak_way ways[] = {{bytes, 0, 0}, {bytes, 1, 0}, {small, 1, 0}, {small, 1, 1}};
+    double best = 0;
     e = cudaMemsetAsync(buffer, 0, bytes, c->stream);
-    for (size_t k = 0; k < sizeof peak_shapes / sizeof *peak_shapes && e == cudaSuccess; k++)
-        for (int alternate = 0; alternate < 2 && e == cudaSuccess; alternate++) {
+    for (size_t w = 0; w < sizeof ways / sizeof *ways && e == cudaSuccess; w++)
+        for (size_t k = 0; k < sizeof peak_shapes / sizeof *peak_shapes && e == cudaSuccess; k++) {
             float ms = 0;
-            e = time_peak_read(c, peak_shapes[k], (const uint4 *)buffer, bytes / 16, sink,
-                               alternate, &ms);
-            if (e == cudaSuccess && ms > 0 && (best_ms == 0 || ms < best_ms))
-                best_ms = ms;
+            e = time_peak_read(c, peak_shapes[k], ways[w], (const uint4 *)buffer, sink, &ms);
+            if (e == cudaSuccess && ms > 0 && ways[w].bytes / (ms * 1e-3) / 1e9 > best)
+                best = ways[w].bytes / (ms * 1e-3) / 1e9;
         }
     cudaFree(buffer);
     if (e != cudaSuccess)
         return fail(c->host, "the bandwidth test failed", e);
-    *gbs = best_ms > 0 ? bytes / (best_ms * 1e-3) / 1e9 : 0;
+    *gbs = best;
     return RB_OK;
 }
 
