@@ -137,7 +137,9 @@ __device__ __forceinline__ A onepass_slice(const A *__restrict__ body, size_t fi
  * 1024 per SM (half its threads, three of 512), and 5% less bandwidth at 1G
  * on the H200 (docs/cuda-pack.md). Batch 16 holds 64 registers of loads,
  * and 8-byte types need pairs for every value (the finishes' 8 partials in
- * flight too): capped at 32 they would spill, so they keep 1 block. */
+ * flight too): capped at 32 they would spill, so they keep 1 block. Capped,
+ * the tagged kernels spill 8 to 20 bytes in the last block's wait for the
+ * partials only; the atomic and last-block ones spill nothing. */
 template <class A, int Batch> __host__ __device__ constexpr int onepass_blocks_per_sm()
 {
     return sizeof(A) == 4 && Batch <= 8 ? 2 : 1;
