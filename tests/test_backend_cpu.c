@@ -37,7 +37,7 @@ static const char *prop(const rb_device_info *info, const char *key)
 
 int main(void)
 {
-    plan(19);
+    plan(20);
     rb_host host = {sizeof host, REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, ignore_log,
                     capture_error, NULL, NULL};
     const rb_backend *b = backend_cpu();
@@ -61,6 +61,8 @@ int main(void)
     snprintf(cores, sizeof cores, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
     is_str(prop(&info, "cores"), cores, "the cores property is the online CPUs");
     ok(prop(&info, "llc") != NULL, "the llc property: %s", prop(&info, "llc"));
+    is_str(prop(&info, "peak_max_age_s"), "86400",
+           "a cached peak of the host's memory is kept a day (peak_max_age_s)");
     ok(b->queue(ctx) == NULL, "the queue is NULL");
 
     size_t bytes = (size_t)80 << 20; /* large enough for the parallel copy */

@@ -72,7 +72,7 @@ big_sections() { # PLUGIN OPS DTYPES PARAMS...
   done
 }
 
-tests=21
+tests=22
 [ "$large" = 0 ] || tests=$((tests + 8))
 plan "$tests"
 
@@ -178,6 +178,21 @@ EOF
 } >"$tmp/onepass.ini"
 ok "onepass: every finish, order, keep, batch, op and dtype, n = 1 .. 2^26" \
   all_ok onepass $((5*4*3*2*2 + 5*4*2 + 5*2*2*2 + 2*4*2*3*3 + 5*4*3*2))
+
+# --- pattern: the published one-pass sum (the yardstick), every dtype;
+# every size but 64M has elements after its last whole vector
+{ header pattern
+  cat <<EOF
+[data]
+distribution = signed
+n = $small
+dtype = i32, i64, f32, f64
+[run pattern]
+plugin = pattern
+op = sum
+EOF
+} >"$tmp/pattern.ini"
+ok "pattern: every dtype, n = 1 .. 2^26" all_ok pattern $((5*4))
 
 # --- bulk and cluster: ring shapes x finish, cluster sizes, sum/min/max
 # (compute capability 9.0 and later)

@@ -10,7 +10,12 @@
 # at n = 2^20 + 3 and 2^26 + 7, where the real onepass is `ok` with every
 # probe passed, in either order and with every finish;
 # tests/judge/onepass-reverse.cu, whose reversed calls skip slice 0, must
-# be `wrong` there too. Skips without nvcc, jq or a device.
+# be `wrong` there too. The cuda pack's pattern (the published one-pass sum)
+# must be `ok` with every probe passed at those sizes and at n = 1, 3 and
+# 1001, where tests/judge/pattern-tail.cu (the n % 4 elements after its last
+# vector left out) and pattern-no-reset.cu (no memset of its result: each
+# call adds onto the one before) must be `wrong`. Skips without nvcc, jq or
+# a device.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -30,7 +35,7 @@ mkdir -p "$tmp/plugins"
   -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/judge/onepass-tail.cu" -o "$tmp/plugins/onepass-tail.so" \
   >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
-for twin in onepass-reverse; do
+for twin in onepass-reverse pattern-tail pattern-no-reset; do
   "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
     -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
     -I"$top_srcdir/sdk" "$top_srcdir/tests/judge/$twin.cu" -o "$tmp/plugins/$twin.so" \
@@ -47,7 +52,7 @@ status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
 
 big=1G odd=1073741825
 [ "$large" = 0 ] && big=16777217 odd=16777217
-plan 12
+plan 16
 { header gallery
   printf '[data]\ndistribution = signed\n'
   printf '[run none]\nplugin = buggy-cuda\nbug = none\nop = sum, min, max\n'
@@ -121,4 +126,29 @@ ok "onepass-reverse: every sum is wrong at n = 2^20 + 3 and 2^26 + 7" \
   onepass_rows '.run == "reverse" and .status != "wrong"'
 ok "onepass-reverse: 4 rows" \
   "$JQ" -e '[.results[] | select(.run == "reverse")] | length == 4' "$tmp/onepass.json"
+# the pattern and its twins: every sum of the twins wrong, the pattern
+# itself proven, at sizes that are not multiples of 4 (and one that is)
+{ header pattern
+  printf '[data]\ndistribution = signed\nop = sum\ndtype = f32, i32\n'
+  printf 'n = 3, 1001, 1048579, 67108871\n' # 2^20 + 3, 2^26 + 7
+  printf '[run pattern]\nplugin = pattern\ndtype = f32, i32, f64, i64\nn = 1, 3, 1001, 1048576, 1048579, 67108871\n'
+  printf '[run tail]\nplugin = pattern-tail\n'
+  printf '[run no-reset]\nplugin = pattern-no-reset\n'
+} >"$tmp/pattern.ini"
+"$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/pattern.ini" --format json -o "$tmp/pattern.json" \
+  >"$tmp/pattern.out" 2>"$tmp/pattern.err"
+status=$?
+pattern_rows() {
+  out=$("$JQ" -r ".results[] | select($1) | \"\(.run) \(.dtype) n=\(.n): \(.status) (probes \(.probes)): \(.reason)\"" \
+    "$tmp/pattern.json")
+  [ -z "$out" ] && [ -s "$tmp/pattern.json" ] && return 0; echo "$out" | head -n 16; return 1
+}
+ok "pattern, pattern-tail and pattern-no-reset: 40 rows, exit status 1" \
+  sh -c '[ "$1" -eq 1 ] && "$2" -e ".results | length == 40" "$3" >/dev/null' - "$status" "$JQ" "$tmp/pattern.json"
+ok "pattern is ok with every probe passed at n = 1 .. 2^26 + 7, every dtype" \
+  pattern_rows '.run == "pattern" and (.status != "ok" or .probes != "passed")'
+ok "pattern-tail: every sum is wrong at n = 3, 1001, 2^20 + 3 and 2^26 + 7" \
+  pattern_rows '.run == "tail" and .status != "wrong"'
+ok "pattern-no-reset: every sum is wrong (a call adds onto the one before)" \
+  pattern_rows '.run == "no-reset" and .status != "wrong"'
 done_testing

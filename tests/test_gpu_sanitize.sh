@@ -78,6 +78,9 @@ plugin = onepass
 op = sum
 dtype = f64
 finish = atomic
+[run pattern]
+plugin = pattern
+dtype = f32, i32, f64
 [run bulk]
 plugin = bulk
 op = sum, max

@@ -5,13 +5,16 @@
  * damaged ones; what is not a small regular file (a pipe, a link to
  * /dev/zero) is neither read nor replaced, and a link planted where the
  * temporary file used to be is not followed; a measurement more than 20%
- * from the cached figure taken again, and what is kept. Works in a
- * temporary folder. */
+ * from the cached figure taken again, and what is kept; other clocks make
+ * a figure stale, and so does its age past the key's limit (the cpu
+ * backend's day), while a key without a limit keeps it for good; ages read
+ * and said in words. Works in a temporary folder. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host/peak_cache.h"
@@ -111,6 +114,86 @@ static void test_store_and_find(const char *dir)
     unlink(path);
     free(path);
     ok(lookup(NULL, &cpu, &gbs, why) == RB_PEAK_ABSENT, "no folder: absent");
+}
+
+/* Writes a cpu peak file measured at `stamp`, with every key field. */
+static void write_cpu_file(const char *path, const rb_peak_key *key, const char *stamp)
+{
+    FILE *f = fopen(path, "w");
+    fprintf(f, "backend = %s\nbackend_version = %s\ndevice = %s\nuuid =\nhost = %s\n"
+               "driver =\nclocks = %s\ntool_version = %s\nmeasured_gbs = 12.5\n"
+               "measured_at = %s\n",
+            key->backend, key->backend_version, key->device, key->host, key->clocks,
+            key->tool_version, stamp);
+    fclose(f);
+}
+
+static void test_clocks_and_age(const char *dir)
+{
+    double gbs = 0;
+    char why[256];
+    rb_peak_key key = gpu;
+    key.clocks = "sm 1980 MHz, memory 3201 MHz";
+    ok(peak_cache_store(dir, &key, 4700, NULL, 0) == 0 &&
+           lookup(dir, &key, &gbs, why) == RB_PEAK_CACHED && gbs == 4700,
+       "stored with the clocks, found again");
+    rb_peak_key other = key;
+    other.clocks = "sm 1755 MHz, memory 3201 MHz";
+    ok(lookup(dir, &other, &gbs, why) == RB_PEAK_STALE && strstr(why, "clocks was ") && gbs == 4700,
+       "other clocks: stale, the old figure kept for comparison (%s)", why);
+    char *path = peak_cache_path(dir, &key);
+    FILE *f = fopen(path, "w");
+    fputs("backend = cuda\nbackend_version = 1.1\ndevice = NVIDIA H200\nuuid = GPU-0123\n"
+          "host =\ndriver = 13.0\ntool_version = 0.1.0\nmeasured_gbs = 3957\n"
+          "measured_at = 2026-11-28T05:00:00Z\n", f);
+    fclose(f);
+    ok(lookup(dir, &key, &gbs, why) == RB_PEAK_STALE && strcmp(why, "the file has no clocks") == 0,
+       "a file written before the clocks were a field is stale (%s)", why);
+    unlink(path);
+    free(path);
+
+    rb_peak_key cpu = {.backend = "cpu", .backend_version = "1.0", .device = "AMD EPYC",
+                       .uuid = "", .host = "node1", .driver = "", .clocks = "",
+                       .tool_version = "0.1.0", .max_age_s = 86400};
+    path = peak_cache_path(dir, &cpu);
+    ok(peak_cache_store(dir, &cpu, 16.1, NULL, 0) == 0 &&
+           lookup(dir, &cpu, &gbs, why) == RB_PEAK_CACHED && gbs == 16.1,
+       "a cpu peak measured now is found, under its limit of a day");
+    write_cpu_file(path, &cpu, "2026-01-02T03:04:05Z");
+    ok(lookup(dir, &cpu, &gbs, why) == RB_PEAK_STALE && gbs == 12.5 &&
+           strstr(why, "measured 2026-01-02T03:04:05Z, ") && strstr(why, "days ago: older than 24 h"),
+       "a cpu peak older than its limit is stale (%s)", why);
+    rb_peak_key forever = cpu;
+    forever.max_age_s = 0;
+    ok(lookup(dir, &forever, &gbs, why) == RB_PEAK_CACHED && gbs == 12.5,
+       "without a limit the same file is still used");
+    char stamp[40];
+    time_t hour_ago = time(NULL) - 3600;
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&hour_ago));
+    write_cpu_file(path, &cpu, stamp);
+    ok(lookup(dir, &cpu, &gbs, why) == RB_PEAK_CACHED, "an hour old: still used");
+    write_cpu_file(path, &cpu, "yesterday");
+    ok(lookup(dir, &cpu, &gbs, why) == RB_PEAK_STALE && strstr(why, "is not a time"),
+       "a measured_at that is not a time is stale under a limit (%s)", why);
+    unlink(path);
+    free(path);
+
+    is_int((int)peak_cache_age("2026-11-28T17:00:00Z", (time_t)1795885200 + 90), 90,
+           "an age in seconds from the stamp");
+    is_int((int)peak_cache_age("1970-01-01T00:00:00Z", (time_t)86400 * 365), 86400 * 365,
+           "from the epoch");
+    ok(peak_cache_age("2026-11-28 17:00:00", 0) == -1 && peak_cache_age("", 0) == -1 &&
+           peak_cache_age(NULL, 0) == -1 && peak_cache_age("2026-13-01T00:00:00Z", 0) == -1,
+       "stamps that are not ISO 8601 UTC have no age");
+    char words[32];
+    peak_cache_age_text(45, words, sizeof words);
+    is_str(words, "45 s", "45 s");
+    peak_cache_age_text(600, words, sizeof words);
+    is_str(words, "10 min", "10 min");
+    peak_cache_age_text(5 * 3600 + 59, words, sizeof words);
+    is_str(words, "5 h", "5 h");
+    peak_cache_age_text(3 * 86400, words, sizeof words);
+    is_str(words, "3 days", "3 days");
 }
 
 static void test_store_errors(const char *dir)
@@ -282,7 +365,7 @@ static void test_checked_measurement(const char *dir)
 
 int main(void)
 {
-    plan(46);
+    plan(61);
     alarm(60); /* a read that never ends fails the test instead of hanging it */
     const char *tmpdir = getenv("TMPDIR");
     char *dir = xasprintf("%s/rb-peaks.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -290,6 +373,7 @@ int main(void)
         bail("cannot create a temporary folder");
     test_folder();
     test_store_and_find(dir);
+    test_clocks_and_age(dir);
     test_store_errors(dir);
     test_untrusted_files(dir);
     test_checked_measurement(dir);

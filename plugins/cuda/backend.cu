@@ -3,7 +3,7 @@
  * the memory clock and bus width, and the properties shown in reports), owns
  * the non-blocking stream plugins issue their work on, times runs with events
  * on that stream in three modes, flushes the L2 for cache = cold, measures a
- * read-bandwidth peak with a streaming kernel, samples clocks and throttle
+ * read-bandwidth peak with the best of several read kernels, samples clocks and throttle
  * reasons through NVML, marks each configuration with an NVTX range, and
  * tells recoverable errors from sticky ones after a plugin failed, and
  * fills, writes and copies device memory for the judge's probe inputs.
@@ -53,6 +53,7 @@ typedef struct nvml_api {
     int (*shutdown)(void);
     int (*handle_by_uuid)(const char *uuid, nvml_device *device);
     int (*clock)(nvml_device device, int type, unsigned *mhz);
+    int (*app_clock)(nvml_device device, int type, unsigned *mhz); /* may be NULL */
     int (*reasons)(nvml_device device, unsigned long long *reasons);
     int (*temperature)(nvml_device device, int sensor, unsigned *celsius);
     int (*power)(nvml_device device, unsigned *milliwatts);
@@ -232,6 +233,8 @@ static void nvml_open(nvml_api *nvml, const char *uuid, char *note, size_t len)
         (int (*)(const char *, nvml_device *))nvml_symbol(library, "nvmlDeviceGetHandleByUUID");
     nvml->clock = (int (*)(nvml_device, int, unsigned *))nvml_symbol(library,
                                                                      "nvmlDeviceGetClockInfo");
+    nvml->app_clock = (int (*)(nvml_device, int, unsigned *))nvml_symbol(
+        library, "nvmlDeviceGetApplicationsClock");
     /* renamed in recent drivers; the old name is kept as an alias */
     nvml->reasons = (int (*)(nvml_device, unsigned long long *))nvml_symbol(
         library, "nvmlDeviceGetCurrentClocksEventReasons");
@@ -266,6 +269,30 @@ static void nvml_open(nvml_api *nvml, const char *uuid, char *note, size_t len)
     nvml->library = library;
     snprintf(note, len, "loaded: clocks, throttle reasons%s%s", nvml->temperature ? ", temperature" : "",
              nvml->power ? ", power" : "");
+}
+
+/* The `clocks` property, part of the measured peak's cache key: the
+ * device's highest clocks and, through NVML, the application clocks it is
+ * set to run at (what `nvidia-smi -ac` changes), so that a peak measured
+ * under other clocks is measured again. Not the current clocks, which move
+ * with the load. */
+static void describe_clocks(const cuda_ctx *c, int device, rb_device_info *info)
+{
+    int sm_khz = 0, mem_khz = 0;
+    cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device);
+    cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device);
+    unsigned app_sm = 0, app_mem = 0;
+    const nvml_api *nvml = &c->nvml;
+    if (nvml->library && nvml->app_clock &&
+        (nvml->app_clock(nvml->device, NVML_CLOCK_SM, &app_sm) != NVML_OK ||
+         nvml->app_clock(nvml->device, NVML_CLOCK_MEM, &app_mem) != NVML_OK))
+        app_sm = app_mem = 0;
+    if (app_sm && app_mem)
+        rb_device_add_property(info, "clocks", "sm %d MHz, memory %d MHz; applications sm %u MHz, "
+                               "memory %u MHz", sm_khz / 1000, mem_khz / 1000, app_sm, app_mem);
+    else
+        rb_device_add_property(info, "clocks", "sm %d MHz, memory %d MHz", sm_khz / 1000,
+                               mem_khz / 1000);
 }
 
 static void nvml_close(nvml_api *nvml)
@@ -364,6 +391,7 @@ static int cuda_open(const rb_host *host, int device, void **ctx, rb_device_info
     if (info->size >= sizeof(rb_device_info)) {
         describe_device(device, &prop, info);
         rb_device_add_property(info, "nvml", "%s", c->nvml_note);
+        describe_clocks(c, device, info);
     }
     *ctx = c;
     return RB_OK;
@@ -552,68 +580,173 @@ static int cuda_flush_cache(void *ctx)
     return e == cudaSuccess ? RB_OK : fail(c->host, "cannot flush the L2", e);
 }
 
-/* Reads `count` 16-byte words with several loads in flight per thread; the
- * sum is stored only if it matches an impossible value, so that the loads
- * cannot be optimized away. */
-__global__ void stream_read(const uint4 *__restrict__ data, size_t count, unsigned *sink)
+/* The measured peak: the fastest pure read of data at least 4 times the
+ * L2, the ceiling of every row of that size (`%meas` at most 100 there).
+ * Reads are timed as strategies are (hot, calls back to back), over the
+ * shapes of the one-pass read the pack's fast strategies use, at two
+ * sizes:
+ * - 4 GiB (less where memory is short; 1 GiB at least unless it is
+ *   shorter still), in forward order and alternating with reversed calls:
+ *   what the memory gives a stream read;
+ * - the smallest power of two at least 4 times the L2, alternating, with
+ *   the blocks that run last in a call loading the last 3/4 of the L2's
+ *   size evict-last and the others evict-first (what onepass's `keep`
+ *   does): a call then starts on what the call before left in L2, and
+ *   passes what the memory alone gives. Strategies at that size do the
+ *   same; the peak must not be below them.
+ * The best of all is the peak (docs/cuda-pack.md).
+ *
+ * peak_read: block `b` (from the end when `reverse`) reads `Batch` 16-byte
+ * words per thread a block apart, all in flight at once; when Hinted, with
+ * the L2 policy evict-last in the last `keep_blocks` blocks of the grid and
+ * evict-first in the others; the words are
+ * combined and stored only if they match an impossible value, so that the
+ * loads cannot be optimized away. */
+template <int Batch, bool Hinted>
+__global__ void __launch_bounds__(1024, Batch <= 8 ? 2 : 1)
+    peak_read(const uint4 *__restrict__ data, size_t count, unsigned *sink, int reverse,
+              unsigned keep_blocks)
 {
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned slice = reverse ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+    const size_t first = (size_t)slice * blockDim.x * Batch + threadIdx.x;
+    uint64_t policy = 0;
+    if constexpr (Hinted) {
+        uint64_t last, first_out;
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(last));
+        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(first_out));
+        policy = blockIdx.x >= gridDim.x - keep_blocks ? last : first_out;
+    }
+    uint4 v[Batch];
+#pragma unroll
+    for (int k = 0; k < Batch; k++) {
+        const size_t i = first + (size_t)k * blockDim.x;
+        v[k] = make_uint4(0, 0, 0, 0);
+        if (i < count) {
+            if constexpr (Hinted)
+                asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                             : "=r"(v[k].x), "=r"(v[k].y), "=r"(v[k].z), "=r"(v[k].w)
+                             : "l"(data + i), "l"(policy));
+            else
+                v[k] = data[i];
+        }
+    }
     unsigned acc = 0;
-    for (; i + 3 * stride < count; i += 4 * stride) {
-        uint4 a = data[i], b = data[i + stride], d = data[i + 2 * stride],
-              e = data[i + 3 * stride];
-        acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ d.x ^ d.y ^ d.z ^ d.w ^ e.x ^
-               e.y ^ e.z ^ e.w;
-    }
-    for (; i < count; i += stride) {
-        uint4 a = data[i];
-        acc ^= a.x ^ a.y ^ a.z ^ a.w;
-    }
+#pragma unroll
+    for (int k = 0; k < Batch; k++)
+        acc ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;
     if (acc == 0x9e3779b9u)
         *sink = acc;
 }
 
-static int cuda_measure_peak(void *ctx, double *gbs)
+/* The shapes tried: threads per block and words per thread. */
+typedef struct peak_shape {
+    unsigned block;
+    int batch;
+} peak_shape;
+static const peak_shape peak_shapes[] = {{1024, 8}, {512, 8}, {512, 16}, {256, 16}, {1024, 4}};
+
+/* One way of reading: the buffer's size, the order, the blocks kept in L2. */
+typedef struct peak_way {
+    size_t bytes;
+    int alternate;
+    int keep; /* the last 3/4 of the L2 evict-last, the rest evict-first */
+} peak_way;
+
+static constexpr int PEAK_BATCHES = 3;
+
+static void launch_peak_read(const cuda_ctx *c, peak_shape shape, const uint4 *data,
+                             size_t count, unsigned *sink, int reverse, unsigned keep_blocks)
 {
-    cuda_ctx *c = (cuda_ctx *)ctx;
-    size_t free_bytes = 0, total_bytes = 0;
-    size_t bytes = (size_t)1 << 30;
-    void *buffer = NULL;
-    cudaError_t e;
-    *gbs = 0;
-    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
-        while (bytes > ((size_t)64 << 20) && bytes > free_bytes / 4)
-            bytes /= 2;
-    if ((e = cudaMalloc(&buffer, bytes + 256)) != cudaSuccess) {
-        cudaGetLastError();
-        return fail(c->host, "cannot allocate the bandwidth test buffer", e);
+    const size_t per_block = (size_t)shape.block * shape.batch;
+    const unsigned grid = (unsigned)((count + per_block - 1) / per_block);
+    if (keep_blocks > grid)
+        keep_blocks = grid;
+#define RB_PEAK_LAUNCH(B, H)                                                                  \
+    peak_read<B, H><<<grid, shape.block, 0, c->stream>>>(data, count, sink, reverse, keep_blocks)
+    const bool hinted = keep_blocks > 0;
+    if (shape.batch == 16)
+        hinted ? RB_PEAK_LAUNCH(16, true) : RB_PEAK_LAUNCH(16, false);
+    else if (shape.batch == 8)
+        hinted ? RB_PEAK_LAUNCH(8, true) : RB_PEAK_LAUNCH(8, false);
+    else
+        hinted ? RB_PEAK_LAUNCH(4, true) : RB_PEAK_LAUNCH(4, false);
+#undef RB_PEAK_LAUNCH
+}
+
+/* The time per call of calls back to back (at least 4, and at least 16 GiB
+ * read per batch), the best of PEAK_BATCHES batches after two warm-up
+ * calls, in ms. */
+static cudaError_t time_peak_read(const cuda_ctx *c, peak_shape shape, peak_way way,
+                                  const uint4 *data, unsigned *sink, float *best_ms)
+{
+    const size_t count = way.bytes / 16;
+    const size_t l2 = c->flush_bytes / 2;
+    const unsigned keep_blocks =
+        way.keep ? (unsigned)(l2 * 3 / 4 / ((size_t)shape.block * shape.batch * 16)) : 0;
+    size_t calls = ((size_t)16 << 30) / way.bytes;
+    if (calls < 4)
+        calls = 4;
+    cudaError_t e = cudaSuccess;
+    int reverse = 0;
+    *best_ms = 0;
+    for (int k = 0; k < 2; k++) {
+        reverse = way.alternate && !reverse;
+        launch_peak_read(c, shape, data, count, sink, reverse, keep_blocks);
     }
-    unsigned *sink = (unsigned *)((char *)buffer + bytes);
-    int blocks_per_sm = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, stream_read, 512, 0);
-    if (blocks_per_sm < 1)
-        blocks_per_sm = 1;
-    const unsigned grid = (unsigned)(c->sm_count * blocks_per_sm);
-    float best_ms = 0;
-    e = cudaMemsetAsync(buffer, 0, bytes, c->stream);
-    for (int rep = 0; rep < 6 && e == cudaSuccess; rep++) {
+    for (int b = 0; b < PEAK_BATCHES && e == cudaSuccess; b++) {
         float ms = 0;
         record_event(c, c->start);
-        stream_read<<<grid, 512, 0, c->stream>>>((const uint4 *)buffer, bytes / 16, sink);
+        for (size_t k = 0; k < calls; k++) {
+            reverse = way.alternate && !reverse;
+            launch_peak_read(c, shape, data, count, sink, reverse, keep_blocks);
+        }
         record_event(c, c->stop);
         e = cudaEventSynchronize(c->stop);
         if (e == cudaSuccess)
             e = cudaGetLastError();
         if (e == cudaSuccess)
             e = cudaEventElapsedTime(&ms, c->start, c->stop);
-        if (e == cudaSuccess && rep > 0 && (best_ms == 0 || ms < best_ms))
-            best_ms = ms; /* the first pass is a warm-up */
+        if (e == cudaSuccess && (*best_ms == 0 || ms / calls < *best_ms))
+            *best_ms = ms / (float)calls;
     }
+    return e;
+}
+
+static int cuda_measure_peak(void *ctx, double *gbs)
+{
+    cuda_ctx *c = (cuda_ctx *)ctx;
+    size_t free_bytes = 0, total_bytes = 0;
+    size_t bytes = (size_t)4 << 30;
+    void *buffer = NULL;
+    cudaError_t e;
+    *gbs = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+        while (bytes > ((size_t)64 << 20) && bytes > free_bytes / 4)
+            bytes /= 2;
+    size_t small = (size_t)1 << 20; /* the smallest power of two >= 4 x L2 */
+    while (small < 2 * c->flush_bytes)
+        small *= 2;
+    if (small > bytes)
+        small = bytes;
+    if ((e = cudaMalloc(&buffer, bytes + 256)) != cudaSuccess) {
+        cudaGetLastError();
+        return fail(c->host, "cannot allocate the bandwidth test buffer", e);
+    }
+    unsigned *sink = (unsigned *)((char *)buffer + bytes);
+    const peak_way ways[] = {{bytes, 0, 0}, {bytes, 1, 0}, {small, 1, 0}, {small, 1, 1}};
+    double best = 0;
+    e = cudaMemsetAsync(buffer, 0, bytes, c->stream);
+    for (size_t w = 0; w < sizeof ways / sizeof *ways && e == cudaSuccess; w++)
+        for (size_t k = 0; k < sizeof peak_shapes / sizeof *peak_shapes && e == cudaSuccess; k++) {
+            float ms = 0;
+            e = time_peak_read(c, peak_shapes[k], ways[w], (const uint4 *)buffer, sink, &ms);
+            if (e == cudaSuccess && ms > 0 && ways[w].bytes / (ms * 1e-3) / 1e9 > best)
+                best = ways[w].bytes / (ms * 1e-3) / 1e9;
+        }
     cudaFree(buffer);
     if (e != cudaSuccess)
         return fail(c->host, "the bandwidth test failed", e);
-    *gbs = best_ms > 0 ? bytes / (best_ms * 1e-3) / 1e9 : 0;
+    *gbs = best;
     return RB_OK;
 }
 

@@ -12,6 +12,7 @@ CUDA_PACK_CU = \
 	plugins/cuda/tree.cu \
 	plugins/cuda/shuffle.cu \
 	plugins/cuda/onepass.cu \
+	plugins/cuda/pattern.cu \
 	plugins/cuda/bulk.cu \
 	plugins/cuda/cluster.cu \
 	plugins/cuda/atomic.cu \

@@ -130,6 +130,21 @@ __device__ __forceinline__ A onepass_slice(const A *__restrict__ body, size_t fi
     return acc;
 }
 
+/* Blocks of 1024 threads an SM must hold, which caps the registers a
+ * thread may use: 2 (32 registers) for up to 8 loads of 16 bytes, so that
+ * an SM runs 2048 threads at any block size. Uncapped, the compiler took 38
+ * for a 4-byte sum at batch 8, which the SM allocates as 40: one block of
+ * 1024 per SM (half its threads, three of 512), and 5% less bandwidth at 1G
+ * on the H200 (docs/cuda-pack.md). Batch 16 holds 64 registers of loads,
+ * and 8-byte types need pairs for every value (the finishes' 8 partials in
+ * flight too): capped at 32 they would spill, so they keep 1 block. Capped,
+ * the tagged kernels spill 8 to 20 bytes in the last block's wait for the
+ * partials only; the atomic and last-block ones spill nothing. */
+template <class A, int Batch> __host__ __device__ constexpr int onepass_blocks_per_sm()
+{
+    return sizeof(A) == 4 && Batch <= 8 ? 2 : 1;
+}
+
 /* The device memory of the finishes. */
 struct onepass_sync {
     void *out;                          /* the result; two for atomic */
@@ -144,9 +159,8 @@ struct onepass_sync {
  * slices, whichever order they arrive in: thread t takes slices t, t +
  * block, ... (8 in flight), then the block combines the threads' values.
  * The same order on every call, for last-block and tagged alike. */
-template <class Op, class A>
-__device__ __forceinline__ A sum_partials(const onepass_sync &sync, int finish, unsigned tag,
-                                          A *scratch)
+template <class Op, class A, int Finish>
+__device__ __forceinline__ A sum_partials(const onepass_sync &sync, unsigned tag, A *scratch)
 {
     const unsigned tid = threadIdx.x, block = blockDim.x, grid = gridDim.x;
     const A *partials = static_cast<const A *>(sync.partials);
@@ -154,7 +168,7 @@ __device__ __forceinline__ A sum_partials(const onepass_sync &sync, int finish, 
     unsigned i = tid;
     for (; i + 7 * block < grid; i += 8 * block) {
         A p[8];
-        if (finish == TAGGED)
+        if constexpr (Finish == TAGGED)
             rb_cuda::load_tagged<A, 8>(sync.tagged, i, block, tag, p);
         else
 #pragma unroll
@@ -166,7 +180,7 @@ __device__ __forceinline__ A sum_partials(const onepass_sync &sync, int finish, 
     }
     for (; i < grid; i += block) {
         A p[1];
-        if (finish == TAGGED)
+        if constexpr (Finish == TAGGED)
             rb_cuda::load_tagged<A, 1>(sync.tagged, i, block, tag, p);
         else
             p[0] = __ldcg(&partials[i]);
@@ -175,10 +189,10 @@ __device__ __forceinline__ A sum_partials(const onepass_sync &sync, int finish, 
     return rb_cuda::block_reduce<Op>(acc, scratch);
 }
 
-template <class Op, class A, int Batch>
-__global__ void __launch_bounds__(1024)
-    onepass_main(const A *__restrict__ in, layout at, onepass_sync sync, int finish,
-                 bool reverse, unsigned keep_blocks)
+template <class Op, class A, int Batch, int Finish>
+__global__ void __launch_bounds__(1024, onepass_blocks_per_sm<A, Batch>())
+    onepass_main(const A *__restrict__ in, layout at, onepass_sync sync, bool reverse,
+                 unsigned keep_blocks)
 {
     __shared__ A scratch[32];
     __shared__ bool is_last;
@@ -195,9 +209,9 @@ __global__ void __launch_bounds__(1024)
 
     /* atomic: this call's result slot; tagged: this call's tag; both while
      * the loads below fly */
-    if (finish == ATOMIC && gridDim.x > 1 && tid == 0)
+    if (Finish == ATOMIC && gridDim.x > 1 && tid == 0)
         slot = rb_cuda::epoch_slot(sync.blocks_started, out, Op::template identity<A>());
-    if (finish == TAGGED && gridDim.x > 1 && tid == 0)
+    if (Finish == TAGGED && gridDim.x > 1 && tid == 0)
         tag = __ldcg(sync.calls) + 1u;
 
     const size_t per_block = (size_t)block * Batch; /* vectors */
@@ -223,13 +237,13 @@ __global__ void __launch_bounds__(1024)
             *out = acc;
         return;
     }
-    if (finish == ATOMIC) {
+    if constexpr (Finish == ATOMIC) {
         if (tid == 0) /* slot was set by this thread */
             rb_cuda::atomic_combine<Op>::apply(out + slot, acc);
         return;
     }
 
-    if (finish == TAGGED) {
+    if constexpr (Finish == TAGGED) {
         /* tagged: every block marks its partial with the call's tag; the
          * grid's last block waits for all of them, with no ticket */
         if (tid == 0)
@@ -248,10 +262,10 @@ __global__ void __launch_bounds__(1024)
         if (!is_last)
             return;
     }
-    acc = sum_partials<Op, A>(sync, finish, tag, scratch);
+    acc = sum_partials<Op, A, Finish>(sync, tag, scratch);
     if (tid == 0) {
         *out = acc;
-        if (finish == TAGGED)
+        if constexpr (Finish == TAGGED)
             *sync.calls = tag;
         else
             *sync.ticket = 0;
@@ -274,23 +288,33 @@ struct onepass_state {
     onepass_launch_fn launch;
 };
 
-template <class Op, class A, int Batch> static void launch_main(onepass_state *s)
+template <class Op, class A, int Batch, int Finish> static void launch_main(onepass_state *s)
 {
     const bool reverse = s->order == ALTERNATE && (s->calls_queued & 1u);
     s->calls_queued++;
-    onepass_main<Op, A, Batch><<<s->grid, s->block, 0, s->stream>>>(
-        static_cast<const A *>(s->cfg->input), s->at, s->sync, s->finish, reverse,
-        s->keep_blocks);
+    onepass_main<Op, A, Batch, Finish><<<s->grid, s->block, 0, s->stream>>>(
+        static_cast<const A *>(s->cfg->input), s->at, s->sync, reverse, s->keep_blocks);
+}
+
+/* One kernel per finish, so that each holds only its own finish's code and
+ * registers. */
+template <class Op, class A, int Batch> static void launch_finish(onepass_state *s)
+{
+    switch (s->finish) {
+    case ATOMIC: launch_main<Op, A, Batch, ATOMIC>(s); break;
+    case LAST_BLOCK: launch_main<Op, A, Batch, LAST_BLOCK>(s); break;
+    default: launch_main<Op, A, Batch, TAGGED>(s); break;
+    }
 }
 
 template <class Op, class A> static void launch_batch(onepass_state *s)
 {
     switch (s->batch) {
-    case 1: launch_main<Op, A, 1>(s); break;
-    case 2: launch_main<Op, A, 2>(s); break;
-    case 4: launch_main<Op, A, 4>(s); break;
-    case 8: launch_main<Op, A, 8>(s); break;
-    default: launch_main<Op, A, 16>(s); break;
+    case 1: launch_finish<Op, A, 1>(s); break;
+    case 2: launch_finish<Op, A, 2>(s); break;
+    case 4: launch_finish<Op, A, 4>(s); break;
+    case 8: launch_finish<Op, A, 8>(s); break;
+    default: launch_finish<Op, A, 16>(s); break;
     }
 }
 

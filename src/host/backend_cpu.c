@@ -29,6 +29,7 @@
 #define FLUSH_MIN_BYTES (64 * MIB)
 #define PEAK_BYTES (512 * MIB)
 #define PEAK_PASSES 5
+#define PEAK_MAX_AGE_S 86400 /* a cached peak is kept a day */
 #define PARALLEL_COPY_BYTES (64 * MIB)
 
 typedef struct cpu_context {
@@ -352,6 +353,9 @@ static int cpu_open(const rb_host *host, int device, void **ctx_out, rb_device_i
     else
         rb_device_add_property(info, "llc", "unknown");
     rb_device_add_property(info, "memory", "%.1f GiB", (double)info->memory_bytes / (1024.0 * MIB));
+    /* the bandwidth the cores get depends on what else runs on the host
+     * while it is measured: a cached peak is measured again after a day */
+    rb_device_add_property(info, "peak_max_age_s", "%d", PEAK_MAX_AGE_S);
     *ctx_out = ctx;
     return RB_OK;
 }

@@ -3,7 +3,9 @@
  * device's identity (backend and UUID, or backend, host and device name)
  * and holds `key = value` lines: every field of the key it was measured
  * under, the figure and when it was measured. A lookup compares every
- * field; one that differs makes the figure stale. A file is read only when
+ * field; one that differs makes the figure stale, and so does an age past
+ * the key's limit (a file without the clocks field, written before it
+ * existed, is stale too). A file is read only when
  * it is a regular file of at most PEAK_FILE_MAX bytes, and written through
  * src/base/safe_file.h (a temporary renamed into place; never a device). */
 #include "host/peak_cache.h"
@@ -33,7 +35,7 @@ typedef struct key_field {
     const char *value;
 } key_field;
 
-enum { KEY_FIELDS = 7 };
+enum { KEY_FIELDS = 8 };
 
 static const char *or_empty(const char *s) { return s ? s : ""; }
 
@@ -46,7 +48,8 @@ static void key_fields(const rb_peak_key *key, key_field out[KEY_FIELDS])
     /* a device with a UUID is the same device on any host name */
     out[4] = (key_field){"host", *or_empty(key->uuid) ? "" : or_empty(key->host)};
     out[5] = (key_field){"driver", or_empty(key->driver)};
-    out[6] = (key_field){"tool_version", or_empty(key->tool_version)};
+    out[6] = (key_field){"clocks", or_empty(key->clocks)};
+    out[7] = (key_field){"tool_version", or_empty(key->tool_version)};
 }
 
 /* A value as it is stored: one line, no surrounding blanks. */
@@ -92,6 +95,45 @@ char *peak_cache_path(const char *dir, const rb_peak_key *key)
     free(identity);
     digest[16] = '\0';
     return xasprintf("%s/%s-%s.ini", dir, len ? safe : "backend", digest);
+}
+
+/* Days from 1970-01-01 to a date of the proleptic Gregorian calendar. */
+static long days_from_civil(long y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const long era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = (unsigned)(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (long)doe - 719468;
+}
+
+long peak_cache_age(const char *stamp, time_t now)
+{
+    int y, mo, d, h, mi, sec;
+    char z = 0, extra = 0;
+    if (!stamp || sscanf(stamp, "%4d-%2d-%2dT%2d:%2d:%2d%c%c", &y, &mo, &d, &h, &mi, &sec, &z,
+                         &extra) != 7 || z != 'Z')
+        return -1;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 || h < 0 ||
+        mi < 0 || sec < 0)
+        return -1;
+    const long then = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400L + h * 3600L +
+                      mi * 60L + sec;
+    const long age = (long)now - then;
+    return age < 0 ? 0 : age; /* a clock set back: as if just measured */
+}
+
+void peak_cache_age_text(long seconds, char *out, size_t len)
+{
+    if (seconds < 120)
+        snprintf(out, len, "%ld s", seconds);
+    else if (seconds < 2 * 3600)
+        snprintf(out, len, "%ld min", seconds / 60);
+    else if (seconds < 2 * 86400)
+        snprintf(out, len, "%ld h", seconds / 3600);
+    else
+        snprintf(out, len, "%ld days", seconds / 86400);
 }
 
 static void iso_now(char *out, size_t len)
@@ -258,6 +300,24 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
         result = RB_PEAK_STALE;
         if (why && why_len)
             snprintf(why, why_len, "the file has no measured_gbs");
+    }
+    if (result == RB_PEAK_CACHED && key->max_age_s > 0) {
+        /* a figure that depends on what else ran while it was measured
+         * is kept only so long */
+        const long age = peak_cache_age(c.stamp, time(NULL));
+        char age_text[32], limit_text[32];
+        peak_cache_age_text(age, age_text, sizeof age_text);
+        peak_cache_age_text(key->max_age_s, limit_text, sizeof limit_text);
+        if (age < 0) {
+            result = RB_PEAK_STALE;
+            if (why && why_len)
+                snprintf(why, why_len, "the file's measured_at ('%s') is not a time", c.stamp);
+        } else if (age > key->max_age_s) {
+            result = RB_PEAK_STALE;
+            if (why && why_len)
+                snprintf(why, why_len, "measured %s, %s ago: older than %s", c.stamp, age_text,
+                         limit_text);
+        }
     }
     /* stale: the figure still says what this device measured before */
     *gbs = c.figure > 0 ? c.figure : 0;

@@ -4,13 +4,16 @@
  * ($XDG_CACHE_HOME/redbench/peaks, else ~/.cache/redbench/peaks), one small
  * text file per device. A cached figure is used only when everything it
  * depends on is unchanged: the backend and its version, the device's name
- * and UUID (the host's name for devices without a UUID), the driver, and
- * redbench's version. Anything else is measured again and the file
- * rewritten. */
+ * and UUID (the host's name for devices without a UUID), the driver, the
+ * device's clocks, and redbench's version; and, for a device whose
+ * bandwidth depends on what else runs (a host's processor), only while it
+ * is younger than the backend's limit. Anything else is measured again and
+ * the file rewritten. */
 #ifndef RB_PEAK_CACHE_H
 #define RB_PEAK_CACHE_H
 
 #include <stddef.h>
+#include <time.h>
 
 /* What a cached peak depends on. NULL fields count as "". */
 typedef struct rb_peak_key {
@@ -20,7 +23,10 @@ typedef struct rb_peak_key {
     const char *uuid;            /* the device's UUID; "" when it has none */
     const char *host;            /* the host's name: names a device without a UUID */
     const char *driver;          /* driver version; "" when none */
+    const char *clocks;          /* the device's clocks as the backend says them; "" */
     const char *tool_version;    /* redbench's version */
+    long max_age_s;              /* a figure older than this is stale; 0: no limit
+                                    (not a field of the file) */
 } rb_peak_key;
 
 enum rb_peak_lookup {
@@ -38,11 +44,19 @@ char *peak_cache_path(const char *dir, const rb_peak_key *key);
 
 /* Looks the device up. On RB_PEAK_CACHED sets *gbs and copies when it was
  * measured (ISO 8601 UTC) into `when`; on RB_PEAK_STALE `why` says which
- * field differs, and *gbs and `when` are the figure the file holds (0 and ""
- * when it holds none), for a new measurement to be compared with. `dir`
- * may be NULL (absent). */
+ * field differs (or that the figure is older than key->max_age_s), and
+ * *gbs and `when` are the figure the file holds (0 and "" when it holds
+ * none), for a new measurement to be compared with. `dir` may be NULL
+ * (absent). */
 int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *when,
                     size_t when_len, char *why, size_t why_len);
+
+/* How long ago `stamp` (ISO 8601 UTC, as the cache writes it) was, in
+ * seconds before `now`; -1 when it cannot be read. */
+long peak_cache_age(const char *stamp, time_t now);
+
+/* An age in words: "40 s", "12 min", "5 h", "3 days". */
+void peak_cache_age_text(long seconds, char *out, size_t len);
 
 /* Stores a measured peak, creating the folder; written to a temporary file
  * and renamed (src/base/safe_file.h), so that concurrent runs never read half a

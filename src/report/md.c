@@ -49,8 +49,12 @@ static void write_metadata(FILE *out, const rb_results *res)
         md_text(out, *d->info.name ? d->info.name : "(unnamed)");
         fprintf(out, " (%s %d", d->backend, d->device);
         if (d->measured_peak_gbs > 0)
-            fprintf(out, ", measured peak %.1f GB/s%s", d->measured_peak_gbs,
-                    d->measured_peak_cached ? " (cached)" : "");
+            fprintf(out, ", measured peak %.1f GB/s%s%s%s", d->measured_peak_gbs,
+                    d->measured_peak_cached ? " (cached, measured " : "",
+                    d->measured_peak_cached ? (*d->measured_peak_at ? d->measured_peak_at
+                                                                    : "earlier")
+                                            : "",
+                    d->measured_peak_cached ? ")" : "");
         if (d->info.peak_gbs > 0)
             fprintf(out, ", theoretical peak %.1f GB/s", d->info.peak_gbs);
         fputc(')', out);

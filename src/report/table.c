@@ -16,10 +16,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "host/peak_cache.h"
 #include "report/output.h"
 #include "run/rules.h"
 
@@ -350,14 +352,22 @@ static void write_summary(FILE *out, const rb_results *res)
         const rb_device_record *d = &res->info.devices[k];
         char *name = one_line(*d->info.name ? d->info.name : "(unnamed)");
         fprintf(out, "device: %s %d: %s, ", d->backend, d->device, name);
-        if (d->measured_peak_gbs > 0)
-            fprintf(out, "measured peak %.1f GB/s%s%s%s", d->measured_peak_gbs,
+        if (d->measured_peak_gbs > 0) {
+            /* a cached figure says when it was measured, and how long ago */
+            char age[48] = "";
+            const long seconds = peak_cache_age(d->measured_peak_at, time(NULL));
+            if (d->measured_peak_cached && seconds >= 0) {
+                char words[32];
+                peak_cache_age_text(seconds, words, sizeof words);
+                snprintf(age, sizeof age, ", %s ago", words);
+            }
+            fprintf(out, "measured peak %.1f GB/s%s%s%s%s", d->measured_peak_gbs,
                     d->measured_peak_cached ? " (cached, measured " : "",
                     d->measured_peak_cached ? (*d->measured_peak_at ? d->measured_peak_at
                                                                     : "earlier")
                                             : "",
-                    d->measured_peak_cached ? ")" : "");
-        else
+                    age, d->measured_peak_cached ? ")" : "");
+        } else
             fputs("measured peak unknown", out);
         if (d->info.peak_gbs > 0)
             fprintf(out, ", theoretical %.1f GB/s", d->info.peak_gbs);

@@ -40,7 +40,9 @@ static int measure_once(void *ctx, double *gbs)
 }
 
 /* The device's measured peak: from the peak cache when it holds one made
- * under the same key (backend, device, driver, redbench's version), unless
+ * under the same key (backend, device, driver, the device's `clocks`
+ * property, redbench's version) and younger than the device's
+ * `peak_max_age_s` property where it has one, unless
  * the experiment says `peak = measure` or the environment
  * REDBENCH_PEAK=measure; otherwise measured with the backend's calibration
  * and stored in the cache. A measurement more than 20% away from the figure
@@ -65,7 +67,9 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
         .uuid = rec->info.uuid,
         .host = hostname,
         .driver = device_property(&rec->info, "driver_version"),
+        .clocks = device_property(&rec->info, "clocks"),
         .tool_version = r->res->info.tool_version ? r->res->info.tool_version : PACKAGE_VERSION,
+        .max_age_s = strtol(device_property(&rec->info, "peak_max_age_s"), NULL, 10),
     };
     char *dir = peak_cache_dir();
     char why[256] = "", cached_at[40] = "";
