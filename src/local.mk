@@ -21,6 +21,7 @@ src_libredbench_la_SOURCES = \
 	src/host/backend_cpu.c src/host/backend_cpu.h \
 	src/host/peak_cache.c src/host/peak_cache.h \
 	\
+	src/config/settings.c src/config/settings.h \
 	src/config/experiment.c src/config/experiment.h \
 	src/config/sweep.c src/config/sweep.h \
 	\

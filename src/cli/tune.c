@@ -37,6 +37,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "config/experiment.h"
+#include "config/settings.h"
 #include "config/sweep.h"
 #include "host/registry.h"
 #include "report/fields.h"
@@ -303,17 +304,10 @@ static int write_experiment(const char *path, const rb_experiment *exp, const gr
     }
     FILE *out = file.stream;
     fprintf(out, "; The winners of `redbench tune -c %s`, one run each.\n", exp->path);
-    fprintf(out, "[experiment]\nname = %s-tuned\nwarmup = %d\nmin_time = %g\nmin_reps = %ld\n"
-            "max_reps = %ld\nnoise = %g\ncache = %s\nseed = %llu\ndevice = %d\ntimeout = %g\n",
-            exp->name, exp->warmup, exp->min_time, exp->min_reps, exp->max_reps, exp->noise,
-            cache_mode_name(exp->cache), (unsigned long long)exp->seed,
-            exp->device, exp->timeout);
-    /* how it was measured, so that the re-run measures the same way */
-    fprintf(out, "timing = %s\n", timing_mode_name(exp->timing));
-    if (exp->graph_calls > 0)
-        fprintf(out, "graph_calls = %ld\n", exp->graph_calls);
-    fprintf(out, "determinism_runs = %d\npeak = %s\n", exp->determinism_runs,
-            peak_mode_name(exp->peak));
+    /* every setting it was tuned under, so that the re-run measures the same way */
+    char *name = xasprintf("%s-tuned", exp->name);
+    settings_write_section(out, exp, name);
+    free(name);
     for (size_t k = 0; k < n_groups; k++) {
         const group *g = &groups[k];
         if (g->winner == g->count)
