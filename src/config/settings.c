@@ -99,7 +99,7 @@ static const rb_setting_spec table[] = {
      .help = "the seed of the random inputs, recorded in the results",
      .results = RB_RESULTS_VALUE, .results_order = 7},
     {.name = "output", .kind = RB_SETTING_TEXT, .store = RB_STORE_TEXT, .offset = PLACE(output),
-     .help = "the results file, as -o (default: standard output)"},
+     .valid_text = "a file name", .help = "the results file, as -o (default: standard output)"},
     {.name = "format", .kind = RB_SETTING_FORMAT, .store = RB_STORE_TEXT, .offset = PLACE(format),
      .valid = format_valid, .help = "the results' format, as --format (default: table)"},
     {.name = "device", .kind = RB_SETTING_WHOLE, .store = RB_STORE_INT, .offset = PLACE(device),
@@ -133,7 +133,7 @@ static const rb_setting_spec table[] = {
      .word = off_on_word, .n_words = 2,
      .valid_text = "on (every result is also judged on probe inputs of exact answer: the "
                    "default), off (rows are then unproven)",
-     .initial = "on", .help = "results are judged on probe inputs of exact answer too",
+     .initial = "on", .help = "whether results are judged on probe inputs too",
      .results = RB_RESULTS_BOOL, .results_order = 13},
     {.name = "devices", .kind = RB_SETTING_DEVICES, .store = RB_STORE_LIST,
      .offset = PLACE(devices), .valid = devices_valid, .initial = "all",
@@ -142,7 +142,7 @@ static const rb_setting_spec table[] = {
      .word = n_scope_word, .n_words = 2,
      .valid_text = "rank (n elements on each rank: the default), total (n elements split "
                    "across the ranks)",
-     .initial = "rank", .help = "rank: n elements on each rank; total: n split across them"},
+     .initial = "rank", .help = "what the data's n counts"},
     {.name = "rounds", .kind = RB_SETTING_COUNT, .store = RB_STORE_INT, .offset = PLACE(rounds),
      .max = RB_MAX_ROUNDS, .valid = rounds_valid, .initial = "auto",
      .help = "times every configuration is measured, each round in a shuffled order",
@@ -441,29 +441,11 @@ void settings_write_section(FILE *out, const rb_experiment *exp, const char *nam
     }
 }
 
-void settings_write_help(FILE *out, int man)
+char *setting_help(const rb_setting_spec *s)
 {
-    for (size_t k = 0; k < RB_ARRAY_LEN(table); k++) {
-        const rb_setting_spec *s = &table[k];
-        if (s->kind == RB_SETTING_FLAG)
-            continue;
-        char *valid = valid_values(s);
-        if (man) {
-            fprintf(out, ".TP\n.B %s\n", s->name);
-            for (const char *p = s->help; *p; p++)
-                fputs(*p == '-' ? "\\-" : (char[2]){*p, 0}, out);
-            fputs(". Valid: ", out);
-            for (const char *p = valid; *p; p++)
-                fputs(*p == '-' ? "\\-" : (char[2]){*p, 0}, out);
-            if (s->initial)
-                fprintf(out, "; default: %s", s->initial);
-            fputs(".\n", out);
-        } else {
-            fprintf(out, "  %-18s %s; valid: %s", s->name, s->help, valid);
-            if (s->initial)
-                fprintf(out, "; default: %s", s->initial);
-            fputc('\n', out);
-        }
-        free(valid);
-    }
+    char *valid = valid_values(s);
+    char *text = xasprintf("%s; valid: %s%s%s", s->help, valid, s->initial ? "; default: " : "",
+                           s->initial ? s->initial : "");
+    free(valid);
+    return text;
 }

@@ -99,8 +99,8 @@ const rb_setting_spec *const *settings_in_results(size_t *count);
  * standing for exp->name; read back, it gives the same settings. */
 void settings_write_section(FILE *out, const rb_experiment *exp, const char *name);
 
-/* The keys as a help text lists them: one line "  KEY  VALUES (default
- * DEFAULT): HELP" each, or as the manual's .TP paragraphs (man != 0). */
-void settings_write_help(FILE *out, int man);
+/* "HELP; valid: VALUES; default: DEFAULT": what --help and the manual page
+ * say of a key. Newly allocated. */
+char *setting_help(const rb_setting_spec *s);
 
 #endif
