@@ -51,6 +51,8 @@ src_libredbench_la_SOURCES = \
 	src/compare/comparison.c src/compare/comparison.h \
 	src/compare/report.c \
 	\
+	src/tune/search.c src/tune/search.h src/tune/winners.c src/tune/winners.h \
+	\
 	src/cli/commands.h \
 	src/cli/options.c src/cli/options.h src/cli/option_table.c src/cli/option_table.h \
 	src/cli/stop_signals.c src/cli/stop_signals.h \
