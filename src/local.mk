@@ -42,7 +42,7 @@ src_libredbench_la_SOURCES = \
 	src/plot/axis.c src/plot/svg.c src/plot/gnuplot.c \
 	\
 	src/report/reporters.h src/report/fields.c src/report/fields.h \
-	src/report/output.c src/report/output.h \
+	src/report/output.c src/report/output.h src/report/columns.c src/report/columns.h \
 	src/report/table.c src/report/csv.c src/report/json.c src/report/md.c \
 	src/report/html.c src/report/html.h src/report/read.c src/report/read.h \
 	src/report/formats.c \
