@@ -20,6 +20,10 @@ TEST_PLUGIN_LINK_FLAGS = $(PLUGIN_LINK_FLAGS) -rpath /nowhere
 gather_plugins = $(SHELL) $(top_srcdir)/tests/gather-plugins.sh
 
 EXTRA_DIST += tests/tap.h tests/lib.sh tests/capture.h tests/gather-plugins.sh
+
+# The include order of src/'s folders (docs/architecture.md).
+TESTS += tests/test_layers.sh
+EXTRA_DIST += tests/test_layers.sh
 check_SCRIPTS =
 check_DATA =
 
