@@ -5,8 +5,9 @@
  * only once: lines longer than inih's buffer, lines that are neither a
  * section nor `key = value`, and indented lines (which inih would join to
  * the previous value). Here: repeated sections, and handle_key, which files
- * each pair under its section and checks the [experiment] settings. The
- * file is read whole, up to RB_EXPERIMENT_MAX_BYTES. */
+ * each pair under its section and sets the [experiment] settings through
+ * their table (config/settings.c), which parses and checks each. The file
+ * is read whole, up to RB_EXPERIMENT_MAX_BYTES. */
 #include "config/experiment.h"
 
 #include <errno.h>
