@@ -24,6 +24,7 @@ src_libredbench_la_SOURCES = \
 	src/host/backend_cpu.c src/host/backend_cpu.h \
 	src/host/peak_cache.c src/host/peak_cache.h \
 	\
+	src/config/settings.c src/config/settings.h \
 	src/config/experiment.c src/config/experiment.h \
 	src/config/sweep.c src/config/sweep.h \
 	\
@@ -47,7 +48,7 @@ src_libredbench_la_SOURCES = \
 	src/plot/axis.c src/plot/svg.c src/plot/gnuplot.c \
 	\
 	src/report/reporters.h src/report/fields.c src/report/fields.h src/report/field_value.h \
-	src/report/output.c src/report/output.h \
+	src/report/output.c src/report/output.h src/report/columns.c src/report/columns.h \
 	src/report/table.c src/report/csv.c src/report/json.c src/report/md.c \
 	src/report/html.c src/report/html.h src/report/read.c src/report/read.h \
 	src/report/read_fields.c src/report/read_fields.h \
@@ -56,6 +57,8 @@ src_libredbench_la_SOURCES = \
 	src/compare/significance.c src/compare/significance.h \
 	src/compare/comparison.c src/compare/comparison.h \
 	src/compare/report.c \
+	\
+	src/tune/search.c src/tune/search.h src/tune/winners.c src/tune/winners.h \
 	\
 	src/cli/commands.h \
 	src/cli/options.c src/cli/options.h src/cli/option_table.c src/cli/option_table.h \

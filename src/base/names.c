@@ -14,8 +14,9 @@ static const char *const distribution_words[RB_DIST_COUNT_] = {
     "uniform", "signed", "small", "ones", "float-bytes"};
 static const char *const status_words[RB_ROW_COUNT_] = {
     "ok", "wrong", "failed", "unsupported", "skipped"};
-/* in the order of enum rb_probes (run/results.h) */
-static const char *const probes_words[] = {"not run", "passed", "failed", "off"};
+static const char *const probes_words[RB_PROBES_COUNT_] = {
+    [RB_PROBES_NOT_RUN] = "not run", [RB_PROBES_PASSED] = "passed",
+    [RB_PROBES_FAILED] = "failed",   [RB_PROBES_OFF] = "off"};
 static const char *const format_words[RB_FORMAT_COUNT_] = {
     [RB_FORMAT_TABLE] = "table", [RB_FORMAT_CSV] = "csv", [RB_FORMAT_JSON] = "json",
     [RB_FORMAT_MD] = "md",       [RB_FORMAT_HTML] = "html"};
@@ -43,10 +44,7 @@ const char *op_name(int op) { return word_at(op_words, RB_OP_COUNT_, op); }
 const char *dtype_name(int dtype) { return word_at(dtype_words, RB_DTYPE_COUNT_, dtype); }
 const char *distribution_name(int d) { return word_at(distribution_words, RB_DIST_COUNT_, d); }
 const char *row_status_name(int s) { return word_at(status_words, RB_ROW_COUNT_, s); }
-const char *probes_name(int p)
-{
-    return word_at(probes_words, (int)RB_ARRAY_LEN(probes_words), p);
-}
+const char *probes_name(int p) { return word_at(probes_words, RB_PROBES_COUNT_, p); }
 const char *format_name(int f) { return word_at(format_words, RB_FORMAT_COUNT_, f); }
 
 const char *timing_mode_name(int mode)
@@ -89,7 +87,7 @@ static const char *joined(char *buf, size_t len, const char *const *words, int c
 }
 
 /* The sets whose words are listed ", "-separated in error messages. */
-enum { SET_OP, SET_DTYPE, SET_DISTRIBUTION, SET_STATUS, SET_COUNT_ };
+enum { SET_OP, SET_DTYPE, SET_DISTRIBUTION, SET_COUNT_ };
 static const struct {
     const char *const *words;
     int count;
@@ -97,7 +95,6 @@ static const struct {
     [SET_OP] = {op_words, RB_OP_COUNT_},
     [SET_DTYPE] = {dtype_words, RB_DTYPE_COUNT_},
     [SET_DISTRIBUTION] = {distribution_words, RB_DIST_COUNT_},
-    [SET_STATUS] = {status_words, RB_ROW_COUNT_},
 };
 
 static const char *comma_list(int set)
@@ -109,7 +106,6 @@ static const char *comma_list(int set)
 const char *op_choices(void) { return comma_list(SET_OP); }
 const char *dtype_choices(void) { return comma_list(SET_DTYPE); }
 const char *distribution_choices(void) { return comma_list(SET_DISTRIBUTION); }
-const char *status_choices(void) { return comma_list(SET_STATUS); }
 
 const char *format_choices(const char *sep)
 {

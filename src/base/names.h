@@ -27,6 +27,15 @@ enum rb_row_status {
     RB_ROW_COUNT_
 };
 
+/* Whether a row was also judged on probe inputs (src/run/probe.h). */
+enum rb_probes {
+    RB_PROBES_NOT_RUN = 0, /* the row was not judged ok on its input first */
+    RB_PROBES_PASSED,      /* every probe's result was exact: the row is proven */
+    RB_PROBES_FAILED,      /* a probe's result was not: the row is wrong */
+    RB_PROBES_OFF,         /* probes = off, --no-probes or --profile: unproven */
+    RB_PROBES_COUNT_
+};
+
 /* Output formats of a run's results (--format, `format =`, -o's extension). */
 enum rb_format {
     RB_FORMAT_TABLE = 0, /* aligned columns for a terminal */
@@ -60,7 +69,6 @@ int format_from_path(const char *path);
 const char *op_choices(void);
 const char *dtype_choices(void);
 const char *distribution_choices(void);
-const char *status_choices(void);
 /* The formats joined by `sep`: ", " for messages, "|" for usage lines. */
 const char *format_choices(const char *sep);
 /* "launch (one call timed, ...), graph (...), device (...)": each timing

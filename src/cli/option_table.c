@@ -12,6 +12,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "compare/comparison.h"
+#include "config/settings.h"
 #include "host/paths.h"
 
 #define HELP_WIDTH 79
@@ -29,7 +30,7 @@ static const rb_option_spec run_options[] = {
     {"run", 'r', 'r', "PATTERN", RB_OPERAND_WORD, NULL,
      "run only the [run NAME] sections whose NAME matches the glob PATTERN (repeatable: a run "
      "matching any is kept)"},
-    {NULL, 'D', 'D', "KEY=VALUE", RB_OPERAND_WORD, NULL,
+    {NULL, 'D', 'D', "KEY=VALUE", RB_OPERAND_SETTING, NULL,
      "set or sweep an [experiment], [data] or run key as if written in the file (repeatable; "
      "later ones win): a data or run key applies to every run, replacing the file's; e.g. "
      "-D n=1M,1G -D dtype=f32 -D warmup=2"},
@@ -278,6 +279,22 @@ static void usage_lines(const rb_command_spec *cmd, FILE *out)
             cmd->operands);
 }
 
+/* The [experiment] keys, for the commands that take -D KEY=VALUE. */
+static void settings_help(FILE *out)
+{
+    size_t count;
+    const rb_setting_spec *table = settings_table(&count);
+    fputs("\nExperiment keys ([experiment] in the file, or -D KEY=VALUE):\n", out);
+    for (size_t k = 0; k < count; k++) {
+        if (table[k].kind == RB_SETTING_FLAG)
+            continue;
+        char *help = setting_help(&table[k]);
+        fprintf(out, "  %-*s", HELP_COLUMN - 2, table[k].name);
+        put_wrapped(out, help, HELP_COLUMN, HELP_COLUMN);
+        free(help);
+    }
+}
+
 void command_help(const rb_command_spec *cmd, FILE *out)
 {
     usage_lines(cmd, out);
@@ -314,6 +331,11 @@ void command_help(const rb_command_spec *cmd, FILE *out)
             put_wrapped(out, o->help, HELP_COLUMN, HELP_COLUMN);
         }
     }
+    for (const rb_option_spec *o = cmd->options; o->help; o++)
+        if (o->kind == RB_OPERAND_SETTING) {
+            settings_help(out);
+            break;
+        }
     if (cmd->epilog) {
         fputc('\n', out);
         put_wrapped(out, cmd->epilog, 0, 0);
@@ -339,6 +361,7 @@ static const char *complete_kind(int kind)
     case RB_OPERAND_FILE: return "_redbench_files";
     case RB_OPERAND_DIR: return "_redbench_dirs";
     case RB_OPERAND_PLUGIN: return "_redbench_plugins";
+    case RB_OPERAND_SETTING: return "_redbench_settings";
     default: return "COMPREPLY=()";
     }
 }
@@ -411,6 +434,17 @@ void write_bash_completion(FILE *out)
           "    names=$(\"${COMP_WORDS[0]}\" --list 2>/dev/null | awk 'NF > 3 && $NF ~ /\\.so$/ "
           "{print $1}')\n"
           "    COMPREPLY=($(compgen -W \"$names\" -- \"$cur\"))\n"
+          "}\n"
+          "_redbench_settings() {\n"
+          "    compopt -o nospace 2>/dev/null\n"
+          "    COMPREPLY=($(compgen -W '",
+          out);
+    size_t count;
+    const rb_setting_spec *table = settings_table(&count);
+    for (size_t k = 0; k < count; k++)
+        if (table[k].kind != RB_SETTING_FLAG)
+            fprintf(out, "%s%s=", k ? " " : "", table[k].name);
+    fputs("' -- \"$cur\"))\n"
           "}\n"
           "_redbench() {\n"
           "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
@@ -505,5 +539,22 @@ void write_man_options(FILE *out)
             put_roff(out, o->help);
             fputc('\n', out);
         }
+    }
+}
+
+void write_man_settings(FILE *out)
+{
+    size_t count;
+    const rb_setting_spec *table = settings_table(&count);
+    for (size_t k = 0; k < count; k++) {
+        if (table[k].kind == RB_SETTING_FLAG)
+            continue;
+        char *help = setting_help(&table[k]);
+        fputs(".TP\n.B ", out);
+        put_roff(out, table[k].name);
+        fputc('\n', out);
+        put_roff(out, help);
+        fputc('\n', out);
+        free(help);
     }
 }

@@ -18,7 +18,8 @@ enum rb_operand_kind {
     RB_OPERAND_INI,      /* an experiment file (*.ini) */
     RB_OPERAND_JSON,     /* a results file (*.json) */
     RB_OPERAND_DIR,      /* a folder */
-    RB_OPERAND_PLUGIN    /* a plugin's name */
+    RB_OPERAND_PLUGIN,   /* a plugin's name */
+    RB_OPERAND_SETTING   /* KEY=VALUE: an [experiment] key (config/settings.h) first */
 };
 
 typedef struct rb_option_spec {
@@ -76,6 +77,10 @@ void write_bash_completion(FILE *out);
  * arg" (or "-" where it takes no argument), COMMAND "-" for the run and
  * OPTION as it is written ("--config", "-c"). */
 void write_option_list(FILE *out);
+
+/* The manual page's list of the [experiment] keys (roff .TP paragraphs),
+ * from config/settings.c's table, as --help lists them. */
+void write_man_settings(FILE *out);
 
 /* Writes the manual page's OPTION SUMMARY section (roff): each command's
  * usage line and its options with their help, from the table. */

@@ -4,7 +4,8 @@
  * installs the script as $(datadir)/bash-completion/completions/redbench.
  * With --options it lists every option of every command instead, for
  * tests/test_options_table.sh; with --man, the manual page's OPTION SUMMARY
- * section (man/local.mk puts it into man/redbench.1). */
+ * section (man/local.mk puts it into man/redbench.1); with --man-settings,
+ * its list of the [experiment] keys. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--options") == 0)
         write_option_list(stdout);
+    else if (argc > 1 && strcmp(argv[1], "--man-settings") == 0)
+        write_man_settings(stdout);
     else if (argc > 1 && strcmp(argv[1], "--man") == 0)
         write_man_options(stdout);
     else

@@ -17,19 +17,18 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "report/columns.h"
 #include "report/output.h"
 
-/* ---- cells shared by the table and Markdown ---- */
+/* ---- cells of the table and Markdown (laid out by report/columns.c) ---- */
 
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_OP, COL_DTYPE, COL_N, COL_OLD, COL_NEW,
     COL_RATIO, COL_INTERVAL, COL_P, COL_VERDICT, COL_NOTE, COL_COUNT
 };
 
-static const struct {
-    const char *title;
-    int right; /* numbers are right-aligned */
-} columns[COL_COUNT] = {
+/* The table's and Markdown's columns, laid out by report/columns.c. */
+static const rb_column columns[COL_COUNT] = {
     [COL_NUM] = {"#", 1},          [COL_RUN] = {"run", 0},     [COL_PLUGIN] = {"plugin", 0},
     [COL_PARAMS] = {"params", 0},  [COL_OP] = {"op", 0},       [COL_DTYPE] = {"dtype", 0},
     [COL_N] = {"n", 1},            [COL_OLD] = {"old", 1},     [COL_NEW] = {"new", 1},
@@ -39,9 +38,10 @@ static const struct {
 };
 
 /* The columns shown: `note` only when some pair was measured differently. */
-static int column_count(const rb_comparison *cmp)
+static void shown_columns(const rb_comparison *cmp, int shown[COL_COUNT])
 {
-    return cmp->n_differ > 0 ? COL_COUNT : COL_NOTE;
+    for (int c = 0; c < COL_COUNT; c++)
+        shown[c] = c != COL_NOTE || cmp->n_differ > 0;
 }
 
 static char *duration_cell(double ns)
@@ -155,27 +155,6 @@ static void write_pair_notes(FILE *out, const rb_comparison *cmp, int markdown)
 
 /* ---- table ---- */
 
-/* Writes the first n_columns cells, up to the last that is not empty, so
- * that no line ends in spaces. */
-static void write_line(FILE *out, char *const cells[COL_COUNT], const size_t width[COL_COUNT],
-                       int n_columns)
-{
-    int last = n_columns - 1;
-    while (last > 0 && !*cells[last])
-        last--;
-    for (int c = 0; c <= last; c++) {
-        size_t pad = width[c] - display_width(cells[c]);
-        if (c)
-            fputs("  ", out);
-        if (columns[c].right)
-            fprintf(out, "%*s", (int)pad, "");
-        fputs(cells[c], out);
-        if (!columns[c].right && c != last)
-            fprintf(out, "%*s", (int)pad, "");
-    }
-    fputc('\n', out);
-}
-
 static void write_file_line(FILE *out, const char *which, const rb_compare_file *f)
 {
     char *texts[] = {one_line(f->path), one_line(f->version ? f->version : "?"),
@@ -260,31 +239,14 @@ int compare_report_table(FILE *out, const rb_comparison *cmp)
 
     if (cmp->n_pairs > 0) {
         char *(*cells)[COL_COUNT] = xcalloc(cmp->n_pairs, sizeof *cells);
-        size_t width[COL_COUNT];
-        char *titles[COL_COUNT], *rules[COL_COUNT];
-        for (int c = 0; c < COL_COUNT; c++)
-            width[c] = strlen(columns[c].title);
-        for (size_t k = 0; k < cmp->n_pairs; k++) {
+        int shown[COL_COUNT];
+        shown_columns(cmp, shown);
+        for (size_t k = 0; k < cmp->n_pairs; k++)
             fill_cells(k + 1, &cmp->pairs[k], cells[k]);
-            for (int c = 0; c < COL_COUNT; c++)
-                if (display_width(cells[k][c]) > width[c])
-                    width[c] = display_width(cells[k][c]);
-        }
-        for (int c = 0; c < COL_COUNT; c++) {
-            titles[c] = (char *)columns[c].title;
-            rules[c] = xmalloc(width[c] + 1);
-            memset(rules[c], '-', width[c]);
-            rules[c][width[c]] = '\0';
-        }
         fputc('\n', out);
-        write_line(out, titles, width, column_count(cmp));
-        write_line(out, rules, width, column_count(cmp));
-        for (size_t k = 0; k < cmp->n_pairs; k++) {
-            write_line(out, cells[k], width, column_count(cmp));
+        text_table(out, columns, shown, COL_COUNT, &cells[0][0], cmp->n_pairs);
+        for (size_t k = 0; k < cmp->n_pairs; k++)
             free_cells(cells[k]);
-        }
-        for (int c = 0; c < COL_COUNT; c++)
-            free(rules[c]);
         free(cells);
     }
 
@@ -602,22 +564,14 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
         fputc('\n', out);
     }
     if (cmp->n_pairs > 0) {
+        int shown[COL_COUNT];
+        shown_columns(cmp, shown);
         fputc('\n', out);
-        for (int c = 0; c < column_count(cmp); c++)
-            fprintf(out, "| %s ", columns[c].title);
-        fputs("|\n", out);
-        for (int c = 0; c < column_count(cmp); c++)
-            fputs(columns[c].right ? "|---:" : "|---", out);
-        fputs("|\n", out);
+        md_table_head(out, columns, shown, COL_COUNT, "---:");
         for (size_t k = 0; k < cmp->n_pairs; k++) {
             char *cells[COL_COUNT];
             fill_cells(k + 1, &cmp->pairs[k], cells);
-            for (int c = 0; c < column_count(cmp); c++) {
-                fputs("| ", out);
-                md_text(out, cells[c]);
-                fputc(' ', out);
-            }
-            fputs("|\n", out);
+            md_table_row(out, cells, shown, COL_COUNT);
             free_cells(cells);
         }
     }

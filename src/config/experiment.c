@@ -5,8 +5,9 @@
  * only once: lines longer than inih's buffer, lines that are neither a
  * section nor `key = value`, and indented lines (which inih would join to
  * the previous value). Here: repeated sections, and handle_key, which files
- * each pair under its section and checks the [experiment] settings. The
- * file is read whole, up to RB_EXPERIMENT_MAX_BYTES. */
+ * each pair under its section and sets the [experiment] settings through
+ * their table (config/settings.c), which parses and checks each. The file
+ * is read whole, up to RB_EXPERIMENT_MAX_BYTES. */
 #include "config/experiment.h"
 
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "config/settings.h"
 
 enum section_kind {
     SECTION_NONE,       /* before the first header */
@@ -33,32 +35,10 @@ enum section_kind {
     SECTION_IGNORED     /* unknown or duplicate: already reported */
 };
 
-enum experiment_key {
-    KEY_NAME, KEY_WARMUP, KEY_MIN_TIME, KEY_MIN_REPS, KEY_MAX_REPS, KEY_NOISE,
-    KEY_CACHE, KEY_SEED, KEY_OUTPUT, KEY_FORMAT, KEY_DEVICE, KEY_TIMEOUT,
-    KEY_TIMING, KEY_GRAPH_CALLS, KEY_DETERMINISM_RUNS, KEY_PEAK, KEY_PROBES,
-    KEY_DEVICES, KEY_N_SCOPE, KEY_ROUNDS,
-    KEY_COUNT_
-};
-
-static const char *const experiment_keys[KEY_COUNT_] = {
-    "name", "warmup", "min_time", "min_reps", "max_reps", "noise",
-    "cache", "seed", "output", "format", "device", "timeout",
-    "timing", "graph_calls", "determinism_runs", "peak", "probes",
-    "devices", "n_scope", "rounds"};
-static const char experiment_key_list[] =
-    "name, warmup, min_time, min_reps, max_reps, noise, cache, seed, output, format, device, "
-    "timeout, timing, graph_calls, determinism_runs, peak, probes, devices, n_scope, rounds";
-
 static const char *const data_keys[] = {"op", "dtype", "n", "distribution", "bins", "ranks"};
 static const char data_key_list[] = "op, dtype, n, distribution, bins, ranks";
 
 static const char section_list[] = "[experiment], [data], [run NAME]";
-
-#define MAX_REPS_LIMIT 1000000000L
-#define MAX_WARMUP 1000000
-#define MAX_GRAPH_CALLS 100000
-#define MAX_DETERMINISM_RUNS 100
 
 typedef struct parse_state {
     rb_experiment *exp;
@@ -66,52 +46,18 @@ typedef struct parse_state {
     enum section_kind kind;
     size_t run;           /* index of the current run in exp->runs */
     int optional_line;    /* `optional` of the current run, 0 if absent */
-    int key_lines[KEY_COUNT_]; /* where each [experiment] key was set */
+    int *key_lines;       /* where each [experiment] key was set, by its row in
+                             config/settings.c's table */
     int experiment_line;  /* where [experiment] began, 0 if not yet */
     int data_line;        /* where [data] began, 0 if not yet */
 } parse_state;
-
-static void parse_devices(parse_state *st, const char *value);
 
 static rb_run_section *current_run(parse_state *st)
 {
     return &st->exp->runs[st->run];
 }
 
-/* ---- [experiment] ---- */
-
-static void check_int(parse_state *st, const char *key, const char *value, int64_t min,
-                      int64_t max, int64_t *out)
-{
-    const char *why;
-    int64_t v;
-    if (parse_int(value, &v, &why) != 0)
-        setting_error(st->exp, st->line, "%s = %s is not a whole number; valid: %lld to %lld",
-                key, value, (long long)min, (long long)max);
-    else if (v < min || v > max)
-        setting_error(st->exp, st->line, "%s = %s is out of range; valid: %lld to %lld", key,
-                value, (long long)min, (long long)max);
-    else
-        *out = v;
-}
-
-static void check_double(parse_state *st, const char *key, const char *value,
-                         const char *valid, int (*in_range)(double), double *out)
-{
-    const char *why;
-    double v;
-    if (parse_double(value, &v, &why) != 0)
-        setting_error(st->exp, st->line, "%s = %s is not a decimal number; valid: %s", key, value,
-                valid);
-    else if (!in_range(v))
-        setting_error(st->exp, st->line, "%s = %s is out of range; valid: %s", key, value, valid);
-    else
-        *out = v;
-}
-
-static int non_negative(double v) { return v >= 0; }
-static int positive(double v) { return v > 0; }
-static int fraction(double v) { return v > 0 && v < 1; }
+/* ---- [experiment]: each key a row of config/settings.c ---- */
 
 static int word_index(const char *const *words, size_t count, const char *word)
 {
@@ -121,223 +67,44 @@ static int word_index(const char *const *words, size_t count, const char *word)
     return -1;
 }
 
-/* The words of the cache and peak settings, in the order of their enums. */
-static const char *const caches[] = {"hot", "cold"};
-static const char *const peaks[] = {"cached", "measure"};
-
-const char *cache_mode_name(int cache)
+/* The line where the setting stored at `offset` was set; 0 if not. */
+static int line_of(const parse_state *st, size_t offset)
 {
-    return cache == RB_CACHE_COLD ? caches[RB_CACHE_COLD] : caches[RB_CACHE_HOT];
+    size_t count;
+    const rb_setting_spec *table = settings_table(&count);
+    return st->key_lines[setting_at(offset) - table];
 }
 
-const char *peak_mode_name(int peak)
+static void set_experiment_key(parse_state *st, const rb_setting_spec *s, const char *value)
 {
-    return peak == RB_PEAK_MEASURE ? peaks[RB_PEAK_MEASURE] : peaks[RB_PEAK_USE_CACHE];
-}
-
-/* The words of n_scope (n_total 0 or 1) and of probes (0 or 1). */
-static const char *const n_scopes[] = {"rank", "total"};
-static const char *const off_on[] = {"off", "on"};
-
-/* "auto" (0) or a whole number from 1 to max, into *out; -1 for anything
- * else, *out untouched. */
-static int auto_or_count(const char *value, int64_t max, int64_t *out)
-{
-    int64_t v;
-    const char *why;
-    if (strcmp(value, "auto") == 0)
-        v = 0;
-    else if (parse_int(value, &v, &why) != 0 || v < 1 || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static void set_experiment_key(parse_state *st, int key, const char *value)
-{
-    rb_experiment *exp = st->exp;
-    int64_t v;
-
-    switch (key) {
-    case KEY_NAME:
-        free(exp->name);
-        exp->name = xstrdup(value);
-        break;
-    case KEY_WARMUP:
-        v = exp->warmup;
-        check_int(st, "warmup", value, 0, MAX_WARMUP, &v);
-        exp->warmup = (int)v;
-        if (strcmp(value, "0") == 0)
-            setting_warning(exp, st->line, "warmup = 0: the first timed call of each "
-                            "configuration then includes one-time costs (loading the plugin's "
-                            "code, first touches of its memory) and can be an outlier; 1 or "
-                            "more is advised");
-        break;
-    case KEY_MIN_TIME:
-        check_double(st, "min_time", value, "seconds, 0 or more (e.g. 0.5)", non_negative,
-                     &exp->min_time);
-        break;
-    case KEY_MIN_REPS:
-        v = exp->min_reps;
-        check_int(st, "min_reps", value, 1, MAX_REPS_LIMIT, &v);
-        exp->min_reps = (long)v;
-        break;
-    case KEY_MAX_REPS:
-        v = exp->max_reps;
-        check_int(st, "max_reps", value, 1, MAX_REPS_LIMIT, &v);
-        exp->max_reps = (long)v;
-        break;
-    case KEY_NOISE:
-        check_double(st, "noise", value, "a fraction between 0 and 1, exclusive (0.01 is 1%)",
-                     fraction, &exp->noise);
-        break;
-    case KEY_CACHE: {
-        int k = word_index(caches, RB_ARRAY_LEN(caches), value);
-        if (k < 0)
-            setting_error(exp, st->line, "cache = %s is not valid; valid: %s, %s", value,
-                    caches[RB_CACHE_HOT], caches[RB_CACHE_COLD]);
-        else
-            exp->cache = k == 0 ? RB_CACHE_HOT : RB_CACHE_COLD;
-        break;
+    size_t count;
+    st->key_lines[s - settings_table(&count)] = st->line;
+    int result = setting_parse(s, value, st->exp);
+    if (result != 0) {
+        char *complaint = setting_complaint(s, value, result);
+        setting_error(st->exp, st->line, "%s", complaint);
+        free(complaint);
+    } else if (s->zero_note && strcmp(value, "0") == 0) {
+        setting_warning(st->exp, st->line, "%s = 0: %s", s->name, s->zero_note);
     }
-    case KEY_SEED:
-        v = (int64_t)exp->seed;
-        check_int(st, "seed", value, 0, INT64_MAX, &v);
-        exp->seed = (uint64_t)v;
-        break;
-    case KEY_OUTPUT:
-        free(exp->output);
-        exp->output = xstrdup(value);
-        break;
-    case KEY_FORMAT:
-        if (format_from_name(value) < 0) {
-            setting_error(exp, st->line, "format = %s is not valid; valid: %s", value,
-                    format_choices(", "));
-        } else {
-            free(exp->format);
-            exp->format = xstrdup(value);
-        }
-        break;
-    case KEY_DEVICE:
-        v = exp->device;
-        check_int(st, "device", value, 0, 1023, &v);
-        exp->device = (int)v;
-        break;
-    case KEY_TIMEOUT:
-        check_double(st, "timeout", value, "seconds, more than 0 (e.g. 60)", positive,
-                     &exp->timeout);
-        break;
-    case KEY_TIMING: {
-        int k = timing_mode_from_name(value);
-        if (k < 0)
-            setting_error(exp, st->line, "timing = %s is not valid; valid: %s", value,
-                    timing_mode_choices());
-        else
-            exp->timing = k;
-        break;
-    }
-    case KEY_GRAPH_CALLS:
-        if (auto_or_count(value, MAX_GRAPH_CALLS, &v) == 0)
-            exp->graph_calls = (long)v;
-        else
-            setting_error(exp, st->line, "graph_calls = %s is not valid; valid: auto or a "
-                    "whole number from 1 to %d", value, MAX_GRAPH_CALLS);
-        break;
-    case KEY_DETERMINISM_RUNS:
-        v = exp->determinism_runs;
-        check_int(st, "determinism_runs", value, 0, MAX_DETERMINISM_RUNS, &v);
-        exp->determinism_runs = (int)v;
-        break;
-    case KEY_PEAK:
-        if ((v = word_index(peaks, RB_ARRAY_LEN(peaks), value)) >= 0)
-            exp->peak = (int)v;
-        else
-            setting_error(exp, st->line, "peak = %s is not valid; valid: cached (measured once "
-                    "per device and kept in the cache folder), measure (measured again)", value);
-        break;
-    case KEY_DEVICES:
-        parse_devices(st, value);
-        break;
-    case KEY_N_SCOPE:
-        if ((v = word_index(n_scopes, RB_ARRAY_LEN(n_scopes), value)) >= 0)
-            exp->n_total = (int)v;
-        else
-            setting_error(exp, st->line, "n_scope = %s is not valid; valid: rank (n elements on "
-                    "each rank: the default), total (n elements split across the ranks)", value);
-        break;
-    case KEY_PROBES:
-        if ((v = word_index(off_on, RB_ARRAY_LEN(off_on), value)) >= 0)
-            exp->probes = (int)v;
-        else
-            setting_error(exp, st->line, "probes = %s is not valid; valid: on (every result is "
-                    "also judged on probe inputs of exact answer: the default), off (rows are "
-                    "then unproven)", value);
-        break;
-    case KEY_ROUNDS:
-        if (auto_or_count(value, RB_MAX_ROUNDS, &v) == 0)
-            exp->rounds = (int)v;
-        else
-            setting_error(exp, st->line, "rounds = %s is not valid; valid: auto (%d rounds, "
-                    "or 1 when one round is estimated to take longer than %d minutes) or a "
-                    "whole number from 1 to %d", value, RB_AUTO_ROUNDS,
-                    (int)(RB_AUTO_ROUNDS_LIMIT_S / 60), RB_MAX_ROUNDS);
-        break;
-    }
-}
-
-/* `devices = 0, 1, 2, 3` or `all`: where ranks go, rank k on the k-th
- * (modulo the list). */
-static void parse_devices(parse_state *st, const char *value)
-{
-    rb_experiment *exp = st->exp;
-    free(exp->devices);
-    exp->devices = NULL;
-    exp->n_devices = 0;
-    if (strcmp(value, "all") == 0)
-        return;
-    int *list = xcalloc(RB_DEVICES_MAX, sizeof *list);
-    size_t count = 0;
-    const char *p = value;
-    for (;;) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        char *end;
-        long v = strtol(p, &end, 10);
-        const char *after = end;
-        while (*after == ' ' || *after == '\t')
-            after++;
-        if (end == p || v < 0 || v > 1023 || (*after && *after != ',') || count == RB_DEVICES_MAX) {
-            setting_error(exp, st->line, "devices = %s is not valid; valid: all (every device of "
-                    "the backend: the default), or a comma list of at most %d device indices "
-                    "from 0 to 1023 (e.g. 0, 1, 2, 3)", value, RB_DEVICES_MAX);
-            free(list);
-            return;
-        }
-        list[count++] = (int)v;
-        if (!*after)
-            break;
-        p = after + 1;
-    }
-    exp->devices = list;
-    exp->n_devices = count;
 }
 
 static void handle_experiment_key(parse_state *st, const char *key, const char *value)
 {
-    int k = word_index(experiment_keys, KEY_COUNT_, key);
-    if (k < 0) {
+    const rb_setting_spec *s = setting_find(key);
+    size_t count;
+    if (!s) {
         setting_error(st->exp, st->line, "unknown key '%s' in [experiment]; valid keys: %s", key,
-                experiment_key_list);
+                setting_key_list());
         return;
     }
-    if (st->key_lines[k]) {
+    int first = st->key_lines[s - settings_table(&count)];
+    if (first) {
         setting_error(st->exp, st->line,
-                      "duplicate key '%s' in [experiment] (first set at line %d)",
-                key, st->key_lines[k]);
+                      "duplicate key '%s' in [experiment] (first set at line %d)", key, first);
         return;
     }
-    st->key_lines[k] = st->line;
-    set_experiment_key(st, k, value);
+    set_experiment_key(st, s, value);
 }
 
 /* ---- [data] and [run NAME] ---- */
@@ -587,20 +354,7 @@ void experiment_defaults(rb_experiment *exp, const char *path)
 {
     memset(exp, 0, sizeof *exp);
     exp->path = path ? xstrdup(path) : NULL;
-    exp->warmup = 3;
-    exp->min_time = 0.5;
-    exp->min_reps = 5;
-    exp->max_reps = 1000;
-    exp->noise = 0.01;
-    exp->cache = RB_CACHE_HOT;
-    exp->seed = 1;
-    exp->device = 0;
-    exp->timeout = 60;
-    exp->timing = RB_TIMING_DEVICE;
-    exp->graph_calls = 0;
-    exp->determinism_runs = 2;
-    exp->peak = RB_PEAK_USE_CACHE;
-    exp->probes = 1;
+    settings_defaults(exp);
 }
 
 /* Cross-checks: min_reps must not exceed max_reps. A default gives way to
@@ -608,7 +362,8 @@ void experiment_defaults(rb_experiment *exp, const char *path)
 static void check_whole(parse_state *st, int errors_before)
 {
     rb_experiment *exp = st->exp;
-    int min_line = st->key_lines[KEY_MIN_REPS], max_line = st->key_lines[KEY_MAX_REPS];
+    int min_line = line_of(st, offsetof(rb_experiment, min_reps));
+    int max_line = line_of(st, offsetof(rb_experiment, max_reps));
     if (exp->min_reps > exp->max_reps) {
         if (min_line && max_line)
             setting_error(exp, min_line, "min_reps = %ld is larger than max_reps = %ld (line %d); "
@@ -618,14 +373,16 @@ static void check_whole(parse_state *st, int errors_before)
         else
             exp->min_reps = exp->max_reps;
     }
-    int timing_line = st->key_lines[KEY_TIMING], cache_line = st->key_lines[KEY_CACHE];
+    int timing_line = line_of(st, offsetof(rb_experiment, timing));
+    int cache_line = line_of(st, offsetof(rb_experiment, cache));
+    int graph_line = line_of(st, offsetof(rb_experiment, graph_calls));
     if (exp->timing == RB_TIMING_GRAPH && exp->cache == RB_CACHE_COLD)
         setting_error(exp, timing_line ? timing_line : cache_line,
                 "timing = graph replays calls back to back, with no cache flush between them, "
                 "so cache = cold (line %d) cannot hold; use timing = launch or device with "
                 "cache = cold", cache_line);
-    if (st->key_lines[KEY_GRAPH_CALLS] && exp->timing != RB_TIMING_GRAPH)
-        setting_error(exp, st->key_lines[KEY_GRAPH_CALLS], "graph_calls applies to timing = "
+    if (graph_line && exp->timing != RB_TIMING_GRAPH)
+        setting_error(exp, graph_line, "graph_calls applies to timing = "
                 "graph only; remove it or add 'timing = graph'");
     if (exp->n_runs == 0 && diag_count() == errors_before)
         setting_error(exp, 0, "no [run NAME] section: nothing to run; add one, e.g. "
@@ -720,10 +477,9 @@ static void apply_override(parse_state *st, const rb_override *ov)
         setting_error(exp, st->line, "empty value for '%s'; write %s=VALUE", key, key);
         return;
     }
-    int k = word_index(experiment_keys, KEY_COUNT_, key);
-    if (k >= 0) {
-        st->key_lines[k] = st->line;
-        set_experiment_key(st, k, value);
+    const rb_setting_spec *s = setting_find(key);
+    if (s) {
+        set_experiment_key(st, s, value);
         return;
     }
     if (word_index(data_keys, RB_ARRAY_LEN(data_keys), key) >= 0) {
@@ -815,6 +571,9 @@ static int parse_text(rb_experiment *exp, size_t len, const rb_override *overrid
     memset(&st, 0, sizeof st);
     st.exp = exp;
     st.kind = SECTION_NONE;
+    size_t n_settings;
+    settings_table(&n_settings);
+    st.key_lines = xcalloc(n_settings, sizeof *st.key_lines);
 
     rb_ini_text reader = {
         .user = &st, .section = on_section, .key = on_key, .problem = on_problem};
@@ -828,6 +587,7 @@ static int parse_text(rb_experiment *exp, size_t len, const rb_override *overrid
     else if (first_error < 0 && diag_count() == before)
         setting_error(exp, 0, "cannot parse the file (inih error %d)", first_error);
     check_whole(&st, before);
+    free(st.key_lines);
     return diag_count() - before;
 }
 

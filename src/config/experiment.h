@@ -156,7 +156,8 @@ void setting_warning(const rb_experiment *exp, int line, const char *fmt, ...)
 void experiment_free(rb_experiment *exp);
 
 /* The words for the settings, as written in an experiment file: "hot" or
- * "cold"; "cached" or "measure". */
+ * "cold"; "cached" or "measure" (the table of settings, config/settings.c,
+ * holds them). */
 const char *cache_mode_name(int cache);
 const char *peak_mode_name(int peak);
 

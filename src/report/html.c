@@ -21,6 +21,7 @@
 
 #include "base/names.h"
 #include "base/util.h"
+#include "config/settings.h"
 #include "report/fields.h"
 #include "report/reporters.h"
 #include "run/rules.h"
@@ -424,29 +425,24 @@ static void definition_number(FILE *out, const char *name, double value)
     definition(out, name, text);
 }
 
-/* The experiment's settings, as the JSON report names them. */
+/* The experiment's settings, as the JSON report names them
+ * (config/settings.c's rows that the results carry). */
 static void write_settings(FILE *out, const rb_experiment *exp)
 {
-    definition_number(out, "warmup", exp->warmup);
-    definition_number(out, "min_time", exp->min_time);
-    definition_number(out, "min_reps", (double)exp->min_reps);
-    definition_number(out, "max_reps", (double)exp->max_reps);
-    definition_number(out, "noise", exp->noise);
-    definition(out, "cache", cache_mode_name(exp->cache));
-    char seed[24];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)exp->seed);
-    definition(out, "seed", seed);
-    definition_number(out, "timeout", exp->timeout);
-    definition_number(out, "device", exp->device);
-    definition(out, "timing", timing_mode_name(exp->timing));
-    if (exp->graph_calls > 0)
-        definition_number(out, "graph_calls", (double)exp->graph_calls);
-    else
-        definition(out, "graph_calls", "auto");
-    definition_number(out, "determinism_runs", exp->determinism_runs);
-    definition(out, "probes", exp->probes ? "true" : "false");
-    definition(out, "peak", peak_mode_name(exp->peak));
-    definition(out, "profile", exp->profile ? "true" : "false");
+    size_t count;
+    const rb_setting_spec *const *specs = settings_in_results(&count);
+    char text[64];
+    for (size_t k = 0; k < count; k++) {
+        const rb_setting_spec *s = specs[k];
+        if (s->results == RB_RESULTS_RUN)
+            continue;
+        if (s->results == RB_RESULTS_BOOL)
+            definition(out, s->name, setting_whole(s, exp) ? "true" : "false");
+        else if (s->kind == RB_SETTING_NUMBER)
+            definition_number(out, s->name, *setting_number(s, (rb_experiment *)exp));
+        else if (setting_text(s, exp, text, sizeof text) || s->kind == RB_SETTING_COUNT)
+            definition(out, s->name, text);
+    }
 }
 
 /* Each plugin the rows used, once, in order of first use. */

@@ -22,6 +22,7 @@
 #include "base/names.h"
 #include "base/provenance.h"
 #include "base/util.h"
+#include "config/settings.h"
 #include "run/rules.h"
 
 
@@ -97,10 +98,11 @@ static void write_configurations(json_writer *w, const rb_results *res)
 
 /* The rounds: how many were asked for and ran, and each one's order of the
  * configurations it measured, by index (run/runner.c). */
-static void write_rounds_setting(json_writer *w, const rb_results *res)
+static void write_rounds_setting(json_writer *w, const rb_setting_spec *spec,
+                                 const rb_results *res)
 {
     const rb_run_info *info = &res->info;
-    json_member_int(w, "rounds", info->rounds);
+    json_member_int(w, spec->name, info->rounds);
     json_member_int(w, "rounds_run", info->rounds_run);
     jw_key(w, "round_order");
     jw_begin_array(w);
@@ -112,6 +114,37 @@ static void write_rounds_setting(json_writer *w, const rb_results *res)
         jw_end_array(w);
     }
     jw_end_array(w);
+}
+
+/* The experiment's settings (config/settings.c's rows that the results
+ * carry), in their order. */
+static void write_settings(json_writer *w, const rb_results *res)
+{
+    const rb_experiment *exp = res->info.experiment;
+    size_t count;
+    const rb_setting_spec *const *specs = settings_in_results(&count);
+    char text[64];
+    for (size_t k = 0; k < count; k++) {
+        const rb_setting_spec *s = specs[k];
+        if (s->results == RB_RESULTS_RUN) {
+            write_rounds_setting(w, s, res);
+            continue;
+        }
+        jw_key(w, s->name);
+        if (s->results == RB_RESULTS_BOOL)
+            jw_bool(w, setting_whole(s, exp) != 0);
+        else if (s->kind == RB_SETTING_NUMBER)
+            jw_double(w, *setting_number(s, (rb_experiment *)exp));
+        else if (s->store == RB_STORE_U64)
+            write_uint_text(w, (uint64_t)setting_whole(s, exp));
+        else if (s->kind == RB_SETTING_WHOLE ||
+                 (s->kind == RB_SETTING_COUNT && setting_whole(s, exp) > 0))
+            jw_int(w, setting_whole(s, exp));
+        else if (setting_text(s, exp, text, sizeof text) || s->kind == RB_SETTING_COUNT)
+            jw_string(w, text);
+        else
+            jw_null(w);
+    }
 }
 
 static void write_experiment(json_writer *w, const rb_results *res)
@@ -128,27 +161,7 @@ static void write_experiment(json_writer *w, const rb_results *res)
     json_member_string(w, "text", exp->text);
     jw_key(w, "settings");
     jw_begin_object(w);
-    json_member_int(w, "warmup", exp->warmup);
-    json_member_number(w, "min_time", exp->min_time);
-    json_member_int(w, "min_reps", exp->min_reps);
-    json_member_int(w, "max_reps", exp->max_reps);
-    json_member_number(w, "noise", exp->noise);
-    json_member_string(w, "cache", cache_mode_name(exp->cache));
-    jw_key(w, "seed");
-    write_uint_text(w, exp->seed);
-    json_member_number(w, "timeout", exp->timeout);
-    json_member_int(w, "device", exp->device);
-    json_member_string(w, "timing", timing_mode_name(exp->timing));
-    jw_key(w, "graph_calls");
-    if (exp->graph_calls > 0)
-        jw_int(w, exp->graph_calls);
-    else
-        jw_string(w, "auto");
-    json_member_int(w, "determinism_runs", exp->determinism_runs);
-    json_member_bool(w, "probes", exp->probes);
-    json_member_string(w, "peak", peak_mode_name(exp->peak));
-    json_member_bool(w, "profile", exp->profile);
-    write_rounds_setting(w, res);
+    write_settings(w, res);
     jw_end_object(w);
     write_configurations(w, res);
     jw_end_object(w);

@@ -17,6 +17,7 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "report/columns.h"
 #include "report/output.h"
 #include "run/rules.h"
 
@@ -90,9 +91,6 @@ static const char *const columns[] = {
     "pct_measured_peak", "pct_peak", "error_ratio", "deterministic", NULL, "status", "reason",
 };
 
-/* Numbers are right-aligned. */
-static int is_number(const rb_field *f) { return field_unit_is_number(f->unit); }
-
 /* What a reader should know about how a row was measured: a cap stopped
  * the repetitions; throttled, with the reasons. "-" when nothing. */
 static char *notes_text(const rb_row *row)
@@ -112,28 +110,24 @@ static char *notes_text(const rb_row *row)
 static void write_row(FILE *out, const rb_results *res, const rb_row *row)
 {
     rb_row_ref ref = {res, row};
-    fputc('|', out);
-    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
-        char *text = columns[c] ? field_text(row_field(columns[c]), &ref) : notes_text(row);
-        fputc(' ', out);
-        md_text(out, text);
-        fputs(" |", out);
-        free(text);
-    }
-    fputc('\n', out);
+    char *cells[RB_ARRAY_LEN(columns)];
+    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
+        cells[c] = columns[c] ? field_text(row_field(columns[c]), &ref) : notes_text(row);
+    md_table_row(out, cells, NULL, RB_ARRAY_LEN(columns));
+    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
+        free(cells[c]);
 }
 
 static void write_table(FILE *out, const rb_results *res)
 {
     if (res->n_rows == 0)
         return;
-    fputc('|', out);
-    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
-        fprintf(out, " %s |", columns[c] ? row_field(columns[c])->title : "notes");
-    fputs("\n|", out);
-    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
-        fputs(columns[c] && is_number(row_field(columns[c])) ? "--:|" : "---|", out);
-    fputc('\n', out);
+    rb_column layout[RB_ARRAY_LEN(columns)];
+    for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
+        const rb_field *f = columns[c] ? row_field(columns[c]) : NULL;
+        layout[c] = (rb_column){f ? f->title : "notes", f && field_unit_is_number(f->unit)};
+    }
+    md_table_head(out, layout, NULL, RB_ARRAY_LEN(columns), "--:");
     for (size_t k = 0; k < res->n_rows; k++)
         write_row(out, res, &res->rows[k]);
     fputc('\n', out);

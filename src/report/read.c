@@ -15,6 +15,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "config/experiment.h"
+#include "config/settings.h"
 #include "report/fields.h"
 
 /* Where a member sits, for messages: "results[3]: \"n\"", "devices[0]". */
@@ -191,31 +192,27 @@ static int read_info(rb_results_file *f, const char *path, const json_value *doc
 
 /* ---- the experiment ---- */
 
-static int setting_word(const char *path, const json_value *settings, const char *key,
-                        const char *const *words, int count, int *out)
+static int setting_word(const char *path, const json_value *v, const rb_setting_spec *s,
+                        rb_experiment *exp)
 {
-    const json_value *v = json_get(settings, key);
-    if (!v || v->type == JSON_NULL)
-        return 0;
-    for (int k = 0; k < count; k++)
-        if (words[k] && json_string(v) && strcmp(json_string(v), words[k]) == 0) {
-            *out = k;
+    for (int k = 0; k < s->n_words; k++)
+        if (json_string(v) && strcmp(json_string(v), s->word(k)) == 0) {
+            setting_set_whole(s, exp, k);
             return 0;
         }
     strbuf valid = {0};
-    for (int k = 0; k < count; k++)
-        if (words[k])
-            sb_printf(&valid, "%s%s", valid.len ? ", " : "", words[k]);
-    diag_at(path, v->line, "experiment.settings: \"%s\" is not one of %s", key,
+    for (int k = 0; k < s->n_words; k++)
+        sb_printf(&valid, "%s%s", valid.len ? ", " : "", s->word(k));
+    diag_at(path, v->line, "experiment.settings: \"%s\" is not one of %s", s->name,
             valid.data ? valid.data : "");
     sb_free(&valid);
     return -1;
 }
 
-static int setting_int(const char *path, const json_value *settings, const char *key, long lo,
-                       long hi, long *out)
+/* A whole number from lo to hi, if v is there and not null. */
+static int setting_int(const char *path, const json_value *v, const char *key, long lo, long hi,
+                       long *out)
 {
-    const json_value *v = json_get(settings, key);
     int64_t i;
     if (!v || v->type == JSON_NULL)
         return 0;
@@ -228,58 +225,57 @@ static int setting_int(const char *path, const json_value *settings, const char 
     return 0;
 }
 
-static int setting_bool(const char *path, const json_value *settings, const char *key, int *out)
+/* One setting (a row of config/settings.c), within the limits the
+ * experiment file has. */
+static int read_setting(const char *path, const json_value *v, const rb_setting_spec *s,
+                        rb_experiment *exp)
 {
-    const json_value *v = json_get(settings, key);
-    if (!v || v->type == JSON_NULL)
-        return 0;
-    if (v->type != JSON_BOOL)
-        return member_error(path, v, "experiment.settings", key, "is not true or false");
-    *out = v->boolean;
+    long whole = 0;
+    uint64_t seed;
+    if (s->results == RB_RESULTS_BOOL) {
+        if (v->type != JSON_BOOL)
+            return member_error(path, v, "experiment.settings", s->name, "is not true or false");
+        setting_set_whole(s, exp, v->boolean);
+    } else if (s->kind == RB_SETTING_NUMBER) {
+        if (v->type != JSON_NUMBER)
+            return member_error(path, v, "experiment.settings", s->name, "is not a number");
+        if (!s->in_range(v->number)) {
+            char *what = xasprintf("is out of range; valid: %s", s->valid_text);
+            member_error(path, v, "experiment.settings", s->name, what);
+            free(what);
+            return -1;
+        }
+        *setting_number(s, exp) = v->number;
+    } else if (s->kind == RB_SETTING_WORD) {
+        return setting_word(path, v, s, exp);
+    } else if (s->store == RB_STORE_U64) {
+        if (!whole_number(v, &seed) || seed > (uint64_t)s->max)
+            return member_error(path, v, "experiment.settings", s->name,
+                                "is not a whole number (or a string of its digits)");
+        setting_set_whole(s, exp, (int64_t)seed);
+    } else if (s->kind == RB_SETTING_COUNT && json_string(v) && strcmp(v->text, "auto") == 0) {
+        setting_set_whole(s, exp, 0);
+    } else {
+        long lo = s->kind == RB_SETTING_COUNT ? 1 : (long)s->min;
+        if (setting_int(path, v, s->name, lo, (long)s->max, &whole) != 0)
+            return -1;
+        setting_set_whole(s, exp, whole);
+    }
     return 0;
 }
 
+/* The experiment's settings the results carry (config/settings.c), each
+ * absent or null one at its default. */
 static int read_settings(const char *path, const json_value *settings, rb_experiment *exp)
 {
-    const char *caches[2] = {cache_mode_name(RB_CACHE_HOT), cache_mode_name(RB_CACHE_COLD)};
-    const char *peaks[2] = {peak_mode_name(RB_PEAK_USE_CACHE), peak_mode_name(RB_PEAK_MEASURE)};
-    const char *timings[RB_TIMING_DEVICE + 1];
-    for (int k = 0; k <= RB_TIMING_DEVICE; k++)
-        timings[k] = timing_mode_name(k);
-    long warmup = exp->warmup, min_reps = exp->min_reps, max_reps = exp->max_reps;
-    long device = exp->device, graph_calls = 0, determinism = exp->determinism_runs;
-    uint64_t seed = exp->seed;
-    const json_value *seed_value = json_get(settings, "seed");
-    const json_value *graph = json_get(settings, "graph_calls");
-    if (meta_number(path, settings, "experiment.settings", "min_time", exp->min_time,
-                    &exp->min_time) != 0 ||
-        meta_number(path, settings, "experiment.settings", "noise", exp->noise, &exp->noise) != 0 ||
-        meta_number(path, settings, "experiment.settings", "timeout", exp->timeout,
-                    &exp->timeout) != 0 ||
-        setting_int(path, settings, "warmup", 0, 1000000000L, &warmup) != 0 ||
-        setting_int(path, settings, "min_reps", 0, 1000000000L, &min_reps) != 0 ||
-        setting_int(path, settings, "max_reps", 0, 1000000000L, &max_reps) != 0 ||
-        setting_int(path, settings, "device", 0, 1000000L, &device) != 0 ||
-        setting_int(path, settings, "determinism_runs", 0, 1000000L, &determinism) != 0 ||
-        setting_word(path, settings, "cache", caches, 2, &exp->cache) != 0 ||
-        setting_word(path, settings, "peak", peaks, 2, &exp->peak) != 0 ||
-        setting_word(path, settings, "timing", timings, RB_TIMING_DEVICE + 1, &exp->timing) != 0 ||
-        setting_bool(path, settings, "probes", &exp->probes) != 0 ||
-        setting_bool(path, settings, "profile", &exp->profile) != 0)
-        return -1;
-    if (seed_value && !json_is_null(seed_value) && !whole_number(seed_value, &seed))
-        return member_error(path, seed_value, "experiment.settings", "seed",
-                            "is not a whole number (or a string of its digits)");
-    if (graph && !json_is_null(graph) && !(json_string(graph) && strcmp(graph->text, "auto") == 0) &&
-        setting_int(path, settings, "graph_calls", 1, 1000000000L, &graph_calls) != 0)
-        return -1;
-    exp->warmup = (int)warmup;
-    exp->min_reps = min_reps;
-    exp->max_reps = max_reps;
-    exp->device = (int)device;
-    exp->determinism_runs = (int)determinism;
-    exp->graph_calls = graph_calls;
-    exp->seed = seed;
+    size_t count;
+    const rb_setting_spec *const *specs = settings_in_results(&count);
+    for (size_t k = 0; k < count; k++) {
+        const json_value *v = json_get(settings, specs[k]->name);
+        if (specs[k]->results != RB_RESULTS_RUN && v && v->type != JSON_NULL &&
+            read_setting(path, v, specs[k], exp) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -600,8 +596,11 @@ static int read_rounds(rb_results_file *f, const char *path, const json_value *d
     const json_value *settings = json_get(json_get(doc, "experiment"), "settings");
     const json_value *orders = json_get(settings, "round_order");
     long rounds = 1, rounds_run = 1;
-    if (setting_int(path, settings, "rounds", 0, 1000000L, &rounds) != 0 ||
-        setting_int(path, settings, "rounds_run", 0, 1000000L, &rounds_run) != 0)
+    const rb_setting_spec *spec = setting_at(offsetof(rb_experiment, rounds));
+    if (setting_int(path, json_get(settings, spec->name), spec->name, 0, (long)spec->max,
+                    &rounds) != 0 ||
+        setting_int(path, json_get(settings, "rounds_run"), "rounds_run", 0, (long)spec->max,
+                    &rounds_run) != 0)
         return -1;
     info->rounds = (int)rounds;
     info->rounds_run = (int)rounds_run;

@@ -22,6 +22,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "host/peak_cache.h"
+#include "report/columns.h"
 #include "report/output.h"
 #include "run/rules.h"
 
@@ -63,8 +64,6 @@ static const char *column_title(int c)
     return columns[c].field ? row_field(columns[c].field)->title : columns[c].title;
 }
 
-#define COLUMN_GAP "  "
-
 /* What a reader should know about how a row was measured: "max_reps" or
  * "timeout" when a cap stopped the repetitions before the noise target,
  * "throttled" when the device slowed itself down. "" when nothing. */
@@ -91,27 +90,6 @@ static void fill_cells(const rb_results *res, const rb_row *row, char *cells[COL
     }
     cells[COL_NUM] = xasprintf("%zu", row->config->index + 1);
     cells[COL_NOTES] = notes_cell(row);
-}
-
-/* Writes one line of the table; the last column is not padded. */
-static void write_line(FILE *out, char *const cells[COL_COUNT], const size_t width[COL_COUNT],
-                       const int shown[COL_COUNT])
-{
-    int first = 1;
-    for (int c = 0; c < COL_COUNT; c++) {
-        if (!shown[c])
-            continue;
-        if (!first)
-            fputs(COLUMN_GAP, out);
-        first = 0;
-        size_t pad = width[c] - display_width(cells[c]);
-        if (columns[c].right)
-            fprintf(out, "%*s", (int)pad, "");
-        fputs(cells[c], out);
-        if (!columns[c].right && c != COL_STATUS)
-            fprintf(out, "%*s", (int)pad, "");
-    }
-    fputc('\n', out);
 }
 
 /* A footnote under the table when %meas passes 100%: those sizes are read
@@ -147,12 +125,11 @@ static void write_in_cache_note(FILE *out, const rb_results *res)
 static void write_table(FILE *out, const rb_results *res)
 {
     char *(*cells)[COL_COUNT] = xcalloc(res->n_rows, sizeof *cells);
-    size_t width[COL_COUNT];
+    rb_column layout[COL_COUNT];
     int shown[COL_COUNT];
-    char *titles[COL_COUNT], *rules[COL_COUNT];
 
     for (int c = 0; c < COL_COUNT; c++) {
-        width[c] = strlen(column_title(c));
+        layout[c] = (rb_column){column_title(c), columns[c].right};
         shown[c] = c != COL_PCT_MEASURED && c != COL_PCT_PEAK && c != COL_ERROR_RATIO &&
                    c != COL_DETERMINISTIC && c != COL_NOTES && c != COL_RANKS &&
                    c != COL_BUSBW && c != COL_SCALING;
@@ -160,11 +137,6 @@ static void write_table(FILE *out, const rb_results *res)
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
         fill_cells(res, row, cells[k]);
-        for (int c = 0; c < COL_COUNT; c++) {
-            size_t w = display_width(cells[k][c]);
-            if (w > width[c])
-                width[c] = w;
-        }
         if (row->stats.count > 0 && row->pct_measured_peak > 0)
             shown[COL_PCT_MEASURED] = 1;
         if (row->stats.count > 0 && row->pct_peak > 0)
@@ -180,20 +152,9 @@ static void write_table(FILE *out, const rb_results *res)
         if (*cells[k][COL_NOTES])
             shown[COL_NOTES] = 1;
     }
-    for (int c = 0; c < COL_COUNT; c++) {
-        titles[c] = (char *)column_title(c);
-        rules[c] = xmalloc(width[c] + 1);
-        memset(rules[c], '-', width[c]);
-        rules[c][width[c]] = '\0';
-    }
-    write_line(out, titles, width, shown);
-    write_line(out, rules, width, shown);
-    for (size_t k = 0; k < res->n_rows; k++)
-        write_line(out, cells[k], width, shown);
+    text_table(out, layout, shown, COL_COUNT, &cells[0][0], res->n_rows);
     write_in_cache_note(out, res);
 
-    for (int c = 0; c < COL_COUNT; c++)
-        free(rules[c]);
     for (size_t k = 0; k < res->n_rows; k++)
         for (int c = 0; c < COL_COUNT; c++)
             free(cells[k][c]);

@@ -69,7 +69,8 @@ typedef struct rb_row {
     int error_ratio_known;  /* 0 when not verified, or exact and unequal */
     int determinism;        /* enum rb_determinism */
     uint32_t determinism_results; /* results compared bit for bit */
-    int probes;             /* enum rb_probes: the verdict on probe inputs */
+    int probes;             /* enum rb_probes (base/names.h): the verdict on
+                               probe inputs */
     uint32_t probes_passed; /* probes whose result was exact */
 
     /* Clocks around the timed repetitions (after the warm-up, after the last
@@ -101,14 +102,6 @@ enum rb_determinism {
                                    determinism_runs = 0) */
     RB_DETERMINISM_SAME,        /* every result had the same bits */
     RB_DETERMINISM_DIFFERS      /* at least two results differed */
-};
-
-/* Whether a row was also judged on probe inputs (src/run/probe.h). */
-enum rb_probes {
-    RB_PROBES_NOT_RUN = 0, /* the row was not judged ok on its input first */
-    RB_PROBES_PASSED,      /* every probe's result was exact: the row is proven */
-    RB_PROBES_FAILED,      /* a probe's result was not: the row is wrong */
-    RB_PROBES_OFF          /* probes = off, --no-probes or --profile: unproven */
 };
 
 /* One device a backend opened during the run. */

@@ -1,0 +1,247 @@
+/* src/tune/search.c: `redbench tune`'s search (tune/search.h): candidates
+ * measured through the runner at settings scaled from brief to the
+ * experiment's own, successive halving, coordinate descent, and the groups
+ * searched in order until done or stopped. */
+#include "tune/search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/names.h"
+#include "base/units.h"
+#include "base/util.h"
+#include "run/runner.h"
+
+
+/* Measures `count` candidates with settings scaled by `level` (0: brief,
+ * larger: longer, up to the experiment's own settings). */
+static void time_candidates(rb_tuner *t, rb_candidate **cands, size_t count, int level)
+{
+    if (count == 0)
+        return;
+    rb_experiment exp = *t->exp;
+    double scale = level >= 3 ? 1.0 : pow(3.0, level - 3);
+    exp.min_time = t->exp->min_time * scale;
+    exp.max_reps = (long)fmax(3.0, floor((double)t->exp->max_reps * scale));
+    exp.min_reps = t->exp->min_reps < exp.max_reps ? t->exp->min_reps : exp.max_reps;
+    exp.warmup = level >= 3 ? t->exp->warmup : (t->exp->warmup > 0 ? 1 : 0);
+
+    rb_sweep sweep = {0};
+    sweep.configs = xcalloc(count, sizeof *sweep.configs);
+    sweep.n_configs = count;
+    for (size_t k = 0; k < count; k++)
+        sweep.configs[k] = *cands[k]->config; /* shallow: the original owns the parts */
+    rb_results res = {0};
+    rb_runner_options ropt = {.verbosity = 0, .progress = 0};
+    runner_run(&exp, t->reg, &sweep, &ropt, &res);
+    for (size_t k = 0; k < count; k++) {
+        const rb_row *row = &res.rows[k];
+        cands[k]->rounds++;
+        cands[k]->status = row->status;
+        cands[k]->median_ns = row->status == RB_ROW_OK ? row->stats.median : INFINITY;
+        cands[k]->bandwidth_gbs = row->bandwidth_gbs;
+    }
+    if (!t->have_device && res.info.n_devices > 0) {
+        t->device = res.info.devices[0];
+        t->have_device = 1;
+    }
+    t->measured += count;
+    results_free(&res);
+    free(sweep.configs);
+}
+
+static int by_median(const void *a, const void *b)
+{
+    double x = (*(rb_candidate *const *)a)->median_ns;
+    double y = (*(rb_candidate *const *)b)->median_ns;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* Successive halving over `count` candidates; returns the survivor. */
+static rb_candidate *halve(rb_tuner *t, rb_candidate **pool, size_t count, int level)
+{
+    while (count > 0) {
+        time_candidates(t, pool, count, level);
+        qsort(pool, count, sizeof *pool, by_median);
+        if (count == 1 || !isfinite(pool[0]->median_ns))
+            break;
+        size_t keep = (count + 2) / 3;
+        count = keep;
+        level++;
+    }
+    return count ? pool[0] : NULL;
+}
+
+static int same_params_but(const rb_configuration *a, const rb_configuration *b, uint32_t skip)
+{
+    for (uint32_t p = 0; p < a->n_params; p++)
+        if (p != skip && a->params[p].i != b->params[p].i)
+            return 0;
+    return 1;
+}
+
+/* Coordinate descent from the defaults; returns the best after confirming
+ * the best points visited with successive halving. */
+static rb_candidate *descend(rb_tuner *t, rb_tune_group *g)
+{
+    const rb_plugin *desc = g->cands[0].config->plugin->desc;
+    rb_candidate **line = xcalloc(g->count, sizeof *line);
+    /* start: the configuration whose parameters are the defaults, else the first */
+    rb_candidate *at = &g->cands[0];
+    for (size_t k = 0; k < g->count; k++) {
+        int all_default = 1;
+        for (uint32_t p = 0; p < desc->n_params && all_default; p++)
+            all_default = strcmp(g->cands[k].config->params[p].text,
+                                 desc->params[p].default_value) == 0;
+        if (all_default) {
+            at = &g->cands[k];
+            break;
+        }
+    }
+    for (int pass = 0; pass < 4; pass++) {
+        rb_candidate *start = at;
+        for (uint32_t p = 0; p < desc->n_params; p++) {
+            size_t n = 0;
+            for (size_t k = 0; k < g->count; k++)
+                if (same_params_but(g->cands[k].config, at->config, p))
+                    line[n++] = &g->cands[k];
+            if (n < 2)
+                continue;
+            size_t fresh = 0;
+            for (size_t k = 0; k < n; k++)
+                if (line[k]->rounds == 0)
+                    line[fresh++] = line[k];
+            time_candidates(t, line, fresh, 0);
+            for (size_t k = 0; k < g->count; k++)
+                if (same_params_but(g->cands[k].config, at->config, p) &&
+                    g->cands[k].median_ns < at->median_ns)
+                    at = &g->cands[k];
+        }
+        if (at == start)
+            break;
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < g->count; k++)
+        if (g->cands[k].rounds > 0 && isfinite(g->cands[k].median_ns))
+            line[n++] = &g->cands[k];
+    qsort(line, n, sizeof *line, by_median);
+    rb_candidate *best = halve(t, line, n < TUNE_KEEP_VISITED ? n : TUNE_KEEP_VISITED, 1);
+    free(line);
+    return best;
+}
+
+static void tune_group(rb_tuner *t, rb_tune_group *g)
+{
+    rb_candidate *best;
+    if (!g->cands[0].config->plugin) {
+        best = NULL;
+    } else if (g->count <= TUNE_EXHAUSTIVE) {
+        rb_candidate **pool = xcalloc(g->count, sizeof *pool);
+        for (size_t k = 0; k < g->count; k++)
+            pool[k] = &g->cands[k];
+        best = halve(t, pool, g->count, 0);
+        free(pool);
+    } else {
+        best = descend(t, g);
+    }
+    g->winner = g->count;
+    if (best && isfinite(best->median_ns)) {
+        time_candidates(t, &best, 1, 3);
+        if (isfinite(best->median_ns)) {
+            g->winner = (size_t)(best - g->cands);
+            g->final_median_ns = best->median_ns;
+            g->final_gbs = best->bandwidth_gbs;
+        }
+    }
+}
+
+static int same_data(const rb_configuration *a, const rb_configuration *b)
+{
+    return a->run == b->run && a->op == b->op && a->dtype == b->dtype && a->n == b->n &&
+           a->distribution == b->distribution && a->bins == b->bins;
+}
+
+/* Consecutive configurations of one run at one data set form a group. */
+size_t make_groups(const rb_sweep *sweep, rb_tune_group **out)
+{
+    size_t count = 0, cap = 0;
+    rb_tune_group *groups = NULL;
+    for (size_t k = 0; k < sweep->n_configs;) {
+        size_t end = k + 1;
+        while (end < sweep->n_configs && same_data(&sweep->configs[k], &sweep->configs[end]))
+            end++;
+        rb_tune_group *g = grow(&groups, &count, &cap, sizeof *g);
+        g->count = end - k;
+        g->winner = g->count; /* none until searched */
+        g->cands = xcalloc(g->count, sizeof *g->cands);
+        for (size_t j = 0; j < g->count; j++) {
+            g->cands[j].config = &sweep->configs[k + j];
+            g->cands[j].median_ns = INFINITY;
+        }
+        k = end;
+    }
+    *out = groups;
+    return count;
+}
+
+void print_tried(FILE *out, const rb_tune_group *groups, size_t n_groups)
+{
+    for (size_t k = 0; k < n_groups; k++) {
+        const rb_tune_group *g = &groups[k];
+        const rb_configuration *c = g->cands[0].config;
+        char n[32];
+        format_size(c->n, n, sizeof n);
+        size_t tried = 0;
+        for (size_t j = 0; j < g->count; j++)
+            tried += g->cands[j].rounds > 0;
+        fprintf(out, "[%s] %s %s %s n=%s: %zu of %zu configurations tried\n", c->run->name,
+                c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
+                dtype_name(c->dtype), n, tried, g->count);
+        for (size_t j = 0; j < g->count; j++) {
+            const rb_candidate *cand = &g->cands[j];
+            if (cand->rounds == 0)
+                continue;
+            char t[32];
+            format_duration_ns(cand->median_ns, t, sizeof t);
+            fprintf(out, "  %s %-40s %10s  %s%s\n", j == g->winner ? "*" : " ",
+                    cand->config->params_text,
+                    isfinite(cand->median_ns) ? t : "-", row_status_name(cand->status),
+                    cand->rounds > 1 ? "" : " (one brief round)");
+        }
+        if (g->interrupted)
+            fprintf(out, "  no winner: interrupted while it was searched\n");
+        else if (tried == 0)
+            fprintf(out, "  not searched (interrupted before)\n");
+        else if (g->winner == g->count)
+            fprintf(out, "  no configuration ran ok\n");
+    }
+}
+
+
+void free_groups(rb_tune_group *groups, size_t n_groups)
+{
+    for (size_t k = 0; k < n_groups; k++)
+        free(groups[k].cands);
+    free(groups);
+}
+
+static int tune_interrupted(void) { return runner_stop_requested || runner_stop_now; }
+
+/* Searches the groups in order until done or interrupted; the group in
+ * progress at an interruption keeps no winner. Returns the groups done. */
+size_t search_groups(rb_tuner *t, rb_tune_group *groups, size_t n_groups, int quiet)
+{
+    size_t k = 0;
+    for (; k < n_groups && !tune_interrupted(); k++) {
+        tune_group(t, &groups[k]);
+        if (tune_interrupted()) {
+            groups[k].winner = groups[k].count;
+            groups[k].interrupted = 1;
+            break;
+        }
+        if (!quiet)
+            fprintf(stderr, "tune: %zu/%zu data sets done\n", k + 1, n_groups);
+    }
+    return k;
+}
