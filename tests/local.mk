@@ -34,13 +34,14 @@ include tests/robust.mk
 include tests/compare.mk
 include tests/plot.mk
 include tests/ranks.mk
+include tests/packs/mpi/local.mk
 include tests/experiment.mk
 include tests/data.mk
 include tests/report.mk
 include tests/plugins.mk
 include tests/cli.mk
-include tests/gpu.mk
+include tests/packs/cuda/local.mk
 include tests/timing.mk
-include tests/vulkan.mk
+include tests/packs/vulkan/local.mk
 include tests/judge.mk
 include tests/source.mk

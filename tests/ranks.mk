@@ -14,20 +14,3 @@ CLEANFILES += tests/ranks/dir.stamp tests/ranks/dir/*.so
 
 TESTS += tests/test_ranks.sh
 EXTRA_DIST += tests/test_ranks.sh
-
-# The MPI tests (tests/test_mpi.sh) run the mpi pack and tests/ranks/
-# mpi-faults.c, built where configure found MPI.
-if BUILD_MPI
-check_LTLIBRARIES += tests/ranks/mpi-faults.la
-tests/ranks/mpi.stamp: tests/ranks/mpi-faults.la
-	$(AM_V_GEN)$(gather_plugins) tests/ranks/mpi tests/ranks/mpi-faults.la && touch $@
-check_DATA += tests/ranks/mpi.stamp
-endif
-tests_ranks_mpi_faults_la_SOURCES = tests/ranks/mpi-faults.c
-tests_ranks_mpi_faults_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) $(MPI_CFLAGS)
-tests_ranks_mpi_faults_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
-tests_ranks_mpi_faults_la_LIBADD = $(MPI_LIBS)
-CLEANFILES += tests/ranks/mpi.stamp tests/ranks/mpi/*.so
-
-TESTS += tests/test_mpi.sh
-EXTRA_DIST += tests/test_mpi.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/test_cuda_linkage.sh: how the cuda pack's modules are linked, which
+# tests/packs/cuda/test_cuda_linkage.sh: how the cuda pack's modules are linked, which
 # launch timing depends on (docs/results/launch-vs-plain.md): each links
 # the CUDA runtime in (no libcudart.so dependency, as nvcc links a
 # program) and exports its entry point and nothing else of its own

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/test_gpu_correct.sh: every strategy of the cuda pack is right on the
+# tests/packs/cuda/test_gpu_correct.sh: every strategy of the cuda pack is right on the
 # GPU. For each plugin it writes an experiment covering every variant x op x
 # dtype the plugin offers at n = 1, 31, 1000, 2^20 + 3 (not a multiple of any
 # block or vector width), 2^26 and 2^30 (histograms also at 2^32 + 5 bytes),

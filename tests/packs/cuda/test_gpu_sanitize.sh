@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/test_gpu_sanitize.sh: compute-sanitizer finds nothing in the cuda
+# tests/packs/cuda/test_gpu_sanitize.sh: compute-sanitizer finds nothing in the cuda
 # pack. redbench runs every plugin and variant once (no warm-up, one
 # repetition) at n = 1000 and n = 2^20 + 3, which are not multiples of any
 # block or vector width, under --tool memcheck and then --tool racecheck, in

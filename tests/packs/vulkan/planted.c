@@ -1,4 +1,4 @@
-/* tests/vulkan/planted.c: vulkan plugins with planted bugs, each of which
+/* tests/packs/vulkan/planted.c: vulkan plugins with planted bugs, each of which
  * the judge must report `wrong`. Built three times (PLANTED = 1, 2, 3):
  *   1 bug-skip-tail     a subgroup sum (two-pass) whose grid covers only
  *                       whole workgroups: the elements after the last full

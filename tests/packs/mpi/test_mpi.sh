@@ -1,9 +1,9 @@
 #!/bin/sh
-# tests/test_mpi.sh: the mpi pack, its ranks started by redbench with
+# tests/packs/mpi/test_mpi.sh: the mpi pack, its ranks started by redbench with
 # mpirun (-np 2 and -np 4 on this machine, oversubscribed): every strategy
 # judged ok against the whole data set, on a size that does not divide
 # among the ranks; the JSON carries ranks, algbw and busbw; a rank that
-# crashes and a rank that hangs (tests/ranks/mpi-faults.c) each fail their
+# crashes and a rank that hangs (tests/packs/mpi/mpi-faults.c) each fail their
 # own row, and the run goes on. Then redbench itself under `mpirun -np 2`
 # and `-np 3`: process 0 runs the experiment and writes the results, the
 # others start the ranks of each configuration of 2 (or 3) ranks; a
@@ -13,7 +13,7 @@
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 [ -f "$top_builddir/plugins/mpi/allreduce.so" ] || skip_all "the mpi pack is not built (no MPI)"
-plugins="-p $top_builddir/plugins/mpi -p $top_builddir/tests/ranks/mpi"
+plugins="-p $top_builddir/plugins/mpi -p $top_builddir/tests/packs/mpi/dir"
 # Under the sanitizer build, MPI's own allocations kept until exit are not
 # this program's leaks; a rank that reported them would exit non-zero.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0

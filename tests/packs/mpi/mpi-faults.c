@@ -1,4 +1,4 @@
-/* tests/ranks/mpi-faults.c: MPI_Allreduce of each rank's slice sum, with
+/* tests/packs/mpi/mpi-faults.c: MPI_Allreduce of each rank's slice sum, with
  * planted faults for the rank machinery's MPI tests: `bug = crash` makes
  * rank 1 crash in its third run, `bug = hang` makes it stop answering
  * there (the others wait in MPI_Allreduce), `bug = none` is correct. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../plugins/mpi/mpi_pack.h"
+#include "../../../plugins/mpi/mpi_pack.h"
 
 static const char *const bug_words[] = {"none", "crash", "hang", NULL};
 

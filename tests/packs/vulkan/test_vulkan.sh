@@ -1,11 +1,11 @@
 #!/bin/sh
-# tests/test_vulkan.sh: the vulkan pack on the machine's Vulkan device
+# tests/packs/vulkan/test_vulkan.sh: the vulkan pack on the machine's Vulkan device
 # (lavapipe, Mesa's CPU driver, in CI). Every strategy, variant, op and
 # dtype the pack offers is judged `ok` (probes included) at n = 1, 2, 3,
 # 31, 1000, 1000001 (odd: no block or vector width divides it) and 4M;
 # what the device cannot run is `unsupported` with the reason (on lavapipe:
 # double atomic adds); the three timing modes time it; the planted-bug
-# plugins of tests/vulkan/ are each judged `wrong`; and, where the Khronos
+# plugins of tests/packs/vulkan/ are each judged `wrong`; and, where the Khronos
 # validation layer is installed, a run of every strategy makes no
 # validation error. Runs name the pack (vulkan/tree): other packs offer the
 # same names. Skips without jq, without the pack or without a device.
@@ -13,7 +13,7 @@
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 pack=$top_builddir/plugins/vulkan
-planted=$top_builddir/tests/vulkan/dir
+planted=$top_builddir/tests/packs/vulkan/dir
 [ -f "$pack/backend.so" ] || skip_all "the vulkan pack is not built"
 paths="--plugin-path $pack --plugin-path $planted"
 
