@@ -1,8 +1,8 @@
-# tests/packs/vulkan/local.mk: tests of the vulkan pack, where it is built: every
-# strategy, variant, op and dtype it offers judged on the Vulkan device
-# (lavapipe in CI) at small, odd and medium sizes, declined dtypes, the
-# timing modes, the validation layers where installed, and three plugins
-# with planted bugs (tests/packs/vulkan/planted.c) that must be judged wrong.
+# tests/packs/vulkan/local.mk: tests of the vulkan pack, where it is
+# built: every strategy, variant, op and dtype it offers judged on the
+# Vulkan device (lavapipe in CI) at small, odd and medium sizes, declined
+# dtypes, the timing modes, the validation layers where installed, and
+# three plugins with planted bugs (planted.c) that must be judged wrong.
 # test_vulkan.sh skips (TAP SKIP) without jq or a Vulkan device.
 EXTRA_DIST += tests/packs/vulkan/test_vulkan.sh tests/packs/vulkan/planted.c
 if BUILD_VULKAN
