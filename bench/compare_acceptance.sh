@@ -3,12 +3,12 @@
 # (docs/results/compare-acceptance.md): PAIRS pairs of identical runs of
 # bench/compare-acceptance.ini, each pair compared under the defaults, count
 # the exits of 1 (a false `slower`); then DELAYED pairs whose second run has
-# a planted slowdown (DELAY_SUM_PERCENT=PCT for tests/timing/delay-sum.c, so
+# a planted slowdown (DELAY_SUM_PERCENT=PCT for tests/run/timing/delay-sum.c, so
 # that the configuration stays the same one), count the
 # exits of 1 (found `slower`). Run from the build folder after make check
 # (which builds the test plugins):
 #   bench/compare_acceptance.sh [PAIRS [DELAYED [PCT]]]
-# On a GPU, the same with tests/timing/delay-cuda.cu (built with nvcc into
+# On a GPU, the same with tests/run/timing/delay-cuda.cu (built with nvcc into
 # a folder of its own) and the GPU experiment:
 #   EXPERIMENT=bench/compare-acceptance-gpu.ini PLUGINS=DIR bench/compare_acceptance.sh 8 5
 set -u
@@ -17,7 +17,7 @@ delayed=${2:-10}
 pct=${3:-10}
 rb=${REDBENCH:-./redbench}
 src=$(cd "$(dirname "$0")" && pwd)
-plugins=${PLUGINS:-tests/timing/dir}
+plugins=${PLUGINS:-tests/run/timing/dir}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 experiment=${EXPERIMENT:-$src/compare-acceptance.ini}

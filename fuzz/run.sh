@@ -3,7 +3,7 @@
 # fuzz_descriptor.c, fuzz_results.c) with clang's libFuzzer,
 # AddressSanitizer and UndefinedBehaviorSanitizer, and runs them at once for
 # SECONDS (default 60), starting from a seed corpus made of the experiment
-# files in conf/ and tests/ (the results files of tests/fixtures for
+# files in conf/ and tests/ (the results files of tests/*/fixtures/ for
 # fuzz_results) and the inputs in fuzz/regressions/.
 #
 #     fuzz/run.sh [SECONDS]      run from a configured build folder
@@ -53,7 +53,7 @@ for h in experiment descriptor; do
   cp "$srcdir"/fuzz/regressions/$h/* "$work/corpus-$h/" 2>/dev/null
 done
 mkdir -p "$work/corpus-results"
-find "$srcdir/tests/fixtures" -name '*.json' -exec cp {} "$work/corpus-results/" \; 2>/dev/null
+find "$srcdir/tests" -path '*/fixtures/*' -name '*.json' -exec cp {} "$work/corpus-results/" \; 2>/dev/null
 cp "$srcdir"/fuzz/regressions/results/* "$work/corpus-results/" 2>/dev/null
 
 run_one() { # run_one HARNESS

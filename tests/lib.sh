@@ -6,10 +6,11 @@
 #   start_slow ARGS...: redbench in the background, once slow-sum runs
 #   sanitized: true under the sanitizers (their options are set)
 #   crashes_as_signals: plugins' crashes reach redbench as signals
-# Sets $tmp (removed at exit), $rb (the redbench binary), $fixtures.
+# Sets $tmp (removed at exit), $rb (the redbench binary), $fixtures (the
+# fixtures/ folder beside the test: each area of tests/ has its own).
 set -u
 rb=${REDBENCH:-$top_builddir/redbench}
-fixtures=$top_srcdir/tests/fixtures
+fixtures=$(cd "$(dirname "$0")" && pwd)/fixtures
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 _n=0; _failed=0
 plan() { echo "1..$1"; }

@@ -39,7 +39,7 @@
 #include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
 
-/* Its planted-bug twins, tests/judge/onepass-tail.cu and
+/* Its planted-bug twins, tests/run/judge/onepass-tail.cu and
  * onepass-reverse.cu, are this file built with another name and
  * ONEPASS_GRID_ROUNDED_DOWN or ONEPASS_REVERSE_OFF_BY_ONE. */
 #ifndef ONEPASS_NAME

@@ -10,7 +10,7 @@
  * read by the first threads of the last block. No parameters: it is the
  * pattern as published, not a search space (onepass is).
  *
- * Its planted-bug twins, tests/judge/pattern-tail.cu and
+ * Its planted-bug twins, tests/run/judge/pattern-tail.cu and
  * pattern-no-reset.cu, are this file built with PATTERN_DROP_TAIL (the
  * n % V elements left out) or PATTERN_NO_RESET (no memset: a call adds onto
  * the one before). */

@@ -4,7 +4,7 @@
  * the one it receives from the previous; then r-1 steps that pass the
  * reduced chunks around. Each rank then reduces the result to the answer.
  * The bug it is most likely to have: a chunk boundary off by one, when n is
- * not a multiple of r (tests/ranks cover odd n). */
+ * not a multiple of r (tests/run/ranks cover odd n). */
 #include "mpi_pack.h"
 
 /* Where chunk k of r starts in n elements (the first n % r are one longer). */

@@ -3,7 +3,7 @@
  * arrays, the help of every command, in one style, and the bash completion
  * script. An option added to a command goes into its table here, and is
  * then parsed, listed by --help and completed; the manual page must name it
- * too (tests/test_options_table.sh fails until it does). */
+ * too (tests/cli/test_options_table.sh fails until it does). */
 #include "cli/option_table.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * option of each, described once (cli/option_table.c). From it come each
  * command's getopt_long arrays, `redbench --help` and `redbench COMMAND
  * --help` (one usage style for all), and the bash completion script
- * (cli/write_completion.c); tests/test_options_table.sh checks that the
+ * (cli/write_completion.c); tests/cli/test_options_table.sh checks that the
  * manual page names every one of them. */
 #ifndef RB_OPTION_TABLE_H
 #define RB_OPTION_TABLE_H

@@ -3,7 +3,7 @@
  * commands and options, cli/option_table.c) to standard output; the build
  * installs the script as $(datadir)/bash-completion/completions/redbench.
  * With --options it lists every option of every command instead, for
- * tests/test_options_table.sh; with --man, the manual page's OPTION SUMMARY
+ * tests/cli/test_options_table.sh; with --man, the manual page's OPTION SUMMARY
  * section (man/local.mk puts it into man/redbench.1); with --man-settings,
  * its list of the [experiment] keys. */
 #include <stdio.h>

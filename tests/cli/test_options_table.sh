@@ -1,0 +1,55 @@
+#!/bin/bash
+# tests/cli/test_options_table.sh: every command and option of the table
+# (src/cli/option_table.c, listed by src/cli/write-completion --options) is
+# accepted by its command's parser, listed by `redbench [COMMAND] --help`,
+# named in the manual page and offered by the bash completion script; every
+# command is listed by `redbench --help` and the manual page, and completed.
+. "$top_srcdir/tests/lib.sh"
+cd "$top_builddir"
+lister=$top_builddir/src/cli/write-completion
+completion=$top_builddir/completion/redbench
+man=$top_builddir/man/redbench.1
+[ -x "$lister" ] && [ -f "$completion" ] || skip_all "the completion script is not built"
+"$lister" --options >"$tmp/options"
+commands=$(cut -f1 "$tmp/options" | grep -v '^-$' | sort -u)
+plan $(( $(wc -l <"$tmp/options") * 4 + $(echo "$commands" | wc -l) * 3 + 3 ))
+
+# What bash completion offers after the words given (the last one being
+# completed).
+complete_words() {
+  bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _redbench; printf "%s\n" "${COMPREPLY[@]}"' \
+    _ "$completion" "$@"
+}
+# The manual page's text for an option: roff writes each - as \-.
+roff() { sed 's/-/\\-/g' <<<"$1"; }
+
+while IFS=$'\t' read -r command option argument; do
+  words=(); [ "$command" = - ] || words=("$command")
+  what="${words[*]:+${words[*]} }$option"
+  args=("${words[@]}" "$option"); [ "$argument" = arg ] && args+=(x)
+  # given on its own, no option starts any work: each ends in a usage error,
+  # help, or an error about the missing file or plugin
+  "$rb" "${args[@]}" </dev/null >"$tmp/out" 2>"$tmp/err"
+  ok "$what: the parser takes it" bash -c "! grep -q 'unknown option' '$tmp/err'"
+  "$rb" "${words[@]}" --help >"$tmp/help"
+  ok "$what: listed by ${words[*]:+${words[*]} }--help" grep -Eq -- "(^|[ ,])$option([ ,=]|$)" "$tmp/help"
+  ok "$what: named in the manual page" grep -Fq -- "$(roff "$option")" "$man"
+  complete_words redbench "${words[@]}" - >"$tmp/completed"
+  ok "$what: offered by the bash completion" grep -Fxq -- "$option" "$tmp/completed"
+done <"$tmp/options"
+
+"$rb" --help >"$tmp/help"
+for command in $commands; do
+  ok "$command: listed by redbench --help" grep -Eq "^  $command( |$)" "$tmp/help"
+  ok "$command: named in the manual page's COMMANDS" \
+    bash -c "sed -n '/^\\.SH COMMANDS/,/^\\.SH /p' '$man' | grep -Eq '^\\.BI? \"?$command[ \"]'"
+  complete_words redbench "${command:0:2}" >"$tmp/completed"
+  ok "$command: completed from its first letters" grep -Fxq "$command" "$tmp/completed"
+done
+complete_words redbench --format "" >"$tmp/completed"
+is "$(sort "$tmp/completed" | tr '\n' ' ')" "csv html json md table " "the completion offers --format's words"
+complete_words redbench compare --format "" >"$tmp/completed"
+is "$(sort "$tmp/completed" | tr '\n' ' ')" "csv json md table " "... and compare's own"
+"$rb" --bogus 2>"$tmp/err"
+ok "an unknown option's error lists the valid ones" grep -q 'unknown option: --bogus; valid: --config, --run, -D, ' "$tmp/err"
+done_testing

@@ -1,0 +1,15 @@
+# tests/compare/local.mk: the tests of src/compare/.
+#   test_compare_stats    the statistics behind `redbench compare` on
+#                         samples with known answers
+#   test_compare.sh       compare itself, with its fixtures (files measured
+#                         in different timing modes and cache regimes)
+#   test_compare_rounds.sh  compare on rows measured in rounds, with the
+#                         short form of its measured acceptance
+#                         (bench/compare_acceptance.sh); among the slowest
+#                         of the suite: listed first
+check_PROGRAMS += tests/compare/test_compare_stats
+tests_compare_test_compare_stats_SOURCES = tests/compare/test_compare_stats.c
+TESTS += tests/compare/test_compare_rounds.sh tests/compare/test_compare_stats tests/compare/test_compare.sh
+EXTRA_DIST += tests/compare/test_compare.sh tests/compare/test_compare_rounds.sh \
+	tests/compare/fixtures/launch.json tests/compare/fixtures/graph.json \
+	tests/compare/fixtures/cold.json tests/compare/fixtures/unlabelled.json

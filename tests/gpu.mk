@@ -1,9 +1,0 @@
-# tests/gpu.mk: tests of the cuda pack on a GPU: every strategy verified at
-# sizes up to 2^30 (2^32 + 5 bytes for histograms), and compute-sanitizer's
-# memcheck and racecheck over every plugin. They run when the pack is built
-# and skip (TAP SKIP) without a CUDA device, jq or compute-sanitizer. The
-# linkage of the pack's modules is checked wherever the pack is built.
-EXTRA_DIST += tests/test_gpu_correct.sh tests/test_gpu_sanitize.sh tests/test_cuda_linkage.sh
-if BUILD_CUDA
-TESTS += tests/test_gpu_correct.sh tests/test_gpu_sanitize.sh tests/test_cuda_linkage.sh
-endif

@@ -1,0 +1,132 @@
+#!/bin/sh
+# tests/packs/mpi/test_mpi.sh: the mpi pack, its ranks started by redbench with
+# mpirun (-np 2 and -np 4 on this machine, oversubscribed): every strategy
+# judged ok against the whole data set, on a size that does not divide
+# among the ranks; the JSON carries ranks, algbw and busbw; a rank that
+# crashes and a rank that hangs (tests/packs/mpi/mpi-faults.c) each fail their
+# own row, and the run goes on. Then redbench itself under `mpirun -np 2`
+# and `-np 3`: process 0 runs the experiment and writes the results, the
+# others start the ranks of each configuration of 2 (or 3) ranks; a
+# crashing and a hanging rank there fail their own rows too. Skipped where
+# configure found no MPI.
+. "$top_srcdir/tests/lib.sh"
+
+[ -n "${JQ:-}" ] || skip_all "jq not found"
+[ -f "$top_builddir/plugins/mpi/allreduce.so" ] || skip_all "the mpi pack is not built (no MPI)"
+plugins="-p $top_builddir/plugins/mpi -p $top_builddir/tests/packs/mpi/dir"
+# Under the sanitizer build, MPI's own allocations kept until exit are not
+# this program's leaks; a rank that reported them would exit non-zero.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+export ASAN_OPTIONS
+plan 17
+
+cat >"$tmp/mpi.ini" <<INI
+[experiment]
+rounds = 1
+warmup = 1
+min_time = 0
+min_reps = 3
+max_reps = 4
+timeout = 20
+[data]
+op = sum, max
+dtype = i32, f64
+n = 10001
+ranks = 2, 4
+[run allreduce]
+plugin = mpi/allreduce
+stage = vector, local
+[run reduce]
+plugin = mpi/reduce
+stage = vector, local
+[run ring]
+plugin = mpi/ring
+[run doubling]
+plugin = mpi/doubling
+INI
+# shellcheck disable=SC2086
+"$rb" -q $plugins -c "$tmp/mpi.ini" -o "$tmp/mpi.json" 2>"$tmp/mpi.err"
+is "$?" 0 "every mpi strategy on 2 and 4 ranks: exit 0"
+is "$("$JQ" '[.results[] | select(.status == "ok")] | length' "$tmp/mpi.json")" 48 \
+  "48 rows ok (6 strategies x 2 ops x 2 dtypes x 2 rank counts)"
+is "$("$JQ" -c '[.results[] | .ranks] | unique' "$tmp/mpi.json")" "[2,4]" "rows carry ranks"
+is "$("$JQ" -r '[.results[] | select(.run == "allreduce" and .ranks == 4) |
+    (.busbw_gbs / .bandwidth_gbs * 1000 | round)] | unique | .[]' "$tmp/mpi.json")" 1500 \
+  "an all-reduce's busbw is algbw x 2(r-1)/r"
+is "$("$JQ" -r '[.results[] | select(.run == "reduce") |
+    (.busbw_gbs / .bandwidth_gbs * 1000 | round)] | unique | .[]' "$tmp/mpi.json")" 1000 \
+  "a reduce's busbw is algbw"
+is "$("$JQ" -r '[.results[] | .n_total / .n] | unique | map(tostring) | join(" ")' \
+  "$tmp/mpi.json")" "2 4" "n_total is n per rank times the ranks"
+
+cat >"$tmp/faults.ini" <<INI
+[experiment]
+rounds = 1
+warmup = 0
+min_time = 0
+min_reps = 4
+max_reps = 4
+timeout = 4
+determinism_runs = 0
+[data]
+op = sum
+dtype = i64
+n = 1000
+ranks = 2
+[run faults]
+plugin = mpi-faults
+bug = crash, none, hang, none
+INI
+# shellcheck disable=SC2086
+"$rb" -q $plugins -c "$tmp/faults.ini" -o "$tmp/faults.json" 2>"$tmp/faults.err"
+is "$?" 1 "a crashing and a hanging rank: exit 1"
+status() { "$JQ" -r ".results[$1] | \"\(.status): \(.reason)\"" "$tmp/faults.json"; }
+case $(status 0) in "failed: rank 1 ended in run without its row"*SIGABRT*) r=1;; *) r=0;; esac
+is "$r" 1 "a crashing rank fails its row ($(status 0))"
+case $(status 2) in "failed: rank"*" stopped answering for "*"killed"*) r=1;; *) r=0;; esac
+is "$r" 1 "a hanging rank fails its row ($(status 2))"
+is "$(status 1 | cut -d: -f1) $(status 3 | cut -d: -f1)" "ok ok" \
+  "the rows after each fault are ok: the run went on with fresh ranks"
+
+# redbench under the launcher: the hub (a socket on this node).
+[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+cat >"$tmp/hub.ini" <<INI
+[experiment]
+warmup = 1
+min_time = 0
+min_reps = 3
+max_reps = 4
+timeout = 4
+[data]
+op = sum, max
+dtype = f32, i64
+n = 3001
+ranks = 2
+[run hub]
+plugin = exchange-sum
+INI
+mpirun --oversubscribe -np 2 "$rb" -q -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/hub.ini" \
+  -o "$tmp/hub.json" >"$tmp/hub.out" 2>"$tmp/hub.err"
+is "$?" 0 "mpirun -np 2 redbench: exit 0"
+is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status) \(.probes)"] | unique | join(",")' \
+  "$tmp/hub.json")" "2 ok passed" "every row on the launcher's 2 processes ok and proven"
+mpirun --oversubscribe -np 3 "$rb" -q -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/hub.ini" \
+  -D ranks=3 -D op=sum -o "$tmp/hub3.json" >"$tmp/hub3.out" 2>"$tmp/hub3.err"
+is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status)"] | unique | join(",")' "$tmp/hub3.json")" \
+  "3 ok" "mpirun -np 3: rows of 3 ranks ok"
+mpirun --oversubscribe -np 2 "$rb" -q -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/hub.ini" \
+  -D op=sum -D dtype=f32 -D bug=crash,none,hang,none -o "$tmp/hubf.json" \
+  >"$tmp/hubf.out" 2>"$tmp/hubf.err"
+hub_status() { "$JQ" -r ".results[$1] | \"\(.status): \(.reason)\"" "$tmp/hubf.json"; }
+is "$(hub_status 0)" "failed: rank 1 ended in run without its row" \
+  "under the launcher, a crashing rank fails its row"
+case $(hub_status 2) in "failed: "*) r=1;; *) r=0;; esac
+is "$r" 1 "under the launcher, a hanging rank fails its row ($(hub_status 2))"
+is "$(hub_status 1 | cut -d: -f1) $(hub_status 3 | cut -d: -f1)" "ok ok" \
+  "under the launcher, the rows after each fault are ok"
+port=$((20000 + $$ % 20000))
+mpirun --oversubscribe -np 2 -x REDBENCH_LEADER=127.0.0.1:$port "$rb" -q \
+  -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/hub.ini" -D op=sum -o "$tmp/hubt.json" \
+  >"$tmp/hubt.out" 2>"$tmp/hubt.err"
+is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status)"] | unique | join(",")' "$tmp/hubt.json")" \
+  "2 ok" "through REDBENCH_LEADER=127.0.0.1:$port (TCP, as across nodes): rows ok"

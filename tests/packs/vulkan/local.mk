@@ -1,0 +1,36 @@
+# tests/packs/vulkan/local.mk: tests of the vulkan pack, where it is
+# built: every strategy, variant, op and dtype it offers judged on the
+# Vulkan device (lavapipe in CI) at small, odd and medium sizes, declined
+# dtypes, the timing modes, the validation layers where installed, and
+# three plugins with planted bugs (planted.c) that must be judged wrong.
+# test_vulkan.sh skips (TAP SKIP) without jq or a Vulkan device.
+EXTRA_DIST += tests/packs/vulkan/test_vulkan.sh tests/packs/vulkan/planted.c
+if BUILD_VULKAN
+TESTS += tests/packs/vulkan/test_vulkan.sh
+
+VULKAN_PLANTED = tests/packs/vulkan/bug-skip-tail.la tests/packs/vulkan/bug-last-byte.la \
+	tests/packs/vulkan/bug-stale.la
+check_LTLIBRARIES += $(VULKAN_PLANTED)
+VULKAN_PLANTED_CPPFLAGS = -I$(top_srcdir)/sdk -I$(top_srcdir) -I$(top_builddir) $(VULKAN_CFLAGS)
+
+tests_packs_vulkan_bug_skip_tail_la_SOURCES = tests/packs/vulkan/planted.c
+tests_packs_vulkan_bug_skip_tail_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=1
+tests_packs_vulkan_bug_skip_tail_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_packs_vulkan_bug_skip_tail_la_LIBADD = $(VULKAN_LIBS)
+
+tests_packs_vulkan_bug_last_byte_la_SOURCES = tests/packs/vulkan/planted.c
+tests_packs_vulkan_bug_last_byte_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=2
+tests_packs_vulkan_bug_last_byte_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_packs_vulkan_bug_last_byte_la_LIBADD = $(VULKAN_LIBS)
+
+tests_packs_vulkan_bug_stale_la_SOURCES = tests/packs/vulkan/planted.c
+tests_packs_vulkan_bug_stale_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=3
+tests_packs_vulkan_bug_stale_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_packs_vulkan_bug_stale_la_LIBADD = $(VULKAN_LIBS)
+
+# The folder test_vulkan.sh points --plugin-path at.
+tests/packs/vulkan/dir.stamp: $(VULKAN_PLANTED)
+	$(AM_V_GEN)$(gather_plugins) tests/packs/vulkan/dir $(VULKAN_PLANTED) && touch $@
+check_DATA += tests/packs/vulkan/dir.stamp
+endif
+CLEANFILES += tests/packs/vulkan/dir.stamp tests/packs/vulkan/dir/*.so

@@ -1,0 +1,161 @@
+/* tests/packs/vulkan/planted.c: vulkan plugins with planted bugs, each of which
+ * the judge must report `wrong`. Built three times (PLANTED = 1, 2, 3):
+ *   1 bug-skip-tail     a subgroup sum (two-pass) whose grid covers only
+ *                       whole workgroups: the elements after the last full
+ *                       workgroup's block are never read (odd sizes)
+ *   2 bug-last-byte     the shared-memory histogram told n - 1 bytes: the
+ *                       last byte is never counted
+ *   3 bug-stale         a subgroup sum that records its work on the first
+ *                       call only: later calls return the first call's
+ *                       answer, right on the random input and wrong on the
+ *                       probes the host writes between calls
+ * They use the pack's shaders (the SPIR-V headers of the build tree) and
+ * pack.h. */
+#include "plugins/vulkan/pack.h"
+#if PLANTED == 2
+#include "plugins/vulkan/histogram_spv.h"
+#else
+#include "plugins/vulkan/subgroup_spv.h"
+#endif
+
+#define BLOCK 256u
+
+typedef struct planted_state {
+    const rb_config *cfg;
+    rb_vulkan_queue *q;
+    rb_vulkan_pipeline pipeline;
+    rb_vulkan_buffer partials, result, readback;
+    uint32_t groups, calls;
+    pack_push first, second;
+    uint32_t hist_push[8];
+} planted_state;
+
+static void planted_teardown(void *state)
+{
+    planted_state *s = state;
+    rb_vulkan_buffer *buffers[] = {&s->partials, &s->result, &s->readback};
+    pack_release(s->q, &s->pipeline, buffers, 3);
+    free(s);
+}
+
+static int planted_init(const rb_config *cfg, void **state)
+{
+    planted_state *s = rb_state_alloc(cfg, sizeof *s);
+    if (!s)
+        return RB_ERROR;
+    s->cfg = cfg;
+    s->q = pack_queue(cfg);
+    *state = s;
+    uint32_t n = (uint32_t)cfg->n;
+    VkDeviceAddress input = rb_vulkan_input_address(cfg);
+    uint32_t constants[3] = {BLOCK, 1, 0};
+    int st;
+#if PLANTED == 2
+    s->groups = 64;
+    if ((st = rb_vulkan_pipeline_create(s->q, cfg->host, histogram_spv,
+                                        sizeof histogram_spv / sizeof histogram_spv[0], 32,
+                                        constants, 1, &s->pipeline)) != RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, 1024, RB_VULKAN_DEVICE_MEMORY,
+                                  &s->result)) != RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, 1024, RB_VULKAN_HOST_MEMORY,
+                                  &s->readback)) != RB_OK) {
+        planted_teardown(s);
+        *state = NULL;
+        return st;
+    }
+    memcpy(&s->hist_push[0], &input, 8);
+    memcpy(&s->hist_push[2], &s->result.address, 8);
+    s->hist_push[4] = n - 1; /* the planted bug: the last byte is left out */
+    s->hist_push[5] = s->groups;
+    s->hist_push[6] = cfg->bins;
+#else
+    size_t size = rb_dtype_size(cfg->dtype);
+    uint32_t covered = n;
+#if PLANTED == 1
+    /* the planted bug: one workgroup per whole block of input, and the
+     * workgroups read only the elements they cover */
+    s->groups = n / BLOCK ? n / BLOCK : 1;
+    covered = n / BLOCK ? s->groups * BLOCK : n;
+#else
+    s->groups = 16;
+#endif
+    if ((st = pack_pipeline(cfg, subgroup_spirv, 0, sizeof(pack_push), constants, 3,
+                            &s->pipeline)) != RB_OK ||
+        (st = s->q->buffer_create(s->q, cfg->host, (uint64_t)s->groups * size,
+                                  RB_VULKAN_DEVICE_MEMORY, &s->partials)) != RB_OK ||
+        (st = pack_result_buffers(s->q, cfg->host, &s->result, &s->readback)) != RB_OK) {
+        planted_teardown(s);
+        *state = NULL;
+        return st;
+    }
+    s->first = (pack_push){input, s->partials.address, covered, s->groups};
+    s->second = (pack_push){s->partials.address, s->result.address, s->groups, 1};
+#endif
+    return RB_OK;
+}
+
+static int planted_run(void *state)
+{
+    planted_state *s = state;
+    VkCommandBuffer cmd = s->q->begin(s->q, s->cfg->host);
+    if (!cmd)
+        return RB_ERROR;
+#if PLANTED == 2
+    vkCmdFillBuffer(cmd, s->result.buffer, 0, VK_WHOLE_SIZE, 0);
+    rb_vulkan_barrier(cmd);
+    pack_dispatch(s->q, cmd, &s->pipeline, s->hist_push, s->groups);
+#else
+#if PLANTED == 3
+    if (s->calls++ == 0) /* the planted bug: work on the first call only */
+#endif
+    {
+        pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
+        rb_vulkan_barrier(cmd);
+        pack_dispatch(s->q, cmd, &s->pipeline, &s->second, 1);
+    }
+#endif
+    return s->q->submit(s->q, s->cfg->host, cmd);
+}
+
+static int planted_verify(void *state, rb_result *result)
+{
+    planted_state *s = state;
+#if PLANTED == 2
+    uint32_t counts[256];
+    if (rb_vulkan_read(s->q, s->cfg->host, &s->result, 0, &s->readback, counts,
+                       s->cfg->bins * 4) != RB_OK)
+        return RB_ERROR;
+    for (uint32_t k = 0; k < s->cfg->bins && k < result->n_bins; k++)
+        result->bins[k] = counts[k];
+#else
+    return pack_read_result(s->q, s->cfg, &s->result, &s->readback, 0, result);
+#endif
+    return RB_OK;
+}
+
+static const rb_plugin planted_plugin = {
+    PACK_DESCRIPTOR_FIELDS,
+#if PLANTED == 1
+    .name = "bug-skip-tail",
+    .summary = "planted bug: skips the elements after the last whole workgroup",
+#elif PLANTED == 2
+    .name = "bug-last-byte",
+    .summary = "planted bug: a histogram that ignores the last byte",
+#else
+    .name = "bug-stale",
+    .summary = "planted bug: computes on the first call only",
+#endif
+#if PLANTED == 2
+    .ops = RB_OP_BIT(RB_OP_HISTOGRAM),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_U8),
+#else
+    .ops = RB_OP_BIT(RB_OP_SUM),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_F32),
+#endif
+    .init = planted_init,
+    .run = planted_run,
+    .verify = planted_verify,
+    .teardown = planted_teardown,
+};
+
+RB_PLUGIN_ENTRY(planted_plugin)

@@ -1,0 +1,290 @@
+#!/bin/sh
+# tests/packs/vulkan/test_vulkan.sh: the vulkan pack on the machine's Vulkan device
+# (lavapipe, Mesa's CPU driver, in CI). Every strategy, variant, op and
+# dtype the pack offers is judged `ok` (probes included) at n = 1, 2, 3,
+# 31, 1000, 1000001 (odd: no block or vector width divides it) and 4M;
+# what the device cannot run is `unsupported` with the reason (on lavapipe:
+# double atomic adds); the three timing modes time it; the planted-bug
+# plugins of tests/packs/vulkan/ are each judged `wrong`; and, where the Khronos
+# validation layer is installed, a run of every strategy makes no
+# validation error. Runs name the pack (vulkan/tree): other packs offer the
+# same names. Skips without jq, without the pack or without a device.
+. "$top_srcdir/tests/lib.sh"
+
+[ -n "${JQ:-}" ] || skip_all "jq not found"
+pack=$top_builddir/plugins/vulkan
+planted=$top_builddir/tests/packs/vulkan/dir
+[ -f "$pack/backend.so" ] || skip_all "the vulkan pack is not built"
+paths="--plugin-path $pack --plugin-path $planted"
+
+# [experiment] for a correctness run: one warm-up, one or two repetitions.
+header() { experiment_header "$1" timeout=300 seed=20261124; printf '%s\n' "${2:-}"; }
+
+# The probe: is there a device?
+header probe >"$tmp/probe.ini"
+cat >>"$tmp/probe.ini" <<EOF2
+[data]
+op = sum
+dtype = i32
+n = 1
+[run probe]
+plugin = vulkan/subgroup
+EOF2
+# shellcheck disable=SC2086
+"$rb" -c "$tmp/probe.ini" $paths --format json -o "$tmp/probe.json" >"$tmp/probe.out" 2>&1
+probe_status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
+case $probe_status in
+  ok) ;;
+  skipped|failed) skip_all "no usable Vulkan device: $("$JQ" -r '.results[0].reason' "$tmp/probe.json")" ;;
+  *) skip_all "the probe run did not run: $(tail -n 1 "$tmp/probe.out")" ;;
+esac
+
+# all_ok NAME ROWS: runs $tmp/NAME.ini; every row ok (and proven by the
+# probes), ROWS rows, exit status 0. Prints what differs.
+all_ok() {
+  # shellcheck disable=SC2086
+  "$rb" -c "$tmp/$1.ini" $paths --format json -o "$tmp/$1.json" >"$tmp/$1.out" 2>"$tmp/$1.err"
+  status=$?
+  rows=$("$JQ" '.results | length' "$tmp/$1.json" 2>/dev/null)
+  not_ok=$("$JQ" '[.results[] | select(.status != "ok" or (.probes // "passed") != "passed")] | length' \
+    "$tmp/$1.json" 2>/dev/null)
+  if [ "$status" -eq 0 ] && [ "$rows" = "$2" ] && [ "$not_ok" = 0 ]; then
+    return 0
+  fi
+  echo "exit status $status; $rows rows (want $2); $not_ok not ok"
+  "$JQ" -r '.results[] | select(.status != "ok" or (.probes // "passed") != "passed")
+    | "\(.run) \(.params_text // .params) \(.op) \(.dtype) n=\(.n): \(.status): \(.reason)"' \
+    "$tmp/$1.json" 2>/dev/null | head -n 15
+  tail -n 5 "$tmp/$1.err"
+  return 1
+}
+
+# rows NAME STATUS: how many rows of $tmp/NAME.json have STATUS.
+rows() {
+  "$JQ" --arg s "$2" '[.results[] | select(.status == $s)] | length' "$tmp/$1.json"
+}
+
+features=$("$JQ" -r '.devices[0].properties.features // ""' "$tmp/probe.json")
+device=$("$JQ" -r '.devices[0].name' "$tmp/probe.json")
+echo "# device: $device; features: $features"
+has() { case " $features " in *" $1 "*) return 0 ;; esac; return 1; }
+
+dtypes=i32,f32
+has int64 && dtypes="$dtypes, i64"
+has float64 && dtypes="$dtypes, f64"
+n_dtypes=$(echo "$dtypes" | tr ',' '\n' | wc -l)
+sizes="1, 2, 3, 31, 1000, 1000001"
+n_sizes=6
+
+plan 13
+
+# 1. tree: every variant, op and dtype the device has, at every size.
+header tree >"$tmp/tree.ini"
+cat >>"$tmp/tree.ini" <<EOF2
+[data]
+op = sum, min, max
+dtype = $dtypes
+n = $sizes
+[run tree]
+plugin = vulkan/tree
+variant = divergent, interleaved, sequential, first-add
+EOF2
+ok "tree: 4 variants x sum/min/max x $dtypes x n = $sizes all ok" \
+  all_ok tree $((4 * 3 * n_dtypes * n_sizes))
+
+# 2. subgroup, two-pass: scalar and 16-byte loads, 1 and 4 loads in flight.
+header subgroup >"$tmp/subgroup.ini"
+cat >>"$tmp/subgroup.ini" <<EOF2
+[data]
+op = sum, min, max
+dtype = $dtypes
+n = $sizes
+[run subgroup]
+plugin = vulkan/subgroup
+finish = two-pass
+vector = true, false
+items = 1, 4
+EOF2
+ok "subgroup two-pass: vector x items x sum/min/max x $dtypes x n = $sizes all ok" \
+  all_ok subgroup $((2 * 2 * 3 * n_dtypes * n_sizes))
+
+# 3. subgroup and atomic with atomic finishes, where the device has them:
+# the configurations it lacks the atomics for are left out here (test 6).
+atomic_dtypes=i32
+has f32-atomic-add && atomic_dtypes="$atomic_dtypes, f32"
+has int64-atomics && atomic_dtypes="$atomic_dtypes, i64"
+header atomics >"$tmp/atomics.ini"
+cat >>"$tmp/atomics.ini" <<EOF2
+[data]
+op = sum, min, max
+dtype = $atomic_dtypes
+n = $sizes
+[run subgroup-atomic]
+plugin = vulkan/subgroup
+finish = atomic
+[run atomic]
+plugin = vulkan/atomic
+scope = workgroup, thread
+EOF2
+n_atomic=$(echo "$atomic_dtypes" | tr ',' '\n' | wc -l)
+ok "subgroup (finish = atomic) and atomic (workgroup, thread): sum/min/max x $atomic_dtypes all ok" \
+  all_ok atomics $((3 * 3 * n_atomic * n_sizes))
+
+# 4. histograms: 256, 7 and 1 bins, u8.
+header histogram >"$tmp/histogram.ini"
+cat >>"$tmp/histogram.ini" <<EOF2
+[data]
+op = histogram
+dtype = u8
+n = $sizes, 4M
+bins = 256, 7, 1
+[run histogram]
+plugin = vulkan/histogram
+block = 64, 256
+EOF2
+ok "histogram: 256, 7 and 1 bins at n = $sizes, 4M all ok" all_ok histogram $((3 * 2 * 7))
+
+# 5. medium size (4M) for every strategy, sums and maxima.
+header medium >"$tmp/medium.ini"
+cat >>"$tmp/medium.ini" <<EOF2
+[data]
+op = sum, max
+dtype = i32, f32
+n = 4M
+[run tree]
+plugin = vulkan/tree
+variant = sequential, first-add
+[run subgroup]
+plugin = vulkan/subgroup
+[run atomic]
+plugin = vulkan/atomic
+dtype = i32
+EOF2
+ok "n = 4M: tree, subgroup and atomic all ok" all_ok medium $((2 * 2 * 2 + 2 * 2 + 2))
+
+# 6. declined: what the device lacks is unsupported, with the reason.
+header declined >"$tmp/declined.ini"
+cat >>"$tmp/declined.ini" <<EOF2
+[data]
+op = sum
+dtype = i32, i64, f32, f64
+n = 1000
+[run subgroup-atomic]
+plugin = vulkan/subgroup
+finish = atomic
+[run atomic]
+plugin = vulkan/atomic
+[run too-large]
+plugin = vulkan/tree
+dtype = i32
+n = 2G
+EOF2
+declined_ok() {
+  # shellcheck disable=SC2086
+  "$rb" -c "$tmp/declined.ini" $paths --format json -o "$tmp/declined.json" >/dev/null 2>&1
+  want_ok=2 # i32 in both runs
+  has f32-atomic-add && want_ok=$((want_ok + 2))
+  has int64-atomics && want_ok=$((want_ok + 2))
+  has f64-atomic-add && want_ok=$((want_ok + 2))
+  [ "$(rows declined ok)" = "$want_ok" ] || { echo "ok rows: $(rows declined ok), want $want_ok"; return 1; }
+  [ "$(rows declined unsupported)" = $((9 - want_ok)) ] ||
+    { echo "unsupported rows: $(rows declined unsupported), want $((9 - want_ok))"; return 1; }
+  bad=$("$JQ" -r '.results[] | select(.status == "unsupported")
+    | select(.reason | test("atomic|shaderInt64|shaderFloat64|2\\^31|largest buffer|GiB") | not)
+    | "\(.run) \(.dtype): \(.reason)"' "$tmp/declined.json")
+  [ -z "$bad" ] || { echo "unsupported without a reason that says why: $bad"; return 1; }
+  "$JQ" -r '.results[] | select(.status == "unsupported") | "# \(.run) \(.dtype) n=\(.n): \(.reason)"' \
+    "$tmp/declined.json" | sort -u | head -n 6 >&2
+}
+ok "what the device lacks is unsupported with the reason" declined_ok
+
+# 7-8. the timing modes: launch, device and graph each time every strategy.
+for mode in launch graph; do
+  header "timing-$mode" "timing = $mode" >"$tmp/timing-$mode.ini"
+  cat >>"$tmp/timing-$mode.ini" <<EOF2
+[data]
+op = sum
+dtype = i32
+n = 1000001
+[run tree]
+plugin = vulkan/tree
+variant = sequential
+[run subgroup]
+plugin = vulkan/subgroup
+finish = two-pass, atomic
+[run atomic]
+plugin = vulkan/atomic
+[run histogram]
+plugin = vulkan/histogram
+op = histogram
+dtype = u8
+EOF2
+  timed() {
+    all_ok "timing-$1" 5 || return 1
+    modes=$("$JQ" -r '[.results[].timing] | unique | join(",")' "$tmp/timing-$1.json")
+    [ "$modes" = "$1" ] || { echo "timing: $modes, want $1"; return 1; }
+    slow=$("$JQ" '[.results[] | select((.median_ns // 0) <= 0)] | length' "$tmp/timing-$1.json")
+    [ "$slow" = 0 ] || { echo "$slow rows without a positive time"; return 1; }
+  }
+  ok "timing = $mode: every strategy ok and timed in that mode" timed "$mode"
+done
+
+# 9-11. planted bugs: each judged wrong.
+header planted >"$tmp/planted.ini"
+cat >>"$tmp/planted.ini" <<EOF2
+[data]
+op = sum
+dtype = i32, f32
+n = 1000001
+[run skip-tail]
+plugin = bug-skip-tail
+[run stale]
+plugin = bug-stale
+[run last-byte]
+plugin = bug-last-byte
+op = histogram
+dtype = u8
+EOF2
+# shellcheck disable=SC2086
+"$rb" -c "$tmp/planted.ini" $paths --format json -o "$tmp/planted.json" >/dev/null 2>&1
+planted_status=$?
+wrong_rows() {
+  got=$("$JQ" -r --arg r "$1" '[.results[] | select(.run == $r) | .status] | unique | join(",")' \
+    "$tmp/planted.json")
+  "$JQ" -r --arg r "$1" '.results[] | select(.run == $r) | "# \(.run) \(.dtype): \(.status): \(.reason)"' \
+    "$tmp/planted.json" >&2
+  [ "$got" = wrong ] || { echo "$1: $got, want wrong"; return 1; }
+}
+ok "bug-skip-tail (drops the elements after the last whole workgroup) is wrong" wrong_rows skip-tail
+ok "bug-last-byte (a histogram that ignores the last byte) is wrong" wrong_rows last-byte
+ok "bug-stale (computes on the first call only) is wrong, by the probes" wrong_rows stale
+is "$planted_status" 1 "a run with wrong rows exits 1"
+
+# 12. validation layers: no error over every strategy and timing mode.
+layer=
+for d in /usr/share/vulkan/explicit_layer.d /usr/local/share/vulkan/explicit_layer.d; do
+  [ -f "$d/VkLayer_khronos_validation.json" ] && layer=yes
+done
+if [ -z "$layer" ]; then
+  skip "the Khronos validation layer is not installed (apt-get install vulkan-validationlayers)"
+else
+  mkdir -p "$tmp/layer"
+  cat >"$tmp/layer/vk_layer_settings.txt" <<EOF2
+khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG
+khronos_validation.log_filename = $tmp/validation.log
+khronos_validation.report_flags = error
+khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
+EOF2
+  validated() {
+    for mode in launch graph; do
+      VK_LAYER_SETTINGS_PATH=$tmp/layer VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
+        all_ok "timing-$mode" 5 || return 1
+    done
+    [ -f "$tmp/validation.log" ] || return 0
+    errors=$(grep -c 'Validation Error' "$tmp/validation.log")
+    [ "$errors" = 0 ] || { grep 'Validation Error' "$tmp/validation.log" | head -n 5; return 1; }
+  }
+  ok "the validation layer (with synchronization checks) reports no error" validated
+fi
+
+done_testing

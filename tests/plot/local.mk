@@ -1,0 +1,8 @@
+# tests/plot/local.mk: the tests of src/plot/.
+#   test_plot_data  the figures built from a results document written by
+#                   hand, the axes, the SVG
+#   test_plot.sh    `redbench plot` on results of the cpu pack (fixtures/)
+check_PROGRAMS += tests/plot/test_plot_data
+tests_plot_test_plot_data_SOURCES = tests/plot/test_plot_data.c
+TESTS += tests/plot/test_plot.sh tests/plot/test_plot_data
+EXTRA_DIST += tests/plot/test_plot.sh tests/plot/fixtures/small.ini tests/plot/fixtures/none-ok.ini

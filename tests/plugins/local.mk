@@ -1,0 +1,54 @@
+# tests/plugins/local.mk: the shared test plugins, used by many areas
+# (tests/host/ for the loader tests, run, cli, ...), built by `make check` and
+# never installed: two good ones (tiny-sum, wrong-answer) and five that are
+# each broken in one way (tests/plugins/README says which, and the
+# rejection to expect). All of them, plus a text file named notaplugin.so,
+# are gathered in $(top_builddir)/tests/plugins/dir/ for
+# `redbench --list --plugin-path tests/plugins/dir`.
+TEST_PLUGINS = \
+	tests/plugins/tiny-sum.la \
+	tests/plugins/wrong-answer.la \
+	tests/plugins/no-entry.la \
+	tests/plugins/wrong-major.la \
+	tests/plugins/newer-minor.la \
+	tests/plugins/too-small.la \
+	tests/plugins/no-run.la
+check_LTLIBRARIES += $(TEST_PLUGINS)
+
+tests_plugins_tiny_sum_la_SOURCES = tests/plugins/tiny-sum.c tests/plugins/test_plugin.h
+tests_plugins_tiny_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_tiny_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_plugins_wrong_answer_la_SOURCES = tests/plugins/wrong-answer.c tests/plugins/test_plugin.h
+tests_plugins_wrong_answer_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_wrong_answer_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+# Exports redbench_entry instead of the entry point: no symbol filter.
+tests_plugins_no_entry_la_SOURCES = tests/plugins/no-entry.c tests/plugins/test_plugin.h
+tests_plugins_no_entry_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_no_entry_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+
+tests_plugins_wrong_major_la_SOURCES = tests/plugins/wrong-major.c tests/plugins/test_plugin.h
+tests_plugins_wrong_major_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_wrong_major_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_plugins_newer_minor_la_SOURCES = tests/plugins/newer-minor.c tests/plugins/test_plugin.h
+tests_plugins_newer_minor_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_newer_minor_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_plugins_too_small_la_SOURCES = tests/plugins/too-small.c tests/plugins/test_plugin.h
+tests_plugins_too_small_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_too_small_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_plugins_no_run_la_SOURCES = tests/plugins/no-run.c tests/plugins/test_plugin.h
+tests_plugins_no_run_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_no_run_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+# The folder the loader tests point --plugin-path at.
+tests/plugins/dir.stamp: $(TEST_PLUGINS)
+	$(AM_V_GEN)$(gather_plugins) tests/plugins/dir $(TEST_PLUGINS) && \
+	echo 'redbench test file: text, not a shared object' > tests/plugins/dir/notaplugin.so && \
+	touch $@
+check_DATA += tests/plugins/dir.stamp
+CLEANFILES += tests/plugins/dir.stamp tests/plugins/dir/*.so
+EXTRA_DIST += tests/plugins/README

@@ -1,0 +1,34 @@
+# tests/report/local.mk: the tests of src/report/.
+#   test_results_large.sh  `redbench plot` and `redbench compare` on a
+#                    results file of 200,000 rows (gen_results.sh writes it)
+#   test_html.sh     `--format html`: one self-contained page
+#   test_results_untrusted.sh  results files as untrusted input to plot and
+#                    compare
+#   test_results_read.sh  the results reader, with the malformed files it
+#                    refuses (fixtures/)
+#   test_reports     the reporters (table, csv, json, md), the JSON writer,
+#                    results_free and results_count, on a results set built
+#                    by hand; its JSON checks read the report back with jq
+#                    and are skipped without it
+#   test_results_schema.sh  a real run's JSON against
+#                    docs/results-schema.md; seeds as strings; parameters
+#                    typed alike
+# test_results_large.sh and test_html.sh are among the slowest of the
+# suite: listed first.
+TESTS += tests/report/test_results_large.sh tests/report/test_html.sh \
+	tests/report/test_results_untrusted.sh tests/report/test_results_read.sh
+EXTRA_DIST += tests/report/test_results_large.sh tests/report/test_html.sh \
+	tests/report/test_results_untrusted.sh tests/report/test_results_read.sh \
+	tests/report/gen_results.sh \
+	tests/report/fixtures/deterministic-text.json tests/report/fixtures/device-out-of-range.json \
+	tests/report/fixtures/experiment-cache.json tests/report/fixtures/host-text.json \
+	tests/report/fixtures/median-text.json tests/report/fixtures/n-text.json \
+	tests/report/fixtures/no-plugin.json tests/report/fixtures/param-object.json \
+	tests/report/fixtures/params-array.json tests/report/fixtures/samples-not-reps.json \
+	tests/report/fixtures/too-many-devices.json tests/report/fixtures/unknown-op.json \
+	tests/report/fixtures/unknown-status.json
+
+check_PROGRAMS += tests/report/test_reports
+tests_report_test_reports_SOURCES = tests/report/test_reports.c
+TESTS += tests/report/test_reports tests/report/test_results_schema.sh
+EXTRA_DIST += tests/report/test_results_schema.sh docs/results-schema.md

@@ -1,0 +1,151 @@
+#!/bin/bash
+# tests/report/test_results_untrusted.sh: results files are untrusted input to
+# `redbench plot` and `redbench compare`. Hostile names (backquotes, $(...),
+# quotes, line breaks, system(...), macros) run nothing in gnuplot and stay
+# out of the scripts' commands; non-finite and absurd numbers are left out
+# with a warning; runs named a/b and a_b draw two heat maps; devices, huge
+# files and other tools' JSON are refused naming the file; terminal escapes
+# (ESC, DEL, 0x9b) from a file reach no terminal, HTML, CSV or Markdown raw.
+. "$top_srcdir/tests/lib.sh"
+cd "$top_builddir" || exit 1
+plan 39
+
+gnuplot=$(command -v gnuplot || true)
+m=$tmp/marker
+# row RUN PARAMS N MEDIAN GBS [EXTRA]: one ok row
+row() { printf '{"run": %s, "plugin": "serial", "params": %s, "params_text": "", "op": "sum", "dtype": "f32", "n": %s, "status": "ok", "reason": "", "device": 0, "median_ns": %s, "bandwidth_gbs": %s, "samples_ns": [%s, %s]%s}' \
+  "$1" "$2" "$3" "$4" "$5" "$4" "$4" "${6:-}"; }
+# results FILE ROWS...: a results file with those rows
+results() { local f=$1; shift; local sep=""
+  { printf '{"tool": "redbench", "version": "0.1.0", "host": {"name": "h"},\n "devices": [{"backend": "cpu", "device": 0, "name": "cpu", "peak_gbs": 100}],\n "results": ['
+    for r in "$@"; do printf '%s\n  %s' "$sep" "$r"; sep=","; done; printf '\n]}\n'; } >"$f"; }
+
+# ---- hostile names in every text plot draws ----
+evil=(
+  "\"\`touch $m.bq\`\""
+  "\"\$(touch $m.dollar)\""
+  "\"q'\\\" \`touch $m.quote\` '\""
+  "\"line\\n\`touch $m.nl\`\\nset output '$m.out'\""
+  "\"x\\\" . system('touch $m.system') . \\\"\""
+  "\"@evil \`touch $m.macro\`\""
+)
+rows=()
+for k in "${!evil[@]}"; do
+  for b in 1 2; do for v in 1 2; do
+    rows+=("$(row "${evil[$k]}" "{\"b\": $b, \"v\": \"\`touch $m.param\` $v\"}" $((1024 << k)) $((100 + k + b)) $((4 + v)))")
+  done; done
+done
+results "$tmp/evil.json" "${rows[@]}"
+if [ -n "$gnuplot" ]; then
+  printf 'evil = "`touch %s.macrovar`"\n' "$m" >"$tmp/ignored"
+  "$rb" plot "$tmp/evil.json" -o "$tmp/evil" --baseline "${evil[0]//\"/}" >"$tmp/out" 2>"$tmp/err"
+  is "$?" 0 "plot draws a file whose names are shell and gnuplot commands"
+  is "$(ls "$tmp" | grep '^marker' | tr '\n' ' ')" "" "... and runs none of them (no marker file)"
+  ok "... heat maps drawn for the hostile runs" test "$(ls "$tmp/evil"/heatmap-*.gp | wc -l)" -ge 6
+  # Outside data blocks and single-quoted strings no command text is left.
+  # shellcheck disable=SC2016
+  awk '/<< EOD$/ { data = 1; next } data && /^EOD$/ { data = 0; next } data { next }
+       /^#/ { next }
+       { line = $0; gsub(/'"'"'([^'"'"']|'"'"''"'"')*'"'"'/, "", line)
+         if (line ~ /touch|system|`|\$\(/) { print FILENAME ": " $0; bad = 1 } }
+       END { exit bad }' "$tmp/evil"/*.gp >"$tmp/exposed"
+  ok "... the .gp scripts hold the names only as data or single-quoted strings" test ! -s "$tmp/exposed"
+  ok "... every name is there, quoted" grep -qF "title '\`touch $m.bq\` b=1 v=" "$tmp/evil/bandwidth.gp"
+  ok "... a line break in a name does not end a command" bash -c "! grep -q '^set output' '$tmp/evil/bandwidth.gp'"
+  (cd "$tmp/evil" && for f in *.gp; do gnuplot -e "set terminal svg; set output '/dev/null'" "$f" || exit 1; done) >/dev/null 2>&1
+  is "$?" 0 "each kept script redraws"
+  is "$(ls "$tmp" | grep -c '^marker')" 0 "... and redrawing runs nothing either"
+else
+  for k in $(seq 1 8); do skip "gnuplot not found"; done
+fi
+
+# ---- numbers that cannot be drawn ----
+results "$tmp/inf.json" \
+  "$(row '"good"' '{}' 1024 100 10)" "$(row '"good"' '{}' 2048 150 13)" \
+  "$(row '"inf-time"' '{}' 1024 1e999 10)" "$(row '"huge-n"' '{}' 9223372036854775808 100 10)" \
+  "$(row '"huge-bw"' '{}' 4096 100 1e308)" "$(row '"tiny-time"' '{}' 4096 1e-300 10)"
+sed -i 's/"peak_gbs": 100/"peak_gbs": 1e999, "measured_peak_gbs": -1e999/; s/"samples_ns": \[1e999, 1e999\]/"samples_ns": [100, 100]/' "$tmp/inf.json"
+if [ -n "$gnuplot" ]; then
+  "$rb" plot "$tmp/inf.json" -o "$tmp/inf" >/dev/null 2>"$tmp/err"
+  is "$?" 0 "plot draws the rows it can among non-finite and absurd numbers"
+  ok "... saying 4 rows were left out, naming the first" grep -q "inf.json: 4 ok rows left out .*results\[2\]" "$tmp/err"
+  ok "... no infinite or absurd number in a script" bash -c "! cat '$tmp'/inf/*.gp | grep -v '^#' | grep -qiE '(^|[^a-z])[-+]?inf([^a-z]|$)|e\+(30[0-9]|400)'"
+  ok "... nor in a drawing" bash -c "! grep -qiE '[ \">(,][-+]?(inf|nan)([^a-z]|$)|e\+(30[0-9]|400)' '$tmp'/inf/*.svg"
+  ok "... nor in the report's cells" bash -c "! grep -qiE '>[-+]?(inf|nan)( s)?<' '$tmp/inf/report.html'"
+  ok "... and the infinite peak is not drawn" bash -c "! grep -q 'peak' '$tmp/inf/bandwidth.gp'"
+else
+  for k in $(seq 1 5); do skip "gnuplot not found"; done
+fi
+
+# An n that is not a whole number of elements is not a results row.
+results "$tmp/badn.json" "$(row '"good"' '{}' 1024 100 10)" "$(row '"bad-n"' '{}' 1e400 100 10)"
+"$rb" report "$tmp/badn.json" --format csv >/dev/null 2>"$tmp/err"
+is "$?" 2 "n = 1e400: the file is refused (exit 2)"
+ok "... naming the file, the row, its line and what n must be" grep -q "badn.json:5: error: results\[1\]: \"n\": is 1e400; valid: a whole number" "$tmp/err"
+
+# ---- heat-map names ----
+results "$tmp/names.json" \
+  "$(row '"a/b"' '{"x": 1, "y": 1}' 1024 100 1)" "$(row '"a/b"' '{"x": 2, "y": 2}' 1024 100 2)" \
+  "$(row '"a_b"' '{"x": 1, "y": 1}' 1024 100 3)" "$(row '"a_b"' '{"x": 2, "y": 2}' 1024 100 4)"
+if [ -n "$gnuplot" ]; then
+  "$rb" plot "$tmp/names.json" -o "$tmp/names" >/dev/null 2>&1
+  is "$(ls "$tmp/names"/heatmap-*.svg | wc -l)" 2 "runs a/b and a_b: two heat-map files"
+  ok "... one for each run" bash -c "grep -l 'a/b: bandwidth' '$tmp'/names/heatmap-*.gp && grep -l 'a_b: bandwidth' '$tmp'/names/heatmap-*.gp"
+else
+  for k in 1 2; do skip "gnuplot not found"; done
+fi
+
+# ---- what is not a results file ----
+for cmd in compare plot; do
+  args=("$tmp/names.json"); [ $cmd = compare ] && args=(/dev/zero "$tmp/names.json")
+  [ $cmd = plot ] && args=(/dev/zero)
+  timeout 20 "$rb" $cmd "${args[@]}" >/dev/null 2>"$tmp/err"
+  is "$?" 2 "$cmd /dev/zero: exit 2 at once"
+  ok "... naming it and saying why" grep -q "^/dev/zero: error: .*character device" "$tmp/err"
+done
+truncate -s 1100M "$tmp/huge.json"
+timeout 20 "$rb" compare "$tmp/names.json" "$tmp/huge.json" >/dev/null 2>"$tmp/err"
+is "$?" 2 "a results file over 1 GiB: exit 2"
+ok "... naming the file and the limit" grep -q "huge.json: error: larger than 1 GiB" "$tmp/err"
+rm -f "$tmp/huge.json"
+mkfifo "$tmp/fifo"
+timeout 20 "$rb" compare "$tmp/names.json" "$tmp/fifo" >/dev/null 2>"$tmp/err"
+is "$?" 2 "a named pipe no one writes to: exit 2, not waited for"
+"$rb" compare --format json "$tmp/names.json" "$tmp/names.json" >"$tmp/cmp.json" 2>/dev/null
+"$rb" compare "$tmp/cmp.json" "$tmp/names.json" >/dev/null 2>"$tmp/err"
+is "$?" 2 "compare's own output is not a results file: exit 2"
+ok "... naming it and saying what was expected" grep -q "cmp.json:1: error: not a redbench results file: expected .*\"tool\": \"redbench\".*its tool is \"redbench compare\"" "$tmp/err"
+sed 's/"tool": "redbench", //' "$tmp/names.json" >"$tmp/notool.json"
+"$rb" plot "$tmp/notool.json" -o "$tmp/x" >/dev/null 2>"$tmp/err"
+is "$?" 2 "plot: JSON without the redbench marker: exit 2"
+ok "... saying so" grep -q "notool.json:1: error: not a redbench results file.*no \"tool\"" "$tmp/err"
+
+# ---- terminal escapes ----
+esc='"run\u001b[31mred\u007f\u009b2J"'
+raw=$(printf '"raw\x7f\x9b"')
+results "$tmp/esc-old.json" "$(row "$esc" '{"k": "v\u001b]0;t\u0007"}' 1024 100 4 ', "timing": "launch\u001b[1m"')" \
+  "$(row "$raw" '{}' 1024 100 4)"
+sed 's/"launch\\u001b\[1m"/"graph\\u001b[2m"/; s/"name": "cpu"/"name": "cpu\\u001b[5m\\u009b"/; s/"name": "h"/"name": "h\\u001b[6m"/' \
+  "$tmp/esc-old.json" >"$tmp/esc-new.json"
+clean() { ! LC_ALL=C grep -qP '[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|(?<![\xc0-\xf4])[\x80-\x9f]' "$1"; }
+"$rb" compare --allow-device-change "$tmp/esc-old.json" "$tmp/esc-new.json" >"$tmp/out" 2>"$tmp/err"
+ok "compare's table: no control byte from the files" clean "$tmp/out"
+ok "... the run shown with escapes" grep -qF 'run\x1b[31mred\x7f\xc2\x9b2J' "$tmp/out"
+ok "... and the raw bytes too" grep -qF 'raw\x7f\x9b' "$tmp/out"
+ok "compare's warnings: no control byte" clean "$tmp/err"
+ok "... the timing shown with escapes" grep -qF 'old: launch\x1b[1m, new: graph\x1b[2m' "$tmp/err"
+for format in csv md; do
+  "$rb" compare --allow-device-change --format $format "$tmp/esc-old.json" "$tmp/esc-new.json" >"$tmp/out.$format" 2>/dev/null
+  ok "compare --format $format: no control byte" clean "$tmp/out.$format"
+done
+"$rb" compare "$tmp/esc-old.json" "$tmp/esc-new.json" >/dev/null 2>"$tmp/err"
+ok "compare's device error: no control byte" clean "$tmp/err"
+if [ -n "$gnuplot" ]; then
+  "$rb" plot "$tmp/esc-new.json" -o "$tmp/esc" --baseline nothing >/dev/null 2>"$tmp/err"
+  ok "plot's error listing the runs: no control byte" bash -c "grep -q 'runs:' '$tmp/err' && ! LC_ALL=C grep -qP '[\x1b\x7f]|\xc2[\x80-\x9f]' '$tmp/err'"
+  "$rb" plot "$tmp/esc-new.json" -o "$tmp/esc" >/dev/null 2>&1
+  ok "plot's report.html and drawings: no control byte" bash -c "cat '$tmp'/esc/*.html '$tmp'/esc/*.svg '$tmp'/esc/*.gp >'$tmp/all' && ! LC_ALL=C grep -qP '[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' '$tmp/all'"
+else
+  for k in 1 2; do skip "gnuplot not found"; done
+fi
+done_testing

@@ -1,0 +1,175 @@
+/* tests/run/ranks/exchange-sum.c: a cpu strategy across ranks for the rank
+ * machinery's tests: each rank reduces its slice, then the ranks gather
+ * their partial results through the host's exchange and each combines
+ * them (an all-reduce). Its `bug` parameter plants the faults a collective
+ * is most likely to have, each on one rank or all:
+ *   none       correct
+ *   local      each rank returns its own slice's reduction (the collective
+ *              forgotten): wrong on every rank
+ *   rank1-off  rank 1 adds 2^20 (1e9 for floats) to its answer: wrong on
+ *              rank 1 only
+ *   crash      rank 1 crashes in its third run
+ *   hang       rank 1 stops answering in its third run
+ *   decline    rank 1 declines in init
+ *   remember   every rank returns the whole answer of its first call (right
+ *              on the timed input; the probes must catch it) */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <redbench/plugin.h>
+
+enum bug { BUG_NONE, BUG_LOCAL, BUG_RANK1_OFF, BUG_CRASH, BUG_HANG, BUG_DECLINE, BUG_REMEMBER };
+static const char *const bug_words[] = {"none", "local", "rank1-off", "crash", "hang", "decline",
+                                        "remember", NULL};
+
+static const rb_param_spec params[] = {
+    {.name = "bug", .type = RB_PARAM_CHOICE, .default_value = "none", .choices = bug_words,
+     .help = "the fault to plant (none: correct)"},
+};
+
+typedef struct partial {
+    int64_t i;
+    double f;
+} partial;
+
+typedef struct state {
+    const rb_config *cfg;
+    int bug;
+    int runs;
+    partial result;
+    partial *all;
+} state;
+
+static int is_float(int dtype)
+{
+    return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64;
+}
+
+static double value_f(const rb_config *c, uint64_t k)
+{
+    return c->dtype == RB_DTYPE_F32 ? ((const float *)c->input)[k] : ((const double *)c->input)[k];
+}
+
+static int64_t value_i(const rb_config *c, uint64_t k)
+{
+    return c->dtype == RB_DTYPE_I32 ? ((const int32_t *)c->input)[k]
+                                    : ((const int64_t *)c->input)[k];
+}
+
+static void combine(int op, int fl, partial *acc, const partial *x)
+{
+    if (op == RB_OP_SUM) {
+        acc->i = (int64_t)((uint64_t)acc->i + (uint64_t)x->i);
+        acc->f += x->f;
+    } else if (op == RB_OP_MIN) {
+        if (fl ? x->f < acc->f : x->i < acc->i)
+            *acc = *x;
+    } else if (fl ? x->f > acc->f : x->i > acc->i) {
+        *acc = *x;
+    }
+}
+
+static partial reduce_slice(const rb_config *c)
+{
+    int fl = is_float(c->dtype);
+    partial acc = {fl ? 0 : value_i(c, 0), fl ? value_f(c, 0) : 0};
+    if (c->op == RB_OP_SUM)
+        acc = (partial){0, 0};
+    for (uint64_t k = c->op == RB_OP_SUM ? 0 : 1; k < c->n; k++) {
+        partial x = {fl ? 0 : value_i(c, k), fl ? value_f(c, k) : 0};
+        combine(c->op, fl, &acc, &x);
+    }
+    return acc;
+}
+
+static int init(const rb_config *cfg, void **out)
+{
+    int bug = (int)rb_param_int(cfg, "bug", 0);
+    if (bug == BUG_DECLINE && cfg->rank == 1) {
+        cfg->host->error(cfg->host, "rank 1 declines (planted)");
+        return RB_UNSUPPORTED;
+    }
+    state *s = calloc(1, sizeof *s);
+    if (!s)
+        return RB_ERROR;
+    s->all = calloc(cfg->n_ranks, sizeof *s->all);
+    if (!s->all) {
+        free(s);
+        return RB_ERROR;
+    }
+    s->cfg = cfg;
+    s->bug = bug;
+    *out = s;
+    return RB_OK;
+}
+
+static int run(void *st)
+{
+    state *s = st;
+    const rb_config *c = s->cfg;
+    s->runs++;
+    if (c->rank == 1 && s->runs == 3 && s->bug == BUG_CRASH)
+        abort(); /* SIGABRT: sanitizers leave it alone, unlike SIGSEGV */
+    if (c->rank == 1 && s->runs == 3 && s->bug == BUG_HANG)
+        for (;;)
+            pause();
+    if (s->bug == BUG_REMEMBER && s->runs > 1)
+        return RB_OK; /* the first call's answer, whatever the input is now */
+    partial mine = reduce_slice(c);
+    if (s->bug == BUG_LOCAL) {
+        s->result = mine;
+        return RB_OK;
+    }
+    if (c->host->exchange(c->host, &mine, sizeof mine, s->all) != RB_OK) {
+        c->host->error(c->host, "the exchange failed: a rank is gone");
+        return RB_ERROR;
+    }
+    partial acc = s->all[0];
+    for (uint32_t k = 1; k < c->n_ranks; k++)
+        combine(c->op, is_float(c->dtype), &acc, &s->all[k]);
+    if (s->bug == BUG_RANK1_OFF && c->rank == 1) {
+        acc.i += 1 << 20;
+        acc.f += 1e9;
+    }
+    s->result = acc;
+    return RB_OK;
+}
+
+static int verify(void *st, rb_result *out)
+{
+    state *s = st;
+    out->i = s->result.i;
+    out->f = s->result.f;
+    if (s->cfg->dtype == RB_DTYPE_I32)
+        out->i = (int32_t)(uint32_t)(uint64_t)s->result.i;
+    return RB_OK;
+}
+
+static void teardown(void *st)
+{
+    state *s = st;
+    free(s->all);
+    free(s);
+}
+
+static const rb_plugin descriptor = {
+    RB_PLUGIN_ABI_FIELDS,
+    .name = "exchange-sum",
+    .summary = "each rank reduces its slice; the partial results gathered through the host",
+    .version = "1.0",
+    .backend = "cpu",
+    .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
+    .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
+              RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
+    RB_PLUGIN_PARAMS(params),
+    .init = init,
+    .run = run,
+    .verify = verify,
+    .teardown = teardown,
+    .collective = RB_COLLECTIVE_ALLREDUCE,
+    .rank_launch = RB_RANK_LAUNCH_FORK,
+};
+
+RB_PLUGIN_ENTRY(descriptor)

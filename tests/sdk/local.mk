@@ -1,0 +1,17 @@
+# tests/sdk/local.mk: the installed SDK (sdk/).
+#   test_install.sh  make install into a temporary root; the guide's
+#                    example and the skeleton pack built out of tree against
+#                    it with pkg-config, dropped into a plugin folder, run
+#   test_reconfigure.sh  configure run again with another --prefix rebuilds
+#                    what embeds the plugin folder
+TESTS += tests/sdk/test_install.sh tests/sdk/test_reconfigure.sh
+EXTRA_DIST += tests/sdk/test_install.sh tests/sdk/test_reconfigure.sh
+
+# Where `make install` puts things, for test_install.sh.
+AM_TESTS_ENVIRONMENT += \
+	rb_bindir='$(bindir)'; rb_includedir='$(includedir)'; rb_libdir='$(libdir)'; \
+	rb_pkglibdir='$(pkglibdir)'; rb_datadir='$(datadir)'; rb_pkgdatadir='$(pkgdatadir)'; \
+	rb_mandir='$(mandir)'; rb_docdir='$(docdir)'; rb_version='$(PACKAGE_VERSION)'; \
+	rb_make='$(MAKE)'; \
+	export rb_bindir rb_includedir rb_libdir rb_pkglibdir rb_datadir rb_pkgdatadir \
+	  rb_mandir rb_docdir rb_version rb_make;

@@ -1,0 +1,8 @@
+# tests/tune/local.mk: the tests of `redbench tune` (src/tune/ and its
+# command).
+#   test_tune.sh  tune on the cpu pack (fixtures/cpu.ini) and on the
+#                 slowed plugin of tests/run/timing/
+#   test_tune_settings.sh  the tuned experiment keeps every [experiment]
+#                 setting it was tuned under
+TESTS += tests/tune/test_tune.sh tests/tune/test_tune_settings.sh
+EXTRA_DIST += tests/tune/test_tune.sh tests/tune/test_tune_settings.sh tests/tune/fixtures/cpu.ini
