@@ -30,8 +30,8 @@ AM_CPPFLAGS += -I$(top_srcdir)/tests
 # Tests keep what they cache (the measured peaks, and what other programs
 # they run cache) in the build tree, not in ~/.cache. The host's peak is
 # measured once, before the tests, into that cache (tests/cache/host-peak.stamp),
-# and every run after reads it from there: measuring it reads 8 times the
-# last-level cache, 5 times over (12 GB on a machine with 300 MiB of L3),
+# and every run after reads it from there: measuring it reads 4 times the
+# last-level cache, 5 times over (6 GB on a machine with 300 MiB of L3),
 # which took most of the suite's time when every run measured it. The tests
 # of the measurement and of the cache (test_timing.sh, test_peak_check.sh,
 # test_gpu_timing.sh, test_isolation.sh's counts) use folders of their own.

@@ -483,8 +483,10 @@ static int cpu_flush_cache(void *ctx_ptr)
 static int cpu_measure_peak(void *ctx_ptr, double *gbs)
 {
     cpu_context *ctx = ctx_ptr;
-    /* large enough that no cache holds it, small enough to fit memory */
-    size_t bytes = 8 * ctx->llc_bytes * ctx->llc_instances;
+    /* 4 times the last-level cache, so that no cache holds it (the rule of
+     * %meas: rows of at least 4 times the cache read from memory), small
+     * enough to fit memory */
+    size_t bytes = 4 * ctx->llc_bytes * ctx->llc_instances;
     if (bytes < PEAK_BYTES)
         bytes = PEAK_BYTES;
     uint64_t memory = physical_memory();
