@@ -7,8 +7,9 @@
 # own row, and the run goes on. Then redbench itself under `mpirun -np 2`
 # and `-np 3`: process 0 runs the experiment and writes the results, the
 # others start the ranks of each configuration of 2 (or 3) ranks; a
-# crashing and a hanging rank there fail their own rows too. Skipped where
-# configure found no MPI.
+# crashing and a hanging rank there fail their own rows too; and the mpi
+# pack under `mpirun -np 4` (conf/ranks-cpu.ini), every row ok. Skipped
+# where configure found no MPI.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -18,7 +19,7 @@ plugins="-p $top_builddir/plugins/mpi -p $top_builddir/tests/ranks/mpi"
 # this program's leaks; a rank that reported them would exit non-zero.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
-plan 17
+plan 19
 
 cat >"$tmp/mpi.ini" <<INI
 [experiment]
@@ -128,3 +129,14 @@ mpirun --oversubscribe -np 2 -x REDBENCH_LEADER=127.0.0.1:$port "$rb" -q \
   >"$tmp/hubt.out" 2>"$tmp/hubt.err"
 is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status)"] | unique | join(",")' "$tmp/hubt.json")" \
   "2 ok" "through REDBENCH_LEADER=127.0.0.1:$port (TCP, as across nodes): rows ok"
+
+# The mpi pack under the launcher: each of its configurations' ranks make
+# an MPI job of their own on process 0's node (mpirun, with the launcher's
+# variables removed from its environment); every row ok and proven.
+mpirun --oversubscribe -np 4 "$rb" -q -p "$top_builddir/plugins/mpi" \
+  -c "$top_srcdir/conf/ranks-cpu.ini" -D n=4K -D min_time=0 -D max_reps=4 -D rounds=1 \
+  -o "$tmp/conf.json" >"$tmp/conf.out" 2>"$tmp/conf.err"
+is "$?" 0 "mpirun -np 4 redbench -c conf/ranks-cpu.ini: exit 0"
+is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status) \(.probes)"] | unique | join(",")' \
+  "$tmp/conf.json")" "1 ok passed,2 ok passed,4 ok passed" \
+  "every mpi row on 1, 2 and 4 ranks ok and proven under mpirun -np 4"

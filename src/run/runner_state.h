@@ -61,6 +61,12 @@ typedef struct runner {
     uint64_t rank_offset;  /* where this rank's slice starts in the whole */
     uint64_t n_total;      /* elements of all ranks' slices */
     int rank_device;       /* the device this rank opened */
+    rb_reference ref_slice; /* the reference of this rank's slice, while */
+    int ref_whole;          /* ref holds the whole data set's */
+    /* In a rank of a group that stays up (run/rank_serve.c): what the
+     * plugin's group_open made, and which plugin's it is. */
+    void *group_state;
+    const rb_plugin *group_plugin;
     /* the round in progress: res is its results, whose row k is sweep
      * configuration order[k] */
     const size_t *order;
