@@ -7,7 +7,9 @@
 # own row, and the run goes on. Then redbench itself under `mpirun -np 2`
 # and `-np 3`: process 0 runs the experiment and writes the results, the
 # others start the ranks of each configuration of 2 (or 3) ranks; a
-# crashing and a hanging rank there fail their own rows too; and the mpi
+# crashing and a hanging rank there fail their own rows too; the vector
+# answer of the all-reduces (`result = vector`), every element judged;
+# and the mpi
 # pack under `mpirun -np 4` (conf/ranks-cpu.ini), every row ok. Skipped
 # where configure found no MPI.
 . "$top_srcdir/tests/lib.sh"
@@ -19,7 +21,7 @@ plugins="-p $top_builddir/plugins/mpi -p $top_builddir/tests/ranks/mpi"
 # this program's leaks; a rank that reported them would exit non-zero.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
-plan 19
+plan 21
 
 cat >"$tmp/mpi.ini" <<INI
 [experiment]
@@ -86,6 +88,36 @@ case $(status 2) in "failed: rank"*" stopped answering for "*"killed"*) r=1;; *)
 is "$r" 1 "a hanging rank fails its row ($(status 2))"
 is "$(status 1 | cut -d: -f1) $(status 3 | cut -d: -f1)" "ok ok" \
   "the rows after each fault are ok: the run went on with fresh ranks"
+
+cat >"$tmp/vector.ini" <<INI
+[experiment]
+rounds = 1
+warmup = 1
+min_time = 0
+min_reps = 3
+max_reps = 4
+timeout = 20
+[data]
+op = sum, max
+dtype = i32, f32
+n = 10001
+ranks = 4
+[run allreduce]
+plugin = mpi/allreduce
+result = vector
+[run ring]
+plugin = mpi/ring
+result = vector
+[run doubling]
+plugin = mpi/doubling
+result = vector
+INI
+# shellcheck disable=SC2086
+"$rb" -q $plugins -c "$tmp/vector.ini" -o "$tmp/vector.json" 2>"$tmp/vector.err"
+is "$?" 0 "the mpi all-reduces with result = vector: exit 0"
+is "$("$JQ" -r '[.results[] | "\(.status) \(.probes)"] | unique | join(",")' \
+  "$tmp/vector.json")" "ok passed" \
+  "12 rows of n-element vectors, every element judged: ok and proven"
 
 # redbench under the launcher: the hub (a socket on this node).
 [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -71,7 +71,8 @@ extern "C" {
  * rb_config, the host's exchange to rb_host, and the collective a plugin
  * computes and how its ranks are started to rb_plugin; 1.4 appended rank
  * groups (see "Rank groups" above): group_open and group_close to
- * rb_plugin, the group's state to rb_config, and struct rb_group. */
+ * rb_plugin, the group's state to rb_config, and struct rb_group; and the
+ * vector answer of an all-reduce to rb_result (elements, n_elements). */
 #define REDBENCH_ABI_MAJOR 1
 #define REDBENCH_ABI_MINOR 4
 
@@ -263,6 +264,20 @@ typedef struct rb_result {
     uint64_t index;  /* ARGMAX: the index of an element equal to the maximum */
     uint64_t *bins;  /* HISTOGRAM: the host's buffer of n_bins counts */
     uint32_t n_bins;
+    /* ---- Added in ABI 1.4 ----
+     * The vector answer of an all-reduce across ranks: the host's buffer of
+     * n elements of the dtype (host memory), offered to a plugin of ABI 1.4
+     * or newer whose collective is RB_COLLECTIVE_ALLREDUCE (NULL
+     * otherwise). A plugin whose run leaves the n-element, element-wise
+     * reduction of all ranks' slices on every rank (what an all-reduce of
+     * gradients returns, and nccl-tests times) MAY copy it here in verify
+     * and set n_elements = n; the host then judges every element against
+     * the element-wise reduction of the ranks' slices, and reduces the
+     * vector itself to the one value that the verdict and the probes
+     * judge (the plugin need not fill i or f). n_elements 0: the plugin
+     * handed the one value as before. */
+    void *elements;
+    uint64_t n_elements;
 } rb_result;
 
 /* The descriptor. Returned by redbench_plugin_entry; MUST stay valid and
