@@ -39,3 +39,4 @@ CLEANFILES += tests/ranks/mpi.stamp tests/ranks/mpi/*.so
 
 TESTS += tests/test_mpi.sh
 EXTRA_DIST += tests/test_mpi.sh
+EXTRA_DIST += bench/nccl_tests_beside.sh
