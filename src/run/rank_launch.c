@@ -1,10 +1,12 @@
-/* src/run/rank_launch.c: starting a configuration's rank processes and
- * ending them. Ranks are forked here, one socketpair each; or, for a plugin
- * whose ranks are MPI processes, started by mpirun on this program with an
- * experiment file of the one configuration, each answering on a socket in
- * a private folder; or, under a launcher (run/rank_hub.h), rank 0 forked
- * here and rank k started by the launcher's process k, answering on a
- * socket or a TCP port. */
+/* src/run/rank_launch.c: starting a group's rank processes, naming the next
+ * configuration to a group kept up, and ending a group (in order, or at
+ * once after a fault). Ranks are forked here, one socketpair each; or, for
+ * a plugin whose ranks are MPI processes, started by mpirun on this program
+ * with an experiment file of the group's configurations, each answering on
+ * a socket in a private folder (under a launcher, with the launcher's
+ * variables removed from mpirun's environment); or, under a launcher
+ * (run/rank_hub.h), rank 0 forked here and rank k started by the
+ * launcher's process k, answering on a socket or a TCP port. */
 #define _GNU_SOURCE
 #include "run/rank_launch.h"
 
