@@ -5,18 +5,24 @@
 # slow-setup.c sets its communicator up in group_open, slowly (a planted
 # 0.5 s); tests/test_rank_groups.sh checks that a group's set-up is paid
 # once per group, not once per configuration, and that a fault ends the
-# group.
-check_LTLIBRARIES += tests/ranks/exchange-sum.la tests/ranks/slow-setup.la
+# group; tests/ranks/half-group.c, a group_open without group_close, is
+# refused.
+check_LTLIBRARIES += tests/ranks/exchange-sum.la tests/ranks/slow-setup.la \
+	tests/ranks/half-group.la
 tests_ranks_exchange_sum_la_SOURCES = tests/ranks/exchange-sum.c
 tests_ranks_exchange_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_ranks_exchange_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_ranks_slow_setup_la_SOURCES = tests/ranks/slow-setup.c
 tests_ranks_slow_setup_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_ranks_slow_setup_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_ranks_half_group_la_SOURCES = tests/ranks/half-group.c
+tests_ranks_half_group_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_ranks_half_group_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
-tests/ranks/dir.stamp: tests/ranks/exchange-sum.la tests/ranks/slow-setup.la
+tests/ranks/dir.stamp: tests/ranks/exchange-sum.la tests/ranks/slow-setup.la \
+	  tests/ranks/half-group.la
 	$(AM_V_GEN)$(gather_plugins) tests/ranks/dir tests/ranks/exchange-sum.la \
-	  tests/ranks/slow-setup.la && touch $@
+	  tests/ranks/slow-setup.la tests/ranks/half-group.la && touch $@
 check_DATA += tests/ranks/dir.stamp
 CLEANFILES += tests/ranks/dir.stamp tests/ranks/dir/*.so
 

@@ -51,6 +51,9 @@ INI
 is "$?" 0 "every mpi strategy on 2 and 4 ranks: exit 0"
 is "$("$JQ" '[.results[] | select(.status == "ok")] | length' "$tmp/mpi.json")" 48 \
   "48 rows ok (6 strategies x 2 ops x 2 dtypes x 2 rank counts)"
+"$JQ" -r '.results[] | select(.status != "ok") |
+  "# not ok: \(.run) \(.params_text) \(.op) \(.dtype) \(.ranks): \(.status): \(.reason)"' \
+  "$tmp/mpi.json" 2>/dev/null | head -n 8
 is "$("$JQ" -c '[.results[] | .ranks] | unique' "$tmp/mpi.json")" "[2,4]" "rows carry ranks"
 is "$("$JQ" -r '[.results[] | select(.run == "allreduce" and .ranks == 4) |
     (.busbw_gbs / .bandwidth_gbs * 1000 | round)] | unique | .[]' "$tmp/mpi.json")" 1500 \

@@ -5,12 +5,13 @@
 # once (one group), in well under 24 x 0.5 s, each configuration still
 # doing its own init, and close it at the end. A crashing rank fails its
 # row, naming the rank, and ends the group: the next configuration gets a
-# fresh group (a second open) and is ok.
+# fresh group (a second open) and is ok. A plugin with group_open and no
+# group_close (tests/ranks/half-group.c) is refused, saying so.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plugins=$top_builddir/tests/ranks/dir
-plan 9
+plan 10
 
 cat >"$tmp/many.ini" <<INI
 [experiment]
@@ -77,3 +78,7 @@ ok "the row after a crash runs in a fresh group, and every other row is ok" sh -
   [ '$fresh' = yes ] &&
   [ \"\$('$JQ' '[.results[] | select(.params_text == \"bug=none\" and .status == \"ok\")] |
     length' '$tmp/crash.json')\" = 3 ]"
+
+"$rb" --list -p "$plugins" >"$tmp/list.txt" 2>&1
+ok "a plugin with group_open and no group_close is refused, naming both" \
+  grep -q "plugin 'half-group' has group_open without group_close" "$tmp/list.txt"

@@ -86,7 +86,7 @@ is "$?" 1 "planted faults: exit 1"
 took=$(( $(date +%s) - started ))
 ok "the hanging ranks cost about the timeout each ($took s)" test "$took" -lt 30
 reason() {
-  "$JQ" -r ".results[] | select(.params_text == \"bug=$1\" and .ranks == $2) |
+  "$JQ" -r ".results[] | select(.params_text == \"bug=$1 result=value\" and .ranks == $2) |
     \"\(.status): \(.reason)\"" "$tmp/bugs.json"
 }
 is "$(reason none 4 | cut -d: -f1)" ok "the correct strategy is ok beside the faults"
@@ -94,7 +94,7 @@ case $(reason local 4) in "wrong: rank 0: off by"*) r=1;; *) r=0;; esac
 is "$r" 1 "a rank that returns only its slice is wrong ($(reason local 4))"
 case $(reason rank1-off 4) in "wrong: rank 1: off by"*) r=1;; *) r=0;; esac
 is "$r" 1 "one wrong rank is named ($(reason rank1-off 4))"
-is "$("$JQ" -r '.results[] | select(.params_text == "bug=rank1-off" and .ranks == 4) |
+is "$("$JQ" -r '.results[] | select(.params_text == "bug=rank1-off result=value" and .ranks == 4) |
     .wrong_ranks' "$tmp/bugs.json")" 1 "wrong_ranks counts it"
 is "$(reason crash 2)" "failed: rank 1 crashed with SIGABRT in run" "a crashing rank fails its row"
 case $(reason hang 4) in "failed: rank 1 stopped answering for"*"killed"*) r=1;; *) r=0;; esac
