@@ -42,6 +42,7 @@ src_libredbench_la_SOURCES = \
 	src/run/isolate.c src/run/isolate.h src/run/progress.c src/run/progress.h \
 	src/run/runner.c src/run/runner.h src/run/runner_state.c src/run/runner_state.h \
 	src/run/devices.c src/run/dataset.c src/run/timing.c src/run/judge.c \
+	src/run/vector_answer.c src/run/vector_answer.h \
 	\
 	src/plot/figures.h src/plot/data.h \
 	src/plot/data.c src/plot/speedup.c src/plot/heatmap.c src/plot/build.c \

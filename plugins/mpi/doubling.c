@@ -1,8 +1,11 @@
 /* plugins/mpi/doubling.c: a recursive-doubling all-reduce over
  * point-to-point messages: log2(r) steps, in step k each rank swaps its
  * whole vector with the rank 2^k away and combines the two. Needs a power
- * of two ranks. Each rank then reduces the result to the answer. */
+ * of two ranks. Each rank then reduces the result to the answer
+ * (or, with `result = vector`, hands the vector to the host). */
 #include "mpi_pack.h"
+
+static const rb_param_spec params[] = {MPI_PACK_PARAM_RESULT};
 
 static int run(void *state)
 {
@@ -19,7 +22,8 @@ static int run(void *state)
             return RB_ERROR;
         mpi_pack_combine(c->op, c->dtype, s->work, s->scratch, n);
     }
-    s->answer = mpi_pack_reduce(c->op, c->dtype, s->work, n);
+    if (!s->vector)
+        s->answer = mpi_pack_reduce(c->op, c->dtype, s->work, n);
     return RB_OK;
 }
 
@@ -33,6 +37,7 @@ static const rb_plugin descriptor = {
     MPI_PACK_DESCRIPTOR_FIELDS,
     .name = "doubling",
     .summary = "recursive-doubling all-reduce over MPI point-to-point, then a local reduce",
+    RB_PLUGIN_PARAMS(params),
     .describe = describe,
     .run = run,
     .collective = RB_COLLECTIVE_ALLREDUCE,

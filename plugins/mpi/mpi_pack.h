@@ -33,6 +33,7 @@ typedef struct mpi_state {
     void *work;      /* n elements: the element-wise result */
     void *scratch;   /* n elements: what a peer sent */
     int local_first; /* stage = local */
+    int vector;      /* result = vector: the answer is work, n elements */
     mpi_value answer;
 } mpi_state;
 
@@ -164,6 +165,24 @@ static const char *const mpi_stage_words[] = {"vector", "local", NULL};
     {.name = "stage", .type = RB_PARAM_CHOICE, .default_value = "vector",                  \
      .choices = mpi_stage_words, .help = (HELP)}
 
+static const char *const mpi_result_words[] = {"value", "vector", NULL};
+
+/* The parameter `result` (mpi_state.vector) of an all-reduce: value, the
+ * one value (the element-wise all-reduce reduced locally); vector, the
+ * n-element all-reduce alone, handed to the host whole (ABI 1.4). */
+#define MPI_PACK_PARAM_RESULT                                                               \
+    {.name = "result", .type = RB_PARAM_CHOICE, .default_value = "value",                  \
+     .choices = mpi_result_words,                                                          \
+     .help = "value: then reduce locally to one value; vector: the n-element all-reduce "  \
+             "alone, judged element by element"}
+
+/* Whether `result = vector` is asked for. */
+static inline int mpi_pack_vector(const rb_config *cfg)
+{
+    const rb_param_value *v = rb_param(cfg, "result");
+    return v && v->i == 1;
+}
+
 /* Declines what MPI's int counts cannot hold, and, with `power_of_two`, a
  * rank count that is not a power of two. */
 static inline int mpi_pack_check(const rb_config *cfg, int power_of_two)
@@ -182,6 +201,11 @@ static inline int mpi_pack_check(const rb_config *cfg, int power_of_two)
 static inline int mpi_pack_describe(const rb_config *cfg, rb_description *out)
 {
     (void)out;
+    if (mpi_pack_vector(cfg) && rb_param_int(cfg, "stage", 0) == 1) {
+        cfg->host->error(cfg->host, "result = vector is the all-reduce of the vectors: not "
+                         "with stage = local");
+        return RB_UNSUPPORTED;
+    }
     return mpi_pack_check(cfg, 0);
 }
 
@@ -225,6 +249,8 @@ static inline int mpi_pack_collective(mpi_state *s, int root)
         return mpi_pack_local_first(s, root);
     if (mpi_pack_reduce_ranks(c, c->input, s->work, (int)c->n, root) != RB_OK)
         return RB_ERROR;
+    if (s->vector)
+        return RB_OK;
     if (root < 0 || (uint32_t)root == c->rank)
         s->answer = mpi_pack_reduce(c->op, c->dtype, s->work, c->n);
     return RB_OK;
@@ -248,6 +274,7 @@ static inline int mpi_pack_init(const rb_config *cfg, void **out)
     }
     s->cfg = cfg;
     s->local_first = rb_param_int(cfg, "stage", 0) == 1;
+    s->vector = mpi_pack_vector(cfg);
     *out = s;
     return RB_OK;
 }
@@ -255,6 +282,17 @@ static inline int mpi_pack_init(const rb_config *cfg, void **out)
 static inline int mpi_pack_verify(void *state, rb_result *result)
 {
     mpi_state *s = state;
+    if (s->vector) {
+        const rb_config *c = s->cfg;
+        if (result->size < offsetof(rb_result, n_elements) + sizeof result->n_elements ||
+            !result->elements) {
+            c->host->error(c->host, "result = vector: this host takes no vector answer");
+            return RB_ERROR;
+        }
+        memcpy(result->elements, s->work, (size_t)c->n * rb_dtype_size(c->dtype));
+        result->n_elements = c->n;
+        return RB_OK;
+    }
     result->i = s->answer.i;
     result->f = s->answer.f;
     return RB_OK;

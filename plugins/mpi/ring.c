@@ -2,10 +2,13 @@
  * messages, as NCCL's ring does it: the vector in r chunks; r-1 steps of
  * reduce-scatter, each rank sending one chunk to the next rank and adding
  * the one it receives from the previous; then r-1 steps that pass the
- * reduced chunks around. Each rank then reduces the result to the answer.
+ * reduced chunks around. Each rank then reduces the result to the answer
+ * (or, with `result = vector`, hands the vector to the host).
  * The bug it is most likely to have: a chunk boundary off by one, when n is
  * not a multiple of r (tests/run/ranks cover odd n). */
 #include "mpi_pack.h"
+
+static const rb_param_spec params[] = {MPI_PACK_PARAM_RESULT};
 
 /* Where chunk k of r starts in n elements (the first n % r are one longer). */
 static size_t chunk_start(size_t n, int r, int k)
@@ -42,7 +45,8 @@ static int run(void *state)
                          MPI_STATUS_IGNORE) != MPI_SUCCESS)
             return RB_ERROR;
     }
-    s->answer = mpi_pack_reduce(c->op, c->dtype, work, n);
+    if (!s->vector)
+        s->answer = mpi_pack_reduce(c->op, c->dtype, work, n);
     return RB_OK;
 }
 
@@ -50,6 +54,7 @@ static const rb_plugin descriptor = {
     MPI_PACK_DESCRIPTOR_FIELDS,
     .name = "ring",
     .summary = "ring all-reduce over MPI point-to-point (reduce-scatter, all-gather), then local",
+    RB_PLUGIN_PARAMS(params),
     .describe = mpi_pack_describe,
     .run = run,
     .collective = RB_COLLECTIVE_ALLREDUCE,

@@ -10,7 +10,9 @@
  *                values combined through the host: the baseline without
  *                NCCL's links
  * `algo` and `proto` choose NCCL's algorithm and protocol (NCCL_ALGO,
- * NCCL_PROTO) where NCCL lets them be chosen. */
+ * NCCL_PROTO) where NCCL lets them be chosen. `result = vector` (allreduce
+ * and rs-ag) times the collective alone, out of place as nccl-tests does,
+ * and hands the n-element vector to the host, which judges every element. */
 #include "nccl_pack.cuh"
 
 enum scheme { SCHEME_ALLREDUCE, SCHEME_RS_AG, SCHEME_TWO_LEVEL, SCHEME_HOST_STAGED };
@@ -23,12 +25,19 @@ static const rb_param_spec params[] = {
      "host-staged"},
     rb_nccl::algo_param,
     rb_nccl::proto_param,
+    rb_nccl::result_param,
 };
 
 static int describe(const rb_config *cfg, rb_description *out)
 {
     (void)out;
     int scheme = (int)rb_param_int(cfg, "scheme", 0);
+    if (rb_param_int(cfg, "result", 0) == 1 && scheme != SCHEME_ALLREDUCE &&
+        scheme != SCHEME_RS_AG) {
+        cfg->host->error(cfg->host, "result = vector needs the n-element collective: scheme = "
+                         "allreduce or rs-ag");
+        return RB_UNSUPPORTED;
+    }
     if (scheme == SCHEME_RS_AG && cfg->n % cfg->n_ranks) {
         cfg->host->error(cfg->host, "rs-ag needs n a multiple of the ranks (n = %llu, %u ranks)",
                          (unsigned long long)cfg->n, cfg->n_ranks);
@@ -133,6 +142,8 @@ static int run(void *st)
     default:
         return run_host_staged(s);
     }
+    if (s->vector)
+        return RB_OK; /* the n-element answer is s->work */
     RB_CUDA_CHECK(c->host, rb_nccl::reduce(c, s->work, s->value, c->n, s->temp, &s->temp_bytes,
                                            s->stream));
     return RB_OK;

@@ -1,7 +1,11 @@
 /* plugins/nccl/nccl_pack.cuh: what the nccl pack's strategies share: the
  * communicator (rank 0's unique id handed to every rank through the host's
  * exchange, NCCL's algorithm and protocol chosen through its environment
- * before the communicator is made), the NCCL type and op of a
+ * before the communicator is made), kept by the rank group (ABI 1.4:
+ * group_open, group_close) for every configuration of the group that asks
+ * for the same algorithm and protocol, so that NCCL's set-up is paid once
+ * per group; the vector answer (`result = vector`: the n-element
+ * all-reduce alone, handed to the host whole); the NCCL type and op of a
  * configuration, a device buffer of n elements for the collective's result,
  * CUB's reduction of a device vector to the one value verify reads, the
  * `algo` and `proto` parameters, setup (the body of every strategy's
@@ -11,6 +15,7 @@
 #ifndef RB_NCCL_PACK_CUH
 #define RB_NCCL_PACK_CUH
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -42,10 +47,26 @@ constexpr rb_param_spec algo_param = {"algo", RB_PARAM_CHOICE, "auto", 0, 0, alg
 constexpr rb_param_spec proto_param = {"proto", RB_PARAM_CHOICE, "auto", 0, 0, proto_words, 0,
                                        "NCCL's protocol (NCCL_PROTO); auto: NCCL's choice"};
 
+static const char *const result_words[] = {"value", "vector", NULL};
+
+/* The parameter `result` of an all-reduce strategy. */
+constexpr rb_param_spec result_param = {
+    "result", RB_PARAM_CHOICE, "value", 0, 0, result_words, 0,
+    "value: the one value (the collective, then CUB's reduction); vector: the n-element "
+    "all-reduce alone, judged element by element (as nccl-tests times it)"};
+
+/* What a rank group keeps (group_open): a communicator for each algorithm
+ * and protocol asked for, made by the first configuration that asks. */
+struct group {
+    ncclComm_t comms[3][4];
+};
+
 struct state {
     const rb_config *cfg;
     cudaStream_t stream;
     ncclComm_t comm;
+    int comm_of_group; /* comm belongs to the group: teardown leaves it */
+    int vector;        /* result = vector */
     int scheme;
     void *work;          /* n elements: the collective's result */
     size_t work_bytes;
@@ -117,8 +138,8 @@ inline int check_one_gpu_each(const rb_config *cfg)
     return RB_OK;
 }
 
-/* The communicator of the configuration's ranks. */
-inline int make_comm(state *s, const rb_config *cfg)
+/* The communicator of the configuration's ranks, made here. */
+inline int make_own_comm(state *s, const rb_config *cfg)
 {
     int gpus = check_one_gpu_each(cfg);
     if (gpus != RB_OK)
@@ -145,6 +166,60 @@ inline int make_comm(state *s, const rb_config *cfg)
     RB_CUDA_CHECK(cfg->host, cudaSetDevice(cfg->device));
     RB_NCCL_CHECK(cfg->host, ncclCommInitRank(&s->comm, (int)cfg->n_ranks, id, (int)cfg->rank));
     return RB_OK;
+}
+
+/* The rank group's state, where the host hands one (ABI 1.4). */
+inline group *group_of(const rb_config *cfg)
+{
+    if (cfg->size < offsetof(rb_config, group) + sizeof cfg->group)
+        return NULL;
+    return static_cast<group *>(cfg->group);
+}
+
+/* The communicator of the configuration's ranks: the group's for its
+ * algorithm and protocol (made once, by the first configuration that asks
+ * for them; every rank asks in the same configuration), or one of its own
+ * without a group. */
+inline int make_comm(state *s, const rb_config *cfg)
+{
+    group *g = group_of(cfg);
+    if (!g)
+        return make_own_comm(s, cfg);
+    int64_t algo = rb_param_int(cfg, "algo", 0), proto = rb_param_int(cfg, "proto", 0);
+    if (algo < 0 || algo > 2 || proto < 0 || proto > 3)
+        algo = proto = 0;
+    ncclComm_t *kept = &g->comms[algo][proto];
+    if (!*kept) {
+        int st = make_own_comm(s, cfg);
+        if (st != RB_OK)
+            return st;
+        *kept = s->comm;
+    }
+    RB_CUDA_CHECK(cfg->host, cudaSetDevice(cfg->device));
+    s->comm = *kept;
+    s->comm_of_group = 1;
+    return RB_OK;
+}
+
+inline int group_open(const rb_group *grp, void **out)
+{
+    group *g = static_cast<group *>(calloc(1, sizeof(group)));
+    if (!g) {
+        grp->host->error(grp->host, "out of host memory");
+        return RB_ERROR;
+    }
+    *out = g;
+    return RB_OK;
+}
+
+inline void group_close(void *st)
+{
+    group *g = static_cast<group *>(st);
+    for (auto &by_algo : g->comms)
+        for (ncclComm_t &c : by_algo)
+            if (c)
+                ncclCommDestroy(c);
+    free(g);
 }
 
 /* CUB's reduction of n elements at `in` to *out (device memory), T the
@@ -178,6 +253,7 @@ inline int setup(state *s, const rb_config *cfg, int vector)
 {
     s->cfg = cfg;
     s->stream = static_cast<cudaStream_t>(cfg->queue);
+    s->vector = rb_param_int(cfg, "result", 0) == 1;
     int st = make_comm(s, cfg);
     if (st != RB_OK)
         return st;
@@ -196,6 +272,18 @@ inline int verify(void *st, rb_result *result)
 {
     state *s = static_cast<state *>(st);
     const rb_config *cfg = s->cfg;
+    if (s->vector) {
+        if (result->size < offsetof(rb_result, n_elements) + sizeof result->n_elements ||
+            !result->elements) {
+            cfg->host->error(cfg->host, "result = vector: this host takes no vector answer");
+            return RB_ERROR;
+        }
+        RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(result->elements, s->work, s->work_bytes,
+                                                 cudaMemcpyDeviceToHost, s->stream));
+        RB_CUDA_CHECK(cfg->host, cudaStreamSynchronize(s->stream));
+        result->n_elements = cfg->n;
+        return RB_OK;
+    }
     if (s->answer_on_host) {
         RB_CUDA_CHECK(cfg->host, cudaStreamSynchronize(s->stream));
         rb_cuda::store_bytes(result, cfg->dtype, s->answer);
@@ -212,7 +300,8 @@ inline void teardown(void *st)
         return;
     if (s->comm) {
         cudaStreamSynchronize(s->stream);
-        ncclCommDestroy(s->comm);
+        if (!s->comm_of_group)
+            ncclCommDestroy(s->comm);
     }
     cudaFree(s->work);
     cudaFree(s->value);
@@ -253,6 +342,8 @@ constexpr rb_plugin plugin(const strategy &own)
         .teardown = teardown,
         .collective = own.collective,
         .rank_launch = RB_RANK_LAUNCH_FORK,
+        .group_open = group_open,
+        .group_close = group_close,
     });
 }
 

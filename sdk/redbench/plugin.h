@@ -33,6 +33,19 @@
  * data set. A communicator is set up in init; what its ranks must share (an
  * NCCL unique id, an address) goes through host->exchange.
  *
+ * Rank groups (ABI 1.4): the host keeps a configuration's rank processes
+ * up for the next configurations of the same plugin, rank count and
+ * devices (within a round), as a worker on one device runs many
+ * configurations. A plugin that declares group_open sets up there, once
+ * per group on each rank, what can outlive a configuration (a
+ * communicator); each configuration's init finds it in cfg->group and
+ * still does its own init, run, verify and teardown. group_close undoes
+ * group_open when the group ends in order; after a fault (a crash, a hang,
+ * a rank that gives up) the host ends the rank processes instead, and the
+ * next configuration gets a fresh group:
+ *
+ *     group_open -> (describe -> init -> run... -> verify -> teardown)... -> group_close
+ *
  * Compatibility: the host accepts a plugin when abi_major equals its own and
  * abi_minor is not newer than its own. Fields are only ever appended to the
  * structs below; each struct that crosses the boundary carries its size so
@@ -56,9 +69,12 @@ extern "C" {
  * addressed by pointers (vulkan), and the input's offset to rb_config; 1.3
  * appended ranks (see "Ranks" below): the rank and the number of ranks to
  * rb_config, the host's exchange to rb_host, and the collective a plugin
- * computes and how its ranks are started to rb_plugin. */
+ * computes and how its ranks are started to rb_plugin; 1.4 appended rank
+ * groups (see "Rank groups" above): group_open and group_close to
+ * rb_plugin, the group's state to rb_config, and struct rb_group; and the
+ * vector answer of an all-reduce to rb_result (elements, n_elements). */
 #define REDBENCH_ABI_MAJOR 1
-#define REDBENCH_ABI_MINOR 3
+#define REDBENCH_ABI_MINOR 4
 
 /* The name of the one symbol a plugin exports. */
 #define REDBENCH_PLUGIN_ENTRY_NAME "redbench_plugin_entry"
@@ -212,7 +228,25 @@ typedef struct rb_config {
     uint32_t n_ranks;
     uint64_t n_total;
     uint64_t rank_offset;
+    /* ---- Added in ABI 1.4 ----
+     * What the plugin's group_open made for the rank group this
+     * configuration runs in (see "Rank groups" above); NULL when the plugin
+     * has no group_open, or on one device. Valid until teardown returns; the
+     * plugin MUST NOT free it in teardown. */
+    void *group;
 } rb_config;
+
+/* A rank group, as the host hands it to group_open (ABI 1.4): the rank
+ * processes of the configurations that share a plugin, a rank count and
+ * devices. The same on every configuration of the group. */
+typedef struct rb_group {
+    uint32_t size;     /* sizeof(struct rb_group) as built by the host */
+    uint32_t rank;     /* this process's rank */
+    uint32_t n_ranks;  /* the group's ranks (> 1) */
+    int device;        /* the backend's device index of this rank */
+    void *queue;       /* the backend's queue, as rb_config.queue */
+    const rb_host *host; /* exchange works here as in init */
+} rb_group;
 
 /* What describe says about a configuration. */
 typedef struct rb_description {
@@ -230,6 +264,20 @@ typedef struct rb_result {
     uint64_t index;  /* ARGMAX: the index of an element equal to the maximum */
     uint64_t *bins;  /* HISTOGRAM: the host's buffer of n_bins counts */
     uint32_t n_bins;
+    /* ---- Added in ABI 1.4 ----
+     * The vector answer of an all-reduce across ranks: the host's buffer of
+     * n elements of the dtype (host memory), offered to a plugin of ABI 1.4
+     * or newer whose collective is RB_COLLECTIVE_ALLREDUCE (NULL
+     * otherwise). A plugin whose run leaves the n-element, element-wise
+     * reduction of all ranks' slices on every rank (what an all-reduce of
+     * gradients returns, and nccl-tests times) MAY copy it here in verify
+     * and set n_elements = n; the host then judges every element against
+     * the element-wise reduction of the ranks' slices, and reduces the
+     * vector itself to the one value that the verdict and the probes
+     * judge (the plugin need not fill i or f). n_elements 0: the plugin
+     * handed the one value as before. */
+    void *elements;
+    uint64_t n_elements;
 } rb_result;
 
 /* The descriptor. Returned by redbench_plugin_entry; MUST stay valid and
@@ -279,6 +327,20 @@ typedef struct rb_plugin {
     uint32_t collective;
     /* How its ranks are started (enum rb_rank_launch). */
     uint32_t rank_launch;
+    /* ---- Added in ABI 1.4 ----
+     * Sets up, on one rank of a new rank group, what outlives a
+     * configuration (see "Rank groups" above): called once per group on
+     * every rank, before the first configuration's init, with the same
+     * collective steps on each (host->exchange works as in init). Stores
+     * its state in *group, which every configuration's rb_config.group then
+     * holds. Returns RB_OK, or RB_ERROR with the reason (the configuration
+     * fails and the group ends). MUST NOT keep anything derived from an
+     * input's values. Optional (NULL: init sets up everything); a plugin
+     * that sets it MUST set group_close. */
+    int (*group_open)(const rb_group *group, void **state);
+    /* Frees what group_open made, when the group ends in order (not after
+     * a fault: the host then ends the processes). */
+    void (*group_close)(void *state);
 } rb_plugin;
 
 /* What a plugin's ranks compute together. */

@@ -184,15 +184,18 @@ static int param_spec_ok(rb_registry *reg, const char *path, const rb_param_spec
 
 /* The plugin's callbacks, one bit each in this order; the first is
  * optional. */
-enum { PLUGIN_CB_DESCRIBE, PLUGIN_CB_INIT, PLUGIN_CB_RUN, PLUGIN_CB_VERIFY, PLUGIN_CB_TEARDOWN };
+enum { PLUGIN_CB_DESCRIBE, PLUGIN_CB_INIT, PLUGIN_CB_RUN, PLUGIN_CB_VERIFY, PLUGIN_CB_TEARDOWN,
+       PLUGIN_CB_GROUP_OPEN, PLUGIN_CB_GROUP_CLOSE };
 static const char *const plugin_callback_names[] = {"describe", "init", "run", "verify",
-                                                    "teardown"};
+                                                    "teardown", "group_open", "group_close"};
 
 uint32_t plugin_callbacks(const rb_plugin *d)
 {
     return (d->describe ? 1u << PLUGIN_CB_DESCRIBE : 0) | (d->init ? 1u << PLUGIN_CB_INIT : 0) |
            (d->run ? 1u << PLUGIN_CB_RUN : 0) | (d->verify ? 1u << PLUGIN_CB_VERIFY : 0) |
-           (d->teardown ? 1u << PLUGIN_CB_TEARDOWN : 0);
+           (d->teardown ? 1u << PLUGIN_CB_TEARDOWN : 0) |
+           (d->group_open ? 1u << PLUGIN_CB_GROUP_OPEN : 0) |
+           (d->group_close ? 1u << PLUGIN_CB_GROUP_CLOSE : 0);
 }
 
 /* A descriptor's summary and version: printable, and not too long. */
@@ -226,6 +229,15 @@ int plugin_ok(rb_registry *reg, const char *path, const rb_plugin *d, uint32_t c
                    plugin_callback_names[k]);
             return 0;
         }
+    if (!(callbacks & (1u << PLUGIN_CB_GROUP_OPEN)) != !(callbacks & (1u << PLUGIN_CB_GROUP_CLOSE))) {
+        reject(reg, path, "plugin '%s' has %s without %s (a rank group's set-up and its end "
+               "come together)", d->name,
+               plugin_callback_names[callbacks & (1u << PLUGIN_CB_GROUP_OPEN)
+                                         ? PLUGIN_CB_GROUP_OPEN : PLUGIN_CB_GROUP_CLOSE],
+               plugin_callback_names[callbacks & (1u << PLUGIN_CB_GROUP_OPEN)
+                                         ? PLUGIN_CB_GROUP_CLOSE : PLUGIN_CB_GROUP_OPEN]);
+        return 0;
+    }
     if (!(d->ops & ((1u << RB_OP_COUNT_) - 1)) || !(d->dtypes & ((1u << RB_DTYPE_COUNT_) - 1))) {
         reject(reg, path, "plugin '%s' declares no known op or dtype", d->name);
         return 0;

@@ -7,6 +7,7 @@
 
 #include "host/backend_cpu.h"
 #include "run/runner_state.h"
+#include "run/vector_answer.h"
 
 void runner_drop_device_input(runner *r)
 {
@@ -26,6 +27,7 @@ void runner_drop_device_input(runner *r)
 void runner_drop_data(runner *r)
 {
     runner_drop_device_input(r);
+    vector_drop(r);
     if (r->have_ref)
         reference_free(&r->ref);
     if (r->have_input)

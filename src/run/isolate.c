@@ -234,6 +234,27 @@ static int has_children(void)
 #endif
 }
 
+/* The processes a worker keeps between configurations (a rank group that
+ * stays up, run/ranks.c): end_group_others spares them. */
+static pid_t kept_pids[RB_KEPT_MAX];
+static size_t n_kept;
+
+void isolate_keep_processes(const pid_t *pids, size_t count)
+{
+    n_kept = 0;
+    for (size_t k = 0; k < count && n_kept < RB_KEPT_MAX; k++)
+        if (pids[k] > 0)
+            kept_pids[n_kept++] = pids[k];
+}
+
+static int kept_process(long pid)
+{
+    for (size_t k = 0; k < n_kept; k++)
+        if (kept_pids[k] == (pid_t)pid)
+            return 1;
+    return 0;
+}
+
 /* Ends every other process of this worker's process group (what a plugin
  * forked, and what those forked) and its children (orphans it inherited),
  * and reaps them. Returns how many it ended. */
@@ -253,7 +274,7 @@ static int end_group_others(void)
         while ((e = readdir(proc))) {
             char *end;
             long pid = strtol(e->d_name, &end, 10);
-            if (*end || pid <= 0 || pid == self)
+            if (*end || pid <= 0 || pid == self || kept_process(pid))
                 continue;
             char path[64], stat[512];
             snprintf(path, sizeof path, "/proc/%ld/stat", pid);
@@ -366,6 +387,8 @@ static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_
         if (must_end)
             break;
     }
+    if (iso->worker_end)
+        iso->worker_end(iso->user);
     fflush(stdout);
     fflush(stderr);
     _exit(0);

@@ -13,6 +13,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "run/results.h"
 
@@ -76,7 +77,18 @@ typedef struct rb_isolation {
      * at once (the configuration in progress is abandoned). */
     volatile sig_atomic_t *stop;
     volatile sig_atomic_t *stop_now;
+    /* In the worker, after its last configuration: ends what it kept up
+     * (a rank group). NULL: nothing. */
+    void (*worker_end)(void *user);
 } rb_isolation;
+
+/* The most processes a worker keeps between configurations. */
+#define RB_KEPT_MAX 1024
+
+/* In a worker: the processes it keeps up between configurations (a rank
+ * group's ranks and launcher), which the end of a configuration, that ends
+ * every other process the worker started, spares; count 0: none. */
+void isolate_keep_processes(const pid_t *pids, size_t count);
 
 /* Runs configurations [first, last) in workers, a fresh one after each that
  * dies. The span is one plugin's: res->rows[first].config (set by the

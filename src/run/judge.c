@@ -12,6 +12,7 @@
 #include "run/rank_link.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
+#include "run/vector_answer.h"
 
 /* Whether this process's result is judged: every rank's for an all-reduce,
  * the root's for a reduce. */
@@ -38,9 +39,21 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
     }
     host_clear_error(host);
     isolate_step(RB_STEP_VERIFY);
+    vector_offer(r, cfg, p, result);
+    char why[512];
     if (p->verify(state, result) != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "verify failed: %s",
                           host->error[0] ? host->error : "no reason given");
+        return RB_ERROR;
+    }
+    if (vector_reduce(cfg, result, why, sizeof why) != 0) {
+        runner_set_reason(row, RB_ROW_FAILED, "%s", why);
+        return RB_ERROR;
+    }
+    int elements_right = vector_judge(r, cfg, result, why, sizeof why);
+    result->elements = NULL; /* the determinism check keeps the one value */
+    if (elements_right < 0) {
+        runner_set_reason(row, RB_ROW_FAILED, "%s", why);
         return RB_ERROR;
     }
     if (!judged_here(r, cfg)) {
@@ -55,7 +68,9 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
     row->error_ratio_known = rules_error_ratio(v.error, v.tolerance, &row->error_ratio);
     snprintf(row->result_text, sizeof row->result_text, "%s", v.result_text);
     snprintf(row->expected_text, sizeof row->expected_text, "%s", v.expected_text);
-    if (v.ok)
+    if (!elements_right)
+        runner_set_reason(row, RB_ROW_WRONG, "%s", why);
+    else if (v.ok)
         row->status = RB_ROW_OK;
     else
         runner_set_reason(row, RB_ROW_WRONG, "%s", v.why);
@@ -99,9 +114,12 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
         if (bins)
             memset(bins, 0, cfg->bins * sizeof *bins);
         isolate_step(RB_STEP_VERIFY);
-        if (p->verify(state, &again) != RB_OK) {
+        vector_offer(r, cfg, p, &again);
+        char why[512] = "no reason given";
+        if (p->verify(state, &again) != RB_OK ||
+            vector_reduce(cfg, &again, why, sizeof why) != 0) {
             runner_set_reason(row, RB_ROW_FAILED, "verify after a repeated run failed: %s",
-                              host->error[0] ? host->error : "no reason given");
+                              host->error[0] ? host->error : why);
             free(bins);
             return;
         }
@@ -140,7 +158,7 @@ static void keep_result(rb_result *kept, const rb_result *res)
 /* One call on the probe input in place: run and verify into *res (its
  * bins for the caller to free). Returns RB_OK, or RB_ERROR with the row
  * failed. */
-static int run_probe(const rb_configuration *cfg, const rb_plugin *p, void *state,
+static int run_probe(runner *r, const rb_configuration *cfg, const rb_plugin *p, void *state,
                      open_backend *ob, rb_host_state *host, size_t k, rb_result *res,
                      rb_row *row)
 {
@@ -160,9 +178,11 @@ static int run_probe(const rb_configuration *cfg, const rb_plugin *p, void *stat
         res->n_bins = cfg->bins;
     }
     isolate_step(RB_STEP_VERIFY);
-    if (p->verify(state, res) != RB_OK) {
+    vector_offer(r, cfg, p, res);
+    char why[512] = "no reason given";
+    if (p->verify(state, res) != RB_OK || vector_reduce(cfg, res, why, sizeof why) != 0) {
         runner_set_reason(row, RB_ROW_FAILED, "verify on probe %zu failed: %s", k + 1,
-                          host->error[0] ? host->error : "no reason given");
+                          host->error[0] ? host->error : why);
         free(res->bins);
         res->bins = NULL;
         return RB_ERROR;
@@ -225,7 +245,7 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
         }
         rb_result res;
         char why[400] = "";
-        if (run_probe(cfg, p, *state, ob, host, k, &res, row) != RB_OK) {
+        if (run_probe(r, cfg, p, *state, ob, host, k, &res, row) != RB_OK) {
             ranks_agree(r, 1);
             break;
         }

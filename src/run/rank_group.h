@@ -44,6 +44,11 @@ typedef struct rank_group {
     int forwarded_step;
     int hub;           /* ranks 1.. came from the launcher's processes */
     rank_run_fn run;   /* what each forked rank runs */
+    /* mpirun's ranks read an experiment file of the group's configurations:
+     * configuration k of the sweep is its local_index[k] (SIZE_MAX: not in
+     * it); NULL for ranks that share the leader's sweep */
+    size_t *local_index;
+    size_t configs;    /* configurations the group has run */
 } rank_group;
 
 #endif

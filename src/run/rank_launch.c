@@ -1,10 +1,12 @@
-/* src/run/rank_launch.c: starting a configuration's rank processes and
- * ending them. Ranks are forked here, one socketpair each; or, for a plugin
- * whose ranks are MPI processes, started by mpirun on this program with an
- * experiment file of the one configuration, each answering on a socket in
- * a private folder; or, under a launcher (run/rank_hub.h), rank 0 forked
- * here and rank k started by the launcher's process k, answering on a
- * socket or a TCP port. */
+/* src/run/rank_launch.c: starting a group's rank processes, naming the next
+ * configuration to a group kept up, and ending a group (in order, or at
+ * once after a fault). Ranks are forked here, one socketpair each; or, for
+ * a plugin whose ranks are MPI processes, started by mpirun on this program
+ * with an experiment file of the group's configurations, each answering on
+ * a socket in a private folder (under a launcher, with the launcher's
+ * variables removed from mpirun's environment); or, under a launcher
+ * (run/rank_hub.h), rank 0 forked here and rank k started by the
+ * launcher's process k, answering on a socket or a TCP port. */
 #define _GNU_SOURCE
 #include "run/rank_launch.h"
 
@@ -13,8 +15,11 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -28,7 +33,12 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "run/rank_hub.h"
+#include "run/rank_link.h"
 #include "run/rank_supervise.h"
+
+/* Seconds a group that ends in order has to close (group_close, MPI's
+ * finalize) before it is killed. */
+#define RANKS_END_SECONDS 5.0
 
 /* Forks one process per rank, each with its end of a socketpair. */
 int fork_ranks(rank_group *g, uint32_t count)
@@ -129,12 +139,22 @@ int launch_hub_ranks(rank_group *g)
     return fork_ranks(g, 1);
 }
 
-/* Writes the configuration as an experiment file of one run, for the rank
- * processes mpirun starts. */
+/* Whether configuration `cfg` can run in group `g` (the same plugin and
+ * ranks; for mpirun's ranks, one of the configurations of their file). */
+int group_fits(const rank_group *g, const rb_configuration *cfg)
+{
+    if (g->cfg->plugin != cfg->plugin || g->n != (cfg->ranks ? cfg->ranks : 1))
+        return 0;
+    return !g->local_index || g->local_index[cfg->index] != SIZE_MAX;
+}
+
+/* Writes the configurations of the sweep that the group can run (its
+ * plugin, its ranks) as an experiment file of one run each, for the rank
+ * processes mpirun starts; g->local_index says where each is. */
 static int write_rank_experiment(rank_group *g, const char *path)
 {
     const rb_experiment *exp = g->r->exp;
-    const rb_configuration *cfg = g->cfg;
+    const rb_sweep *sweep = g->r->sweep;
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
@@ -153,13 +173,55 @@ static int write_rank_experiment(rank_group *g, const char *path)
             fprintf(f, "%s%d", k ? ", " : "", exp->devices[k]);
         fputc('\n', f);
     }
-    fprintf(f, "[run rank]\nplugin = %s/%s\nop = %s\ndtype = %s\nn = %llu\ndistribution = %s\n"
-            "bins = %u\nranks = %u\n", cfg->plugin->pack, cfg->plugin->desc->name,
-            op_name(cfg->op), dtype_name(cfg->dtype), (unsigned long long)cfg->n,
-            distribution_name(cfg->distribution), cfg->bins, cfg->ranks);
-    for (uint32_t k = 0; k < cfg->n_params; k++)
-        fprintf(f, "%s = %s\n", cfg->params[k].name, cfg->params[k].text);
+    g->local_index = xmalloc((sweep->n_configs ? sweep->n_configs : 1) * sizeof *g->local_index);
+    size_t local = 0;
+    for (size_t j = 0; j < sweep->n_configs; j++) {
+        const rb_configuration *cfg = &sweep->configs[j];
+        g->local_index[j] = SIZE_MAX;
+        if (cfg->plugin != g->cfg->plugin || (cfg->ranks ? cfg->ranks : 1) != g->n)
+            continue;
+        g->local_index[j] = local;
+        fprintf(f, "[run c%zu]\nplugin = %s/%s\nop = %s\ndtype = %s\nn = %llu\n"
+                "distribution = %s\nbins = %u\nranks = %u\n", local++, cfg->plugin->pack,
+                cfg->plugin->desc->name, op_name(cfg->op), dtype_name(cfg->dtype),
+                (unsigned long long)cfg->n, distribution_name(cfg->distribution), cfg->bins,
+                cfg->ranks);
+        for (uint32_t k = 0; k < cfg->n_params; k++)
+            fprintf(f, "%s = %s\n", cfg->params[k].name, cfg->params[k].text);
+    }
     return fclose(f) == 0 ? 0 : -1;
+}
+
+/* The variables by which a launcher tells its processes their place (Open
+ * MPI's and PMIx's, PMI's, Slurm's): a redbench that a launcher started
+ * removes them from mpirun's environment, so that its ranks make an MPI
+ * job of their own (an MPI process initialises MPI once per job, and the
+ * launcher's processes are not this configuration's). */
+static const char *const launcher_prefixes[] = {"OMPI_", "PMIX_", "ORTE_", "OPAL_", "PRTE_",
+                                                "PMI_", "SLURM_", NULL};
+
+static void forget_the_launcher(void)
+{
+    extern char **environ;
+    for (int again = 1; again;) {
+        again = 0;
+        for (char **e = environ; e && *e && !again; e++) {
+            if (strncmp(*e, "OMPI_ALLOW_RUN_AS_ROOT", 22) == 0)
+                continue;
+            for (const char *const *pre = launcher_prefixes; *pre; pre++)
+                if (strncmp(*e, *pre, strlen(*pre)) == 0) {
+                    char name[256];
+                    size_t len = strcspn(*e, "=");
+                    if (len >= sizeof name)
+                        break;
+                    memcpy(name, *e, len);
+                    name[len] = '\0';
+                    unsetenv(name);
+                    again = 1; /* environ changed under the loop */
+                    break;
+                }
+        }
+    }
 }
 
 /* Starts `mpirun -np N` on this program, each rank told the socket to
@@ -190,6 +252,8 @@ int launch_mpi_ranks(rank_group *g)
     if (listen_in_folder(g) != 0)
         return -1;
     snprintf(np, sizeof np, "%u", g->n);
+    char first[32];
+    snprintf(first, sizeof first, "%zu", g->local_index[g->cfg->index]);
     const char *mpirun = getenv("REDBENCH_MPIRUN");
     if (!mpirun || !*mpirun)
         mpirun = "mpirun";
@@ -204,7 +268,11 @@ int launch_mpi_ranks(rank_group *g)
         prctl(PR_SET_PDEATHSIG, SIGTERM); /* mpirun ends its ranks when the leader dies */
 #endif
         setpgid(0, 0);
+        uint32_t place;
+        if (hub_launcher_rank(&place))
+            forget_the_launcher();
         setenv("REDBENCH_RANK_OF", sock_path, 1);
+        setenv("REDBENCH_RANK_CONFIG", first, 1);
         if (getuid() == 0) {
             setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
             setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
@@ -213,7 +281,8 @@ int launch_mpi_ranks(rank_group *g)
         if (null >= 0)
             dup2(null, STDIN_FILENO);
         dup2(STDERR_FILENO, STDOUT_FILENO);
-        execlp(mpirun, mpirun, "--oversubscribe", "-np", np, "-x", "REDBENCH_RANK_OF", exe,
+        execlp(mpirun, mpirun, "--oversubscribe", "-np", np, "-x", "REDBENCH_RANK_OF", "-x",
+               "REDBENCH_RANK_CONFIG", exe,
                "-c", ini, "-p", pack_dir, (char *)NULL);
         fprintf(stderr, "redbench: error: cannot run %s: %s (set REDBENCH_MPIRUN to the "
                 "launcher)\n", mpirun, strerror(errno));
@@ -222,6 +291,92 @@ int launch_mpi_ranks(rank_group *g)
     setpgid(pid, pid);
     g->launcher = pid;
     return 0;
+}
+
+/* Whether every process of a group kept up is still there and silent (a
+ * rank says nothing between configurations). */
+static int group_alive(rank_group *g)
+{
+    for (uint32_t k = 0; k < g->n; k++) {
+        rank_proc *p = &g->procs[k];
+        if (p->fd < 0)
+            return 0;
+        if (p->pid > 0 && waitpid(p->pid, &p->status, WNOHANG) != 0) {
+            p->pid = 0; /* ended (or no longer this process's child) */
+            return 0;
+        }
+        struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
+        if (poll(&pfd, 1, 0) != 0)
+            return 0;
+    }
+    if (g->launcher && waitpid(g->launcher, NULL, WNOHANG) != 0) {
+        g->launcher = 0;
+        return 0;
+    }
+    return 1;
+}
+
+int restart_group(rank_group *g, const rb_configuration *cfg)
+{
+    if (!group_fits(g, cfg) || !group_alive(g))
+        return -1;
+    g->cfg = cfg;
+    g->forwarded_step = -1;
+    uint64_t index = g->local_index ? g->local_index[cfg->index] : cfg->index;
+    for (uint32_t k = 0; k < g->n; k++) {
+        rank_proc *p = &g->procs[k];
+        free(p->samples);
+        free(p->exchanged);
+        p->samples = NULL;
+        p->exchanged = NULL;
+        p->exchanged_len = 0;
+        p->exchanging = 0;
+        p->len = 0;
+        p->step = 0;
+        p->done = 0;
+        memset(&p->row, 0, sizeof p->row);
+    }
+    for (uint32_t k = 0; k < g->n; k++)
+        if (rank_send(g->procs[k].fd, RM_NEXT, k, &index, sizeof index, NULL, 0) != 0) {
+            group_fail(g, "rank %u was gone before the configuration began", k);
+            return -1;
+        }
+    g->configs++;
+    return 0;
+}
+
+/* Waits up to `seconds` for the forked ranks and mpirun to end. */
+static void wait_for_group(rank_group *g, double seconds)
+{
+    for (int waited = 0; waited < (int)(seconds * 100); waited++) {
+        int left = 0;
+        for (uint32_t k = 0; k < g->n; k++)
+            if (g->procs[k].pid > 0) {
+                if (waitpid(g->procs[k].pid, NULL, WNOHANG) == g->procs[k].pid)
+                    g->procs[k].pid = 0;
+                else
+                    left = 1;
+            }
+        if (g->launcher > 0) {
+            if (waitpid(g->launcher, NULL, WNOHANG) == g->launcher)
+                g->launcher = 0;
+            else
+                left = 1;
+        }
+        if (!left)
+            return;
+        struct timespec nap = {0, 10000000L};
+        nanosleep(&nap, NULL);
+    }
+}
+
+void end_group_in_order(rank_group *g)
+{
+    for (uint32_t k = 0; k < g->n; k++)
+        if (g->procs[k].fd >= 0)
+            rank_send(g->procs[k].fd, RM_END, k, NULL, 0, NULL, 0);
+    wait_for_group(g, RANKS_END_SECONDS);
+    end_group(g);
 }
 
 void end_group(rank_group *g)
@@ -258,4 +413,6 @@ void end_group(rank_group *g)
         unlink(path);
         rmdir(g->dir);
     }
+    free(g->local_index);
+    g->local_index = NULL;
 }

@@ -17,6 +17,19 @@ int launch_hub_ranks(rank_group *g);
  * answer on through REDBENCH_RANK_OF. */
 int launch_mpi_ranks(rank_group *g);
 
+/* Whether configuration `cfg` can run in group `g`: the same plugin and
+ * ranks (and, for mpirun's ranks, a configuration of their file). */
+int group_fits(const rank_group *g, const rb_configuration *cfg);
+
+/* A group kept up after its last configuration: the ranks, if they are
+ * all still there, told to run `cfg` next (NEXT). Returns 0, or -1 when
+ * the group cannot run it (it must end; a fresh group runs it). */
+int restart_group(rank_group *g, const rb_configuration *cfg);
+
+/* Ends a group in order: each rank told END (its plugin's group_close,
+ * MPI's finalize), a few seconds to end, then end_group. */
+void end_group_in_order(rank_group *g);
+
 /* Ends every process of the group that is left (ranks, mpirun and what it
  * started), closes its sockets and removes its folder. */
 void end_group(rank_group *g);

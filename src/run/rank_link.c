@@ -5,6 +5,7 @@
  * seed, device), the reference of all slices and the probes' answers. */
 #include "run/rank_link.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +14,32 @@
 #include "base/util.h"
 #include "run/isolate.h"
 
+/* Writes all of `data` to socket fd; a peer that is gone is -1, never
+ * SIGPIPE. */
+static int send_full(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t put = send(fd, p, len, MSG_NOSIGNAL);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0)
+            return -1;
+        p += put;
+        len -= (size_t)put;
+    }
+    return 0;
+}
+
 int rank_send(int fd, int type, uint32_t rank, const void *a, size_t a_len, const void *b,
               size_t b_len)
 {
     rank_header h = {.type = (uint32_t)type, .rank = rank, .length = a_len + b_len};
-    if (write_full(fd, &h, sizeof h) != 0)
+    if (send_full(fd, &h, sizeof h) != 0)
         return -1;
-    if (a_len && write_full(fd, a, a_len) != 0)
+    if (a_len && send_full(fd, a, a_len) != 0)
         return -1;
-    if (b_len && write_full(fd, b, b_len) != 0)
+    if (b_len && send_full(fd, b, b_len) != 0)
         return -1;
     return 0;
 }
@@ -137,6 +155,8 @@ int ranks_combine_reference(runner *r)
     if (r->n_ranks <= 1)
         return 0;
     rb_reference *ref = &r->ref;
+    r->ref_slice = *ref;
+    r->ref_whole = 1;
     reference_part mine = {ref->i, ref->f, ref->abs_sum, ref->n, ref->index + r->rank_offset};
     reference_part whole;
     if (exchange_parts(r, ref->op, ref->dtype, &mine, &whole) != 0)
@@ -147,6 +167,13 @@ int ranks_combine_reference(runner *r)
     ref->n = whole.n;
     ref->index = whole.index;
     return 0;
+}
+
+void ranks_slice_reference(runner *r)
+{
+    if (r->ref_whole && r->have_ref)
+        r->ref = r->ref_slice;
+    r->ref_whole = 0;
 }
 
 int ranks_share_probes(runner *r, rb_probe_set *set)

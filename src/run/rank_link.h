@@ -5,7 +5,8 @@
  *     is, and its process), STEP (the step it begins), EXCHANGE (its bytes),
  *     DEVICE (a device record it opened), ROW (its row; then it ends)
  *   leader -> rank: GATHERED (every rank's bytes, in rank order) or GONE (a
- *     rank ended before it exchanged)
+ *     rank ended before it exchanged); after a row, NEXT (the index of the
+ *     next configuration the group runs) or END (the group ends in order)
  * The exchange serves rb_host's exchange (what a communicator needs) and the
  * host's own agreements, by which every rank makes the same calls in the
  * same order: after each step that can fail on one rank alone, whether to
@@ -20,7 +21,9 @@
 #include "run/probe.h"
 #include "run/runner_state.h"
 
-enum rank_message { RM_HELLO = 1, RM_STEP, RM_EXCHANGE, RM_DEVICE, RM_ROW, RM_GATHERED, RM_GONE };
+enum rank_message {
+    RM_HELLO = 1, RM_STEP, RM_EXCHANGE, RM_DEVICE, RM_ROW, RM_GATHERED, RM_GONE, RM_NEXT, RM_END
+};
 
 typedef struct rank_header {
     uint32_t type;
@@ -60,6 +63,11 @@ uint32_t ranks_rank0_value(runner *r, uint32_t value);
 /* In a rank: replaces r->ref, the reference of this rank's slice, with the
  * reference of the whole data set. Returns 0, or -1 when a rank is gone. */
 int ranks_combine_reference(runner *r);
+
+/* In a rank, before a configuration's data is made: r->ref back to the
+ * reference of this rank's slice, which ranks_combine_reference replaced
+ * (a rank group's next configuration may read the same data). */
+void ranks_slice_reference(runner *r);
 
 /* In a rank: makes the probes of the whole data set. Probe k is planted on
  * rank k modulo the ranks and is every other rank's background; each

@@ -2,7 +2,10 @@
  * leader, started by mpirun (REDBENCH_RANK_OF) or by one of a launcher's
  * other processes (run/rank_hub.h), runs its slice of one configuration
  * through the runner's steps (a rank_run_fn), sends the devices it opened
- * and its row to its leader, and ends. The leader's side is run/ranks.c. */
+ * and its row to its leader, and then runs the next configuration the
+ * leader names, as long as its group stays up: its device, its data sets
+ * and what the plugin's group_open made (the communicator) stay with it.
+ * The leader's side is run/ranks.c. */
 #include "run/rank_serve.h"
 
 #include <limits.h>
@@ -12,17 +15,15 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "run/isolate.h"
 #include "run/rank_hub.h"
 #include "run/rank_link.h"
 
-/* Runs configuration `cfg` as rank `rank` of `ranks` over socket `fd`,
- * sends the row, and ends the process. */
-void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t ranks, int fd,
-               int whole_program, rank_run_fn run)
+/* Runs configuration `cfg` as this rank, and sends the devices it opened
+ * and its row. */
+static void serve_one(runner *r, const rb_configuration *cfg, int fd, rank_run_fn run)
 {
-    rank_link_open(fd, rank);
-    r->rank = rank;
-    r->n_ranks = ranks;
+    uint32_t rank = r->rank, ranks = r->n_ranks;
     rb_configuration mine = *cfg;
     mine.n = ranks_count(r->exp, cfg->n, rank, ranks, &r->rank_offset);
     r->n_total = 0;
@@ -49,12 +50,78 @@ void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t r
              row.stopped_by ? row.stopped_by : "");
     sent.row = row;
     rank_send(fd, RM_ROW, rank, &sent, sizeof sent, row.samples_ns,
-                 samples * sizeof *row.samples_ns);
+              samples * sizeof *row.samples_ns);
+    free(row.samples_ns);
+    fflush(stdout);
+    fflush(stderr);
+}
+
+/* After a row: the group's next configuration (NEXT), or NULL when the
+ * group ends (END, or the leader is gone). *in_order: it was END. */
+static const rb_configuration *next_config(runner *r, int fd, int *in_order)
+{
+    rank_header h;
+    uint64_t index;
+    *in_order = 0;
+    if (read_full(fd, &h, sizeof h) != 0)
+        return NULL;
+    if (h.type == RM_END && h.length == 0) {
+        *in_order = 1;
+        return NULL;
+    }
+    if (h.type != RM_NEXT || h.length != sizeof index || read_full(fd, &index, sizeof index) != 0 ||
+        index >= r->sweep->n_configs)
+        return NULL;
+    return &r->sweep->configs[index];
+}
+
+/* Runs configuration `cfg` as rank `rank` of `ranks` over socket `fd`,
+ * sends the row, and then the next configurations the leader names, in
+ * the same process (a group that stays up), until the group ends; then
+ * ends the process. */
+void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t ranks, int fd,
+               int whole_program, rank_run_fn run)
+{
+    rank_link_open(fd, rank);
+    r->rank = rank;
+    r->n_ranks = ranks;
+    int in_order = 0;
+    while (cfg) {
+        serve_one(r, cfg, fd, run);
+        cfg = next_config(r, fd, &in_order);
+    }
+    if (in_order && r->group_plugin && r->group_plugin->group_close) {
+        isolate_step(RB_STEP_TEARDOWN);
+        r->group_plugin->group_close(r->group_state);
+    }
     fflush(stdout);
     fflush(stderr);
     if (whole_program)
         exit(0); /* an MPI plugin finalizes MPI at exit */
     _exit(0);
+}
+
+/* What group_open is handed, for the life of the group. */
+static rb_host_state group_host;
+
+int ranks_open_group(runner *r, const rb_plugin *p, void *queue, rb_row *row)
+{
+    if (r->n_ranks <= 1 || !p->group_open || r->group_plugin == p)
+        return 0;
+    host_init(&group_host, p->name, r->opt->verbosity);
+    rb_group g = {.size = sizeof g, .rank = r->rank, .n_ranks = r->n_ranks,
+                  .device = r->rank_device, .queue = queue, .host = &group_host.table};
+    void *state = NULL;
+    isolate_step(RB_STEP_INIT);
+    int st = p->group_open(&g, &state);
+    if (st != RB_OK) {
+        runner_set_reason(row, RB_ROW_FAILED, "the rank group's set-up (group_open) failed: %s",
+                          group_host.error[0] ? group_host.error : "no reason given");
+        return -1;
+    }
+    r->group_state = state;
+    r->group_plugin = p;
+    return 0;
 }
 
 /* Serves configuration `cfg` as rank `rank` to the leader at `leader`
@@ -94,14 +161,17 @@ void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
     if (!sock_path || !*sock_path)
         return;
     uint32_t rank;
-    if (!hub_launcher_rank(&rank) || sweep->n_configs != 1) {
+    const char *first = getenv("REDBENCH_RANK_CONFIG");
+    char *end = NULL;
+    unsigned long long index = first ? strtoull(first, &end, 10) : 0;
+    if (!hub_launcher_rank(&rank) || !first || end == first || *end || index >= sweep->n_configs) {
         fprintf(stderr, "redbench: error: REDBENCH_RANK_OF is set, but this process is not a "
-                "rank that mpirun started for one configuration\n");
+                "rank that mpirun started for a configuration of its experiment file\n");
         _exit(2);
     }
     char leader[PATH_MAX + 8];
     snprintf(leader, sizeof leader, "unix:%s", sock_path);
-    serve_rank(exp, reg, sweep, opt, &sweep->configs[0], rank, leader, 1, run);
+    serve_rank(exp, reg, sweep, opt, &sweep->configs[index], rank, leader, 1, run);
 }
 
 /* What the launcher's other processes serve with (run/rank_hub.h). */

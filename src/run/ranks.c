@@ -1,15 +1,19 @@
 /* src/run/ranks.c: the ranks' leader (run/ranks.h): for a configuration
  * run as several ranks, the worker that meets it starts the rank processes
  * (run/rank_launch.c: forked; through mpirun for an MPI plugin; or from
- * the launcher's other processes, run/rank_hub.h), watches them until
- * every row is in or the group fails (run/rank_supervise.c), merges their
- * rows into the configuration's row (run/row_finish.c), and ends them. A
- * rank's own run is run/rank_serve.c; its side of the link is
- * run/rank_link.c. */
+ * the launcher's other processes, run/rank_hub.h), or names the
+ * configuration to the group it kept up from the last one; watches them
+ * until every row is in or the group fails (run/rank_supervise.c), merges
+ * their rows into the configuration's row (run/row_finish.c), and keeps
+ * the group up for the next configuration of the same plugin and ranks,
+ * or ends it after a fault. A rank's own run is run/rank_serve.c; its side
+ * of the link is run/rank_link.c. */
 #include "run/ranks.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/types.h>
 
 #include "base/names.h"
 #include "base/util.h"
@@ -24,6 +28,71 @@ int ranks_wanted(const rb_configuration *cfg)
     if (!cfg->plugin)
         return 0;
     return cfg->ranks > 1 || cfg->plugin->desc->rank_launch == RB_RANK_LAUNCH_MPI;
+}
+
+/* The group kept up after its last configuration, for the next ones of
+ * the same plugin and ranks in this worker; NULL when none. */
+static rank_group *kept;
+
+static void free_group(rank_group *g)
+{
+    for (uint32_t k = 0; k < g->n; k++)
+        free(g->procs[k].samples);
+    free(g->procs);
+    free(g);
+}
+
+void ranks_end_kept(void)
+{
+    if (!kept)
+        return;
+    isolate_keep_processes(NULL, 0);
+    end_group_in_order(kept);
+    free_group(kept);
+    kept = NULL;
+}
+
+/* The processes of group `g` that its worker keeps up. */
+static void keep_group(rank_group *g)
+{
+    pid_t *pids = xcalloc(g->n + 1, sizeof *pids);
+    size_t count = 0;
+    for (uint32_t k = 0; k < g->n; k++)
+        if (g->procs[k].pid > 0)
+            pids[count++] = g->procs[k].pid;
+    if (g->launcher > 0)
+        pids[count++] = g->launcher;
+    isolate_keep_processes(pids, count);
+    free(pids);
+    kept = g;
+}
+
+static rank_group *new_group(runner *r, const rb_configuration *cfg, rank_run_fn run)
+{
+    rank_group *g = xcalloc(1, sizeof *g);
+    g->r = r;
+    g->cfg = cfg;
+    g->run = run;
+    g->n = cfg->ranks ? cfg->ranks : 1;
+    g->listen_fd = -1;
+    g->forwarded_step = -1;
+    g->configs = 1;
+    g->procs = xcalloc(g->n, sizeof *g->procs);
+    for (uint32_t k = 0; k < g->n; k++)
+        g->procs[k].fd = -1;
+    return g;
+}
+
+/* Starts a fresh group's rank processes for `cfg`; 0, or -1 after
+ * group_fail. */
+static int launch_group(rank_group *g)
+{
+    const rb_plugin *p = g->cfg->plugin->desc;
+    if (p->rank_launch == RB_RANK_LAUNCH_MPI)
+        return launch_mpi_ranks(g);
+    if (hub_size() && hub_size() == g->n)
+        return launch_hub_ranks(g);
+    return fork_ranks(g, g->n);
 }
 
 void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn run)
@@ -44,45 +113,47 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn 
                           "has opened a device (run without --no-isolation)");
         return;
     }
-    rank_group g;
-    memset(&g, 0, sizeof g);
-    g.r = r;
-    g.cfg = cfg;
-    g.run = run;
-    g.n = cfg->ranks ? cfg->ranks : 1;
-    g.listen_fd = -1;
-    g.forwarded_step = -1;
-    g.procs = xcalloc(g.n, sizeof *g.procs);
-    for (uint32_t k = 0; k < g.n; k++)
-        g.procs[k].fd = -1;
     isolate_step(RB_STEP_INPUT);
-    int started;
-    if (p->rank_launch == RB_RANK_LAUNCH_MPI && hub_size()) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "%s's ranks are MPI processes that redbench "
-                          "starts with mpirun itself; under a launcher it cannot (run redbench "
-                          "without mpirun for them)", p->name);
-        free(g.procs);
-        return;
+    rank_group *g = NULL;
+    if (kept) {
+        g = kept;
+        kept = NULL;
+        isolate_keep_processes(NULL, 0);
+        if (!group_fits(g, cfg)) {
+            end_group_in_order(g);
+            free_group(g);
+            g = NULL;
+        } else if (restart_group(g, cfg) != 0) {
+            end_group(g);
+            free_group(g);
+            g = NULL;
+        }
     }
-    if (p->rank_launch == RB_RANK_LAUNCH_MPI)
-        started = launch_mpi_ranks(&g);
-    else if (hub_size() && hub_size() == g.n)
-        started = launch_hub_ranks(&g);
-    else
-        started = fork_ranks(&g, g.n);
-    if (started == 0)
-        supervise_group(&g, r->exp->timeout);
-    if (g.failure[0]) {
-        runner_set_reason(row, RB_ROW_FAILED, "%s", g.failure);
-        row->ranks = g.n;
+    if (!g) {
+        g = new_group(r, cfg, run);
+        launch_group(g); /* a failure to start is in g->failure */
+    }
+    if (!g->failure[0])
+        supervise_group(g, r->exp->timeout);
+    if (g->failure[0]) {
+        runner_set_reason(row, RB_ROW_FAILED, "%s", g->failure);
+        row->ranks = g->n;
     } else {
-        row_merge_ranks(&g, row);
+        row_merge_ranks(g, row);
     }
     for (size_t k = 0; k < r->res->info.n_devices; k++)
         if (strcmp(r->res->info.devices[k].backend, p->backend) == 0)
             row->device_index = (int)k;
-    end_group(&g);
-    for (uint32_t k = 0; k < g.n; k++)
-        free(g.procs[k].samples);
-    free(g.procs);
+    /* a group stays up for the next configuration unless it failed: a
+     * fault ends it, and the next configuration gets a fresh one */
+    if (!g->failure[0] && row->status != RB_ROW_FAILED && !runner_stop_now) {
+        for (uint32_t k = 0; k < g->n; k++) {
+            free(g->procs[k].samples);
+            g->procs[k].samples = NULL;
+        }
+        keep_group(g);
+        return;
+    }
+    end_group(g);
+    free_group(g);
 }

@@ -30,7 +30,15 @@
 int ranks_wanted(const rb_configuration *cfg);
 
 /* In the leader: runs the configuration as cfg->ranks rank processes, each
- * calling `run`, and fills the row with their merged rows. */
+ * calling `run`, and fills the row with their merged rows. The group
+ * stays up for the next configuration of the same plugin and ranks (its
+ * rank processes, their devices, data sets and what the plugin's
+ * group_open made); any other configuration, or a fault, ends it, and a
+ * fresh group starts. */
 void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn run);
+
+/* In the leader, after its last configuration: ends the group it kept up,
+ * in order (group_close, MPI's finalize), if any. */
+void ranks_end_kept(void);
 
 #endif

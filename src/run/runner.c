@@ -80,6 +80,7 @@ static void fill_config(rb_config *c, const runner *r, const rb_configuration *c
     c->n_ranks = r_ranks ? r_ranks : 1;
     c->n_total = r_n_total ? r_n_total : cfg->n;
     c->rank_offset = r_offset;
+    c->group = r->n_ranks > 1 ? r->group_state : NULL;
 }
 
 /* Asks the plugin whether it takes this configuration, before any data is
@@ -274,6 +275,7 @@ static void run_on_device(runner *r, const rb_configuration *cfg, rb_row *row)
     if (stopped_by_a_rank(r, failed, row, "opening its device and describe"))
         return;
     isolate_step(RB_STEP_INPUT);
+    ranks_slice_reference(r);
     failed = runner_prepare_data(r, cfg, ob, row->seed, row) != 0;
     if (stopped_by_a_rank(r, failed, row, "making its input"))
         return;
@@ -281,6 +283,9 @@ static void run_on_device(runner *r, const rb_configuration *cfg, rb_row *row)
         runner_set_reason(row, RB_ROW_FAILED, "the ranks could not combine their references");
         return;
     }
+    failed = ranks_open_group(r, cfg->plugin->desc, ob->loaded->desc->queue(ob->ctx), row) != 0;
+    if (stopped_by_a_rank(r, failed, row, "the rank group's set-up"))
+        return;
     r->config_started = runner_now();
     run_one(r, cfg, ob, row);
 }
@@ -307,6 +312,12 @@ static int run_in_worker(void *user, size_t index)
     runner *r = user;
     run_config(r, config_at(r, index), &r->res->rows[index]);
     return r->must_end;
+}
+
+static void worker_end(void *user)
+{
+    (void)user;
+    ranks_end_kept();
 }
 
 static void unfinished_row(void *user, size_t index, int status, const char *reason)
@@ -371,13 +382,13 @@ static size_t worker_span_end(runner *r, size_t first, size_t count)
 /* Runs places [first, last) here. Returns where it stopped. */
 static size_t run_in_process(runner *r, size_t first, size_t last)
 {
-    for (size_t k = first; k < last; k++) {
-        if (runner_stop_requested || runner_stop_now)
-            return k;
+    size_t k = first;
+    for (; k < last && !runner_stop_requested && !runner_stop_now; k++) {
         run_config(r, config_at(r, k), &r->res->rows[k]);
         progress(r, k, &r->res->rows[k]);
     }
-    return last;
+    ranks_end_kept();
+    return k;
 }
 
 /* Runs the round's `count` places in r->res. Returns where it stopped. */
@@ -665,6 +676,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
         .user = &r,
         .stop = &runner_stop_requested,
         .stop_now = &runner_stop_now,
+        .worker_end = worker_end,
     };
     double started = runner_now();
     for (r.round = 0; r.round < r.rounds && !runner_stop_requested && !runner_stop_now;

@@ -35,6 +35,17 @@ typedef struct open_backend {
     rb_host_state host; /* handed to the backend's device_count and open */
 } open_backend;
 
+/* The vector answers of a data set (run/vector_answer.c): the buffer
+ * offered to verify, and the expected vector with what it was made for. */
+typedef struct vector_state {
+    void *answer;
+    size_t answer_bytes;
+    void *expected;
+    uint64_t n, seed;
+    int dtype, distribution, op;
+    uint32_t ranks;
+} vector_state;
+
 typedef struct runner {
     const rb_experiment *exp;
     const rb_registry *reg;
@@ -61,6 +72,13 @@ typedef struct runner {
     uint64_t rank_offset;  /* where this rank's slice starts in the whole */
     uint64_t n_total;      /* elements of all ranks' slices */
     int rank_device;       /* the device this rank opened */
+    rb_reference ref_slice; /* the reference of this rank's slice, while */
+    int ref_whole;          /* ref holds the whole data set's */
+    /* In a rank of a group that stays up (run/rank_serve.c): what the
+     * plugin's group_open made, and which plugin's it is. */
+    void *group_state;
+    const rb_plugin *group_plugin;
+    vector_state vec;
     /* the round in progress: res is its results, whose row k is sweep
      * configuration order[k] */
     const size_t *order;

@@ -34,6 +34,9 @@
 #              the cached figure taken again; rounds; the same on a GPU
 #   test_probe, test_judge.sh, test_gpu_judge.sh  the judge's probes, and
 #              no wrong, partial, stale or remembered answer looks right
+#   test_rank_groups.sh  slow-setup (ranks/slow-setup.c): a group's set-up
+#                  paid once per group; a fault ends the group; half-group
+#                  (a group_open without group_close) refused
 #   test_ranks.sh  exchange-sum on 1, 2 and 4 ranks, each fault in its row
 #   test_progress.sh  the progress of a run on standard error
 #   test_provenance.sh  the provenance a real run records in its JSON
@@ -290,18 +293,27 @@ EXTRA_DIST += tests/run/test_judge.sh tests/run/test_gpu_judge.sh tests/run/judg
 check_PROGRAMS += tests/run/test_probe
 tests_run_test_probe_SOURCES = tests/run/test_probe.c
 
-check_LTLIBRARIES += tests/run/ranks/exchange-sum.la
+check_LTLIBRARIES += tests/run/ranks/exchange-sum.la tests/run/ranks/slow-setup.la \
+	tests/run/ranks/half-group.la
 tests_run_ranks_exchange_sum_la_SOURCES = tests/run/ranks/exchange-sum.c
 tests_run_ranks_exchange_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_run_ranks_exchange_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_run_ranks_slow_setup_la_SOURCES = tests/run/ranks/slow-setup.c
+tests_run_ranks_slow_setup_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_run_ranks_slow_setup_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_run_ranks_half_group_la_SOURCES = tests/run/ranks/half-group.c
+tests_run_ranks_half_group_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_run_ranks_half_group_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
-tests/run/ranks/dir.stamp: tests/run/ranks/exchange-sum.la
-	$(AM_V_GEN)$(gather_plugins) tests/run/ranks/dir tests/run/ranks/exchange-sum.la && touch $@
+tests/run/ranks/dir.stamp: tests/run/ranks/exchange-sum.la tests/run/ranks/slow-setup.la \
+	  tests/run/ranks/half-group.la
+	$(AM_V_GEN)$(gather_plugins) tests/run/ranks/dir tests/run/ranks/exchange-sum.la \
+	  tests/run/ranks/slow-setup.la tests/run/ranks/half-group.la && touch $@
 check_DATA += tests/run/ranks/dir.stamp
 CLEANFILES += tests/run/ranks/dir.stamp tests/run/ranks/dir/*.so
 
-TESTS += tests/run/test_ranks.sh
-EXTRA_DIST += tests/run/test_ranks.sh
+TESTS += tests/run/test_ranks.sh tests/run/test_rank_groups.sh
+EXTRA_DIST += tests/run/test_ranks.sh tests/run/test_rank_groups.sh
 
 TESTS += tests/run/test_progress.sh tests/run/test_provenance.sh
 EXTRA_DIST += tests/run/test_progress.sh tests/run/test_provenance.sh

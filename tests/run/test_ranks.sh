@@ -6,13 +6,15 @@
 # (2(r-1)/r for an all-reduce) and the scaling against the one-rank row.
 # Each planted fault fails or makes wrong its own row and no other: a rank
 # that returns only its slice, one wrong rank, a crashing rank, a hanging
-# rank, a rank that declines. Also: `n_scope = total`, `devices`, and a
-# plugin without a collective on two ranks.
+# rank, a rank that declines. Also: `n_scope = total`, `devices`, a
+# plugin without a collective on two ranks, and the vector answer
+# (`result = vector`, ABI 1.4): every element judged, a rank's slice left
+# out and one element off each wrong; and graph timing across ranks.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plugins=$top_builddir/tests/run/ranks/dir
-plan 26
+plan 33
 
 cat >"$tmp/good.ini" <<INI
 [experiment]
@@ -86,7 +88,7 @@ is "$?" 1 "planted faults: exit 1"
 took=$(( $(date +%s) - started ))
 ok "the hanging ranks cost about the timeout each ($took s)" test "$took" -lt 30
 reason() {
-  "$JQ" -r ".results[] | select(.params_text == \"bug=$1\" and .ranks == $2) |
+  "$JQ" -r ".results[] | select(.params_text == \"bug=$1 result=value\" and .ranks == $2) |
     \"\(.status): \(.reason)\"" "$tmp/bugs.json"
 }
 is "$(reason none 4 | cut -d: -f1)" ok "the correct strategy is ok beside the faults"
@@ -94,7 +96,7 @@ case $(reason local 4) in "wrong: rank 0: off by"*) r=1;; *) r=0;; esac
 is "$r" 1 "a rank that returns only its slice is wrong ($(reason local 4))"
 case $(reason rank1-off 4) in "wrong: rank 1: off by"*) r=1;; *) r=0;; esac
 is "$r" 1 "one wrong rank is named ($(reason rank1-off 4))"
-is "$("$JQ" -r '.results[] | select(.params_text == "bug=rank1-off" and .ranks == 4) |
+is "$("$JQ" -r '.results[] | select(.params_text == "bug=rank1-off result=value" and .ranks == 4) |
     .wrong_ranks' "$tmp/bugs.json")" 1 "wrong_ranks counts it"
 is "$(reason crash 2)" "failed: rank 1 crashed with SIGABRT in run" "a crashing rank fails its row"
 case $(reason hang 4) in "failed: rank 1 stopped answering for"*"killed"*) r=1;; *) r=0;; esac
@@ -130,3 +132,48 @@ is "$("$JQ" -r '.results[] | select(.run == "total") | "\(.ranks) \(.n_total) \(
 case $("$JQ" -r '.results[] | select(.run == "single") | "\(.status): \(.reason)"' \
   "$tmp/total.json") in "unsupported: serial runs on one device"*) r=1;; *) r=0;; esac
 is "$r" 1 "a plugin without a collective is unsupported on two ranks"
+
+cat >"$tmp/vector.ini" <<INI
+[experiment]
+warmup = 1
+min_time = 0
+min_reps = 3
+max_reps = 4
+rounds = 1
+[data]
+op = sum, min, max
+dtype = i32, f32, f64
+n = 10001
+ranks = 1, 2, 4
+[run vector]
+plugin = exchange-sum
+result = vector
+bug = none, skip-rank, one-element
+INI
+"$rb" -q -p "$plugins" -c "$tmp/vector.ini" -o "$tmp/vector.json" 2>"$tmp/vector.err"
+is "$?" 1 "vector answers with planted faults: exit 1"
+is "$("$JQ" -r '[.results[] | select(.params_text == "bug=none result=vector") |
+    "\(.status) \(.probes)"] | unique | join(",")' "$tmp/vector.json")" "ok passed" \
+  "the n-element all-reduce judged element by element: 27 rows ok and proven"
+vreason() {
+  "$JQ" -r ".results[] | select(.params_text == \"bug=$1 result=vector\" and .ranks == $2 and
+    .op == \"$3\" and .dtype == \"$4\") | \"\\(.status): \\(.reason)\"" "$tmp/vector.json"
+}
+case $(vreason skip-rank 4 sum f32) in
+  "wrong: rank 0: 10001 of 10001 elements of the vector wrong; the first, element 0: "*) r=1;;
+  *) r=0;; esac
+is "$r" 1 "a rank's slice left out is wrong on every element ($(vreason skip-rank 4 sum f32))"
+case $(vreason one-element 4 sum f32) in
+  "wrong: rank 1: 1 of 10001 elements of the vector wrong; the first, element 5000: "*) r=1;;
+  *) r=0;; esac
+is "$r" 1 "one element off by 1e-4 of itself is wrong, though the sum of all would pass"
+is "$("$JQ" -r '[.results[] | select(.params_text != "bug=none result=vector" and
+    .ranks > 1) | .status] | unique | join(",")' "$tmp/vector.json")" wrong \
+  "every planted fault on 2 and 4 ranks is wrong"
+
+"$rb" -q -p "$plugins" -c "$tmp/vector.ini" -D bug=none -D op=sum -D ranks=2,4 \
+  -D timing=graph -o "$tmp/graph.json" 2>"$tmp/graph.err"
+is "$?" 0 "timing = graph across ranks: exit 0"
+is "$("$JQ" -r '[.results[] | "\(.status) \(.timing) \(.batch_calls > 0) \(.probes)"] | unique |
+    join(",")' "$tmp/graph.json")" "ok graph true passed" \
+  "each rank replays its batch of calls (rank 0's size), every row ok and proven"

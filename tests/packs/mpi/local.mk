@@ -15,4 +15,4 @@ tests_packs_mpi_mpi_faults_la_LIBADD = $(MPI_LIBS)
 CLEANFILES += tests/packs/mpi/dir.stamp tests/packs/mpi/dir/*.so
 
 TESTS += tests/packs/mpi/test_mpi.sh
-EXTRA_DIST += tests/packs/mpi/test_mpi.sh
+EXTRA_DIST += tests/packs/mpi/test_mpi.sh bench/nccl_tests_beside.sh

@@ -1,7 +1,8 @@
 /* tests/packs/mpi/mpi-faults.c: MPI_Allreduce of each rank's slice sum, with
  * planted faults for the rank machinery's MPI tests: `bug = crash` makes
  * rank 1 crash in its third run, `bug = hang` makes it stop answering
- * there (the others wait in MPI_Allreduce), `bug = none` is correct. */
+ * there (the others wait in MPI_Allreduce), `bug = none` is correct. The
+ * third run counts from the configuration's init. */
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,7 +16,14 @@ static const rb_param_spec params[] = {
      .help = "the fault to plant on rank 1 (none: correct)"},
 };
 
-static int runs;
+static int runs; /* of the configuration in progress: a rank's process runs
+                   several configurations of its group */
+
+static int init(const rb_config *cfg, void **state)
+{
+    runs = 0;
+    return mpi_pack_init(cfg, state);
+}
 
 static int run(void *state)
 {
@@ -33,10 +41,13 @@ static int run(void *state)
 }
 
 static const rb_plugin descriptor = {
-    MPI_PACK_DESCRIPTOR_FIELDS,
+    RB_PLUGIN_ABI_FIELDS, .version = "1.0", .backend = "cpu", .ops = MPI_PACK_OPS,
+    .dtypes = MPI_PACK_DTYPES, .verify = mpi_pack_verify, .teardown = mpi_pack_teardown,
+    .rank_launch = RB_RANK_LAUNCH_MPI,
     .name = "mpi-faults",
     .summary = "MPI_Allreduce of slice sums, with a crash or hang planted on rank 1",
     RB_PLUGIN_PARAMS(params),
+    .init = init,
     .run = run,
     .collective = RB_COLLECTIVE_ALLREDUCE,
 };

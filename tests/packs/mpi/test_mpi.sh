@@ -7,8 +7,11 @@
 # own row, and the run goes on. Then redbench itself under `mpirun -np 2`
 # and `-np 3`: process 0 runs the experiment and writes the results, the
 # others start the ranks of each configuration of 2 (or 3) ranks; a
-# crashing and a hanging rank there fail their own rows too. Skipped where
-# configure found no MPI.
+# crashing and a hanging rank there fail their own rows too; the vector
+# answer of the all-reduces (`result = vector`), every element judged;
+# and the mpi
+# pack under `mpirun -np 4` (conf/ranks-cpu.ini), every row ok. Skipped
+# where configure found no MPI.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -18,7 +21,7 @@ plugins="-p $top_builddir/plugins/mpi -p $top_builddir/tests/packs/mpi/dir"
 # this program's leaks; a rank that reported them would exit non-zero.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
-plan 17
+plan 21
 
 cat >"$tmp/mpi.ini" <<INI
 [experiment]
@@ -49,6 +52,9 @@ INI
 is "$?" 0 "every mpi strategy on 2 and 4 ranks: exit 0"
 is "$("$JQ" '[.results[] | select(.status == "ok")] | length' "$tmp/mpi.json")" 48 \
   "48 rows ok (6 strategies x 2 ops x 2 dtypes x 2 rank counts)"
+"$JQ" -r '.results[] | select(.status != "ok") |
+  "# not ok: \(.run) \(.params_text) \(.op) \(.dtype) \(.ranks): \(.status): \(.reason)"' \
+  "$tmp/mpi.json" 2>/dev/null | head -n 8
 is "$("$JQ" -c '[.results[] | .ranks] | unique' "$tmp/mpi.json")" "[2,4]" "rows carry ranks"
 is "$("$JQ" -r '[.results[] | select(.run == "allreduce" and .ranks == 4) |
     (.busbw_gbs / .bandwidth_gbs * 1000 | round)] | unique | .[]' "$tmp/mpi.json")" 1500 \
@@ -87,6 +93,36 @@ case $(status 2) in "failed: rank"*" stopped answering for "*"killed"*) r=1;; *)
 is "$r" 1 "a hanging rank fails its row ($(status 2))"
 is "$(status 1 | cut -d: -f1) $(status 3 | cut -d: -f1)" "ok ok" \
   "the rows after each fault are ok: the run went on with fresh ranks"
+
+cat >"$tmp/vector.ini" <<INI
+[experiment]
+rounds = 1
+warmup = 1
+min_time = 0
+min_reps = 3
+max_reps = 4
+timeout = 20
+[data]
+op = sum, max
+dtype = i32, f32
+n = 10001
+ranks = 4
+[run allreduce]
+plugin = mpi/allreduce
+result = vector
+[run ring]
+plugin = mpi/ring
+result = vector
+[run doubling]
+plugin = mpi/doubling
+result = vector
+INI
+# shellcheck disable=SC2086
+"$rb" -q $plugins -c "$tmp/vector.ini" -o "$tmp/vector.json" 2>"$tmp/vector.err"
+is "$?" 0 "the mpi all-reduces with result = vector: exit 0"
+is "$("$JQ" -r '[.results[] | "\(.status) \(.probes)"] | unique | join(",")' \
+  "$tmp/vector.json")" "ok passed" \
+  "12 rows of n-element vectors, every element judged: ok and proven"
 
 # redbench under the launcher: the hub (a socket on this node).
 [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -130,3 +166,14 @@ mpirun --oversubscribe -np 2 -x REDBENCH_LEADER=127.0.0.1:$port "$rb" -q \
   >"$tmp/hubt.out" 2>"$tmp/hubt.err"
 is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status)"] | unique | join(",")' "$tmp/hubt.json")" \
   "2 ok" "through REDBENCH_LEADER=127.0.0.1:$port (TCP, as across nodes): rows ok"
+
+# The mpi pack under the launcher: each of its configurations' ranks make
+# an MPI job of their own on process 0's node (mpirun, with the launcher's
+# variables removed from its environment); every row ok and proven.
+mpirun --oversubscribe -np 4 "$rb" -q -p "$top_builddir/plugins/mpi" \
+  -c "$top_srcdir/conf/ranks-cpu.ini" -D n=4K -D min_time=0 -D max_reps=4 -D rounds=1 \
+  -o "$tmp/conf.json" >"$tmp/conf.out" 2>"$tmp/conf.err"
+is "$?" 0 "mpirun -np 4 redbench -c conf/ranks-cpu.ini: exit 0"
+is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status) \(.probes)"] | unique | join(",")' \
+  "$tmp/conf.json")" "1 ok passed,2 ok passed,4 ok passed" \
+  "every mpi row on 1, 2 and 4 ranks ok and proven under mpirun -np 4"

@@ -12,7 +12,15 @@
  *   hang       rank 1 stops answering in its third run
  *   decline    rank 1 declines in init
  *   remember   every rank returns the whole answer of its first call (right
- *              on the timed input; the probes must catch it) */
+ *              on the timed input; the probes must catch it)
+ *   skip-rank  (result = vector) the last rank's slice left out of every
+ *              element
+ *   one-element (result = vector) rank 1's element n/2 off by 1e-4 of
+ *              itself: within the tolerance of the one value, not of the
+ *              element
+ * With `result = vector` (ABI 1.4) every rank gathers all ranks' slices
+ * through the exchange, in chunks, and combines them element by element:
+ * its answer is the n-element vector, which verify hands to the host. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +28,18 @@
 
 #include <redbench/plugin.h>
 
-enum bug { BUG_NONE, BUG_LOCAL, BUG_RANK1_OFF, BUG_CRASH, BUG_HANG, BUG_DECLINE, BUG_REMEMBER };
+enum bug { BUG_NONE, BUG_LOCAL, BUG_RANK1_OFF, BUG_CRASH, BUG_HANG, BUG_DECLINE, BUG_REMEMBER,
+           BUG_SKIP_RANK, BUG_ONE_ELEMENT };
 static const char *const bug_words[] = {"none", "local", "rank1-off", "crash", "hang", "decline",
-                                        "remember", NULL};
+                                        "remember", "skip-rank", "one-element", NULL};
+static const char *const result_words[] = {"value", "vector", NULL};
 
 static const rb_param_spec params[] = {
     {.name = "bug", .type = RB_PARAM_CHOICE, .default_value = "none", .choices = bug_words,
      .help = "the fault to plant (none: correct)"},
+    {.name = "result", .type = RB_PARAM_CHOICE, .default_value = "value",
+     .choices = result_words,
+     .help = "value: the one value; vector: the n-element, element-wise all-reduce"},
 };
 
 typedef struct partial {
@@ -38,8 +51,11 @@ typedef struct state {
     const rb_config *cfg;
     int bug;
     int runs;
+    int vector;         /* result = vector */
     partial result;
     partial *all;
+    unsigned char *vec; /* result = vector: the n-element answer */
+    unsigned char *chunks; /* the ranks' chunks of one exchange */
 } state;
 
 static int is_float(int dtype)
@@ -101,7 +117,74 @@ static int init(const rb_config *cfg, void **out)
     }
     s->cfg = cfg;
     s->bug = bug;
+    s->vector = (int)rb_param_int(cfg, "result", 0) == 1;
+    if (s->vector) {
+        s->vec = malloc(cfg->n * rb_dtype_size(cfg->dtype));
+        s->chunks = malloc((size_t)cfg->n_ranks * RB_EXCHANGE_MAX);
+        if (!s->vec || !s->chunks) {
+            free(s->vec);
+            free(s->chunks);
+            free(s->all);
+            free(s);
+            return RB_ERROR;
+        }
+    }
     *out = s;
+    return RB_OK;
+}
+
+/* a = a (op) b for one element of the dtype, in the dtype. */
+#define COMBINE_AS(T, U)                                                                  \
+    do {                                                                                  \
+        T x, y;                                                                           \
+        memcpy(&x, a, sizeof x);                                                          \
+        memcpy(&y, b, sizeof y);                                                          \
+        x = op == RB_OP_SUM ? (T)((U)x + (U)y) : op == RB_OP_MIN ? (y < x ? y : x)        \
+                                                                 : (y > x ? y : x);       \
+        memcpy(a, &x, sizeof x);                                                          \
+    } while (0)
+
+static void combine_element(int op, int dtype, unsigned char *a, const unsigned char *b)
+{
+    switch (dtype) {
+    case RB_DTYPE_I32: COMBINE_AS(int32_t, uint32_t); break;
+    case RB_DTYPE_I64: COMBINE_AS(int64_t, uint64_t); break;
+    case RB_DTYPE_F32: COMBINE_AS(float, float); break;
+    default: COMBINE_AS(double, double); break;
+    }
+}
+
+/* result = vector: every rank's slice gathered in chunks through the
+ * exchange and combined element by element into s->vec. */
+static int run_vector(state *s)
+{
+    const rb_config *c = s->cfg;
+    size_t size = rb_dtype_size(c->dtype), bytes = c->n * size;
+    size_t step = RB_EXCHANGE_MAX / size * size;
+    uint32_t ranks = c->n_ranks;
+    if (s->bug == BUG_SKIP_RANK && ranks > 1)
+        ranks--;
+    for (size_t at = 0; at < bytes; at += step) {
+        size_t len = bytes - at < step ? bytes - at : step;
+        if (c->host->exchange(c->host, (const unsigned char *)c->input + at, len, s->chunks) !=
+            RB_OK) {
+            c->host->error(c->host, "the exchange failed: a rank is gone");
+            return RB_ERROR;
+        }
+        memcpy(s->vec + at, s->chunks, len);
+        for (uint32_t k = 1; k < ranks; k++)
+            for (size_t e = 0; e < len; e += size)
+                combine_element(c->op, c->dtype, s->vec + at + e, s->chunks + k * len + e);
+    }
+    if (s->bug == BUG_ONE_ELEMENT && c->rank == (c->n_ranks > 1 ? 1u : 0u)) {
+        size_t k = c->n / 2;
+        if (c->dtype == RB_DTYPE_F32)
+            ((float *)s->vec)[k] *= 1.0001f;
+        else if (c->dtype == RB_DTYPE_F64)
+            ((double *)s->vec)[k] *= 1.0001;
+        else
+            s->vec[k * size] ^= 1;
+    }
     return RB_OK;
 }
 
@@ -117,6 +200,8 @@ static int run(void *st)
             pause();
     if (s->bug == BUG_REMEMBER && s->runs > 1)
         return RB_OK; /* the first call's answer, whatever the input is now */
+    if (s->vector)
+        return run_vector(s);
     partial mine = reduce_slice(c);
     if (s->bug == BUG_LOCAL) {
         s->result = mine;
@@ -140,6 +225,16 @@ static int run(void *st)
 static int verify(void *st, rb_result *out)
 {
     state *s = st;
+    if (s->vector) {
+        if (out->size < offsetof(rb_result, n_elements) + sizeof out->n_elements ||
+            !out->elements) {
+            s->cfg->host->error(s->cfg->host, "result = vector: this host takes no vector");
+            return RB_ERROR;
+        }
+        memcpy(out->elements, s->vec, s->cfg->n * rb_dtype_size(s->cfg->dtype));
+        out->n_elements = s->cfg->n;
+        return RB_OK;
+    }
     out->i = s->result.i;
     out->f = s->result.f;
     if (s->cfg->dtype == RB_DTYPE_I32)
@@ -150,6 +245,8 @@ static int verify(void *st, rb_result *out)
 static void teardown(void *st)
 {
     state *s = st;
+    free(s->vec);
+    free(s->chunks);
     free(s->all);
     free(s);
 }
