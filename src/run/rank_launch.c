@@ -32,6 +32,7 @@
 
 #include "base/names.h"
 #include "base/util.h"
+#include "config/settings.h"
 #include "run/rank_hub.h"
 #include "run/rank_link.h"
 #include "run/rank_supervise.h"
@@ -158,21 +159,8 @@ static int write_rank_experiment(rank_group *g, const char *path)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    fprintf(f, "[experiment]\nname = %s\nwarmup = %d\nmin_time = %.17g\nmin_reps = %ld\n"
-            "max_reps = %ld\nnoise = %.17g\ncache = %s\nseed = %llu\ndevice = %d\n"
-            "timeout = %.17g\ntiming = %s\ndeterminism_runs = %d\n"
-            "probes = %s\nn_scope = %s\n",
-            "rank", exp->warmup, exp->min_time, exp->min_reps, exp->max_reps, exp->noise,
-            cache_mode_name(exp->cache), (unsigned long long)exp->seed, exp->device,
-            exp->timeout, timing_mode_name(exp->timing), exp->determinism_runs, exp->probes ? "on" : "off", exp->n_total ? "total" : "rank");
-    if (exp->timing == RB_TIMING_GRAPH && exp->graph_calls > 0)
-        fprintf(f, "graph_calls = %ld\n", exp->graph_calls);
-    if (exp->n_devices) {
-        fprintf(f, "devices = ");
-        for (size_t k = 0; k < exp->n_devices; k++)
-            fprintf(f, "%s%d", k ? ", " : "", exp->devices[k]);
-        fputc('\n', f);
-    }
+    /* every [experiment] setting of the run, as config/settings.c writes them */
+    settings_write_section(f, exp, "rank");
     g->local_index = xmalloc((sweep->n_configs ? sweep->n_configs : 1) * sizeof *g->local_index);
     size_t local = 0;
     for (size_t j = 0; j < sweep->n_configs; j++) {
