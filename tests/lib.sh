@@ -1,5 +1,5 @@
 # tests/lib.sh: TAP helpers for shell tests. Source it, then:
-#   plan N; ok "name" command...; is "got" "want" "name"; skip "why"; done_testing
+#   plan N; ok "name" command...; is "got" "want" "name"; skip "why"; bail "why"; done_testing
 #   experiment_header NAME [KEY=VALUE]...: an [experiment] section for a quick run
 #   cuda_probe [KEY=VALUE]...: is the cuda pack built, is there a device?
 #   statuses FILE: the statuses of a results file's rows
@@ -22,6 +22,8 @@ is() { _n=$((_n+1))
   else _failed=$((_failed+1)); echo "not ok $_n - $3"; echo "#   got: '$1'"; echo "#  want: '$2'"; fi; }
 skip() { _n=$((_n+1)); echo "ok $_n # SKIP $1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+# bail WHY: the test cannot go on where it should (TAP's Bail out!: an error).
+bail() { echo "Bail out! $1"; exit 1; }
 done_testing() { [ "$_failed" -eq 0 ]; }
 # experiment_header NAME [KEY=VALUE]...: the [experiment] section of a
 # quick run (one round, one warm-up, at most two repetitions), then each

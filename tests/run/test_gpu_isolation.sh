@@ -17,7 +17,7 @@ cuda_probe
 mkdir -p "$tmp/plugins"
 "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static -arch=sm_80 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/run/crashers/cuda-fault.cu" -o "$tmp/plugins/cuda-fault.so" \
-  >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
+  >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; bail "nvcc could not build the test plugin"; }
 
 cat >"$tmp/probe.ini" <<'INI'
 [experiment]

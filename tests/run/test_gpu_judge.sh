@@ -30,16 +30,16 @@ mkdir -p "$tmp/plugins"
 "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
   -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/run/judge/buggy.cu" -o "$tmp/plugins/buggy-cuda.so" \
-  >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
+  >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; bail "nvcc could not build the test plugin"; }
 "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
   -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/run/judge/onepass-tail.cu" -o "$tmp/plugins/onepass-tail.so" \
-  >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build the test plugin"; }
+  >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; bail "nvcc could not build the test plugin"; }
 for twin in onepass-reverse pattern-tail pattern-no-reset; do
   "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
     -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
     -I"$top_srcdir/sdk" "$top_srcdir/tests/run/judge/$twin.cu" -o "$tmp/plugins/$twin.so" \
-    >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; skip_all "nvcc could not build $twin"; }
+    >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; bail "nvcc could not build $twin"; }
 done
 
 header() { experiment_header "$1" determinism_runs=0 timeout=600 seed=20261124; }

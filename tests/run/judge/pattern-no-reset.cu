@@ -7,4 +7,4 @@
 #define PATTERN_NAME "pattern-no-reset"
 #define PATTERN_SUMMARY "the pattern without the memset of its result: calls add onto each other"
 #define PATTERN_NO_RESET 1
-#include "../../plugins/cuda/pattern.cu"
+#include "../../../plugins/cuda/pattern.cu"

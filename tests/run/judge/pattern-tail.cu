@@ -8,4 +8,4 @@
 #define PATTERN_NAME "pattern-tail"
 #define PATTERN_SUMMARY "the pattern without its tail: the n % 4 elements after the last vector are lost"
 #define PATTERN_DROP_TAIL 1
-#include "../../plugins/cuda/pattern.cu"
+#include "../../../plugins/cuda/pattern.cu"
