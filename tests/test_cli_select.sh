@@ -7,7 +7,7 @@
 # saved results to json, csv, md and html.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 61
+plan 62
 
 small="$fixtures/cli/small.ini"
 dry() { "$rb" --dry-run -c "$small" "$@"; }
@@ -83,7 +83,8 @@ ok "... before anything was written" bash -c "grep -q 'the folder $tmp/missing d
 "$rb" report "$tmp/r.json" -o "$tmp/d.dat" >/dev/null 2>"$tmp/err"; is "$?" 2 "report -o of an extension it does not write: exit 2"
 "$rb" report "$tmp/r.json" -o "$tmp/d.txt" >/dev/null 2>"$tmp/err"; is "$?" 0 "report -o FILE.txt: exit 0"
 ok "... the table, as the run writes it" bash -c "grep -qE '^1 +plain +serial ' '$tmp/d.txt' && grep -q '^1 configuration: 1 ok' '$tmp/d.txt'"
-"$rb" report "$tmp/r.json" >/dev/null 2>"$tmp/err"; is "$?" 2 "report with nowhere to write: exit 2"
+"$rb" report "$tmp/r.json" >"$tmp/stdout.txt" 2>"$tmp/err"; is "$?" 0 "report RESULTS.json with no -o: exit 0"
+ok "... the table on standard output, as -o FILE.txt writes it" cmp "$tmp/stdout.txt" "$tmp/d.txt"
 "$rb" report "$small" -o "$tmp/e.csv" >/dev/null 2>"$tmp/err"; is "$?" 2 "report of a file that is not results: exit 2"
 ok "... naming it, nothing written" bash -c "grep -q 'small.ini' '$tmp/err' && ! test -e '$tmp/e.csv'"
 ok "--help names report" grep -q '^  report RESULTS.json ' "$tmp/help"

@@ -81,7 +81,7 @@ static const rb_option_spec report_options[] = {
      "or not at all"},
     {"format", 'f', 'f', "FORMAT", RB_OPERAND_WORD, format_choices,
      "with a single -o, that file's format whatever its extension; without -o, standard "
-     "output's"},
+     "output's (default: the table)"},
     {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},
     {NULL, 0, 0, NULL, 0, NULL, NULL},
 };
