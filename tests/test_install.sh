@@ -10,7 +10,7 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 unset REDBENCH_PLUGIN_PATH PKG_CONFIG_SYSROOT_DIR ACLOCAL_PATH # set below, as the test needs
-plan 40
+plan 41
 root=$tmp/root
 pre() { echo "$root$1"; }
 make_quietly() { # make without the jobserver of the make running the tests
@@ -32,6 +32,7 @@ ok "the bash completion script" test -f "$(pre "$rb_datadir")/bash-completion/co
 ok "example experiment files" test -f "$(pre "$rb_pkgdatadir")/default.ini"
 ok "the skeleton pack" bash -c "cd '$(pre "$rb_pkgdatadir")/skeleton' && ls configure.ac Makefile.am pack.ini chunked.c blocksum.cu example.ini && test -x autogen.sh"
 ok "the guide" test -f "$(pre "$rb_docdir")/writing-a-plugin.md"
+ok "... and docs/measurement.md, which it cites" test -f "$(pre "$rb_docdir")/measurement.md"
 
 # pkg-config, pointed at the root: its -I flags are moved into it (sysroot).
 export PKG_CONFIG_PATH=$(pre "$rb_libdir")/pkgconfig PKG_CONFIG_LIBDIR=
