@@ -93,6 +93,12 @@ static const rb_option_spec compare_options[] = {
      "compare results from different devices, saying what differs"},
     {"require-all", 0, 'A', NULL, RB_OPERAND_NONE, NULL,
      "fail when a configuration of OLD is missing from NEW"},
+    {"ignore", 0, 'i', "PARAM", RB_OPERAND_WORD, NULL,
+     "match configurations whatever their value of PARAM (repeatable): an A/B of lanes=16 "
+     "against lanes=1"},
+    {"match", 0, 'm', "config|run", RB_OPERAND_WORD, NULL,
+     "what pairs rows: the whole configuration (default), or the run and data alone, "
+     "whatever the plugin and parameters"},
     {"format", 'f', 'f', "FORMAT", RB_OPERAND_WORD, compare_formats,
      "how the verdicts are written; default: table"},
     {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},
