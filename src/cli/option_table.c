@@ -31,8 +31,9 @@ static const rb_option_spec run_options[] = {
      "matching any is kept)"},
     {NULL, 'D', 'D', "KEY=VALUE", RB_OPERAND_WORD, NULL,
      "set or sweep an [experiment], [data] or run key as if written in the file (repeatable; "
-     "later ones win): a data or run key applies to every run, replacing the file's; e.g. "
-     "-D n=1M,1G -D dtype=f32 -D warmup=2"},
+     "later ones win): a data key applies to every run, a plugin parameter to every run whose "
+     "plugin has it, replacing the file's; RUN.KEY=VALUE (RUN a name or glob) to the runs "
+     "named only; e.g. -D n=1K..1G:x4 -D dtype=f32 -D 'cpu-un*.lanes=8'"},
     {"device", 0, 'e', "N", RB_OPERAND_WORD, NULL, "the same as -D device=N"},
     {"rounds", 0, 'R', "K", RB_OPERAND_WORD, NULL,
      "the same as -D rounds=K: measure every configuration K times, each round in fresh "
