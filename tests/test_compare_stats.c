@@ -338,6 +338,10 @@ static void test_rounds(void)
            "hierarchical bootstrap of constant rounds succeeds");
     ok(lo == 2 && hi == 2 && spread == 0, "... the interval is exactly [2, 2] (got [%g, %g])", lo,
        hi);
+    r = compare_sides(&ca, &cb);
+    is_double(r.p_value, 2.0 / 2001, 1e-15, "... its p-value is the bootstrap's smallest, "
+              "2 / (resamples + 1), not 0");
+    is_str(verdict_name(r.verdict), "slower", "... and 2x is slower (%s)", r.why);
     size_t short_reps[3] = {10, 10, 9};
     rb_round_samples bad = {a.samples, 30, short_reps, 3};
     is_int(hierarchical_ratio_interval(&bad, &cb, 0.99, 500, 1, &lo, &hi, &spread, &tail), -1,
@@ -438,7 +442,7 @@ static void test_rounds_false_alarms(void)
 
 int main(void)
 {
-    plan(4 + 12 + 8 + 23 + 19 + 3 + 20 + 1);
+    plan(4 + 12 + 8 + 23 + 19 + 3 + 22 + 1);
     test_median();
     test_mann_whitney();
     test_bootstrap();

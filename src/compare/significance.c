@@ -579,8 +579,8 @@ void compare_rounds(const rb_round_samples *old_side, const rb_round_samples *ne
     double distance = fabs(log(out->ratio));
     if (spread > 0)
         out->p_value = erfc(distance / spread / sqrt(2.0));
-    else
-        out->p_value = distance > 0 ? 0 : 1;
+    else /* every resample the same: the bootstrap's own tail, never 0 */
+        out->p_value = distance > 0 ? tail : 1;
     if (distance > 0 && tail < out->p_value)
         out->p_value = tail;
     out->p_adjusted = out->p_value;

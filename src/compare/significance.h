@@ -17,7 +17,8 @@
  * interval of the ratio, so that the variation between runs is in it; the
  * p-value is that of a ratio of 1: from the bootstrap's spread of the log
  * ratio on the side of 1 (normal approximation), or the bootstrap's own
- * tail beyond 1 where that is smaller.
+ * tail beyond 1 where that is smaller or where every resample is the same
+ * (never 0: at least 2 / (resamples + 1)).
  * Where either side has one round, its samples come from one run, so the
  * variation between runs (other load, clocks, placement) is not in them:
  * the rank test and the bootstrap of samples are used, and the interval is
