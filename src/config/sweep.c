@@ -1,8 +1,11 @@
 /* src/config/sweep.c: expansion of the [run] sections into configurations. Every
  * comma list (data keys, then the plugin's parameters in declaration order)
  * is an axis; each run's configurations are the Cartesian product of its
- * axes, the last axis varying fastest. All values are checked, and the size
- * of the sweep counted, before anything is allocated for it. */
+ * axes, the last axis varying fastest. A range of sizes (n = 1K..1G, or
+ * 1K..1G:x4) is the sizes it spans. A parameter set for every run by a
+ * plain -D goes to the runs whose plugin has it, with a warning naming the
+ * others. All values are checked, and the size of the sweep counted,
+ * before anything is allocated for it. */
 #include "config/sweep.h"
 
 #include <inttypes.h>
