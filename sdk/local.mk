@@ -1,7 +1,8 @@
 # sdk/local.mk: what plugin and pack authors get from `make install`: the
 # ABI headers and the CUDA helpers under include/redbench/, redbench.pc, the
 # autoconf macros (share/aclocal/redbench.m4), the skeleton pack to copy
-# (share/redbench/skeleton/) and the guide (share/doc/redbench/).
+# (share/redbench/skeleton/) and the guide with the documents it cites
+# (share/doc/redbench/).
 rbincludedir = $(includedir)/redbench
 rbinclude_HEADERS = sdk/redbench/plugin.h sdk/redbench/backend.h \
 	sdk/redbench/cuda_helpers.cuh sdk/redbench/vulkan.h
@@ -26,4 +27,4 @@ dist_skeleton_DATA = \
 	sdk/examples/example.ini
 dist_skeleton_SCRIPTS = sdk/examples/autogen.sh
 
-dist_doc_DATA = docs/writing-a-plugin.md docs/scale-out.md
+dist_doc_DATA = docs/writing-a-plugin.md docs/scale-out.md docs/measurement.md

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* redbench/backend.h: the backend ABI, version 1.
  *
  * A backend is what a pack's strategies run on (the host CPU, a CUDA device,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* redbench/cuda_helpers.cuh: building blocks for CUDA plugins.
  *
  *   RB_CUDA_CHECK(host, call)   runs a CUDA runtime call; on failure reports

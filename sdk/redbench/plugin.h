@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* redbench/plugin.h: the plugin ABI, version 1.
  *
  * A plugin is a shared object that wraps one reduction strategy. It exports

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* redbench/vulkan.h: what the vulkan backend hands its plugins (ABI 1.2).
  *
  * For a plugin whose descriptor says backend = "vulkan":

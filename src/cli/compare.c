@@ -1,6 +1,7 @@
 /* src/cli/compare.c: `redbench compare OLD.json NEW.json`: the command line
  * of compare (compare/comparison.c matches and judges, compare/report.c writes
- * the verdicts). */
+ * the verdicts): the threshold, the formats, which rows pair (--ignore
+ * PARAM, --match run) and the notes on standard error. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,18 @@ static int parse_options(int argc, char **argv, const rb_getopt *g, rb_compariso
         case 'h': command_help(command_spec("compare"), stdout); return -1;
         case 'a': opt->allow_device_change = 1; break;
         case 'A': cmp->require_all = 1; break;
+        case 'i':
+            if (!*optarg)
+                return usage_error("compare", "--ignore needs a parameter's name");
+            cmp->ignore = xrealloc(cmp->ignore, (cmp->n_ignore + 1) * sizeof *cmp->ignore);
+            cmp->ignore[cmp->n_ignore++] = optarg;
+            break;
+        case 'm':
+            if (strcmp(optarg, "run") != 0 && strcmp(optarg, "config") != 0)
+                return usage_error("compare", "--match '%s': valid: config (the whole "
+                                   "configuration), run (the run and data alone)", optarg);
+            cmp->match_run = strcmp(optarg, "run") == 0;
+            break;
         case 't':
             if (parse_threshold(optarg, &cmp->criteria.threshold) != 0)
                 return usage_error("compare", "--threshold '%s' is not a percentage; valid: a "
@@ -86,8 +99,10 @@ int command_compare(int argc, char **argv)
     rb_getopt g = command_getopt(command_spec("compare"));
     int parsed = parse_options(argc, argv, &g, &cmp, &opt);
     command_getopt_free(&g);
-    if (parsed != 0)
+    if (parsed != 0) {
+        free(cmp.ignore);
         return parsed < 0 ? 0 : parsed;
+    }
     const char *const *paths = opt.paths;
     const char *format = opt.format;
     int allow_device_change = opt.allow_device_change;
@@ -95,6 +110,8 @@ int command_compare(int argc, char **argv)
     int status = 2;
     if (compare_file_load(paths[0], &cmp.old_file) != 0 ||
         compare_file_load(paths[1], &cmp.new_file) != 0)
+        goto done;
+    if (comparison_prepare(&cmp) != 0)
         goto done;
     comparison_run(&cmp);
     if (cmp.n_device_changes > 0 && !allow_device_change) {
@@ -112,17 +129,22 @@ int command_compare(int argc, char **argv)
     }
     if (cmp.n_pairs == 0) {
         diag_error("%s and %s have no configuration in common (%zu and %zu configurations); "
-                   "nothing compared",
-                   paths[0], paths[1], cmp.old_file.n_rows, cmp.new_file.n_rows);
+                   "nothing compared%s",
+                   paths[0], paths[1], cmp.old_file.n_rows, cmp.new_file.n_rows,
+                   cmp.n_ignore || cmp.match_run
+                       ? ""
+                       : " (--ignore PARAM or --match run pair runs across parameter values)");
         goto done;
     }
     comparison_warn_measured_differently(&cmp);
+    comparison_note_plugin_changes(&cmp);
     if (compare_reporter_for(format)(stdout, &cmp) != 0) {
         diag_error("cannot write the comparison to standard output");
         goto done;
     }
     status = comparison_status(&cmp);
 done:
+    free(cmp.ignore);
     comparison_free(&cmp);
     return status;
 }

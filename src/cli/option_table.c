@@ -32,8 +32,9 @@ static const rb_option_spec run_options[] = {
      "matching any is kept)"},
     {NULL, 'D', 'D', "KEY=VALUE", RB_OPERAND_SETTING, NULL,
      "set or sweep an [experiment], [data] or run key as if written in the file (repeatable; "
-     "later ones win): a data or run key applies to every run, replacing the file's; e.g. "
-     "-D n=1M,1G -D dtype=f32 -D warmup=2"},
+     "later ones win): a data key applies to every run, a plugin parameter to every run whose "
+     "plugin has it, replacing the file's; RUN.KEY=VALUE (RUN a name or glob) to the runs "
+     "named only; e.g. -D n=1K..1G:x4 -D dtype=f32 -D 'cpu-un*.lanes=8'"},
     {"device", 0, 'e', "N", RB_OPERAND_WORD, NULL, "the same as -D device=N"},
     {"rounds", 0, 'R', "K", RB_OPERAND_WORD, NULL,
      "the same as -D rounds=K: measure every configuration K times, each round in fresh "
@@ -82,7 +83,7 @@ static const rb_option_spec report_options[] = {
      "or not at all"},
     {"format", 'f', 'f', "FORMAT", RB_OPERAND_WORD, format_choices,
      "with a single -o, that file's format whatever its extension; without -o, standard "
-     "output's"},
+     "output's (default: the table)"},
     {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},
     {NULL, 0, 0, NULL, 0, NULL, NULL},
 };
@@ -94,6 +95,12 @@ static const rb_option_spec compare_options[] = {
      "compare results from different devices, saying what differs"},
     {"require-all", 0, 'A', NULL, RB_OPERAND_NONE, NULL,
      "fail when a configuration of OLD is missing from NEW"},
+    {"ignore", 0, 'i', "PARAM", RB_OPERAND_WORD, NULL,
+     "match configurations whatever their value of PARAM (repeatable): an A/B of lanes=16 "
+     "against lanes=1"},
+    {"match", 0, 'm', "config|run", RB_OPERAND_WORD, NULL,
+     "what pairs rows: the whole configuration (default), or the run and data alone, "
+     "whatever the plugin and parameters"},
     {"format", 'f', 'f', "FORMAT", RB_OPERAND_WORD, compare_formats,
      "how the verdicts are written; default: table"},
     {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/names.h"
 #include "base/safe_file.h"
 #include "base/util.h"
 #include "cli/option_table.h"
@@ -78,6 +79,19 @@ static void gnuplot_absent_note(void)
               env && *env ? ", or unset REDBENCH_GNUPLOT" : "");
 }
 
+/* "3 skipped, 1 failed": the rows of each status, in the statuses' order. */
+static char *status_counts(const rb_results *res)
+{
+    size_t counts[RB_ROW_COUNT_] = {0};
+    results_count(res, counts);
+    strbuf sb = {0};
+    sb_append(&sb, "");
+    for (int s = 0; s < RB_ROW_COUNT_; s++)
+        if (counts[s])
+            sb_printf(&sb, "%s%zu %s", sb.len ? ", " : "", counts[s], row_status_name(s));
+    return sb.data;
+}
+
 int command_plot(int argc, char **argv)
 {
     const char *results = NULL, *dir = NULL, *baseline = NULL;
@@ -126,9 +140,13 @@ int command_plot(int argc, char **argv)
     char *owned_dir = dir ? NULL : default_dir(results);
     dir = dir ? dir : owned_dir;
     if (set.n_figures == 0) {
-        diag_error("plot: %s has no row that is ok with a time (%zu rows); nothing to draw",
-                   results, set.n_rows);
-        status = 1;
+        char *statuses = status_counts(&file.res);
+        diag_error("plot: %s cannot be plotted: it has no row that is ok with a time (%zu "
+                   "row%s%s%s); plot a results file with at least one ok row",
+                   results, file.res.n_rows, file.res.n_rows == 1 ? "" : "s",
+                   *statuses ? ": " : "", statuses);
+        free(statuses);
+        status = 2;
     } else if (make_dir(dir) != 0) {
         status = 2;
     } else {

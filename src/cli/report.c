@@ -1,7 +1,8 @@
 /* src/cli/report.c: `redbench report RESULTS.json -o FILE...`: saved results
  * read back into the typed set a run produces (report/read.c) and written
  * by the run's own reporters, each -o in the format of its extension
- * (.json .csv .md .html, .txt the table), or standard output in --format's.
+ * (.json .csv .md .html, .txt the table), or standard output in --format's
+ * (the table when neither -o nor --format is given).
  * Every path is checked before anything is written; files are written
  * whole or not at all (safe_file). */
 #include "cli/commands.h"
@@ -112,8 +113,7 @@ int command_report(int argc, char **argv)
         status = usage_error("report", "unknown format '%s'; valid: %s", format,
                              format_choices(", "));
     if (status == 0 && n == 0 && !format)
-        status = usage_error("report", "where to? give -o FILE (repeatable), or --format F "
-                             "for standard output");
+        format = format_name(RB_FORMAT_TABLE); /* no -o: the table, on standard output */
     int *formats = xcalloc(n + 1, sizeof *formats);
     if (status == 0)
         status = plan_outputs(paths, n, format, formats);

@@ -29,6 +29,45 @@
 #include "run/results.h"
 #include "run/runner.h"
 
+/* Whether the plugin offers the configuration's op and dtype; a row that
+ * it does not is `unsupported` without running (run/runner.c). A
+ * histogram counts u8 values (redbench/plugin.h): of another dtype, the
+ * plugin declines it. */
+static int offered(const rb_plugin *p, const rb_configuration *c)
+{
+    return (p->ops & RB_OP_BIT(c->op)) && (p->dtypes & RB_DTYPE_BIT(c->dtype)) &&
+           (c->op != RB_OP_HISTOGRAM || c->dtype == RB_DTYPE_U8);
+}
+
+static size_t unsupported_count(const rb_sweep *sweep)
+{
+    size_t count = 0;
+    for (size_t k = 0; k < sweep->n_configs; k++) {
+        const rb_configuration *c = &sweep->configs[k];
+        count += !c->skip_reason && c->plugin && !offered(c->plugin->desc, c);
+    }
+    return count;
+}
+
+/* "  (unsupported: serial does not offer op histogram; its ops: sum, min)". */
+static void print_unsupported(const rb_plugin *p, const rb_configuration *c)
+{
+    if (offered(p, c))
+        return;
+    char *ops = op_mask_text(p->ops), *dtypes = dtype_mask_text(p->dtypes);
+    if (!(p->ops & RB_OP_BIT(c->op)))
+        printf("  (unsupported: %s does not offer op %s; its ops: %s)", p->name, op_name(c->op),
+               ops);
+    else if (c->op == RB_OP_HISTOGRAM && c->dtype != RB_DTYPE_U8 &&
+             (p->dtypes & RB_DTYPE_BIT(c->dtype)))
+        printf("  (unsupported: a histogram counts u8 values, not %s)", dtype_name(c->dtype));
+    else
+        printf("  (unsupported: %s does not offer dtype %s; its dtypes: %s)", p->name,
+               dtype_name(c->dtype), dtypes);
+    free(ops);
+    free(dtypes);
+}
+
 static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
 {
     printf("%s: %zu configuration%s\n", exp->path, sweep->n_configs,
@@ -42,8 +81,14 @@ static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
                dtype_name(c->dtype), n, distribution_name(c->distribution), c->params_text);
         if (c->skip_reason)
             printf("  (skipped: %s)", c->skip_reason);
+        else if (c->plugin)
+            print_unsupported(c->plugin->desc, c);
         putchar('\n');
     }
+    if (unsupported_count(sweep))
+        printf("%zu configuration%s will be unsupported, as marked (-D RUN.KEY=VALUE sets a key "
+               "in chosen runs only)\n",
+               unsupported_count(sweep), unsupported_count(sweep) == 1 ? "" : "s");
 }
 
 /* Writes the report to `path` whole or not at all (safe_file.h): a regular

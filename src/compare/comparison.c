@@ -142,6 +142,8 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     out->params_text = out->params->text;
     out->settings[RB_SETTING_TIMING] = keep(file, row->timing);
     out->settings[RB_SETTING_CACHE] = exp ? keep(file, cache_mode_name(exp->cache)) : NULL;
+    out->plugin_version = cfg->plugin ? keep(file, cfg->plugin->desc->version) : NULL;
+    out->plugin_sha256 = cfg->plugin ? keep(file, cfg->plugin->sha256) : NULL;
     char bins[32] = "";
     if (cfg->op == RB_OP_HISTOGRAM)
         snprintf(bins, sizeof bins, "%u", cfg->bins);
@@ -224,11 +226,16 @@ void compare_file_free(rb_compare_file *file)
 /* ---- matching ---- */
 
 /* What identifies a configuration across files: run, plugin, parameters,
- * op, dtype, n, distribution and bins. */
+ * op, dtype, n, distribution and bins (of the plugin and parameters, what
+ * comparison_prepare left: --ignore, --match run). */
 static int compare_configurations(const rb_compare_row *x, const rb_compare_row *y)
 {
-    const char *const xs[] = {x->run, x->plugin, x->params_text, x->op, x->dtype};
-    const char *const ys[] = {y->run, y->plugin, y->params_text, y->op, y->dtype};
+    const char *const xs[] = {x->run, x->match_plugin ? x->match_plugin : x->plugin,
+                              x->match_params ? x->match_params : x->params_text, x->op,
+                              x->dtype};
+    const char *const ys[] = {y->run, y->match_plugin ? y->match_plugin : y->plugin,
+                              y->match_params ? y->match_params : y->params_text, y->op,
+                              y->dtype};
     for (size_t k = 0; k < RB_ARRAY_LEN(xs); k++) {
         int c = strcmp(xs[k], ys[k]);
         if (c)
@@ -302,6 +309,184 @@ static void match_rows(rb_comparison *cmp)
     qsort(cmp->only_new, cmp->n_only_new, sizeof *cmp->only_new, compare_rows_by_position);
     free(old_rows);
     free(new_rows);
+}
+
+/* ---- what matching compares: --ignore PARAM, --match run ---- */
+
+static int ignored(const rb_comparison *cmp, const char *key)
+{
+    for (size_t k = 0; k < cmp->n_ignore; k++)
+        if (strcmp(cmp->ignore[k], key) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether a row of either file has parameter `key`; adds every key seen to
+ * `keys` (once each). */
+static int some_row_has(const rb_comparison *cmp, const char *key, text_index *keys,
+                        strbuf *list)
+{
+    int found = 0;
+    const rb_compare_file *files[] = {&cmp->old_file, &cmp->new_file};
+    for (size_t f = 0; f < 2; f++)
+        for (size_t k = 0; k < files[f]->n_params_sets; k++) {
+            const rb_compare_params *set = files[f]->params_sets[k];
+            for (size_t j = 0; j < set->count; j++) {
+                found |= strcmp(set->items[j].key, key) == 0;
+                int added;
+                text_index_put(keys, set->items[j].key, 0, &added);
+                if (added)
+                    sb_printf(list, "%s%s", list->len ? ", " : "", set->items[j].key);
+            }
+        }
+    return found;
+}
+
+/* The row's parameters without the ignored ones, keys sorted. */
+static const char *kept_params(rb_compare_file *file, const rb_comparison *cmp,
+                               const rb_compare_row *row)
+{
+    const rb_compare_params *set = row->params;
+    char **items = xcalloc(set->count + 1, sizeof *items);
+    size_t n = 0;
+    for (size_t k = 0; k < set->count; k++)
+        if (!ignored(cmp, set->items[k].key))
+            items[n++] = xasprintf("%s=%s", set->items[k].key, set->items[k].text);
+    qsort(items, n, sizeof *items, compare_strings);
+    char *text = n ? join_words((const char *const *)items, n, " ") : xstrdup("");
+    free_list(items, n);
+    const char *kept = keep(file, text);
+    free(text);
+    return kept;
+}
+
+/* Rows of one file that are one configuration for matching: an error
+ * naming the first two. Returns 0 when there are none. */
+static int refuse_duplicates(const rb_comparison *cmp, const rb_compare_file *file)
+{
+    const rb_compare_row **rows = sorted_by_key(file);
+    int status = 0;
+    for (size_t k = 1; k < file->n_rows && status == 0; k++) {
+        if (compare_configurations(rows[k - 1], rows[k]) != 0)
+            continue;
+        char *a = compare_row_title(rows[k - 1]), *b = compare_row_title(rows[k]);
+        diag_error("%s: #%zu (%s) and #%zu (%s) are one configuration once %s; they cannot be "
+                   "paired: leave out fewer parameters, or compare files of one value each",
+                   file->path, rows[k - 1]->position + 1, a, rows[k]->position + 1, b,
+                   cmp->match_run ? "matched by run (--match run)"
+                                  : "the ignored parameters are left out");
+        free(a);
+        free(b);
+        status = -1;
+    }
+    free(rows);
+    return status;
+}
+
+int comparison_prepare(rb_comparison *cmp)
+{
+    for (size_t k = 0; k < cmp->n_ignore; k++) {
+        text_index keys = {0};
+        strbuf list = {0};
+        sb_append(&list, "");
+        int found = some_row_has(cmp, cmp->ignore[k], &keys, &list);
+        if (!found) {
+            char *shown = printable_text(cmp->ignore[k]), *valid = printable_text(list.data);
+            diag_error("--ignore %s: no configuration of %s or %s has a parameter '%s'; their "
+                       "parameters: %s", shown, cmp->old_file.path, cmp->new_file.path, shown,
+                       *valid ? valid : "(none)");
+            free(shown);
+            free(valid);
+        }
+        sb_free(&list);
+        text_index_free(&keys);
+        if (!found)
+            return -1;
+    }
+    if (cmp->n_ignore == 0 && !cmp->match_run)
+        return 0;
+    rb_compare_file *files[] = {&cmp->old_file, &cmp->new_file};
+    for (size_t f = 0; f < 2; f++)
+        for (size_t k = 0; k < files[f]->n_rows; k++) {
+            rb_compare_row *row = &files[f]->rows[k];
+            row->match_plugin = cmp->match_run ? keep(files[f], "") : row->plugin;
+            row->match_params = cmp->match_run ? keep(files[f], "")
+                                               : kept_params(files[f], cmp, row);
+        }
+    return refuse_duplicates(cmp, &cmp->old_file) || refuse_duplicates(cmp, &cmp->new_file)
+               ? -1
+               : 0;
+}
+
+char *compare_pair_params(const rb_compare_pair *p)
+{
+    const rb_compare_row *a = p->old_row, *b = p->new_row;
+    int plugin_differs = strcmp(a->plugin, b->plugin) != 0;
+    int params_differ = strcmp(a->params_text, b->params_text) != 0;
+    if (!plugin_differs && !params_differ)
+        return xstrdup(a->params_text);
+    strbuf sb = {0};
+    if (plugin_differs)
+        sb_printf(&sb, "%s%s%s -> %s%s%s", a->plugin, *a->params_text ? " " : "",
+                  a->params_text, b->plugin, *b->params_text ? " " : "", b->params_text);
+    else
+        sb_printf(&sb, "%s -> %s", *a->params_text ? a->params_text : "(none)",
+                  *b->params_text ? b->params_text : "(none)");
+    return sb.data;
+}
+
+/* ---- plugins that changed between the files ---- */
+
+/* "serial (version 1.0 -> 1.1, SHA-256 ab12cd34... -> ef56ab78...)" when the
+ * plugin of both rows is one by name and its version or file (where both
+ * files know them) differs; else NULL. */
+static char *plugin_change_text(const rb_compare_row *a, const rb_compare_row *b)
+{
+    if (strcmp(a->plugin, b->plugin) != 0)
+        return NULL;
+    int version = a->plugin_version && b->plugin_version &&
+                  strcmp(a->plugin_version, b->plugin_version) != 0;
+    int digest = a->plugin_sha256 && b->plugin_sha256 &&
+                 strcmp(a->plugin_sha256, b->plugin_sha256) != 0;
+    if (!version && !digest)
+        return NULL;
+    strbuf sb = {0};
+    sb_printf(&sb, "%s (", a->plugin);
+    if (version)
+        sb_printf(&sb, "version %s -> %s", a->plugin_version, b->plugin_version);
+    if (digest)
+        sb_printf(&sb, "%sSHA-256 %.12s... -> %.12s...", version ? ", " : "", a->plugin_sha256,
+                  b->plugin_sha256);
+    sb_append(&sb, ")");
+    return sb.data;
+}
+
+static void find_plugin_changes(rb_comparison *cmp)
+{
+    text_index seen = {0};
+    size_t cap = 0;
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        char *text = plugin_change_text(cmp->pairs[k].old_row, cmp->pairs[k].new_row);
+        int added = 0;
+        if (text)
+            text_index_put(&seen, text, 0, &added);
+        if (added)
+            *(char **)grow(&cmp->plugin_changes, &cmp->n_plugin_changes, &cap,
+                           sizeof *cmp->plugin_changes) = text;
+        else
+            free(text);
+    }
+    text_index_free(&seen);
+}
+
+void comparison_note_plugin_changes(const rb_comparison *cmp)
+{
+    for (size_t k = 0; k < cmp->n_plugin_changes; k++) {
+        char *shown = printable_text(cmp->plugin_changes[k]);
+        diag_warn("plugin %s changed between the files: its verdicts compare two builds of it",
+                  shown);
+        free(shown);
+    }
 }
 
 /* ---- devices ---- */
@@ -434,6 +619,7 @@ void comparison_run(rb_comparison *cmp)
 {
     match_rows(cmp);
     find_device_changes(cmp);
+    find_plugin_changes(cmp);
     for (size_t k = 0; k < cmp->n_pairs; k++) {
         rb_compare_pair *p = &cmp->pairs[k];
         judge_pair(p, &cmp->criteria);
@@ -558,6 +744,7 @@ void comparison_free(rb_comparison *cmp)
     free(cmp->only_old);
     free(cmp->only_new);
     free_list(cmp->device_changes, cmp->n_device_changes);
+    free_list(cmp->plugin_changes, cmp->n_plugin_changes);
     compare_file_free(&cmp->old_file);
     compare_file_free(&cmp->new_file);
 }

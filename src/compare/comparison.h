@@ -63,6 +63,12 @@ typedef struct rb_compare_row {
                                                 the file does not say (a row
                                                 that was not timed has no
                                                 timing) */
+    const char *plugin_version; /* the plugin's own version; NULL if unknown */
+    const char *plugin_sha256;  /* its file's SHA-256; NULL if unknown */
+    const char *match_plugin;   /* what matching compares of the plugin and */
+    const char *match_params;   /* the parameters (comparison_prepare: without
+                                   the ignored ones; none with --match run);
+                                   NULL: plugin and params_text */
 } rb_compare_row;
 
 /* One device a file's run used. */
@@ -118,6 +124,17 @@ typedef struct rb_comparison {
                                         rest of n_tested had one run a side */
     int require_all;                 /* --require-all: a configuration of the old
                                         file missing from the new one fails */
+    const char **ignore;             /* --ignore PARAM: parameters left out of
+                                        matching (A/B across their values) */
+    size_t n_ignore;
+    int match_run;                   /* --match run: rows match by run and data
+                                        (op, dtype, n, distribution, bins),
+                                        whatever their plugin and parameters */
+    char **plugin_changes;           /* "serial (version 1.0 -> 1.1, SHA-256
+                                        ab12... -> cd34...)", one per plugin whose
+                                        version or file differs between the
+                                        files (among the pairs) */
+    size_t n_plugin_changes;
 } rb_comparison;
 
 /* The exit status the comparison calls for: 1 when a configuration got
@@ -134,9 +151,25 @@ int compare_file_load(const char *path, rb_compare_file *file);
 int compare_file_from_results(const char *path, const rb_results *res, rb_compare_file *file);
 void compare_file_free(rb_compare_file *file);
 
-/* Matches the files' configurations, lists device differences and judges
- * every pair. `cmp` holds both files, already loaded. */
+/* What matching compares of each row, from cmp->ignore and
+ * cmp->match_run: returns 0, or -1 after saying why on standard error (an
+ * ignored parameter that no row of either file has; rows of one file
+ * that become one configuration once the parameters are left out, which
+ * could not be paired). Call it after loading, before comparison_run. */
+int comparison_prepare(rb_comparison *cmp);
+
+/* Matches the files' configurations, lists device and plugin differences
+ * and judges every pair. `cmp` holds both files, already loaded. */
 void comparison_run(rb_comparison *cmp);
+
+/* A pair's parameters as people read them: the old row's, or where
+ * matching left some out and they differ, "lanes=16 -> lanes=1" (the
+ * plugin too, with --match run). Free it. */
+char *compare_pair_params(const rb_compare_pair *p);
+
+/* Notes on standard error each plugin whose version or SHA-256 changed
+ * between the files (cmp->plugin_changes). */
+void comparison_note_plugin_changes(const rb_comparison *cmp);
 void comparison_free(rb_comparison *cmp);
 
 /* Warns on standard error about pairs measured differently (another timing

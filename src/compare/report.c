@@ -77,7 +77,9 @@ static void fill_cells(size_t number, const rb_compare_pair *p, char *cells[COL_
     cells[COL_NUM] = xasprintf("%zu", number);
     cells[COL_RUN] = one_line(row->run);
     cells[COL_PLUGIN] = one_line(row->plugin);
-    cells[COL_PARAMS] = one_line(*row->params_text ? row->params_text : "-");
+    char *params = compare_pair_params(p);
+    cells[COL_PARAMS] = one_line(*params ? params : "-");
+    free(params);
     cells[COL_OP] = one_line(row->op);
     cells[COL_DTYPE] = one_line(row->dtype);
     cells[COL_N] = xstrdup(n);

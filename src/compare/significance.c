@@ -1,5 +1,6 @@
 /* src/compare/significance.c: the verdict on two sets of timing samples: the
- * Mann-Whitney U test, a bootstrap interval of the ratio of medians, the
+ * Mann-Whitney U test (exact up to MANN_WHITNEY_EXACT_MAX samples a side), a
+ * bootstrap interval of the ratio of medians, the
  * hierarchical bootstrap over rounds, and the rule that combines them (see
  * compare/significance.h). */
 #include "compare/significance.h"
@@ -159,6 +160,44 @@ static int compare_ranked(const void *x, const void *y)
     return compare_doubles(&((const ranked *)x)->value, &((const ranked *)y)->value);
 }
 
+/* The two-sided p-value of the exact (permutation) distribution of a's
+ * rank sum, ties included: each of the C(n, n_a) ways to pick n_a of the
+ * ranks is equally likely, and p is the share of them whose sum is at
+ * least as far from its mean as the one observed. Ranks are doubled so
+ * that mid-ranks are whole; the counts of each sum come from one pass over
+ * the ranks (ways[j][s]: the ways to pick j of the ranks seen so far with
+ * doubled sum s). */
+static double exact_rank_p(const double *doubled, size_t n, size_t n_a, double observed)
+{
+    size_t max_sum = 0;
+    for (size_t k = 0; k < n; k++)
+        max_sum += (size_t)doubled[k];
+    size_t width = max_sum + 1;
+    double *ways = xcalloc((n_a + 1) * width, sizeof *ways);
+    ways[0] = 1;
+    for (size_t k = 0; k < n; k++) {
+        size_t r = (size_t)doubled[k];
+        size_t top = k + 1 < n_a ? k + 1 : n_a;
+        for (size_t j = top; j >= 1; j--)
+            for (size_t sum = max_sum; sum >= r; sum--) {
+                ways[j * width + sum] += ways[(j - 1) * width + sum - r];
+                if (sum == 0)
+                    break;
+            }
+    }
+    double mean = (double)n_a * (double)(n + 1); /* of the doubled sum */
+    double distance = fabs(observed - mean), total = 0, beyond = 0;
+    for (size_t sum = 0; sum <= max_sum; sum++) {
+        double w = ways[n_a * width + sum];
+        total += w;
+        if (fabs((double)sum - mean) >= distance - 0.25)
+            beyond += w;
+    }
+    free(ways);
+    double p = beyond / total;
+    return p > 1 ? 1 : p;
+}
+
 double mann_whitney_p(const double *a, size_t n_a, const double *b, size_t n_b)
 {
     if (n_a == 0 || n_b == 0)
@@ -171,7 +210,10 @@ double mann_whitney_p(const double *a, size_t n_a, const double *b, size_t n_b)
         all[n_a + k] = (ranked){b[k], 0};
     qsort(all, n, sizeof *all, compare_ranked);
 
-    /* Ranks from 1; equal values share the mean of their ranks. */
+    /* Ranks from 1; equal values share the mean of their ranks. Each
+     * value's rank is kept doubled (whole) for the exact test. */
+    int exact = n_a <= MANN_WHITNEY_EXACT_MAX && n_b <= MANN_WHITNEY_EXACT_MAX;
+    double *doubled = exact ? xmalloc(n * sizeof *doubled) : NULL;
     double rank_sum_a = 0, ties = 0;
     for (size_t start = 0; start < n;) {
         size_t end = start + 1;
@@ -179,13 +221,21 @@ double mann_whitney_p(const double *a, size_t n_a, const double *b, size_t n_b)
             end++;
         double rank = (double)(start + 1 + end) / 2;
         double t = (double)(end - start);
-        for (size_t k = start; k < end; k++)
+        for (size_t k = start; k < end; k++) {
             if (all[k].from_a)
                 rank_sum_a += rank;
+            if (doubled)
+                doubled[k] = (double)(start + 1 + end);
+        }
         ties += t * t * t - t;
         start = end;
     }
     free(all);
+    if (doubled) {
+        double p = exact_rank_p(doubled, n, n_a, 2 * rank_sum_a);
+        free(doubled);
+        return p;
+    }
 
     double na = (double)n_a, nb = (double)n_b, total = (double)n;
     double u = rank_sum_a - na * (na + 1) / 2;
@@ -529,8 +579,8 @@ void compare_rounds(const rb_round_samples *old_side, const rb_round_samples *ne
     double distance = fabs(log(out->ratio));
     if (spread > 0)
         out->p_value = erfc(distance / spread / sqrt(2.0));
-    else
-        out->p_value = distance > 0 ? 0 : 1;
+    else /* every resample the same: the bootstrap's own tail, never 0 */
+        out->p_value = distance > 0 ? tail : 1;
     if (distance > 0 && tail < out->p_value)
         out->p_value = tail;
     out->p_adjusted = out->p_value;

@@ -3,8 +3,11 @@
  * can the samples not tell?
  *
  * Two tests look at the two sets of samples (nanoseconds per run):
- *   - the Mann-Whitney U test (normal approximation, with the corrections
- *     for ties and continuity): is one set shifted against the other?
+ *   - the Mann-Whitney U test: is one set shifted against the other? With
+ *     at most MANN_WHITNEY_EXACT_MAX samples a side, from the exact
+ *     distribution of the rank sum (every way to split the ranks, ties
+ *     included); above, the normal approximation with the corrections for
+ *     ties and continuity.
  *   - a bootstrap percentile interval of the ratio of medians (new / old):
  *     how large is the change, and how sure is that?
  * Rows measured in rounds (rounds = K, two or more on both sides) are
@@ -14,7 +17,8 @@
  * interval of the ratio, so that the variation between runs is in it; the
  * p-value is that of a ratio of 1: from the bootstrap's spread of the log
  * ratio on the side of 1 (normal approximation), or the bootstrap's own
- * tail beyond 1 where that is smaller.
+ * tail beyond 1 where that is smaller or where every resample is the same
+ * (never 0: at least 2 / (resamples + 1)).
  * Where either side has one round, its samples come from one run, so the
  * variation between runs (other load, clocks, placement) is not in them:
  * the rank test and the bootstrap of samples are used, and the interval is
@@ -139,8 +143,14 @@ void holm_adjust(const double *p, size_t m, double *adjusted);
  * exact rank test can give with these sample counts. */
 double rank_smallest_p(size_t n_a, size_t n_b);
 
-/* Two-sided p-value of the Mann-Whitney U test; 1 when every value is equal;
- * NaN when a set is empty. */
+/* The most samples a side for which the U test's p-value is exact. */
+#define MANN_WHITNEY_EXACT_MAX 20
+
+/* Two-sided p-value of the Mann-Whitney U test: exact (the permutation
+ * distribution of the rank sum, ties included) with at most
+ * MANN_WHITNEY_EXACT_MAX samples a side, else the normal approximation
+ * with the corrections for ties and continuity; 1 when every value is
+ * equal; NaN when a set is empty. */
 double mann_whitney_p(const double *a, size_t n_a, const double *b, size_t n_b);
 
 /* The median of `count` values (not modified); NaN for none. */

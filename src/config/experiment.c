@@ -435,9 +435,9 @@ static void free_setting(rb_setting *s)
     free_list(s->values, s->n_values);
 }
 
-/* Sets `key` in a list of settings, replacing the one there. */
-static void replace_setting(parse_state *st, rb_setting **items, size_t *count, size_t *cap,
-                            const char *key, const char *value)
+/* Sets `key` in a list of settings, replacing the one there; returns it. */
+static rb_setting *replace_setting(parse_state *st, rb_setting **items, size_t *count,
+                                   size_t *cap, const char *key, const char *value)
 {
     for (size_t k = 0; k < *count; k++) {
         rb_setting *s = &(*items)[k];
@@ -447,10 +447,12 @@ static void replace_setting(parse_state *st, rb_setting **items, size_t *count, 
             s->text = xstrdup(value);
             s->n_values = split_list(value, &s->values);
             s->line = st->line;
-            return;
+            s->every_run = 0;
+            return s;
         }
     }
     add_setting(st, items, count, cap, key, value);
+    return &(*items)[*count - 1];
 }
 
 static void remove_setting(rb_setting *items, size_t *count, const char *key)
@@ -462,6 +464,72 @@ static void remove_setting(rb_setting *items, size_t *count, const char *key)
             (*count)--;
             return;
         }
+    }
+}
+
+/* Sets a key of a run section from the command line (not a data key).
+ * Returns the setting made for a parameter, else NULL. */
+static rb_setting *set_in_run(parse_state *st, rb_run_section *run, const char *key,
+                              const char *value)
+{
+    rb_experiment *exp = st->exp;
+    if (strcmp(key, "plugin") == 0) {
+        run->plugin_line = st->line;
+        if (strchr(value, ',') || strpbrk(value, " \t")) {
+            setting_error(exp, st->line, "plugin = %s: a run names exactly one plugin; write "
+                          "one [run NAME] section per plugin", value);
+            return NULL;
+        }
+        free(run->plugin);
+        run->plugin = xstrdup(value);
+    } else if (strcmp(key, "optional") == 0) {
+        const char *why;
+        if (parse_bool(value, &run->optional, &why) != 0)
+            setting_error(exp, st->line, "optional = %s: %s", value, why);
+    } else {
+        return replace_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key,
+                               value);
+    }
+    return NULL;
+}
+
+/* -D RUN.KEY=VALUE: KEY set in the runs whose name RUN (a glob) matches,
+ * as if written in their sections. */
+static void apply_to_runs(parse_state *st, const char *pattern, const char *key,
+                          const char *value)
+{
+    rb_experiment *exp = st->exp;
+    if (*pattern == '\0' || *key == '\0') {
+        setting_error(exp, st->line, "'%s.%s' names no %s; write -D RUN.KEY=VALUE (e.g. -D "
+                      "'cpu-*.lanes=8') or -D KEY=VALUE", pattern, key,
+                      *pattern ? "key" : "run");
+        return;
+    }
+    if (setting_find(key)) {
+        setting_error(exp, st->line, "%s is an [experiment] setting, the same for every run; "
+                      "write -D %s=%s", key, key, value);
+        return;
+    }
+    size_t matched = 0;
+    int before = diag_count();
+    for (size_t r = 0; r < exp->n_runs && diag_count() == before; r++) {
+        if (fnmatch(pattern, exp->runs[r].name, 0) != 0)
+            continue;
+        matched++;
+        rb_run_section *run = &exp->runs[r];
+        if (word_index(data_keys, RB_ARRAY_LEN(data_keys), key) >= 0)
+            replace_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key,
+                            value);
+        else
+            set_in_run(st, run, key, value);
+    }
+    if (matched == 0) {
+        strbuf names = {0};
+        for (size_t r = 0; r < exp->n_runs; r++)
+            sb_printf(&names, "%s%s", r ? ", " : "", exp->runs[r].name);
+        setting_error(exp, st->line, "'%s' matches no run of %s; its runs: %s", pattern,
+                      exp->path, exp->n_runs ? names.data : "none");
+        sb_free(&names);
     }
 }
 
@@ -477,9 +545,16 @@ static void apply_override(parse_state *st, const rb_override *ov)
         setting_error(exp, st->line, "empty value for '%s'; write %s=VALUE", key, key);
         return;
     }
-    const rb_setting_spec *s = setting_find(key);
-    if (s) {
-        set_experiment_key(st, s, value);
+    const char *dot = strrchr(key, '.');
+    if (dot) {
+        char *pattern = xstrndup(key, (size_t)(dot - key));
+        apply_to_runs(st, pattern, dot + 1, value);
+        free(pattern);
+        return;
+    }
+    const rb_setting_spec *spec = setting_find(key);
+    if (spec) {
+        set_experiment_key(st, spec, value);
         return;
     }
     if (word_index(data_keys, RB_ARRAY_LEN(data_keys), key) >= 0) {
@@ -488,26 +563,11 @@ static void apply_override(parse_state *st, const rb_override *ov)
             remove_setting(exp->runs[r].settings, &exp->runs[r].n_settings, key);
         return;
     }
-    for (size_t r = 0; r < exp->n_runs; r++) {
-        rb_run_section *run = &exp->runs[r];
-        if (strcmp(key, "plugin") == 0) {
-            run->plugin_line = st->line;
-            if (strchr(value, ',') || strpbrk(value, " \t")) {
-                setting_error(exp, st->line, "plugin = %s: a run names exactly one plugin; write "
-                              "one [run NAME] section per plugin", value);
-                return;
-            }
-            free(run->plugin);
-            run->plugin = xstrdup(value);
-        } else if (strcmp(key, "optional") == 0) {
-            const char *why;
-            if (parse_bool(value, &run->optional, &why) != 0) {
-                setting_error(exp, st->line, "optional = %s: %s", value, why);
-                return;
-            }
-        } else {
-            replace_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key, value);
-        }
+    int before = diag_count();
+    for (size_t r = 0; r < exp->n_runs && diag_count() == before; r++) {
+        rb_setting *s = set_in_run(st, &exp->runs[r], key, value);
+        if (s)
+            s->every_run = 1;
     }
 }
 

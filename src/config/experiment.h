@@ -18,6 +18,9 @@ typedef struct rb_setting {
     char **values; /* the comma list, each trimmed (one item if no comma) */
     size_t n_values;
     int line;
+    int every_run; /* set in every run by a plain -D KEY=VALUE: a run whose
+                      plugin has no such parameter leaves it out, and
+                      sweep.c says so (an error only when no run's has) */
 } rb_setting;
 
 /* One [run NAME] section. */
@@ -108,7 +111,10 @@ int experiment_rounds(const rb_experiment *exp, size_t n_configs);
 /* A key set on the command line, as if written in the file: an [experiment]
  * key is set; a data key (op, dtype, n, distribution, bins, ranks) replaces the one
  * of [data] and of every run section; any other key is set in every run
- * section. Later ones win. */
+ * section (a plugin parameter in the runs whose plugin has it: see
+ * rb_setting.every_run). RUN.KEY, where RUN is a run's name or a glob
+ * (cpu-*.lanes), sets KEY in the runs it matches only, as if written in
+ * their sections (an [experiment] key cannot be). Later ones win. */
 typedef struct rb_override {
     const char *option; /* as typed, for messages: "-D n=3X", "--device 1" */
     const char *key;

@@ -1,8 +1,11 @@
 /* src/config/sweep.c: expansion of the [run] sections into configurations. Every
  * comma list (data keys, then the plugin's parameters in declaration order)
  * is an axis; each run's configurations are the Cartesian product of its
- * axes, the last axis varying fastest. All values are checked, and the size
- * of the sweep counted, before anything is allocated for it. */
+ * axes, the last axis varying fastest. A range of sizes (n = 1K..1G, or
+ * 1K..1G:x4) is the sizes it spans. A parameter set for every run by a
+ * plain -D goes to the runs whose plugin has it, with a warning naming the
+ * others. All values are checked, and the size of the sweep counted,
+ * before anything is allocated for it. */
 #include "config/sweep.h"
 
 #include <inttypes.h>
@@ -144,24 +147,100 @@ static int data_item(const rb_experiment *exp, int line, int key, const char *it
     return -1;
 }
 
+/* One size of a range's end; reports at `line` what is wrong. */
+static int range_end(const rb_experiment *exp, int line, const char *item, const char *end,
+                     uint64_t *out)
+{
+    const char *why;
+    if (parse_size(end, out, &why) != 0) {
+        setting_error(exp, line, "n = %s: '%s': %s; a range is LOW..HIGH (powers of two) or "
+                      "LOW..HIGH:xF (each size F times the one before), e.g. 1K..1G:x4", item,
+                      end, why);
+        return -1;
+    }
+    if (*out < 1 || *out > LARGEST_N) {
+        setting_error(exp, line, "n = %s: '%s' is out of range; valid: 1 to 1T (2^40 elements)",
+                      item, end);
+        return -1;
+    }
+    return 0;
+}
+
+/* Expands a range of sizes, "1K..1G" (every power of two: each size twice
+ * the one before) or "1K..1G:x4" (each 4 times the one before), from LOW
+ * up to HIGH; appends them to *values. Returns 0, or -1 after reporting at
+ * `line` what is wrong. */
+static int size_range(const rb_experiment *exp, int line, const char *item, int64_t **values,
+                      size_t *count, size_t *cap)
+{
+    const char *dots = strstr(item, "..");
+    char *low_text = xstrndup(item, (size_t)(dots - item));
+    char *high_text = xstrdup(dots + 2);
+    char *colon = strchr(high_text, ':');
+    uint64_t factor = 2, low = 0, high = 0;
+    int status = 0;
+    if (colon) {
+        *colon = '\0';
+        const char *why;
+        int64_t f;
+        if (colon[1] != 'x' || parse_int(colon + 2, &f, &why) != 0 || f < 2 || f > 1024) {
+            setting_error(exp, line, "n = %s: the step '%s' is not valid; write :xF, F a whole "
+                          "number from 2 to 1024 (1K..1G:x4: each size 4 times the one before)",
+                          item, colon + 1);
+            status = -1;
+        }
+        factor = (uint64_t)(status == 0 ? f : 2);
+    }
+    if (status == 0)
+        status = range_end(exp, line, item, trim(low_text), &low);
+    if (status == 0)
+        status = range_end(exp, line, item, trim(high_text), &high);
+    if (status == 0 && low > high) {
+        setting_error(exp, line, "n = %s: the range runs down; write the smaller size first "
+                      "(%s..%s)", item, trim(high_text), trim(low_text));
+        status = -1;
+    }
+    for (uint64_t v = low; status == 0 && v <= high; v *= factor) {
+        *(int64_t *)grow(values, count, cap, sizeof **values) = (int64_t)v;
+        if (v > high / factor)
+            break;
+    }
+    free(low_text);
+    free(high_text);
+    return status;
+}
+
 /* Fills an axis from a data key as written, or from its default when `s` is
- * NULL. Returns 0 when every item is valid. */
+ * NULL; a size range (n = 1K..1G) gives each of its sizes. Returns 0 when
+ * every item is valid. */
 static int data_axis(const rb_experiment *exp, int key, const rb_setting *s, axis *a)
 {
-    size_t count = s ? s->n_values : 1;
+    size_t count = s ? s->n_values : 1, cap = 0, n = 0;
     int bad = 0;
 
     memset(a, 0, sizeof *a);
     a->setting = s;
     if (s && check_empty_items(exp, s) != 0)
         return -1;
-    a->values = xcalloc(count, sizeof *a->values);
     for (size_t k = 0; k < count; k++) {
         const char *item = s ? s->values[k] : data_defaults[key];
-        if (data_item(exp, s ? s->line : 0, key, item, &a->values[k]) != 0)
+        if (key == DATA_N && strstr(item, "..")) {
+            if (size_range(exp, s ? s->line : 0, item, &a->values, &n, &cap) != 0)
+                bad = 1;
+            continue;
+        }
+        int64_t value;
+        if (data_item(exp, s ? s->line : 0, key, item, &value) != 0)
             bad = 1;
+        else
+            *(int64_t *)grow(&a->values, &n, &cap, sizeof *a->values) = value;
     }
-    a->count = bad ? 0 : count;
+    if (!bad && n > RB_SWEEP_MAX_CONFIGS) {
+        setting_error(exp, s ? s->line : 0, "%s = %s gives %zu values; the most redbench "
+                      "accepts is %d", data_keys[key], s ? s->text : "", n, RB_SWEEP_MAX_CONFIGS);
+        bad = 1;
+    }
+    a->count = bad ? 0 : n;
     return bad ? -1 : 0;
 }
 
@@ -198,6 +277,27 @@ static void check_float_bytes(const rb_experiment *exp, const run_plan *plan, in
                 dtype_name((int)dtype->values[k]));
         return;
     }
+}
+
+/* What became of each plain -D KEY=VALUE of a parameter
+ * (rb_setting.every_run), one per command-line option: the runs whose
+ * plugin has the parameter and those left out. */
+typedef struct every_run_use {
+    const rb_setting *setting; /* one of its settings (key, line) */
+    strbuf used, left_out;     /* "wide", "plain (serial), fast (serial)" */
+    strbuf plugins;            /* "serial: acc; kahan: acc" */
+    const rb_plugin *plugin;   /* the plugin of the runs left out, when one */
+    int plugins_differ;
+} every_run_use;
+
+/* The use of `s` (an every_run setting): its option's entry in `uses`. */
+static every_run_use *use_of(const rb_experiment *exp, every_run_use *uses, const rb_setting *s)
+{
+    size_t origin = s->line < 0 ? (size_t)(-s->line - 1) : exp->n_origins;
+    if (!uses || origin >= exp->n_origins)
+        return NULL;
+    uses[origin].setting = s;
+    return &uses[origin];
 }
 
 /* ---- parameters ---- */
@@ -354,7 +454,7 @@ static void report_unknown_parameter(const rb_experiment *exp, const rb_plugin *
     sb_free(&names);
 }
 
-static void plan_parameters(const rb_experiment *exp, run_plan *plan)
+static void plan_parameters(const rb_experiment *exp, every_run_use *uses, run_plan *plan)
 {
     const rb_run_section *run = plan->run;
     const rb_plugin *desc = plan->plugin->desc;
@@ -367,10 +467,25 @@ static void plan_parameters(const rb_experiment *exp, run_plan *plan)
         if (data_key_index(s->key) >= 0)
             continue;
         int j = spec_index(desc, s->key);
+        every_run_use *use = s->every_run ? use_of(exp, uses, s) : NULL;
+        if (j < 0 && use) { /* a plain -D: this run's plugin goes without it */
+            sb_printf(&use->left_out, "%s%s (%s)", use->left_out.len ? ", " : "", run->name,
+                      desc->name);
+            use->plugins_differ |= use->plugin && use->plugin != desc;
+            use->plugin = desc;
+            sb_printf(&use->plugins, "%s%s: ", use->plugins.len ? "; " : "", desc->name);
+            for (uint32_t q = 0; q < desc->n_params; q++)
+                sb_printf(&use->plugins, "%s%s", q ? ", " : "", desc->params[q].name);
+            if (desc->n_params == 0)
+                sb_append(&use->plugins, "none");
+            continue;
+        }
         if (j < 0) {
             report_unknown_parameter(exp, desc, s);
             continue;
         }
+        if (use)
+            sb_printf(&use->used, "%s%s", use->used.len ? ", " : "", run->name);
         given[j] = 1;
         param_axis(exp, plan->plugin, &desc->params[j], s, &plan->params[j]);
     }
@@ -478,7 +593,7 @@ static void count_plan(const rb_experiment *exp, run_plan *plan)
 /* ---- planning a run ---- */
 
 static void plan_run(const rb_experiment *exp, const rb_registry *reg, const axis *shared,
-                     int *float_bytes_line, run_plan *plan)
+                     int *float_bytes_line, every_run_use *uses, run_plan *plan)
 {
     const rb_run_section *run = plan->run;
     int before = diag_count();
@@ -502,7 +617,7 @@ static void plan_run(const rb_experiment *exp, const rb_registry *reg, const axi
     }
     plan->plugin = registry_find(reg, run->plugin);
     if (plan->plugin)
-        plan_parameters(exp, plan);
+        plan_parameters(exp, uses, plan);
     else
         plan_absent_plugin(exp, reg, plan);
 
@@ -574,6 +689,32 @@ static void build_plan(const run_plan *plan, rb_sweep *out)
     free(pos);
 }
 
+/* Each plain -D of a parameter: an error when no run's plugin has it;
+ * else, when some runs were left out, a warning naming them. */
+static void report_every_run_uses(const rb_experiment *exp, every_run_use *uses, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        every_run_use *u = &uses[k];
+        const rb_setting *s = u->setting;
+        if (s && u->used.len == 0 && u->left_out.len > 0) {
+            if (!u->plugins_differ)
+                report_unknown_parameter(exp, u->plugin, s);
+            else
+                setting_error(exp, s->line, "no run's plugin has a parameter '%s' (%s; data "
+                              "keys: op, dtype, n, distribution, bins, ranks)", s->key,
+                              u->plugins.data);
+        } else if (s && u->left_out.len > 0) {
+            setting_warning(exp, s->line, "applies to %s; left out of %s, whose plugin has no "
+                            "parameter '%s' (-D RUN.%s=VALUE sets it in chosen runs)",
+                            u->used.data, u->left_out.data, s->key, s->key);
+        }
+        sb_free(&u->used);
+        sb_free(&u->left_out);
+        sb_free(&u->plugins);
+    }
+    free(uses);
+}
+
 int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out)
 {
     int before = diag_count();
@@ -590,12 +731,14 @@ int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out
     }
 
     run_plan *plans = xcalloc(exp->n_runs ? exp->n_runs : 1, sizeof *plans);
+    every_run_use *uses = xcalloc(exp->n_origins + 1, sizeof *uses);
     uint64_t total = 0;
     for (size_t r = 0; r < exp->n_runs; r++) {
         plans[r].run = &exp->runs[r];
-        plan_run(exp, reg, shared, &float_bytes_line, &plans[r]);
+        plan_run(exp, reg, shared, &float_bytes_line, uses, &plans[r]);
         total += plans[r].count;
     }
+    report_every_run_uses(exp, uses, exp->n_origins);
     if (diag_count() == before && total > RB_SWEEP_MAX_CONFIGS)
         setting_error(exp, 0, "the experiment expands to %" PRIu64 " configurations in all; the "
                 "most redbench accepts is %d: shorten some lists", total, RB_SWEEP_MAX_CONFIGS);

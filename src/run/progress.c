@@ -32,6 +32,10 @@ static struct {
     const size_t *order;     /* the round's order (progress_round), or NULL */
     size_t order_count;
     int round, rounds;
+    size_t total;            /* configurations to run, once per round each runs:
+                                a later round runs only those ok in the first,
+                                so a row that is not ok there leaves the count
+                                of every later round */
 } progress;
 
 static double now_seconds(void)
@@ -100,14 +104,16 @@ void progress_round(const size_t *order, size_t count, int round, int rounds)
     progress.order_count = count;
     progress.round = round;
     progress.rounds = rounds;
+    /* those finished, this round's, and as many in each round after it */
+    progress.total = progress.done + count * (size_t)(rounds - round > 0 ? rounds - round : 1);
 }
 
 /* The line's text: "[i/N] CONFIG: 12 s elapsed, about 40 s left"; with
- * rounds, N counts every round's configurations. */
+ * rounds, N counts each configuration once per round it runs. */
 static char *status_text(double now)
 {
     int rounds = progress.rounds > 1 ? progress.rounds : 1;
-    size_t total = progress.sweep->n_configs * (size_t)rounds;
+    size_t total = progress.total;
     size_t at = progress.running < 0 ? progress.done
                 : rounds > 1          ? progress.done + 1
                                       : (size_t)progress.running + 1;
@@ -199,6 +205,7 @@ void progress_begin(const rb_sweep *sweep, int mode)
     progress.mode = sweep && sweep->n_configs ? mode : RB_PROGRESS_OFF;
     progress.sweep = sweep;
     progress.running = -1;
+    progress.total = sweep->n_configs;
     progress.started = progress.last_line = now_seconds();
     progress.interval = progress_plain_interval();
 }
@@ -223,6 +230,9 @@ void progress_finished(size_t index, const rb_row *row)
     if (index >= progress.sweep->n_configs)
         return;
     progress.done++;
+    if (progress.round == 0 && progress.rounds > 1 && row->status != RB_ROW_OK &&
+        progress.total >= (size_t)(progress.rounds - 1))
+        progress.total -= (size_t)(progress.rounds - 1); /* it runs in no later round */
     progress.last_finish = now_seconds();
     if (progress.running == (long)index)
         progress.running = -1;
@@ -261,8 +271,8 @@ void progress_end(void)
     } else if (progress.mode == RB_PROGRESS_PLAIN && progress.written) {
         char elapsed[32];
         format_clock(now_seconds() - progress.started, elapsed, sizeof elapsed);
-        size_t total = progress.sweep->n_configs * (size_t)(progress.rounds > 1 ? progress.rounds : 1);
-        fprintf(stderr, "redbench: [%zu/%zu] the run took %s\n", progress.done, total, elapsed);
+        fprintf(stderr, "redbench: [%zu/%zu] the run took %s\n", progress.done, progress.total,
+                elapsed);
     }
     progress.mode = RB_PROGRESS_OFF;
 }

@@ -2,6 +2,7 @@
  * plan (single calls timed in launch or device mode, or replays of a
  * captured batch), the warm-up, the timed repetitions until the stop rule of
  * run/rules.c says so, and the device's clocks sampled around them. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,18 @@ static int time_one_call(const rb_backend *b, void *ctx, const rb_plugin *p, voi
     return RB_OK;
 }
 
+/* A sample as it is kept: whole nanoseconds, whatever the timer (the cpu
+ * backend's seconds times 1e9, CUDA's milliseconds times 1e6, a batch's
+ * time over its calls), so that 1039219.0000000001 is 1039219; a positive
+ * time under half a nanosecond is 1, not 0. */
+static double whole_ns(double ns)
+{
+    if (!(ns > 0))
+        return ns;
+    double whole = nearbyint(ns);
+    return whole < 1 ? 1 : whole;
+}
+
 /* Timed repetitions, each one call (or, with batch_calls > 0, one replay of
  * the prepared batch, recorded as its time per call), until the stop rule
  * of run/rules.c says so: the noise target met after min_reps and min_time,
@@ -123,6 +136,7 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         total_ns += ns;
         if (batch_calls)
             ns /= batch_calls;
+        ns = whole_ns(ns);
         if (count == cap) {
             cap *= 2;
             samples = xrealloc(samples, cap * sizeof *samples);

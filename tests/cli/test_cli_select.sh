@@ -1,13 +1,16 @@
 #!/bin/bash
 # tests/cli/test_cli_select.sh: choosing on the command line what an experiment
 # file runs: -r PATTERN (runs by glob), -D KEY=VALUE (any key, as if written
-# in the file, checked like it, errors naming the option), --device N; and
+# in the file, checked like it, errors naming the option; a parameter in the
+# runs whose plugin has it), -D RUN.KEY=VALUE and GLOB.KEY (chosen runs),
+# ranges of sizes (n = 1K..1G, 1K..1G:x4), --dry-run marking what will be
+# unsupported, --device N; and
 # several outputs from one run (-o repeated, each format from its extension),
 # every output path checked before anything runs; redbench report converts
 # saved results to json, csv, md and html.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 61
+plan 92
 
 small="$fixtures/small.ini"
 dry() { "$rb" --dry-run -c "$small" "$@"; }
@@ -37,7 +40,44 @@ ok "... naming the option and the valid dtypes" grep -q "^-D dtype=f33: error: u
 dry -D warmup=-1 >/dev/null 2>"$tmp/err"; is "$?" 2 "-D warmup=-1 exits 2"
 ok "... naming the option and the range" grep -q "^-D warmup=-1: error: warmup = -1 is out of range; valid: 0 to" "$tmp/err"
 dry -D nosuch=1 >/dev/null 2>"$tmp/err"; is "$?" 2 "-D of a key no plugin has exits 2"
-ok "... naming the option and the plugin's parameters" grep -q "^-D nosuch=1: error: plugin 'serial' has no parameter 'nosuch'; its parameters: acc" "$tmp/err"
+ok "... naming the option and each run's plugin's parameters" grep -q "^-D nosuch=1: error: no run's plugin has a parameter 'nosuch' (serial: acc; unrolled: lanes, acc; " "$tmp/err"
+"$rb" --dry-run -c "$tmp/runs.ini" -r a -D nosuch=1 >/dev/null 2>"$tmp/err"
+ok "... with one plugin, naming it and its parameters" grep -q "^-D nosuch=1: error: plugin 'serial' has no parameter 'nosuch'; its parameters: acc" "$tmp/err"
+
+# -D of a parameter some runs' plugins lack; -D RUN.KEY=VALUE and GLOB.KEY
+"$rb" --dry-run -c "$tmp/runs.ini" -D lanes=8 >"$tmp/dry" 2>"$tmp/err"; is "$?" 0 "-D lanes=8, which serial lacks: exits 0"
+ok "... set where the plugin has it" grep -qE '^ +2  b +unrolled .* lanes=8 ' "$tmp/dry"
+ok "... and a warning names the run left out" grep -q "^redbench: warning: -D lanes=8: applies to b; left out of a (serial), whose plugin has no parameter 'lanes'" "$tmp/err"
+"$rb" --dry-run -c "$tmp/runs.ini" -D b.n=8K -D 'b*.lanes=16' -D a.acc=f64 >"$tmp/dry" 2>"$tmp/err"; is "$?" 0 "-D b.n=8K -D 'b*.lanes=16' -D a.acc=f64: exits 0"
+ok "... each in its run only" bash -c "grep -qE '^ +1  a +serial .* n=4K .* acc=f64\$' '$tmp/dry' && grep -qE '^ +2  b +unrolled .* n=8K .* lanes=16 acc=native\$' '$tmp/dry'"
+ok "... with no warning" test ! -s "$tmp/err"
+"$rb" --dry-run -c "$tmp/runs.ini" -D 'z*.lanes=4' >/dev/null 2>"$tmp/err"; is "$?" 2 "-D GLOB.KEY of a glob that matches no run: exit 2"
+ok "... naming it and the runs" grep -q "^-D z\*.lanes=4: error: 'z\*' matches no run of .*runs.ini; its runs: a, b" "$tmp/err"
+"$rb" --dry-run -c "$tmp/runs.ini" -D a.lanes=4 >/dev/null 2>"$tmp/err"; is "$?" 2 "-D RUN.KEY of a parameter the run's plugin lacks: exit 2"
+ok "... naming the option and the plugin's parameters" grep -q "^-D a.lanes=4: error: plugin 'serial' has no parameter 'lanes'" "$tmp/err"
+"$rb" --dry-run -c "$tmp/runs.ini" -D a.warmup=4 >/dev/null 2>"$tmp/err"; is "$?" 2 "-D RUN.KEY of an [experiment] key: exit 2"
+ok "... saying it is the same for every run" grep -q "^-D a.warmup=4: error: warmup is an \[experiment\] setting, the same for every run; write -D warmup=4" "$tmp/err"
+
+# ranges of sizes
+"$rb" --dry-run -c "$tmp/runs.ini" -r a -D a.n=1K..8K >"$tmp/dry" 2>&1; is "$?" 0 "-D n=1K..8K: exits 0"
+is "$(grep -oE 'n=[0-9]+[KMG]? ' "$tmp/dry" | tr -d ' ' | tr '\n' ' ')" "n=1K n=2K n=4K n=8K " "... every power of two from 1K to 8K"
+"$rb" --dry-run -c "$tmp/runs.ini" -r a -D n=1K..1M:x4,3M >"$tmp/dry" 2>&1; is "$?" 0 "-D n=1K..1M:x4,3M: exits 0"
+is "$(grep -oE 'n=[0-9]+[KMG]? ' "$tmp/dry" | tr -d ' ' | tr '\n' ' ')" "n=1K n=4K n=16K n=64K n=256K n=1M n=3M " "... each 4 times the one before, then 3M"
+printf '[data]\nn = 16..100:x3\n[run a]\nplugin = serial\n' >"$tmp/range.ini"
+"$rb" --dry-run -c "$tmp/range.ini" >"$tmp/dry" 2>&1; is "$?" 0 "n = 16..100:x3 in a file: exits 0"
+is "$(grep -oE 'n=[0-9]+[KMG]? ' "$tmp/dry" | tr -d ' ' | tr '\n' ' ')" "n=16 n=48 " "... up to at most the last"
+for bad in "1M..1K:the range runs down" "1K..1M:x1:the step 'x1' is not valid" "1K..2X:'2X'"; do
+  "$rb" --dry-run -c "$tmp/runs.ini" -D "n=${bad%:*}" >/dev/null 2>"$tmp/err"
+  is "$?" 2 "-D n=${bad%:*}: exit 2"
+  ok "... saying why" grep -qF -- "-D n=${bad%:*}: error: n = ${bad%:*}: ${bad##*:}" "$tmp/err"
+done
+
+# --dry-run marks what will be unsupported
+"$rb" --dry-run -c "$tmp/runs.ini" -D op=argmax,histogram -D dtype=u8,f32 >"$tmp/dry" 2>&1; is "$?" 0 "--dry-run of ops and dtypes some plugins decline: exits 0"
+ok "... an op the plugin does not offer, marked" grep -qE '^ +[0-9]+  a +serial +argmax .*\(unsupported: serial does not offer op argmax; its ops: sum, min, max, histogram\)$' "$tmp/dry"
+ok "... a histogram of f32, marked" grep -qE '^ +[0-9]+  b +unrolled +histogram f32 .*\(unsupported: a histogram counts u8 values, not f32\)$' "$tmp/dry"
+ok "... a histogram of u8, not" bash -c "grep -E '^ +[0-9]+  b +unrolled +histogram u8 ' '$tmp/dry' | grep -vq unsupported"
+ok "... and counted" grep -q '^6 configurations will be unsupported, as marked' "$tmp/dry"
 dry -D cache=warm >/dev/null 2>"$tmp/err"; is "$?" 2 "-D cache=warm exits 2"
 ok "... naming the option and the valid words" grep -q "^-D cache=warm: error: cache = warm is not valid; valid: hot, cold" "$tmp/err"
 dry -D n >/dev/null 2>"$tmp/err"; is "$?" 2 "-D without = exits 2"
@@ -83,7 +123,8 @@ ok "... before anything was written" bash -c "grep -q 'the folder $tmp/missing d
 "$rb" report "$tmp/r.json" -o "$tmp/d.dat" >/dev/null 2>"$tmp/err"; is "$?" 2 "report -o of an extension it does not write: exit 2"
 "$rb" report "$tmp/r.json" -o "$tmp/d.txt" >/dev/null 2>"$tmp/err"; is "$?" 0 "report -o FILE.txt: exit 0"
 ok "... the table, as the run writes it" bash -c "grep -qE '^1 +plain +serial ' '$tmp/d.txt' && grep -q '^1 configuration: 1 ok' '$tmp/d.txt'"
-"$rb" report "$tmp/r.json" >/dev/null 2>"$tmp/err"; is "$?" 2 "report with nowhere to write: exit 2"
+"$rb" report "$tmp/r.json" >"$tmp/stdout.txt" 2>"$tmp/err"; is "$?" 0 "report RESULTS.json with no -o: exit 0"
+ok "... the table on standard output, as -o FILE.txt writes it" cmp "$tmp/stdout.txt" "$tmp/d.txt"
 "$rb" report "$small" -o "$tmp/e.csv" >/dev/null 2>"$tmp/err"; is "$?" 2 "report of a file that is not results: exit 2"
 ok "... naming it, nothing written" bash -c "grep -q 'small.ini' '$tmp/err' && ! test -e '$tmp/e.csv'"
 ok "--help names report" grep -q '^  report RESULTS.json ' "$tmp/help"

@@ -59,19 +59,40 @@ static void test_median(void)
 static void test_mann_whitney(void)
 {
     const double low[] = {1, 2, 3, 4, 5}, high[] = {6, 7, 8, 9, 10};
-    /* Reference values: U by counting pairs, the same tie-corrected normal
-     * approximation with continuity correction, computed separately. */
-    is_double(mann_whitney_p(low, 5, high, 5), 0.012185780355344818, 1e-12,
-              "Mann-Whitney p, separated sets of 5");
-    is_double(mann_whitney_p(high, 5, low, 5), 0.012185780355344818, 1e-12,
+    /* Reference values: the exact two-sided p, counted over every way to
+     * split the ranks (ties as mid-ranks), computed separately; R's
+     * wilcox.test agrees where there are no ties. */
+    is_double(mann_whitney_p(low, 5, high, 5), 2.0 / 252, 1e-15,
+              "Mann-Whitney p, separated sets of 5: exact, 2/252 (not 0)");
+    is_double(mann_whitney_p(high, 5, low, 5), 2.0 / 252, 1e-15,
               "Mann-Whitney p is symmetric");
+    const double three_a[] = {1, 2, 3}, three_b[] = {4, 5, 6};
+    is_double(mann_whitney_p(three_a, 3, three_b, 3), 0.1, 1e-15,
+              "Mann-Whitney p, separated sets of 3: exact, 2/20");
+    const double x[] = {0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46};
+    const double y[] = {1.15, 0.88, 0.90, 0.74, 1.21};
+    is_double(mann_whitney_p(x, 10, y, 5), 0.2544122544122544, 1e-12,
+              "Mann-Whitney p, 10 and 5 samples (R's example, W = 35): 0.2544");
     const double tied_a[] = {1, 1, 2, 2, 3, 5}, tied_b[] = {2, 3, 3, 4, 4, 6, 7};
-    is_double(mann_whitney_p(tied_a, 6, tied_b, 7), 0.07017791923360661, 1e-12,
-              "Mann-Whitney p with ties");
+    is_double(mann_whitney_p(tied_a, 6, tied_b, 7), 0.06177156177156177, 1e-12,
+              "Mann-Whitney p with ties: exact over mid-ranks");
     const double half_a[] = {10, 11, 12, 13, 14, 15, 16, 17};
     const double half_b[] = {12.5, 13.5, 14.5, 15.5, 16.5, 17.5, 18.5, 19.5};
-    is_double(mann_whitney_p(half_a, 8, half_b, 8), 0.08312293695990336, 1e-12,
+    is_double(mann_whitney_p(half_a, 8, half_b, 8), 0.08298368298368299, 1e-12,
               "Mann-Whitney p, overlapping sets of 8");
+    /* Above 20 a side, the tie-corrected normal approximation with
+     * continuity correction: 21 against 21, separated. */
+    double lo21[21], hi21[21];
+    for (int k = 0; k < 21; k++) {
+        lo21[k] = k;
+        hi21[k] = 100 + k;
+    }
+    is_double(mann_whitney_p(lo21, 21, hi21, 21), erfc((220.5 - 0.5) / sqrt(1580.25) / sqrt(2.0)),
+              1e-15, "Mann-Whitney p, 21 a side: the normal approximation");
+    ok(mann_whitney_p(lo21, 20, hi21, 20) > 0, "Mann-Whitney p, 20 a side, separated: exact, "
+       "not 0 (%g)", mann_whitney_p(lo21, 20, hi21, 20));
+    is_double(mann_whitney_p(lo21, 20, hi21, 20), rank_smallest_p(20, 20), 1e-20,
+              "  the smallest p there is, 2 / C(40, 20)");
     is_double(mann_whitney_p(low, 5, low, 5), 1, 0, "Mann-Whitney p of a set against itself is 1");
     const double flat[] = {3, 3, 3, 3};
     is_double(mann_whitney_p(flat, 4, flat, 4), 1, 0, "Mann-Whitney p when all values are equal");
@@ -192,9 +213,15 @@ static void test_gate_rules(void)
     const double old5[] = {100, 101, 99, 102, 98}, new5[] = {200, 202, 198, 204, 196};
     rb_sample_comparison r = compare(old5, 5, new5, 5, 0.05);
     is_str(verdict_name(r.verdict), "slower", "2x slower, 5 samples a side: slower (%s)", r.why);
-    ok(r.p_value > 0.01, "  though the rank test cannot reach alpha (p = %g)", r.p_value);
+    is_double(r.p_value, 2.0 / 252, 1e-15, "  p is the exact 2/252");
+    /* Among three configurations, Holm's adjustment takes p past alpha. */
+    rb_compare_criteria criteria;
+    compare_criteria_default(&criteria);
+    r.p_adjusted = 3 * r.p_value;
+    compare_decide(&r, &criteria);
+    is_str(verdict_name(r.verdict), "slower", "  slower still, p adjusted past alpha (%s)", r.why);
     ok(strstr(r.why, "2x slower") && strstr(r.why, "all 5 new samples above the old median"),
-       "  and says why: %s", r.why);
+       "  by the large-change rule, which says why: %s", r.why);
     r = compare(new5, 5, old5, 5, 0.05);
     is_str(verdict_name(r.verdict), "faster", "2x faster, 5 samples a side: faster (%s)", r.why);
     r = compare(old5, 5, new5, 5, 1.5);
@@ -203,7 +230,11 @@ static void test_gate_rules(void)
     /* 1.4x is under the large factor: with 5 samples it stays unclear. */
     const double new14[] = {140, 141, 139, 142, 138};
     r = compare(old5, 5, new14, 5, 0.05);
-    is_str(verdict_name(r.verdict), "unclear", "1.4x, 5 samples a side: unclear (%s)", r.why);
+    is_str(verdict_name(r.verdict), "slower", "1.4x, 5 samples a side, alone: slower, the exact "
+           "p = 2/252 passes alpha (%s)", r.why);
+    r.p_adjusted = 3 * r.p_value;
+    compare_decide(&r, &criteria);
+    is_str(verdict_name(r.verdict), "unclear", "  among three, adjusted: unclear (%s)", r.why);
     /* 2x in the median but one new sample under the old median: not the rule. */
     const double mixed[] = {200, 202, 99.5, 204, 196};
     r = compare(old5, 5, mixed, 5, 0.05);
@@ -307,6 +338,10 @@ static void test_rounds(void)
            "hierarchical bootstrap of constant rounds succeeds");
     ok(lo == 2 && hi == 2 && spread == 0, "... the interval is exactly [2, 2] (got [%g, %g])", lo,
        hi);
+    r = compare_sides(&ca, &cb);
+    is_double(r.p_value, 2.0 / 2001, 1e-15, "... its p-value is the bootstrap's smallest, "
+              "2 / (resamples + 1), not 0");
+    is_str(verdict_name(r.verdict), "slower", "... and 2x is slower (%s)", r.why);
     size_t short_reps[3] = {10, 10, 9};
     rb_round_samples bad = {a.samples, 30, short_reps, 3};
     is_int(hierarchical_ratio_interval(&bad, &cb, 0.99, 500, 1, &lo, &hi, &spread, &tail), -1,
@@ -407,7 +442,7 @@ static void test_rounds_false_alarms(void)
 
 int main(void)
 {
-    plan(4 + 7 + 8 + 23 + 17 + 3 + 20 + 1);
+    plan(4 + 12 + 8 + 23 + 19 + 3 + 22 + 1);
     test_median();
     test_mann_whitney();
     test_bootstrap();

@@ -10,7 +10,7 @@
 # installed only those and the errors are checked.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 44
+plan 45
 f=$top_srcdir/tests/plot/fixtures
 
 # Without gnuplot, the figures are drawn by redbench itself, with a note.
@@ -67,8 +67,9 @@ echo '{"tool": "redbench"}' >"$tmp/other.json"
 ok "... saying it is not a results file" grep -q 'not a redbench results file' "$tmp/err"
 
 "$rb" -q -c "$f/none-ok.ini" -o "$tmp/none.json" >/dev/null 2>&1
-"$rb" plot "$tmp/none.json" -o "$tmp/none" >/dev/null 2>"$tmp/err"; is "$?" 1 "no ok rows: exit 1"
-ok "... saying there is nothing to draw" grep -q 'nothing to draw' "$tmp/err"
+"$rb" plot "$tmp/none.json" -o "$tmp/none" >/dev/null 2>"$tmp/err"; is "$?" 2 "no ok rows: bad input, exit 2"
+ok "... saying it cannot be plotted, with the rows counted by status" grep -q 'none.json cannot be plotted: it has no row that is ok with a time ([0-9]* rows: [0-9]* [a-z]*' "$tmp/err"
+ok "... and writing no folder" test ! -e "$tmp/none"
 
 "$rb" -q -c "$f/small.ini" -o "$tmp/r.json" >/dev/null 2>&1; is "$?" 0 "the test run is ok"
 "$rb" plot "$tmp/r.json" -o "$tmp/out" >"$tmp/list" 2>"$tmp/err"; is "$?" 0 "plot exits 0"

@@ -5,12 +5,13 @@
 # and a last line with the run's length; nothing for a run shorter than
 # the interval. On a terminal (script(1) gives one): one line rewritten in place
 # (\r and the erase-line sequence) with an estimate of the time left, cleared
-# before the results; with rounds it says which. -q silences both.
+# before the results; with rounds it says which, and counts each
+# configuration once per round it runs. -q silences both.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 dir=$top_builddir/tests/run/crashers/dir
 [ -d "$dir" ] || skip_all "test plugins not built"
-plan 12
+plan 13
 
 cat >"$tmp/slow.ini" <<'INI'
 [experiment]
@@ -40,6 +41,12 @@ ok "... no terminal control sequence reaches the log" bash -c "! grep -q \$'[\\r
 REDBENCH_PROGRESS_SECONDS=0.2 "$rb" --plugin-path "$dir" -c "$tmp/slow.ini" -D rounds=2 -o "$tmp/rounds.json" 2>"$tmp/rounds.err" >/dev/null
 ok "rounds = 2: the line says the round and counts both rounds' configurations" \
   grep -Eq '^redbench: round 2/2 \[[4-6]/6\] slow fault=yes sum i32 n=[12]K: [0-9]+ s elapsed' "$tmp/rounds.err"
+# A configuration that is not ok in the first round runs in no other: it
+# counts once, and the last line's count is whole.
+{ cat "$tmp/slow.ini"; printf '[run odd]\nplugin = slow-sum\ndtype = f64\n'; } >"$tmp/odd.ini"
+REDBENCH_PROGRESS_SECONDS=0.2 "$rb" --plugin-path "$dir" -c "$tmp/odd.ini" -D rounds=2 -o "$tmp/odd.json" 2>"$tmp/odd.err" >/dev/null
+is "$(grep -Eo '^redbench: \[[0-9]+/[0-9]+\] the run took' "$tmp/odd.err")" "redbench: [7/7] the run took" \
+  "rounds = 2, one of 4 configurations unsupported: each counted once per round it runs, 4 + 3"
 
 REDBENCH_PROGRESS_SECONDS=120 "$rb" --plugin-path "$dir" -c "$tmp/slow.ini" -o "$tmp/short.json" 2>"$tmp/short.err" >/dev/null
 is "$(grep -c '^redbench: \[' "$tmp/short.err")" 0 "a run shorter than the interval writes no progress line"

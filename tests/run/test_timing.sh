@@ -9,13 +9,14 @@
 # measured peak is cached per device and measured again when its key
 # changes or `peak = measure` (or REDBENCH_PEAK=measure) asks; a backend of ABI 1.0 still loads, is
 # timed its own way and declines graph timing with the reason; --profile
-# runs each configuration once.
+# runs each configuration once. Every sample is whole nanoseconds, in
+# every mode (a batch's time over its calls too).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 dir=$top_builddir/tests/run/timing/dir
 [ -d "$dir" ] || skip_all "the timing test plugins are not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 47
+plan 50
 # The peak cache is under test, in a folder of its own; until its own
 # tests below, that folder holds the host's peak from the suite's cache
 # (tests/local.mk), so the runs before them do not measure it.
@@ -61,6 +62,12 @@ is "$(q '[.results[].timing]|unique|join(",")' "$tmp/device.json")" "launch" \
 
 write graph "min_time = 0.01" "timing = graph" "graph_calls = 7"
 run -c "$tmp/graph.ini" -o "$tmp/graph.json"
+whole='[.results[].samples_ns[]?] | [length, (map(select(. != floor)) | length)] | map(tostring) | join(" ")'
+for mode in launch device graph; do
+  q "$whole" "$tmp/$mode.json" >"$tmp/whole"
+  ok "timing = $mode: every samples_ns value is whole nanoseconds ($(cat "$tmp/whole"): samples, fractional)" \
+    grep -qE '^[1-9][0-9]* 0$' "$tmp/whole"
+done
 is "$(q '[.results[].timing]|unique|join(",")' "$tmp/graph.json")" "graph" \
    "timing = graph: every row says graph"
 is "$(q '[.results[].batch_calls]|unique|map(tostring)|join(",")' "$tmp/graph.json")" "7" \

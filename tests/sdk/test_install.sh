@@ -11,7 +11,7 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 unset REDBENCH_PLUGIN_PATH PKG_CONFIG PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR ACLOCAL_PATH # set below, as the test needs
-plan 43
+plan 44
 root=$tmp/root
 pre() { echo "$root$1"; }
 make_quietly() { # make without the jobserver of the make running the tests
@@ -33,6 +33,7 @@ ok "the bash completion script" test -f "$(pre "$rb_datadir")/bash-completion/co
 ok "example experiment files" test -f "$(pre "$rb_pkgdatadir")/default.ini"
 ok "the skeleton pack" bash -c "cd '$(pre "$rb_pkgdatadir")/skeleton' && ls configure.ac Makefile.am pack.ini chunked.c blocksum.cu example.ini && test -x autogen.sh"
 ok "the guide" test -f "$(pre "$rb_docdir")/writing-a-plugin.md"
+ok "... and docs/measurement.md, which it cites" test -f "$(pre "$rb_docdir")/measurement.md"
 
 # pkg-config, pointed at the staged root. redbench.pc there names the final
 # prefix; `pkg-config --define-prefix` takes the prefix from where the file

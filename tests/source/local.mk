@@ -2,5 +2,8 @@
 #   test_layers.sh  the include order of src/ (docs/architecture.md): no
 #                   include from a lower layer to a higher one, no loop of
 #                   includes; the check refuses planted mistakes
-TESTS += tests/source/test_layers.sh
-EXTRA_DIST += tests/source/test_layers.sh
+#   test_docs.sh    the documents against the source: the licence named
+#                   everywhere, the guide's ABI minor, the manual page's
+#                   compare, README's plot, the SDK's installed docs
+TESTS += tests/source/test_layers.sh tests/source/test_docs.sh
+EXTRA_DIST += tests/source/test_layers.sh tests/source/test_docs.sh
