@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,7 +208,11 @@ static int plan_outputs(const rb_options *opt, const rb_experiment *exp, output_
     char why[768];
     for (size_t k = 0; k < n; k++) {
         if (safe_file_check(plan->paths[k], why, sizeof why) != 0) {
-            diag_error("%s; nothing was run", why);
+            if (opt->n_outputs) /* -o names itself */
+                diag_error("%s; nothing was run", why);
+            else /* the experiment's output: where it was set */
+                setting_error(exp, experiment_setting_line(exp, offsetof(rb_experiment, output)),
+                              "output = %s: %s; nothing was run", plan->paths[k], why);
             return 2;
         }
         for (size_t j = 0; j < k; j++) {

@@ -75,6 +75,14 @@ static int line_of(const parse_state *st, size_t offset)
     return st->key_lines[setting_at(offset) - table];
 }
 
+int experiment_setting_line(const rb_experiment *exp, size_t offset)
+{
+    size_t count;
+    const rb_setting_spec *table = settings_table(&count);
+    const rb_setting_spec *s = setting_at(offset);
+    return exp->key_lines && s ? exp->key_lines[s - table] : 0;
+}
+
 static void set_experiment_key(parse_state *st, const rb_setting_spec *s, const char *value)
 {
     size_t count;
@@ -647,7 +655,7 @@ static int parse_text(rb_experiment *exp, size_t len, const rb_override *overrid
     else if (first_error < 0 && diag_count() == before)
         setting_error(exp, 0, "cannot parse the file (inih error %d)", first_error);
     check_whole(&st, before);
-    free(st.key_lines);
+    exp->key_lines = st.key_lines; /* kept for errors found after reading */
     return diag_count() - before;
 }
 
@@ -779,5 +787,6 @@ void experiment_free(rb_experiment *exp)
     }
     free(exp->runs);
     free_list(exp->origins, exp->n_origins);
+    free(exp->key_lines);
     memset(exp, 0, sizeof *exp);
 }

@@ -95,6 +95,9 @@ typedef struct rb_experiment {
      * setting_error names the option instead of a file line. */
     char **origins;
     size_t n_origins;
+    /* Where each [experiment] key was set, by its row of config/settings.c's
+     * table: a file line, an option's -(k + 1), or 0 when it was not set. */
+    int *key_lines;
 } rb_experiment;
 
 /* rounds = auto: RB_AUTO_ROUNDS rounds, or 1 when one round is estimated
@@ -152,6 +155,10 @@ int experiment_keep_runs(rb_experiment *exp, char *const *patterns, size_t n);
 
 /* diag_at at a setting's place: the file and `line`, or, for a line below
  * 0, the command-line option that set it ("-D n=3X: error: ..."). */
+/* Where the [experiment] setting stored at `offset` in rb_experiment (e.g.
+ * offsetof(rb_experiment, output)) was set, for setting_error; 0 if not. */
+int experiment_setting_line(const rb_experiment *exp, size_t offset);
+
 void setting_error(const rb_experiment *exp, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The same place, as a warning ("FILE:LINE: ..." after "redbench:

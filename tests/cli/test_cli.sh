@@ -4,7 +4,7 @@
 # to 16 MiB (-c /dev/zero is refused, naming it).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 32
+plan 35
 
 ok "--help exits 0" "$rb" --help
 ok "--help shows the usage" bash -c "'$rb' --help | grep -q 'redbench -c FILE'"
@@ -46,4 +46,12 @@ ok "... with a warning naming the file and line 4" grep -q 'warning: .*w0.ini:4:
 sed '/warmup/d' "$tmp/w0.ini" >"$tmp/w1.ini"
 "$rb" -q -c "$tmp/w1.ini" -D warmup=0 >/dev/null 2>"$tmp/err"; is "$?" 0 "-D warmup=0 runs"
 ok "... with a warning naming the option" grep -q 'warning: -D warmup=0: warmup = 0' "$tmp/err"
+
+# output = naming a missing folder: refused before the run, naming the file
+# and the line that set it (or the option)
+printf '[experiment]\nmin_time = 0\noutput = %s/no-such-folder/r.json\n[data]\nn = 1K\n[run a]\nplugin = serial\n' "$tmp" >"$tmp/out.ini"
+"$rb" -q -c "$tmp/out.ini" >/dev/null 2>"$tmp/err"; is "$?" 2 "output = in a missing folder exits 2"
+ok "... naming the file and line 3" grep -q "^$tmp/out.ini:3: error: output = $tmp/no-such-folder/r.json: .*does not exist; nothing was run" "$tmp/err"
+"$rb" -q -c "$tmp/w1.ini" -D output="$tmp/nowhere/r.json" >/dev/null 2>"$tmp/err"
+ok "... or the option that set it" grep -q "^-D output=$tmp/nowhere/r.json: error: output = " "$tmp/err"
 done_testing
