@@ -496,6 +496,12 @@ static void write_provenance(FILE *out, const rb_results *res)
     definition(out, "host", info->host);
     definition(out, "operating system", info->os);
     definition(out, "CPU", info->cpu);
+    /* how the rows were timed, as the run's table says it: the setting
+     * below is what the experiment asked for (a backend may time otherwise) */
+    char timed[256];
+    results_timing_text(res, timed, sizeof timed);
+    if (*timed)
+        definition(out, "rows timed with", timed);
     if (exp) {
         definition(out, "experiment file", exp->path);
         write_settings(out, exp);

@@ -62,8 +62,19 @@ static void write_metadata(FILE *out, const rb_results *res)
     }
     if (exp) {
         fprintf(out, "\n- cache: %s", cache_mode_name(exp->cache));
-        fprintf(out, "\n- timing: %s%s", timing_mode_name(exp->timing),
-                exp->profile ? " (--profile: one run per configuration, no warm-up)" : "");
+        /* how the rows were timed, as the run's table says it; the
+         * experiment's setting where no row was timed or it differs */
+        char timed[256];
+        results_timing_text(res, timed, sizeof timed);
+        const char *asked = timing_mode_name(exp->timing);
+        if (!*timed)
+            fprintf(out, "\n- timing: %s", asked);
+        else if (strcmp(timed, asked) == 0)
+            fprintf(out, "\n- timing: %s", timed);
+        else
+            fprintf(out, "\n- timing: %s (the experiment asked for %s)", timed, asked);
+        if (exp->profile)
+            fputs(" (--profile: one run per configuration, no warm-up)", out);
         fputs("\n- experiment: ", out);
         md_code_span(out, exp->path ? exp->path : "");
     }

@@ -262,35 +262,13 @@ static void write_throttled(FILE *out, const rb_results *res)
 }
 
 /* "timing: device" when every timed row used one mode, else each mode with
- * its count of rows. */
+ * its count of rows (run/results.h). */
 static void write_timing(FILE *out, const rb_results *res)
 {
-    const char *modes[8];
-    size_t counts[8], n_modes = 0;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const char *t = res->rows[k].timing;
-        if (!t)
-            continue;
-        size_t m = 0;
-        while (m < n_modes && strcmp(modes[m], t) != 0)
-            m++;
-        if (m == n_modes) {
-            if (n_modes == RB_ARRAY_LEN(modes))
-                continue;
-            modes[n_modes] = t;
-            counts[n_modes++] = 0;
-        }
-        counts[m]++;
-    }
-    if (n_modes == 0)
-        return;
-    fputs("timing:", out);
-    for (size_t m = 0; m < n_modes; m++) {
-        fprintf(out, "%s %s", m ? "," : "", modes[m]);
-        if (n_modes > 1)
-            fprintf(out, " (%zu row%s)", counts[m], counts[m] == 1 ? "" : "s");
-    }
-    fputc('\n', out);
+    char text[256];
+    results_timing_text(res, text, sizeof text);
+    if (*text)
+        fprintf(out, "timing: %s\n", text);
 }
 
 static void write_summary(FILE *out, const rb_results *res)

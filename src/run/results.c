@@ -1,6 +1,7 @@
 /* src/run/results.c: ownership and counting of a run's rows. */
 #include "run/results.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,5 +29,37 @@ void results_count(const rb_results *res, size_t counts[])
         int s = res->rows[k].status;
         if (s >= 0 && s < RB_ROW_COUNT_)
             counts[s]++;
+    }
+}
+
+void results_timing_text(const rb_results *res, char *text, size_t cap)
+{
+    const char *modes[8];
+    size_t counts[8], n_modes = 0;
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const char *t = res->rows[k].timing;
+        if (!t)
+            continue;
+        size_t m = 0;
+        while (m < n_modes && strcmp(modes[m], t) != 0)
+            m++;
+        if (m == n_modes) {
+            if (n_modes == sizeof modes / sizeof *modes)
+                continue;
+            modes[n_modes] = t;
+            counts[n_modes++] = 0;
+        }
+        counts[m]++;
+    }
+    size_t len = 0;
+    if (cap)
+        text[0] = '\0';
+    for (size_t m = 0; m < n_modes && len < cap; m++) {
+        int w = n_modes > 1 ? snprintf(text + len, cap - len, "%s%s (%zu row%s)", m ? ", " : "",
+                                       modes[m], counts[m], counts[m] == 1 ? "" : "s")
+                            : snprintf(text + len, cap - len, "%s", modes[m]);
+        if (w < 0)
+            break;
+        len += (size_t)w;
     }
 }

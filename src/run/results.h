@@ -149,4 +149,9 @@ void results_free(rb_results *res);
 /* Counts of rows per status, indexed by enum rb_row_status. */
 void results_count(const rb_results *res, size_t counts[]);
 
+/* How the rows were timed, as every report says it: "device" when every
+ * timed row used one mode, else each mode with its count of rows
+ * ("launch (15 rows), device (16 rows)"); "" when no row was timed. */
+void results_timing_text(const rb_results *res, char *text, size_t cap);
+
 #endif

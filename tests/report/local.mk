@@ -13,6 +13,8 @@
 #   test_results_schema.sh  a real run's JSON against
 #                    docs/results-schema.md; seeds as strings; parameters
 #                    typed alike
+#   test_labels.sh   every report says how the rows were timed, as the
+#                    run's table does, and what the experiment asked for
 # test_results_large.sh and test_html.sh are among the slowest of the
 # suite: listed first.
 TESTS += tests/report/test_results_large.sh tests/report/test_html.sh \
@@ -30,5 +32,5 @@ EXTRA_DIST += tests/report/test_results_large.sh tests/report/test_html.sh \
 
 check_PROGRAMS += tests/report/test_reports
 tests_report_test_reports_SOURCES = tests/report/test_reports.c
-TESTS += tests/report/test_reports tests/report/test_results_schema.sh
-EXTRA_DIST += tests/report/test_results_schema.sh docs/results-schema.md
+TESTS += tests/report/test_reports tests/report/test_results_schema.sh tests/report/test_labels.sh
+EXTRA_DIST += tests/report/test_results_schema.sh docs/results-schema.md tests/report/test_labels.sh
