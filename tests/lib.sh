@@ -4,6 +4,7 @@
 #   cuda_probe [KEY=VALUE]...: is the cuda pack built, is there a device?
 #   statuses FILE: the statuses of a results file's rows
 #   start_slow ARGS...: redbench in the background, once slow-sum runs
+#   own_peak_cache DIR: a peak cache of the test's own, with the host's peak
 #   sanitized: true under the sanitizers (their options are set)
 #   crashes_as_signals: plugins' crashes reach redbench as signals
 # Sets $tmp (removed at exit), $rb (the redbench binary), $fixtures (the
@@ -57,6 +58,16 @@ start_slow() {
   pid=$!
   for _ in $(seq 1200); do [ -e "$SLOW_SUM_MARK" ] && return 0; sleep 0.05; done
   echo "# the slow configuration did not start"; return 1
+}
+# own_peak_cache DIR: a peak cache of the test's own in DIR, made the cache
+# (XDG_CACHE_HOME) from here on, holding only the host's peak from the
+# suite's cache (tests/local.mk): for tests of the peak measurement or
+# the cache, which must not measure the host's again.
+own_peak_cache() {
+  rm -rf "$1"; mkdir -p "$1/redbench/peaks"
+  cp "${XDG_CACHE_HOME:-/nonexistent}"/redbench/peaks/cpu-*.ini "$1/redbench/peaks/" 2>/dev/null
+  export XDG_CACHE_HOME=$1
+  unset REDBENCH_PEAK
 }
 # sanitized: true when the suite runs under the sanitizers (make check of a
 # sanitized build sets their options), where timing and address-space

@@ -12,17 +12,9 @@ dir=$top_builddir/tests/run/crashers/dir
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plan 52
 crashes_as_signals
-# own_cache: the runs that count the fragile device's peak measurements
-# get a peak cache of their own, holding only the host's peak from the
-# suite's cache (tests/local.mk), so that the fragile peak is measured
-# afresh (the first time with nothing cached: twice) and the host's is not.
-suite_cache=${XDG_CACHE_HOME:-$tmp/none}
-own_cache() {
-  rm -rf "$tmp/cache"; mkdir -p "$tmp/cache/redbench/peaks"
-  cp "$suite_cache"/redbench/peaks/cpu-*.ini "$tmp/cache/redbench/peaks/" 2>/dev/null
-  export XDG_CACHE_HOME=$tmp/cache
-  unset REDBENCH_PEAK
-}
+# The runs that count the fragile device's peak measurements get a peak
+# cache of their own (the host's peak only), so that the fragile peak is
+# measured afresh (the first time, with nothing cached: twice).
 
 cat >"$tmp/broken.ini" <<'INI'
 [experiment]
@@ -70,7 +62,7 @@ plugin = tiny-sum
 INI
 
 export FRAGILE_PEAK_LOG=$tmp/fragile-peaks
-own_cache
+own_peak_cache "$tmp/cache"
 started=$(date +%s)
 "$rb" -q -c "$tmp/broken.ini" --plugin-path "$dir" --format json >"$tmp/out.json" 2>"$tmp/err"
 is "$?" 1 "a run with broken plugins ends, exit status 1"

@@ -20,10 +20,7 @@ plan 50
 # The peak cache is under test, in a folder of its own; until its own
 # tests below, that folder holds the host's peak from the suite's cache
 # (tests/local.mk), so the runs before them do not measure it.
-mkdir -p "$tmp/cache/redbench/peaks"
-cp "${XDG_CACHE_HOME:-/nonexistent}"/redbench/peaks/cpu-*.ini "$tmp/cache/redbench/peaks/" 2>/dev/null
-export XDG_CACHE_HOME=$tmp/cache
-unset REDBENCH_PEAK
+own_peak_cache "$tmp/cache"
 peaks=$tmp/cache/redbench/peaks
 run() { "$rb" --plugin-path "$dir" -q "$@"; }
 q() { "$JQ" -r "$1" "$2"; }
