@@ -10,9 +10,11 @@ cudamanifestdir = $(pkglibdir)/cuda
 vulkanmanifestdir = $(pkglibdir)/vulkan
 mpimanifestdir = $(pkglibdir)/mpi
 ncclmanifestdir = $(pkglibdir)/nccl
+p2pmanifestdir = $(pkglibdir)/p2p
 nodist_cpumanifest_DATA = plugins/cpu/pack.ini
 if BUILD_CUDA
 nodist_cudamanifest_DATA = plugins/cuda/pack.ini
+nodist_p2pmanifest_DATA = plugins/p2p/pack.ini
 endif
 if BUILD_VULKAN
 nodist_vulkanmanifest_DATA = plugins/vulkan/pack.ini
@@ -24,13 +26,14 @@ if BUILD_MPI
 nodist_mpimanifest_DATA = plugins/mpi/pack.ini
 endif
 # The manifests of the packs built.
-PACK_MANIFESTS = $(nodist_cpumanifest_DATA) $(nodist_cudamanifest_DATA) \
+PACK_MANIFESTS = $(nodist_cpumanifest_DATA) $(nodist_cudamanifest_DATA) $(nodist_p2pmanifest_DATA) \
 	$(nodist_vulkanmanifest_DATA) $(nodist_ncclmanifest_DATA) $(nodist_mpimanifest_DATA)
 # Every pack's manifest, built or not.
 PACK_MANIFEST_FILES = plugins/cpu/pack.ini plugins/cuda/pack.ini plugins/vulkan/pack.ini \
-	plugins/nccl/pack.ini plugins/mpi/pack.ini
+	plugins/nccl/pack.ini plugins/mpi/pack.ini plugins/p2p/pack.ini
 EXTRA_DIST += plugins/cpu/pack.ini.in plugins/cuda/pack.ini.in plugins/vulkan/pack.ini.in \
-	plugins/mpi/pack.ini.in plugins/nccl/pack.ini.in
+	plugins/mpi/pack.ini.in plugins/nccl/pack.ini.in \
+	plugins/p2p/pack.ini.in
 CLEANFILES += $(PACK_MANIFEST_FILES)
 RB_ALL_HOOKS += $(PACK_MANIFESTS)
 
@@ -45,6 +48,7 @@ plugins/cuda/pack.ini: plugins/cuda/pack.ini.in
 plugins/vulkan/pack.ini: plugins/vulkan/pack.ini.in
 plugins/nccl/pack.ini: plugins/nccl/pack.ini.in
 plugins/mpi/pack.ini: plugins/mpi/pack.ini.in
+plugins/p2p/pack.ini: plugins/p2p/pack.ini.in
 
 # The libtool-built packs' modules: plugins/PACK/NAME.la is installed as
 # $(pkglibdir)/PACK/NAME.la (PACKdir) and NAME.so beside it.

@@ -84,4 +84,5 @@ include tests/fuzz/local.mk
 include tests/source/local.mk
 include tests/plugins/local.mk
 include tests/packs/cuda/local.mk
+include tests/packs/p2p/local.mk
 include tests/packs/vulkan/local.mk
