@@ -21,20 +21,20 @@ static const rb_param_spec params[] = {
     rb_p2p::vec_param,
 };
 
-template <class Op, class T, int V>
-__global__ void oneshot_kernel(rb_p2p::peers<T> p, uint32_t rank, uint32_t ranks, size_t n)
+#ifdef ONESHOT_SKIP_PEER
+constexpr uint32_t skip_last = 1; /* planted: the last rank's input is left out */
+#else
+constexpr uint32_t skip_last = 0;
+#endif
+
+template <class Op, class T, int V, int R>
+__global__ void oneshot_kernel(rb_p2p::peers<T> p, uint32_t rank, size_t n)
 {
     rb_p2p::signals *self = p.sig[rank];
     uint32_t number = rb_p2p::call_number(self);
-    rb_p2p::start(p, self, rank, ranks, number);
-    T *to[1] = {p.out[rank]};
-#ifdef ONESHOT_SKIP_PEER
-    /* planted: the last rank's input is left out */
-    rb_p2p::reduce_range<Op, T, V>(p, ranks - 1, 0, n, to, 1);
-#else
-    rb_p2p::reduce_range<Op, T, V>(p, ranks, 0, n, to, 1);
-#endif
-    rb_p2p::end(p, self, rank, ranks, number);
+    rb_p2p::start(p, self, rank, R, number);
+    rb_p2p::reduce_range<Op, T, V, R, false>(p, rank, 0, n, skip_last);
+    rb_p2p::end(p, self, rank, R, number);
 }
 
 static int setup(rb_p2p::state *s, const rb_config *cfg)
@@ -46,11 +46,10 @@ static int run(void *st)
 {
     rb_p2p::state *s = static_cast<rb_p2p::state *>(st);
     const rb_config *c = s->cfg;
-    cudaError_t e = rb_p2p::with_kernel(s, [&](auto op, auto t, auto v) {
+    cudaError_t e = rb_p2p::with_kernel(s, [&](auto op, auto t, auto v, auto r) {
         typedef decltype(t) T;
-        oneshot_kernel<decltype(op), T, decltype(v)::value>
-            <<<s->grid, s->block, 0, s->stream>>>(rb_p2p::view<T>(s), c->rank, c->n_ranks,
-                                                  (size_t)c->n);
+        oneshot_kernel<decltype(op), T, decltype(v)::value, decltype(r)::value>
+            <<<s->grid, s->block, 0, s->stream>>>(rb_p2p::view<T>(s), c->rank, (size_t)c->n);
         return cudaGetLastError();
     });
     RB_CUDA_CHECK(c->host, e);

@@ -129,44 +129,56 @@ template <class T, int V> struct alignas(sizeof(T) * V) pack {
     T v[V];
 };
 
-/* The reduction of element positions [first, last) of every rank's input,
- * in rank order (the same answer on every rank), stored into every rank in
- * `to` (one rank: this one's; all: every rank's result). Units of V
- * elements from `first` (aligned) for whole units, single elements after. */
-template <class Op, class T, int V>
-__device__ __forceinline__ void reduce_range(const peers<T> &p, uint32_t ranks, size_t first,
-                                             size_t last, T *const *to, uint32_t n_to)
+/* The reduction of element positions [first, last) of the R ranks' inputs,
+ * in rank order (the same answer on every rank), stored into this rank's
+ * result (To_all false) or into every rank's (To_all true). Whole units of
+ * V elements from `first` (aligned), single elements after; the R loads of
+ * a unit are all issued before they are combined. */
+template <class Op, class T, int V, int R, bool To_all>
+__device__ __forceinline__ void reduce_range(const peers<T> &p, uint32_t rank, size_t first,
+                                             size_t last, uint32_t skip_last)
 {
     typedef typename Op::template acc<T>::type A;
     size_t units = (last - first) / V;
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t u = (size_t)blockIdx.x * blockDim.x + threadIdx.x; u < units; u += stride) {
         size_t at = first + u * V;
-        pack<T, V> x = *reinterpret_cast<const pack<T, V> *>(p.in[0] + at);
-        A acc[V];
+        pack<T, V> x[R];
 #pragma unroll
-        for (int k = 0; k < V; k++)
-            acc[k] = (A)x.v[k];
-        for (uint32_t r = 1; r < ranks; r++) {
-            pack<T, V> y = *reinterpret_cast<const pack<T, V> *>(p.in[r] + at);
-#pragma unroll
-            for (int k = 0; k < V; k++)
-                acc[k] = Op::template apply<A>(acc[k], (A)y.v[k]);
-        }
+        for (int r = 0; r < R; r++)
+            x[r] = *reinterpret_cast<const pack<T, V> *>(p.in[r] + at);
         pack<T, V> out;
 #pragma unroll
-        for (int k = 0; k < V; k++)
-            out.v[k] = (T)acc[k];
-        for (uint32_t t = 0; t < n_to; t++)
-            *reinterpret_cast<pack<T, V> *>(to[t] + at) = out;
+        for (int k = 0; k < V; k++) {
+            A acc = (A)x[0].v[k];
+#pragma unroll
+            for (int r = 1; r < R; r++)
+                if (r < R - (int)skip_last)
+                    acc = Op::template apply<A>(acc, (A)x[r].v[k]);
+            out.v[k] = (T)acc;
+        }
+        if (To_all) {
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                *reinterpret_cast<pack<T, V> *>(p.out[r] + at) = out;
+        } else {
+            *reinterpret_cast<pack<T, V> *>(p.out[rank] + at) = out;
+        }
     }
     for (size_t at = first + units * V + (size_t)blockIdx.x * blockDim.x + threadIdx.x; at < last;
          at += stride) {
         A acc = (A)p.in[0][at];
-        for (uint32_t r = 1; r < ranks; r++)
-            acc = Op::template apply<A>(acc, (A)p.in[r][at]);
-        for (uint32_t t = 0; t < n_to; t++)
-            to[t][at] = (T)acc;
+#pragma unroll
+        for (int r = 1; r < R; r++)
+            if (r < R - (int)skip_last)
+                acc = Op::template apply<A>(acc, (A)p.in[r][at]);
+        if (To_all) {
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                p.out[r][at] = (T)acc;
+        } else {
+            p.out[rank][at] = (T)acc;
+        }
     }
 }
 
@@ -494,19 +506,39 @@ inline void teardown(void *st)
     free(s);
 }
 
-/* Calls pick with the op, the element type and the elements per access
- * (vec_bytes / sizeof(T): 1, 2 or 4), as with_numeric_op does. */
+/* Calls pick with the op, the element type, the elements per access
+ * (vec_bytes / sizeof(T)) and the number of ranks, each as a type, as
+ * with_numeric_op does: the kernels are instantiated for 1 to max_ranks
+ * ranks, so that a unit's loads from every rank are issued together. */
+template <class Pick, class Op, class T, class V>
+inline cudaError_t with_ranks(uint32_t ranks, Pick &pick, Op op, T t, V v)
+{
+    switch (ranks) {
+    case 1: return pick(op, t, v, std::integral_constant<int, 1>());
+    case 2: return pick(op, t, v, std::integral_constant<int, 2>());
+    case 3: return pick(op, t, v, std::integral_constant<int, 3>());
+    case 4: return pick(op, t, v, std::integral_constant<int, 4>());
+    case 5: return pick(op, t, v, std::integral_constant<int, 5>());
+    case 6: return pick(op, t, v, std::integral_constant<int, 6>());
+    case 7: return pick(op, t, v, std::integral_constant<int, 7>());
+    case 8: return pick(op, t, v, std::integral_constant<int, 8>());
+    default: return cudaErrorInvalidValue;
+    }
+}
+
 template <class Pick> inline cudaError_t with_kernel(const state *s, Pick pick)
 {
+    uint32_t ranks = s->cfg->n_ranks;
     return rb_cuda::with_numeric_op(s->cfg->dtype, s->cfg->op, [&](auto op, auto t, auto a) {
         typedef decltype(t) T;
         (void)a;
+        constexpr int wide = 16 / (int)sizeof(T), half = 8 / (int)sizeof(T) ? 8 / (int)sizeof(T) : 1;
         int v = s->vec_bytes / (int)sizeof(T);
-        if (v >= 16 / (int)sizeof(T) && 16 / sizeof(T) >= 1)
-            return pick(op, t, std::integral_constant<int, 16 / sizeof(T)>());
-        if (v >= 8 / (int)sizeof(T) && 8 / sizeof(T) >= 1)
-            return pick(op, t, std::integral_constant<int, (8 / sizeof(T) ? 8 / sizeof(T) : 1)>());
-        return pick(op, t, std::integral_constant<int, 1>());
+        if (v >= wide)
+            return with_ranks(ranks, pick, op, t, std::integral_constant<int, wide>());
+        if (v >= half)
+            return with_ranks(ranks, pick, op, t, std::integral_constant<int, half>());
+        return with_ranks(ranks, pick, op, t, std::integral_constant<int, 1>());
     });
 }
 

@@ -32,9 +32,8 @@ static size_t chunk_of(size_t n, uint32_t ranks, size_t element)
     return (chunk + unit - 1) / unit * unit;
 }
 
-template <class Op, class T, int V>
-__global__ void twoshot_kernel(rb_p2p::peers<T> p, uint32_t rank, uint32_t ranks, size_t n,
-                               size_t chunk)
+template <class Op, class T, int V, int R>
+__global__ void twoshot_kernel(rb_p2p::peers<T> p, uint32_t rank, size_t n, size_t chunk)
 {
     rb_p2p::signals *self = p.sig[rank];
     uint32_t number = rb_p2p::call_number(self);
@@ -44,16 +43,16 @@ __global__ void twoshot_kernel(rb_p2p::peers<T> p, uint32_t rank, uint32_t ranks
      * back results that are not this call's */
     number = 1;
 #endif
-    rb_p2p::start(p, self, rank, ranks, number);
+    rb_p2p::start(p, self, rank, R, number);
     size_t first = (size_t)rank * chunk;
     first = first < n ? first : n;
     size_t last = first + chunk < n ? first + chunk : n;
-    rb_p2p::reduce_range<Op, T, V>(p, ranks, first, last, p.out, ranks);
+    rb_p2p::reduce_range<Op, T, V, R, true>(p, rank, first, last, 0);
 #ifdef TWOSHOT_NO_FENCE
     /* planted: the closing flags are set with no system fence and a
      * relaxed store, so a peer may see the flag before the chunk */
     __syncthreads();
-    if (threadIdx.x < ranks) {
+    if (threadIdx.x < R) {
         volatile uint32_t *theirs = &p.sig[threadIdx.x]->end[blockIdx.x][rank];
         *theirs = number;
         while ((int32_t)(*(volatile uint32_t *)&self->end[blockIdx.x][threadIdx.x] - number) < 0) {
@@ -63,7 +62,7 @@ __global__ void twoshot_kernel(rb_p2p::peers<T> p, uint32_t rank, uint32_t ranks
     if (threadIdx.x == 0)
         self->calls[blockIdx.x] = number;
 #else
-    rb_p2p::end(p, self, rank, ranks, number);
+    rb_p2p::end(p, self, rank, R, number);
 #endif
 }
 
@@ -77,11 +76,11 @@ static int run(void *st)
     rb_p2p::state *s = static_cast<rb_p2p::state *>(st);
     const rb_config *c = s->cfg;
     size_t chunk = chunk_of(c->n, c->n_ranks, rb_dtype_size(c->dtype));
-    cudaError_t e = rb_p2p::with_kernel(s, [&](auto op, auto t, auto v) {
+    cudaError_t e = rb_p2p::with_kernel(s, [&](auto op, auto t, auto v, auto r) {
         typedef decltype(t) T;
-        twoshot_kernel<decltype(op), T, decltype(v)::value>
-            <<<s->grid, s->block, 0, s->stream>>>(rb_p2p::view<T>(s), c->rank, c->n_ranks,
-                                                  (size_t)c->n, chunk);
+        twoshot_kernel<decltype(op), T, decltype(v)::value, decltype(r)::value>
+            <<<s->grid, s->block, 0, s->stream>>>(rb_p2p::view<T>(s), c->rank, (size_t)c->n,
+                                                  chunk);
         return cudaGetLastError();
     });
     RB_CUDA_CHECK(c->host, e);

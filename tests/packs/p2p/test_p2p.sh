@@ -54,16 +54,19 @@ none() { out=$(rows "$1" "$2"); [ -z "$out" ] && [ -s "$1" ] && return 0; echo "
   printf '[run twoshot]\nplugin = p2p/twoshot\nresult = value, vector\n'
 } >"$tmp/strategies.ini"
 "$rb" -q -c "$tmp/strategies.ini" --format json -o "$tmp/strategies.json" >"$tmp/out" 2>"$tmp/err"
-ok "oneshot and twoshot ran and exited 0" test $? -eq 0
+st=$?; [ $st -eq 0 ] || sed 's/^/# /' "$tmp/err" | tail -n 20
+ok "oneshot and twoshot ran and exited 0" test $st -eq 0
 ok "every row is ok with every probe passed" none "$tmp/strategies.json" '.status != "ok" or .probes != "passed"'
 is "$("$JQ" '.results | length' "$tmp/strategies.json")" "$((2 * 2 * 3 * 4 * 3 * $(echo "$ranks" | tr ',' '\n' | wc -l)))" \
   "every configuration has a row"
 
 { header graph timing=graph
   printf '[data]\nop = sum\ndtype = f32\nn = 1001, 1048579\nranks = %s\n' "$ranks"
-  printf '[run p2p]\nplugin = p2p/oneshot, p2p/twoshot\nresult = vector\n'
+  printf '[run oneshot]\nplugin = p2p/oneshot\nresult = vector\n'
+  printf '[run twoshot]\nplugin = p2p/twoshot\nresult = vector\n'
 } >"$tmp/graph.ini"
-"$rb" -q -c "$tmp/graph.ini" --format json -o "$tmp/graph.json" >"$tmp/out" 2>"$tmp/err"
+"$rb" -q -c "$tmp/graph.ini" --format json -o "$tmp/graph.json" >"$tmp/out" 2>"$tmp/err" ||
+  sed 's/^/# /' "$tmp/err" | tail -n 20
 ok "under timing = graph every row is ok, timed by graph" \
   none "$tmp/graph.json" '.status != "ok" or .probes != "passed" or .timing != "graph"'
 
@@ -88,7 +91,8 @@ if [ -z "$sanitizer" ]; then
 else
   { header sanitize
     printf '[data]\nop = sum\ndtype = f32\nn = 1001, 65539\nranks = 2\n'
-    printf '[run p2p]\nplugin = p2p/oneshot, p2p/twoshot\nresult = value, vector\n'
+    printf '[run oneshot]\nplugin = p2p/oneshot\nresult = value, vector\n'
+    printf '[run twoshot]\nplugin = p2p/twoshot\nresult = value, vector\n'
   } >"$tmp/sanitize.ini"
   fails=""
   for tool in memcheck racecheck; do
@@ -100,7 +104,7 @@ else
     bad=$("$JQ" '[.results[] | select(.status != "ok")] | length' "$tmp/san-$tool.json" 2>/dev/null)
     [ "$st" -eq 0 ] && [ "$errs" -eq 0 ] && [ "${bad:-1}" -eq 0 ] || {
       fails="$fails $tool(exit $st, $errs reports, ${bad:-?} rows not ok)"
-      grep -m 20 -E 'ERROR|Invalid|hazard' "$tmp/san-$tool.out" | sed 's/^/# /'; }
+      grep -m 20 -E 'ERROR|Invalid|hazard|error' "$tmp/san-$tool.out" | sed 's/^/# /'; }
   done
   ok "compute-sanitizer memcheck and racecheck find nothing on 2 ranks${fails:+:$fails}" test -z "$fails"
 fi
