@@ -79,7 +79,8 @@ n_sizes=6
 
 plan 15
 
-# 1. tree: every variant, op and dtype the device has, at every size.
+# 1. tree: every variant (reduce0..reduce7), op and dtype the device has,
+# at every size; grid-stride and subgroup also with 3 workgroups a pass.
 header tree >"$tmp/tree.ini"
 cat >>"$tmp/tree.ini" <<EOF2
 [data]
@@ -88,10 +89,15 @@ dtype = $dtypes
 n = $sizes
 [run tree]
 plugin = vulkan/tree
-variant = divergent, interleaved, sequential, first-add
+variant = divergent, interleaved, sequential, first-add, warp-unroll, full-unroll, grid-stride, subgroup
+[run tree-grid]
+plugin = vulkan/tree
+variant = grid-stride, subgroup
+grid = 3
+block = 64
 EOF2
-ok "tree: 4 variants x sum/min/max x $dtypes x n = $sizes all ok" \
-  all_ok tree $((4 * 3 * n_dtypes * n_sizes))
+ok "tree: 8 variants (and a grid of 3) x sum/min/max x $dtypes x n = $sizes all ok" \
+  all_ok tree $(((8 + 2) * 3 * n_dtypes * n_sizes))
 
 # 2. subgroup, two-pass: scalar and 16-byte loads, 1 and 4 loads in flight.
 header subgroup >"$tmp/subgroup.ini"
