@@ -26,7 +26,8 @@
 # DEBS: the folder of .deb files (RB_VULKAN_DEBS; default
 # .device-carry/vulkan-debs of the project root this script is in). BUILD:
 # a configured and built tree (REDBENCH_BUILD; default the one
-# .device-carry/build.sh leaves, /tmp/rb-build/redbench-*/). The driver's
+# .device-carry/build.sh leaves, /tmp/rb-build/redbench-*/, whose env file
+# beside it is sourced for inih's library path). The driver's
 # manifest: VK_DRIVER_FILES where set, else the first of
 # /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json and
 # /usr/share/vulkan/icd.d/nvidia_icd.json. RB_VULKAN_ANY_DEVICE=1 accepts a
@@ -168,8 +169,16 @@ EOF
   say "Vulkan device: $name"
 }
 
+# build_env BUILD: the environment .device-carry/build.sh wrote beside
+# the build (inih's library path), where there is one.
+build_env() {
+  # shellcheck disable=SC1091
+  if [ -f "$1/../env" ]; then . "$1/../env"; fi
+}
+
 run() {
   b=$(build_dir "${1:-}")
+  build_env "$b"
   ini=${2:-conf/vulkan-vs-cuda.ini}
   case $ini in /*) ;; *) if [ -f "$here/$ini" ]; then ini=$here/$ini; else ini=$b/$ini; fi ;; esac
   [ -f "$ini" ] || die "no experiment file $ini"
@@ -183,6 +192,7 @@ run() {
 
 validate() {
   b=$(build_dir "${1:-}")
+  build_env "$b"
   setup
   [ -f "${VK_LAYER_PATH:-/usr/share/vulkan/explicit_layer.d}/VkLayer_khronos_validation.json" ] ||
     die "no Khronos validation layer: carry vulkan-validationlayers"
