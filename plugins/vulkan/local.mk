@@ -24,7 +24,7 @@ VULKAN_SPV_DEPS = plugins/vulkan/spirv-embed.sh plugins/vulkan/shaders/common.gl
 plugins/vulkan/backend_spv.h: plugins/vulkan/shaders/stream_read.comp $(VULKAN_SPV_DEPS)
 	$(AM_V_GEN)$(make_spirv_header) stream_read.comp $@ - stream_read
 plugins/vulkan/tree_spv.h: plugins/vulkan/shaders/tree.comp $(VULKAN_SPV_DEPS)
-	$(AM_V_GEN)$(make_spirv_header) tree.comp $@ tree_spirv @plain
+	$(AM_V_GEN)$(make_spirv_header) tree.comp $@ tree_spirv @plain @subgroup
 plugins/vulkan/subgroup_spv.h: plugins/vulkan/shaders/subgroup.comp $(VULKAN_SPV_DEPS)
 	$(AM_V_GEN)$(make_spirv_header) subgroup.comp $@ subgroup_spirv @plain @atomic
 plugins/vulkan/atomic_spv.h: plugins/vulkan/shaders/atomic.comp $(VULKAN_SPV_DEPS)

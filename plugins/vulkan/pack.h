@@ -2,7 +2,8 @@
  * SPIR-V tables the build embeds (spirv-embed.sh), the checks describe
  * makes (the dtype's and the atomics' device features, the size limits),
  * the grid of a dispatch, the parameters `block` and `grid`, the buffers
- * of a result and their reset before an atomic finish, what teardown
+ * of a result and their reset before an atomic finish, the zeroing of a
+ * counter in init, what teardown
  * frees, the result as verify hands it over, and the descriptor's fields
  * that every strategy has. Only SDK headers are included, as in an
  * external pack. */
@@ -28,6 +29,13 @@ typedef struct pack_push {
     VkDeviceAddress src, dst;
     uint32_t n, groups;
 } pack_push;
+
+/* Push constants of subgroup (shaders/subgroup.comp): pack_push's, and
+ * the one-pass finish's partials and the counter of workgroups done. */
+typedef struct subgroup_push {
+    pack_push pass;
+    VkDeviceAddress partials, counter;
+} subgroup_push;
 
 /* The descriptor's fields that every strategy of the pack has: the ABI it
  * was built with, its version and the vulkan backend. A strategy's
@@ -76,17 +84,24 @@ static inline const char *pack_dtype_word(int dtype)
     }
 }
 
-/* The variant "OP_DTYPE" or "OP_DTYPE_atomic" of a table. */
-static inline const rb_vk_spirv *pack_spirv(const rb_vk_spirv *table, int op, int dtype,
-                                            int atomic)
+/* The variant "OP_DTYPE" or "OP_DTYPE_atomic" of a table; with a suffix
+ * ("_subgroup"), "OP_DTYPE_suffix" (spirv-embed.sh's @plain, @atomic,
+ * @subgroup). */
+static inline const rb_vk_spirv *pack_spirv_suffix(const rb_vk_spirv *table, int op, int dtype,
+                                                   const char *suffix)
 {
-    char name[32];
-    snprintf(name, sizeof name, "%s_%s%s", pack_op_word(op), pack_dtype_word(dtype),
-             atomic ? "_atomic" : "");
+    char name[48];
+    snprintf(name, sizeof name, "%s_%s%s", pack_op_word(op), pack_dtype_word(dtype), suffix);
     for (; table->name; table++)
         if (strcmp(table->name, name) == 0)
             return table;
     return NULL;
+}
+
+static inline const rb_vk_spirv *pack_spirv(const rb_vk_spirv *table, int op, int dtype,
+                                            int atomic)
+{
+    return pack_spirv_suffix(table, op, dtype, atomic ? "_atomic" : "");
 }
 
 static inline rb_vulkan_queue *pack_queue(const rb_config *cfg)
@@ -252,6 +267,23 @@ static inline uint32_t pack_groups(const rb_config *cfg, uint64_t n, uint32_t bl
     return grid ? (uint32_t)grid : pack_auto_groups(pack_queue(cfg), n, block, per_group);
 }
 
+/* Makes the pipeline of a table's variant ("OP_DTYPE" and `suffix`) with
+ * the given constants. */
+static inline int pack_pipeline_suffix(const rb_config *cfg, const rb_vk_spirv *table,
+                                       const char *suffix, uint32_t push_bytes,
+                                       const uint32_t *constants, uint32_t n_constants,
+                                       rb_vulkan_pipeline *out)
+{
+    const rb_vk_spirv *code = pack_spirv_suffix(table, cfg->op, cfg->dtype, suffix);
+    if (!code) {
+        cfg->host->error(cfg->host, "no shader %s_%s%s in this module", pack_op_word(cfg->op),
+                         pack_dtype_word(cfg->dtype), suffix);
+        return RB_UNSUPPORTED;
+    }
+    return rb_vulkan_pipeline_create(pack_queue(cfg), cfg->host, code->words, code->count,
+                                     push_bytes, constants, n_constants, out);
+}
+
 /* Makes the pipeline of a table's variant with the given constants. */
 static inline int pack_pipeline(const rb_config *cfg, const rb_vk_spirv *table, int atomic,
                                 uint32_t push_bytes, const uint32_t *constants,
@@ -333,6 +365,20 @@ static inline void pack_reset(VkCommandBuffer cmd, const rb_vulkan_buffer *b, ui
 {
     vkCmdFillBuffer(cmd, b->buffer, 0, VK_WHOLE_SIZE, pattern);
     rb_vulkan_barrier(cmd);
+}
+
+/* init's part: every byte of `b` set to 0 on the device, and waited for
+ * (a counter that the shaders themselves set back to 0 at the end of each
+ * call starts there). */
+static inline int pack_zero(rb_vulkan_queue *q, const rb_host *host, const rb_vulkan_buffer *b)
+{
+    VkCommandBuffer cmd = q->begin(q, host);
+    if (!cmd)
+        return RB_ERROR;
+    vkCmdFillBuffer(cmd, b->buffer, 0, VK_WHOLE_SIZE, 0);
+    if (q->submit(q, host, cmd) != RB_OK || q->wait(q, host) != RB_OK)
+        return RB_ERROR;
+    return RB_OK;
 }
 
 /* verify's part: the reduction's value read back from `value` into

@@ -9,7 +9,7 @@
 # Each VARIANT is NAME or NAME:FLAG,FLAG,... (glslc flags, e.g. -DT_F32);
 # @plain stands for OP_DTYPE:-DOP_OP,-DT_DTYPE for every operation (sum,
 # min, max) and element type (i32, i64, f32, f64), @atomic for the same
-# with _atomic and -DATOMIC.
+# with _atomic and -DATOMIC, @subgroup with _subgroup and -DSUBGROUP.
 # The header gets `static const uint32_t NAME_spv[]` per variant and, unless
 # TABLE is `-`, `static const rb_vk_spirv TABLE[]` listing them by name
 # (rb_vk_spirv is declared in plugins/vulkan/pack.h). The header is written
@@ -27,15 +27,15 @@ trap 'rm -f "$tmp" "$spv"' EXIT
 expanded=
 for variant in "$@"; do
   case $variant in
-    @plain|@atomic)
+    @plain|@atomic|@subgroup)
       for op in sum min max; do
         for dtype in i32 i64 f32 f64; do
           OP=$(echo "$op" | tr a-z A-Z) DT=$(echo "$dtype" | tr a-z A-Z)
-          if [ "$variant" = @plain ]; then
-            expanded="$expanded ${op}_$dtype:-DOP_$OP,-DT_$DT"
-          else
-            expanded="$expanded ${op}_${dtype}_atomic:-DOP_$OP,-DT_$DT,-DATOMIC"
-          fi
+          case $variant in
+            @plain) expanded="$expanded ${op}_$dtype:-DOP_$OP,-DT_$DT" ;;
+            @atomic) expanded="$expanded ${op}_${dtype}_atomic:-DOP_$OP,-DT_$DT,-DATOMIC" ;;
+            *) expanded="$expanded ${op}_${dtype}_subgroup:-DOP_$OP,-DT_$DT,-DSUBGROUP" ;;
+          esac
         done
       done ;;
     *) expanded="$expanded $variant" ;;

@@ -7,14 +7,20 @@
  *             VK_EXT_shader_atomic_float's add; 64-bit min and max need
  *             64-bit buffer atomics)
  *   two-pass  each workgroup writes its value, and one more workgroup
- *             reduces those
+ *             reduces those in a second dispatch
+ *   one-pass  each workgroup writes its value and counts itself done on a
+ *             32-bit counter; the last one reduces the values and sets the
+ *             counter back to 0, all in the one dispatch: no clearing
+ *             before it, no barrier and no second dispatch inside a call
+ *             (the counter is zeroed once, in init, and every call leaves
+ *             it at 0), and a float sum in a fixed order
  *   auto      atomic where the device has the atomic, else two-pass */
 #include "plugins/vulkan/pack.h"
 #include "plugins/vulkan/subgroup_spv.h"
 
-enum finish { FINISH_AUTO, FINISH_ATOMIC, FINISH_TWO_PASS };
+enum finish { FINISH_AUTO, FINISH_ATOMIC, FINISH_TWO_PASS, FINISH_ONE_PASS };
 
-static const char *const finish_words[] = {"auto", "atomic", "two-pass", NULL};
+static const char *const finish_words[] = {"auto", "atomic", "two-pass", "one-pass", NULL};
 
 static const rb_param_spec subgroup_params[] = {
     PACK_PARAM_BLOCK,
@@ -25,17 +31,18 @@ static const rb_param_spec subgroup_params[] = {
     {"vector", RB_PARAM_BOOL, "true", 0, 0, NULL, 0,
      "16-byte loads (4 elements of 32 bits, 2 of 64 bits)"},
     {"finish", RB_PARAM_CHOICE, "auto", 0, 0, finish_words, 0,
-     "auto | atomic | two-pass: how the workgroups' values are joined"},
+     "auto | atomic | two-pass | one-pass (the last workgroup done joins them): how "
+     "the workgroups' values are joined"},
 };
 
 typedef struct subgroup_state {
     const rb_config *cfg;
     rb_vulkan_queue *q;
     rb_vulkan_pipeline pipeline;
-    rb_vulkan_buffer partials, result, readback;
-    int atomic;
+    rb_vulkan_buffer partials, counter, result, readback;
+    int atomic, one_pass;
     uint32_t groups;
-    pack_push first, second; /* second: the two-pass finish's pass */
+    subgroup_push first, second; /* second: the two-pass finish's pass */
 } subgroup_state;
 
 /* The finish this configuration gets. */
@@ -45,19 +52,25 @@ static int uses_atomic(const rb_config *cfg)
     return finish == FINISH_ATOMIC || (finish == FINISH_AUTO && pack_has_atomic(cfg));
 }
 
+static int uses_one_pass(const rb_config *cfg)
+{
+    return rb_param_int(cfg, "finish", FINISH_AUTO) == FINISH_ONE_PASS;
+}
+
 static int subgroup_describe(const rb_config *cfg, rb_description *out)
 {
     uint32_t block = pack_block(cfg);
     int atomic = uses_atomic(cfg);
-    snprintf(out->label, sizeof out->label, "subgroup-%s", atomic ? "atomic" : "2pass");
+    snprintf(out->label, sizeof out->label, "subgroup-%s",
+             atomic ? "atomic" : uses_one_pass(cfg) ? "1pass" : "2pass");
     return pack_check(cfg, block, atomic, 1);
 }
 
 static void subgroup_teardown(void *state)
 {
     subgroup_state *s = state;
-    rb_vulkan_buffer *buffers[] = {&s->partials, &s->result, &s->readback};
-    pack_release(s->q, &s->pipeline, buffers, 3);
+    rb_vulkan_buffer *buffers[] = {&s->partials, &s->counter, &s->result, &s->readback};
+    pack_release(s->q, &s->pipeline, buffers, 4);
     free(s);
 }
 
@@ -81,25 +94,31 @@ static int subgroup_init(const rb_config *cfg, void **state)
     s->cfg = cfg;
     s->q = pack_queue(cfg);
     s->atomic = atomic;
+    s->one_pass = uses_one_pass(cfg);
     *state = s;
     size_t size = rb_dtype_size(cfg->dtype);
     uint64_t per_group = (uint64_t)block * items * (vector ? 16 / size : 1);
     s->groups = pack_groups(cfg, cfg->n, block, per_group);
-    uint32_t constants[3] = {block, items, vector};
-    if ((st = pack_pipeline(cfg, subgroup_spirv, atomic, sizeof(pack_push), constants, 3,
+    uint32_t constants[4] = {block, items, vector, (uint32_t)s->one_pass};
+    if ((st = pack_pipeline(cfg, subgroup_spirv, atomic, sizeof(subgroup_push), constants, 4,
                             &s->pipeline)) != RB_OK ||
         (st = s->q->buffer_create(s->q, cfg->host, (uint64_t)s->groups * size,
                                   RB_VULKAN_DEVICE_MEMORY, &s->partials)) != RB_OK ||
-        (st = pack_result_buffers(s->q, cfg->host, &s->result, &s->readback)) != RB_OK) {
+        (st = s->q->buffer_create(s->q, cfg->host, 4, RB_VULKAN_DEVICE_MEMORY,
+                                  &s->counter)) != RB_OK ||
+        (st = pack_result_buffers(s->q, cfg->host, &s->result, &s->readback)) != RB_OK ||
+        (st = pack_zero(s->q, cfg->host, &s->counter)) != RB_OK) {
         subgroup_teardown(s);
         *state = NULL;
         return st;
     }
-    /* atomic, or two-pass with one workgroup: straight into the result */
-    int direct = atomic || s->groups == 1;
-    s->first = (pack_push){input, direct ? s->result.address : s->partials.address,
-                           (uint32_t)cfg->n, s->groups};
-    s->second = (pack_push){s->partials.address, s->result.address, s->groups, 1};
+    /* atomic, one-pass, or two-pass with one workgroup: into the result */
+    int direct = atomic || s->one_pass || s->groups == 1;
+    s->first = (subgroup_push){{input, direct ? s->result.address : s->partials.address,
+                                (uint32_t)cfg->n, s->groups},
+                               s->partials.address, s->counter.address};
+    s->second = (subgroup_push){{s->partials.address, s->result.address, s->groups, 1},
+                                s->partials.address, s->counter.address};
     return RB_OK;
 }
 
@@ -111,6 +130,8 @@ static int subgroup_run(void *state)
         return RB_ERROR;
     if (s->atomic) {
         pack_reset(cmd, &s->result, pack_atomic_start(s->cfg->op));
+        pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
+    } else if (s->one_pass) {
         pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
     } else {
         pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);

@@ -2,14 +2,16 @@
 # built: every strategy, variant, op and dtype it offers judged on the
 # Vulkan device (lavapipe in CI) at small, odd and medium sizes, declined
 # dtypes, the timing modes, the validation layers where installed, and
-# three plugins with planted bugs (planted.c) that must be judged wrong.
+# four plugins with planted bugs (planted.c) that must be judged wrong;
+# the fourth carries its own build of subgroup.comp (planted_spv.h, with
+# -DPLANTED_KEEP_COUNT), so the pack's modules hold no planted code.
 # test_vulkan.sh skips (TAP SKIP) without jq or a Vulkan device.
 EXTRA_DIST += tests/packs/vulkan/test_vulkan.sh tests/packs/vulkan/planted.c
 if BUILD_VULKAN
 TESTS += tests/packs/vulkan/test_vulkan.sh
 
 VULKAN_PLANTED = tests/packs/vulkan/bug-skip-tail.la tests/packs/vulkan/bug-last-byte.la \
-	tests/packs/vulkan/bug-stale.la
+	tests/packs/vulkan/bug-stale.la tests/packs/vulkan/bug-one-pass-count.la
 check_LTLIBRARIES += $(VULKAN_PLANTED)
 VULKAN_PLANTED_CPPFLAGS = -I$(top_srcdir)/sdk -I$(top_srcdir) -I$(top_builddir) $(VULKAN_CFLAGS)
 
@@ -28,9 +30,22 @@ tests_packs_vulkan_bug_stale_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=
 tests_packs_vulkan_bug_stale_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_packs_vulkan_bug_stale_la_LIBADD = $(VULKAN_LIBS)
 
+tests/packs/vulkan/planted_spv.h: plugins/vulkan/shaders/subgroup.comp $(VULKAN_SPV_DEPS)
+	$(AM_V_GEN)$(MKDIR_P) tests/packs/vulkan && \
+	$(SHELL) $(srcdir)/plugins/vulkan/spirv-embed.sh '$(GLSLC)' $(VULKAN_SHADER_DIR) \
+	  subgroup.comp $@ planted_spirv \
+	  sum_i32:-DOP_SUM,-DT_I32,-DPLANTED_KEEP_COUNT sum_f32:-DOP_SUM,-DT_F32,-DPLANTED_KEEP_COUNT
+nodist_tests_packs_vulkan_bug_one_pass_count_la_SOURCES = tests/packs/vulkan/planted_spv.h
+tests_packs_vulkan_bug_one_pass_count_la_SOURCES = tests/packs/vulkan/planted.c
+tests_packs_vulkan_bug_one_pass_count_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=4
+tests_packs_vulkan_bug_one_pass_count_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_packs_vulkan_bug_one_pass_count_la_LIBADD = $(VULKAN_LIBS)
+BUILT_SOURCES += tests/packs/vulkan/planted_spv.h
+
 # The folder test_vulkan.sh points --plugin-path at.
 tests/packs/vulkan/dir.stamp: $(VULKAN_PLANTED)
 	$(AM_V_GEN)$(gather_plugins) tests/packs/vulkan/dir $(VULKAN_PLANTED) && touch $@
 check_DATA += tests/packs/vulkan/dir.stamp
 endif
-CLEANFILES += tests/packs/vulkan/dir.stamp tests/packs/vulkan/dir/*.so
+CLEANFILES += tests/packs/vulkan/dir.stamp tests/packs/vulkan/dir/*.so \
+	tests/packs/vulkan/planted_spv.h

@@ -1,5 +1,5 @@
 /* tests/packs/vulkan/planted.c: vulkan plugins with planted bugs, each of which
- * the judge must report `wrong`. Built three times (PLANTED = 1, 2, 3):
+ * the judge must report `wrong`. Built four times (PLANTED = 1, 2, 3, 4):
  *   1 bug-skip-tail     a subgroup sum (two-pass) whose grid covers only
  *                       whole workgroups: the elements after the last full
  *                       workgroup's block are never read (odd sizes)
@@ -9,11 +9,20 @@
  *                       call only: later calls return the first call's
  *                       answer, right on the random input and wrong on the
  *                       probes the host writes between calls
- * They use the pack's shaders (the SPIR-V headers of the build tree) and
+ *   4 bug-one-pass-count  subgroup's one-pass finish whose last workgroup
+ *                       never sets the counter of workgroups done back to
+ *                       0: from the second call on no workgroup counts
+ *                       last, and the result keeps the first call's answer
+ *                       (right on the random input, wrong on the probes)
+ * They use the pack's shaders (the SPIR-V headers of the build tree; 4 its
+ * own build of subgroup.comp with -DPLANTED_KEEP_COUNT, planted_spv.h) and
  * pack.h. */
 #include "plugins/vulkan/pack.h"
 #if PLANTED == 2
 #include "plugins/vulkan/histogram_spv.h"
+#elif PLANTED == 4
+#include "tests/packs/vulkan/planted_spv.h"
+#define subgroup_spirv planted_spirv
 #else
 #include "plugins/vulkan/subgroup_spv.h"
 #endif
@@ -24,17 +33,17 @@ typedef struct planted_state {
     const rb_config *cfg;
     rb_vulkan_queue *q;
     rb_vulkan_pipeline pipeline;
-    rb_vulkan_buffer partials, result, readback;
+    rb_vulkan_buffer partials, counter, result, readback;
     uint32_t groups, calls;
-    pack_push first, second;
+    subgroup_push first, second;
     uint32_t hist_push[8];
 } planted_state;
 
 static void planted_teardown(void *state)
 {
     planted_state *s = state;
-    rb_vulkan_buffer *buffers[] = {&s->partials, &s->result, &s->readback};
-    pack_release(s->q, &s->pipeline, buffers, 3);
+    rb_vulkan_buffer *buffers[] = {&s->partials, &s->counter, &s->result, &s->readback};
+    pack_release(s->q, &s->pipeline, buffers, 4);
     free(s);
 }
 
@@ -48,7 +57,8 @@ static int planted_init(const rb_config *cfg, void **state)
     *state = s;
     uint32_t n = (uint32_t)cfg->n;
     VkDeviceAddress input = rb_vulkan_input_address(cfg);
-    uint32_t constants[3] = {BLOCK, 1, 0};
+    /* block, items, vector, one-pass */
+    uint32_t constants[4] = {BLOCK, 1, 0, PLANTED == 4};
     int st;
 #if PLANTED == 2
     s->groups = 64;
@@ -79,17 +89,23 @@ static int planted_init(const rb_config *cfg, void **state)
 #else
     s->groups = 16;
 #endif
-    if ((st = pack_pipeline(cfg, subgroup_spirv, 0, sizeof(pack_push), constants, 3,
+    if ((st = pack_pipeline(cfg, subgroup_spirv, 0, sizeof(subgroup_push), constants, 4,
                             &s->pipeline)) != RB_OK ||
         (st = s->q->buffer_create(s->q, cfg->host, (uint64_t)s->groups * size,
                                   RB_VULKAN_DEVICE_MEMORY, &s->partials)) != RB_OK ||
-        (st = pack_result_buffers(s->q, cfg->host, &s->result, &s->readback)) != RB_OK) {
+        (st = s->q->buffer_create(s->q, cfg->host, 4, RB_VULKAN_DEVICE_MEMORY,
+                                  &s->counter)) != RB_OK ||
+        (st = pack_result_buffers(s->q, cfg->host, &s->result, &s->readback)) != RB_OK ||
+        (st = pack_zero(s->q, cfg->host, &s->counter)) != RB_OK) {
         planted_teardown(s);
         *state = NULL;
         return st;
     }
-    s->first = (pack_push){input, s->partials.address, covered, s->groups};
-    s->second = (pack_push){s->partials.address, s->result.address, s->groups, 1};
+    s->first = (subgroup_push){{input, PLANTED == 4 ? s->result.address : s->partials.address,
+                                covered, s->groups},
+                               s->partials.address, s->counter.address};
+    s->second = (subgroup_push){{s->partials.address, s->result.address, s->groups, 1},
+                                s->partials.address, s->counter.address};
 #endif
     return RB_OK;
 }
@@ -105,6 +121,9 @@ static int planted_run(void *state)
     rb_vulkan_barrier(cmd);
     pack_dispatch(s->q, cmd, &s->pipeline, s->hist_push, s->groups);
 #else
+#if PLANTED == 4
+    pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups); /* one pass */
+#else
 #if PLANTED == 3
     if (s->calls++ == 0) /* the planted bug: work on the first call only */
 #endif
@@ -113,6 +132,7 @@ static int planted_run(void *state)
         rb_vulkan_barrier(cmd);
         pack_dispatch(s->q, cmd, &s->pipeline, &s->second, 1);
     }
+#endif
 #endif
     return s->q->submit(s->q, s->cfg->host, cmd);
 }
@@ -141,9 +161,12 @@ static const rb_plugin planted_plugin = {
 #elif PLANTED == 2
     .name = "bug-last-byte",
     .summary = "planted bug: a histogram that ignores the last byte",
-#else
+#elif PLANTED == 3
     .name = "bug-stale",
     .summary = "planted bug: computes on the first call only",
+#else
+    .name = "bug-one-pass-count",
+    .summary = "planted bug: a one-pass finish that never sets its counter back to 0",
 #endif
 #if PLANTED == 2
     .ops = RB_OP_BIT(RB_OP_HISTOGRAM),

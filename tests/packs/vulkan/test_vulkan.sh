@@ -5,7 +5,8 @@
 # 31, 1000, 1000001 (odd: no block or vector width divides it) and 4M;
 # what the device cannot run is `unsupported` with the reason (on lavapipe:
 # double atomic adds); the three timing modes time it; the planted-bug
-# plugins of tests/packs/vulkan/ are each judged `wrong`; and, where the Khronos
+# plugins of tests/packs/vulkan/ (the one-pass finish's counter left
+# unreset among them) are each judged `wrong`; and, where the Khronos
 # validation layer is installed, a run of every strategy makes no
 # validation error. Runs name the pack (vulkan/tree): other packs offer the
 # same names. Skips without jq, without the pack or without a device.
@@ -76,9 +77,10 @@ n_dtypes=$(echo "$dtypes" | tr ',' '\n' | wc -l)
 sizes="1, 2, 3, 31, 1000, 1000001"
 n_sizes=6
 
-plan 13
+plan 15
 
-# 1. tree: every variant, op and dtype the device has, at every size.
+# 1. tree: every variant (reduce0..reduce7), op and dtype the device has,
+# at every size; grid-stride and subgroup also with 3 workgroups a pass.
 header tree >"$tmp/tree.ini"
 cat >>"$tmp/tree.ini" <<EOF2
 [data]
@@ -87,10 +89,15 @@ dtype = $dtypes
 n = $sizes
 [run tree]
 plugin = vulkan/tree
-variant = divergent, interleaved, sequential, first-add
+variant = divergent, interleaved, sequential, first-add, warp-unroll, full-unroll, grid-stride, subgroup
+[run tree-grid]
+plugin = vulkan/tree
+variant = grid-stride, subgroup
+grid = 3
+block = 64
 EOF2
-ok "tree: 4 variants x sum/min/max x $dtypes x n = $sizes all ok" \
-  all_ok tree $((4 * 3 * n_dtypes * n_sizes))
+ok "tree: 8 variants (and a grid of 3) x sum/min/max x $dtypes x n = $sizes all ok" \
+  all_ok tree $(((8 + 2) * 3 * n_dtypes * n_sizes))
 
 # 2. subgroup, two-pass: scalar and 16-byte loads, 1 and 4 loads in flight.
 header subgroup >"$tmp/subgroup.ini"
@@ -107,6 +114,25 @@ items = 1, 4
 EOF2
 ok "subgroup two-pass: vector x items x sum/min/max x $dtypes x n = $sizes all ok" \
   all_ok subgroup $((2 * 2 * 3 * n_dtypes * n_sizes))
+
+# 2b. subgroup, one-pass (the last workgroup done joins the values in the
+# same dispatch): the automatic grid and a grid of 3 workgroups, so that
+# the small sizes join several workgroups too (some of them empty).
+header one-pass >"$tmp/one-pass.ini"
+cat >>"$tmp/one-pass.ini" <<EOF2
+[data]
+op = sum, min, max
+dtype = $dtypes
+n = $sizes
+[run one-pass]
+plugin = vulkan/subgroup
+finish = one-pass
+vector = true, false
+items = 4
+grid = auto, 3
+EOF2
+ok "subgroup one-pass: vector x grid x sum/min/max x $dtypes x n = $sizes all ok" \
+  all_ok one-pass $((2 * 2 * 3 * n_dtypes * n_sizes))
 
 # 3. subgroup and atomic with atomic finishes, where the device has them:
 # the configurations it lacks the atomics for are left out here (test 6).
@@ -211,7 +237,7 @@ plugin = vulkan/tree
 variant = sequential
 [run subgroup]
 plugin = vulkan/subgroup
-finish = two-pass, atomic
+finish = two-pass, atomic, one-pass
 [run atomic]
 plugin = vulkan/atomic
 [run histogram]
@@ -220,7 +246,7 @@ op = histogram
 dtype = u8
 EOF2
   timed() {
-    all_ok "timing-$1" 5 || return 1
+    all_ok "timing-$1" 6 || return 1
     modes=$("$JQ" -r '[.results[].timing] | unique | join(",")' "$tmp/timing-$1.json")
     [ "$modes" = "$1" ] || { echo "timing: $modes, want $1"; return 1; }
     slow=$("$JQ" '[.results[] | select((.median_ns // 0) <= 0)] | length' "$tmp/timing-$1.json")
@@ -229,7 +255,7 @@ EOF2
   ok "timing = $mode: every strategy ok and timed in that mode" timed "$mode"
 done
 
-# 9-11. planted bugs: each judged wrong.
+# 9-12. planted bugs: each judged wrong.
 header planted >"$tmp/planted.ini"
 cat >>"$tmp/planted.ini" <<EOF2
 [data]
@@ -240,6 +266,8 @@ n = 1000001
 plugin = bug-skip-tail
 [run stale]
 plugin = bug-stale
+[run one-pass-count]
+plugin = bug-one-pass-count
 [run last-byte]
 plugin = bug-last-byte
 op = histogram
@@ -258,9 +286,11 @@ wrong_rows() {
 ok "bug-skip-tail (drops the elements after the last whole workgroup) is wrong" wrong_rows skip-tail
 ok "bug-last-byte (a histogram that ignores the last byte) is wrong" wrong_rows last-byte
 ok "bug-stale (computes on the first call only) is wrong, by the probes" wrong_rows stale
+ok "bug-one-pass-count (the one-pass finish's counter never set back to 0) is wrong" \
+  wrong_rows one-pass-count
 is "$planted_status" 1 "a run with wrong rows exits 1"
 
-# 12. validation layers: no error over every strategy and timing mode.
+# 13. validation layers: no error over every strategy and timing mode.
 layer=
 for d in /usr/share/vulkan/explicit_layer.d /usr/local/share/vulkan/explicit_layer.d; do
   [ -f "$d/VkLayer_khronos_validation.json" ] && layer=yes
@@ -278,7 +308,7 @@ EOF2
   validated() {
     for mode in launch graph; do
       VK_LAYER_SETTINGS_PATH=$tmp/layer VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
-        all_ok "timing-$mode" 5 || return 1
+        all_ok "timing-$mode" 6 || return 1
     done
     [ -f "$tmp/validation.log" ] || return 0
     errors=$(grep -c 'Validation Error' "$tmp/validation.log")
