@@ -9,8 +9,9 @@
  * "det" (repeated runs gave the same bits: yes or no) when some row was
  * verified; "notes" when some row has one; "ranks" and "busbw" (the bus
  * bandwidth of a collective) when some row ran on several ranks or has a
- * collective, and "scaling" when some row has a one-rank row to scale
- * against. */
+ * collective, "scaling" when some row has a one-rank row to scale
+ * against, and "J/GB" and "W" (energy per gigabyte read, average power)
+ * when some row's energy was measured (`energy = on`). */
 #include "report/fields.h"
 #include "report/reporters.h"
 
@@ -28,7 +29,7 @@
 
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,
-    COL_GBS, COL_RANKS, COL_BUSBW, COL_SCALING, COL_PCT_MEASURED, COL_PCT_PEAK,
+    COL_GBS, COL_JPGB, COL_WATTS, COL_RANKS, COL_BUSBW, COL_SCALING, COL_PCT_MEASURED, COL_PCT_PEAK,
     COL_ERROR_RATIO, COL_DETERMINISTIC, COL_NOTES, COL_STATUS, COL_COUNT
 };
 
@@ -48,6 +49,8 @@ static const struct {
     [COL_OP] = {"op", NULL, 0},
     [COL_MEDIAN] = {"median_ns", NULL, 1},
     [COL_GBS] = {"bandwidth_gbs", NULL, 1},
+    [COL_JPGB] = {"j_per_gb", NULL, 1},
+    [COL_WATTS] = {"power_w", NULL, 1},
     [COL_RANKS] = {"ranks", NULL, 1},
     [COL_BUSBW] = {"busbw_gbs", NULL, 1},
     [COL_SCALING] = {"scaling", NULL, 1},
@@ -75,6 +78,8 @@ static char *notes_cell(const rb_row *row)
         sb_append(&sb, row->stopped_by);
     if (row->throttled)
         sb_printf(&sb, "%sthrottled", sb.len ? "," : "");
+    if (row->energy_note[0])
+        sb_printf(&sb, "%senergy", sb.len ? "," : "");
     return sb.data ? sb.data : xstrdup("");
 }
 
@@ -132,7 +137,7 @@ static void write_table(FILE *out, const rb_results *res)
         layout[c] = (rb_column){column_title(c), columns[c].right};
         shown[c] = c != COL_PCT_MEASURED && c != COL_PCT_PEAK && c != COL_ERROR_RATIO &&
                    c != COL_DETERMINISTIC && c != COL_NOTES && c != COL_RANKS &&
-                   c != COL_BUSBW && c != COL_SCALING;
+                   c != COL_BUSBW && c != COL_SCALING && c != COL_JPGB && c != COL_WATTS;
     }
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
@@ -147,6 +152,8 @@ static void write_table(FILE *out, const rb_results *res)
             shown[COL_RANKS] = shown[COL_BUSBW] = 1;
         if (row->scaling > 0)
             shown[COL_SCALING] = 1;
+        if (row->energy_source != RB_ENERGY_NONE && row->energy_j > 0)
+            shown[COL_JPGB] = shown[COL_WATTS] = 1;
         if (row->determinism != RB_DETERMINISM_UNKNOWN)
             shown[COL_DETERMINISTIC] = 1;
         if (*cells[k][COL_NOTES])
@@ -232,6 +239,30 @@ static void write_reasons(FILE *out, const rb_results *res)
         free(plugin);
         free(params);
         free(reason);
+    }
+}
+
+/* One line per row with a note on its energy (run/energy.h): how it was
+ * measured, or why it was not. */
+static void write_energy_notes(FILE *out, const rb_results *res)
+{
+    int header_written = 0;
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_row *row = &res->rows[k];
+        if (!row->energy_note[0])
+            continue;
+        if (!header_written)
+            fputc('\n', out);
+        header_written = 1;
+        const rb_configuration *cfg = row->config;
+        char *run = one_line(cfg->run ? cfg->run->name : "");
+        char *params = one_line(cfg->params_text);
+        char *text = one_line(row->energy_note);
+        fprintf(out, "#%zu %s%s%s: energy (%s): %s\n", cfg->index + 1, run, *params ? " " : "",
+                params, energy_source_name(row->energy_source), text);
+        free(text);
+        free(run);
+        free(params);
     }
 }
 
@@ -321,6 +352,7 @@ int report_table(FILE *out, const rb_results *res)
         write_table(out, res);
     write_reasons(out, res);
     write_throttled(out, res);
+    write_energy_notes(out, res);
     write_summary(out, res);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
