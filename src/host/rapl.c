@@ -53,7 +53,7 @@ int rapl_open(rb_rapl *r, char *why, size_t why_len)
     while ((e = readdir(dir)) && r->n_zones < RB_RAPL_ZONES) {
         if (!package_zone(e->d_name))
             continue;
-        char path[256], range[256];
+        char path[256], range[300];
         snprintf(path, sizeof path, "%.180s/%.60s/energy_uj", root, e->d_name);
         snprintf(range, sizeof range, "%.180s/%.60s/max_energy_range_uj", root, e->d_name);
         uint64_t v;

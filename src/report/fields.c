@@ -230,15 +230,22 @@ static void get_probes_passed(const rb_row_ref *r, rb_value *v)
     count(v, r->row->probes_passed, 1);
 }
 
+/* Whether throttling was looked for: clocks sampled around the timed
+ * repetitions, or during them (energy = on, sm_clock_max_mhz). */
+static int throttle_known(const rb_row *row)
+{
+    return row->clocks_known || row->sm_clock_max_mhz > 0;
+}
+
 static void get_throttled(const rb_row_ref *r, rb_value *v)
 {
-    flag(v, r->row->clocks_known, r->row->throttled);
+    flag(v, throttle_known(r->row), r->row->throttled);
 }
 
 static void get_throttle_reasons(const rb_row_ref *r, rb_value *v)
 {
     throttle_reason_text(r->row->throttle_reasons, v->buf, sizeof v->buf);
-    text(v, r->row->clocks_known ? v->buf : NULL);
+    text(v, throttle_known(r->row) ? v->buf : NULL);
 }
 
 /* ---- bandwidth ---- */

@@ -238,7 +238,7 @@ static int caution(const rb_row *row, const char *name)
     if (strcmp(name, "deterministic") == 0)
         return row->determinism == RB_DETERMINISM_DIFFERS;
     if (strcmp(name, "throttled") == 0)
-        return row->clocks_known && row->throttled;
+        return (row->clocks_known || row->sm_clock_max_mhz) && row->throttled;
     return 0;
 }
 

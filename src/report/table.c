@@ -283,10 +283,15 @@ static void write_throttled(FILE *out, const rb_results *res)
         throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
         char *run = one_line(cfg->run ? cfg->run->name : "");
         char *params = one_line(cfg->params_text);
-        fprintf(out, "#%zu %s%s%s: throttled (%s): clock %u -> %u MHz, memory %u -> %u MHz\n",
-                cfg->index + 1, run, *params ? " " : "", params, reasons,
-                row->clocks_before.core_mhz, row->clocks_after.core_mhz,
-                row->clocks_before.memory_mhz, row->clocks_after.memory_mhz);
+        if (row->clocks_known)
+            fprintf(out, "#%zu %s%s%s: throttled (%s): clock %u -> %u MHz, memory %u -> %u MHz\n",
+                    cfg->index + 1, run, *params ? " " : "", params, reasons,
+                    row->clocks_before.core_mhz, row->clocks_after.core_mhz,
+                    row->clocks_before.memory_mhz, row->clocks_after.memory_mhz);
+        else
+            fprintf(out, "#%zu %s%s%s: throttled (%s): SM clock %u to %u MHz during the calls\n",
+                    cfg->index + 1, run, *params ? " " : "", params, reasons,
+                    row->sm_clock_min_mhz, row->sm_clock_max_mhz);
         free(run);
         free(params);
     }
