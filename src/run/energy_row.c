@@ -52,16 +52,20 @@ static void note(rb_row *row, const char *fmt, ...)
 
 /* One energy-only batch: `count` repetitions (replays of the prepared
  * batch of batch_calls calls, or single calls) back to back, waiting for
- * the device every so often, with the counter read at its edges. */
+ * the device every so often, and more until `min_s` seconds have passed
+ * (0 for ranks, which must make the same calls), with the counter read at
+ * its edges. */
 static int energy_batch(const rb_plugin *p, void *state, open_backend *ob, rb_energy_meter *m,
-                        rb_energy_reading *reading, uint32_t batch_calls, uint32_t count)
+                        rb_energy_reading *reading, uint32_t batch_calls, uint32_t count,
+                        double min_s)
 {
     const rb_backend *b = ob->loaded->desc;
     energy_edge_begin(m);
+    double begun = runner_now();
     uint32_t done = 0, chunk = 1;
-    while (done < count) {
+    while (done < count || runner_now() - begun < min_s) {
         double started = runner_now();
-        uint32_t take = count - done < chunk ? count - done : chunk;
+        uint32_t take = done < count && count - done < chunk ? count - done : chunk;
         for (uint32_t k = 0; k < take; k++) {
             double ns;
             int st = batch_calls ? b->batch_time(ob->ctx, &ns) : p->run(state);
@@ -121,7 +125,8 @@ int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backen
     rb_energy_reading reading = *timed;
     if (count) {
         energy_region_begin(m, &reading);
-        int st = energy_batch(p, state, ob, m, &reading, batch_calls, count);
+        int st = energy_batch(p, state, ob, m, &reading, batch_calls, count,
+                              r->n_ranks > 1 ? 0 : target);
         energy_region_end(m, &reading);
         if (st != RB_OK)
             return RB_ERROR;

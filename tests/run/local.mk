@@ -327,7 +327,8 @@ check_PROGRAMS += tests/run/test_energy
 tests_run_test_energy_SOURCES = tests/run/test_energy.c
 TESTS += tests/run/test_energy tests/run/test_energy.sh
 EXTRA_DIST += tests/run/test_energy.sh
-ENERGY_PLUGINS = tests/run/energy/standin-backend.la tests/run/energy/standin-sum.la
+ENERGY_PLUGINS = tests/run/energy/standin-backend.la tests/run/energy/standin-sum.la \
+	tests/run/energy/standin-exchange.la
 check_LTLIBRARIES += $(ENERGY_PLUGINS) tests/run/energy/nvml-standin.la
 tests_run_energy_standin_backend_la_SOURCES = tests/run/energy/standin-backend.c
 tests_run_energy_standin_backend_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
@@ -335,6 +336,10 @@ tests_run_energy_standin_backend_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_run_energy_standin_sum_la_SOURCES = tests/run/energy/standin-sum.c
 tests_run_energy_standin_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_run_energy_standin_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_run_energy_standin_exchange_la_SOURCES = tests/run/ranks/exchange-sum.c
+tests_run_energy_standin_exchange_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) \
+	-DEXCHANGE_SUM_NAME='"standin-exchange"' -DEXCHANGE_SUM_BACKEND='"standin"'
+tests_run_energy_standin_exchange_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_run_energy_nvml_standin_la_SOURCES = tests/run/energy/nvml-standin.c
 tests_run_energy_nvml_standin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 
