@@ -15,7 +15,7 @@ dir=$top_builddir/tests/run/energy/dir
 standin=$top_builddir/tests/run/energy/nvml-standin.so
 [ -f "$standin" ] || skip_all "the stand-in NVML is not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 22
+plan 24
 export REDBENCH_NVML_LIBRARY=$standin REDBENCH_NVML_STANDIN=$tmp/script
 q() { "$JQ" -r "$1" "$2"; }
 within() { # within GOT WANT FRACTION
@@ -110,4 +110,13 @@ ok "... with the reason" "$JQ" -e '.results[0].energy_note|test("NVML not loaded
 REDBENCH_POWERCAP_DIR=$tmp/no-powercap "$rb" -q -c "$tmp/cpu.ini" -o "$tmp/cpu.json" 2>/dev/null
 ok "the cpu backend without RAPL: none, with the reason" "$JQ" -e \
   '.results[0]|.energy_source=="none" and (.energy_note|test("RAPL absent"))' "$tmp/cpu.json"
+# tune's objective = energy: candidates compete by energy per call, which
+# needs the energy measured; without it no candidate can win.
+printf 'power_w = 200\nenergy_period_ms = 0\n' >"$tmp/script"
+{ experiment_header tune objective=energy timing=launch max_reps=3
+  printf '[data]\nop = sum\ndtype = i32\nn = 64K\n[run s]\nplugin = standin-exchange\nresult = value, vector\n'; } >"$tmp/tune.ini"
+"$rb" tune -p "$dir" -c "$tmp/tune.ini" -o "$tmp/tuned.ini" >"$tmp/tune.out" 2>&1
+ok "tune, objective = energy: a winner by energy per call" grep -q '1 winners written' "$tmp/tune.out"
+REDBENCH_NVML_LIBRARY=$tmp/none.so "$rb" tune -p "$dir" -c "$tmp/tune.ini" -o "$tmp/tuned2.ini" >"$tmp/tune2.out" 2>&1
+ok "... and none where no energy can be measured" grep -q '0 winners written' "$tmp/tune2.out"
 done_testing
