@@ -113,7 +113,7 @@ ok "the cpu backend without RAPL: none, with the reason" "$JQ" -e \
 # tune's objective = energy: candidates compete by energy per call, which
 # needs the energy measured; without it no candidate can win.
 printf 'power_w = 200\nenergy_period_ms = 0\n' >"$tmp/script"
-{ experiment_header tune objective=energy timing=launch max_reps=3
+{ experiment_header tune objective=energy timing=launch
   printf '[data]\nop = sum\ndtype = i32\nn = 64K\n[run s]\nplugin = standin-exchange\nresult = value, vector\n'; } >"$tmp/tune.ini"
 "$rb" tune -p "$dir" -c "$tmp/tune.ini" -o "$tmp/tuned.ini" >"$tmp/tune.out" 2>&1
 ok "tune, objective = energy: a winner by energy per call" grep -q '1 winners written' "$tmp/tune.out"
