@@ -271,7 +271,7 @@ EXTRA_DIST += tests/run/test_timing.sh tests/run/test_gpu_timing.sh tests/run/te
 	bench/launch-vs-plain.ini bench/hopper_vs_cub.py bench/results.py \
 	bench/launch_rounds.sh bench/launch_rounds.py bench/launch-rounds.ini \
 	bench/compare_acceptance.sh bench/compare-acceptance.ini bench/compare-acceptance-gpu.ini \
-	bench/timing_rounds.sh tests/run/timing/delay-cuda.cu
+	bench/timing_rounds.sh bench/energy_check.sh tests/run/timing/delay-cuda.cu
 if BUILD_CUDA
 TESTS += tests/run/test_gpu_timing.sh
 endif
