@@ -23,6 +23,7 @@ src_libredbench_la_SOURCES = \
 	src/host/pack_manifest.c src/host/pack_manifest.h \
 	src/host/backend_cpu.c src/host/backend_cpu.h \
 	src/host/peak_cache.c src/host/peak_cache.h \
+	src/host/nvml.c src/host/nvml.h src/host/rapl.c src/host/rapl.h \
 	\
 	src/config/settings.c src/config/settings.h \
 	src/config/experiment.c src/config/experiment.h \
@@ -43,6 +44,7 @@ src_libredbench_la_SOURCES = \
 	src/run/runner.c src/run/runner.h src/run/runner_state.c src/run/runner_state.h \
 	src/run/devices.c src/run/dataset.c src/run/timing.c src/run/judge.c \
 	src/run/vector_answer.c src/run/vector_answer.h \
+	src/run/energy.c src/run/energy.h src/run/energy_row.c \
 	\
 	src/plot/figures.h src/plot/data.h \
 	src/plot/data.c src/plot/speedup.c src/plot/heatmap.c src/plot/build.c \

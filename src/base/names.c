@@ -1,6 +1,6 @@
 /* src/base/names.c: the one list of words for each set of names: ops,
- * dtypes, distributions, row statuses, probe verdicts, timing modes and
- * output formats; names, parsing and the lists of choices all read them. */
+ * dtypes, distributions, row statuses, probe verdicts, energy sources, tune
+ * objectives, timing modes and output formats; names, parsing and the lists of choices all read them. */
 #include "base/names.h"
 
 #include <stdio.h>
@@ -20,6 +20,11 @@ static const char *const probes_words[RB_PROBES_COUNT_] = {
 static const char *const format_words[RB_FORMAT_COUNT_] = {
     [RB_FORMAT_TABLE] = "table", [RB_FORMAT_CSV] = "csv", [RB_FORMAT_JSON] = "json",
     [RB_FORMAT_MD] = "md",       [RB_FORMAT_HTML] = "html"};
+static const char *const energy_source_words[RB_ENERGY_COUNT_] = {
+    [RB_ENERGY_NONE] = "none", [RB_ENERGY_COUNTER] = "counter",
+    [RB_ENERGY_SAMPLED] = "sampled", [RB_ENERGY_RAPL] = "rapl"};
+static const char *const objective_words[RB_OBJECTIVE_COUNT_] = {
+    [RB_OBJECTIVE_TIME] = "time", [RB_OBJECTIVE_ENERGY] = "energy", [RB_OBJECTIVE_EDP] = "edp"};
 /* in the order of enum rb_timing_mode (redbench/backend.h), with what each
  * measures */
 static const char *const timing_words[] = {"launch", "graph", "device"};
@@ -46,6 +51,19 @@ const char *distribution_name(int d) { return word_at(distribution_words, RB_DIS
 const char *row_status_name(int s) { return word_at(status_words, RB_ROW_COUNT_, s); }
 const char *probes_name(int p) { return word_at(probes_words, RB_PROBES_COUNT_, p); }
 const char *format_name(int f) { return word_at(format_words, RB_FORMAT_COUNT_, f); }
+
+const char *energy_source_name(int s)
+{
+    return word_at(energy_source_words, RB_ENERGY_COUNT_, s);
+}
+const char *objective_name(int o)
+{
+    return o >= 0 && o < RB_OBJECTIVE_COUNT_ ? objective_words[o] : NULL;
+}
+int energy_source_from_name(const char *word)
+{
+    return index_of(energy_source_words, RB_ENERGY_COUNT_, word);
+}
 
 const char *timing_mode_name(int mode)
 {

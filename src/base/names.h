@@ -36,6 +36,23 @@ enum rb_probes {
     RB_PROBES_COUNT_
 };
 
+/* Where a row's energy came from (src/run/energy.h). */
+enum rb_energy_source {
+    RB_ENERGY_NONE = 0,  /* not measured: the row's energy_note says why */
+    RB_ENERGY_COUNTER,   /* NVML's total energy counter, read at the edges */
+    RB_ENERGY_SAMPLED,   /* NVML's power, sampled during the calls */
+    RB_ENERGY_RAPL,      /* the CPU's RAPL counters (/sys/class/powercap) */
+    RB_ENERGY_COUNT_
+};
+
+/* What `tune` minimises (the `objective` setting). */
+enum rb_objective {
+    RB_OBJECTIVE_TIME = 0, /* the median time per call */
+    RB_OBJECTIVE_ENERGY,   /* the energy per call */
+    RB_OBJECTIVE_EDP,      /* energy x delay: energy per call x time per call */
+    RB_OBJECTIVE_COUNT_
+};
+
 /* Output formats of a run's results (--format, `format =`, -o's extension). */
 enum rb_format {
     RB_FORMAT_TABLE = 0, /* aligned columns for a terminal */
@@ -56,6 +73,10 @@ const char *format_name(int f);       /* enum rb_format: "table", ... */
 const char *timing_mode_name(int mode);
 
 /* Return the value, or -1 for an unknown word. */
+const char *energy_source_name(int s); /* enum rb_energy_source: "counter", ... */
+const char *objective_name(int o);     /* enum rb_objective: "time", ... */
+int energy_source_from_name(const char *word);
+
 int op_from_name(const char *word);
 int dtype_from_name(const char *word);
 int distribution_from_name(const char *word);

@@ -82,6 +82,13 @@ typedef struct rb_experiment {
     int rounds;        /* times every configuration is measured, each round
                           in a shuffled order and fresh workers; 0 (default,
                           `auto`): experiment_rounds decides */
+    int energy;        /* 1 (`energy = on`): each row's energy, power and
+                          clocks over its timed calls (run/energy.h);
+                          0 (default) */
+    double energy_min_time; /* seconds an energy measurement covers at
+                          least; default 0.5 */
+    int objective;     /* enum rb_objective (base/names.h): what tune
+                          minimises; default time */
     int profile;       /* --profile: each configuration runs once, no
                           warm-up (set by the command line, not the file) */
 

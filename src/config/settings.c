@@ -147,6 +147,25 @@ static const rb_setting_spec table[] = {
      .max = RB_MAX_ROUNDS, .valid = rounds_valid, .initial = "auto",
      .help = "times every configuration is measured, each round in a shuffled order",
      .results = RB_RESULTS_RUN, .results_order = 16},
+    {.name = "energy", .kind = RB_SETTING_WORD, .store = RB_STORE_INT, .offset = PLACE(energy),
+     .word = off_on_word, .n_words = 2,
+     .valid_text = "off (the default), on (each row's energy per call, J/GB, average power, "
+                   "SM clocks and throttle reasons over its timed calls: NVML's energy counter "
+                   "on NVIDIA GPUs, RAPL on the CPU)",
+     .initial = "off", .help = "whether each row's energy is measured",
+     .results = RB_RESULTS_BOOL, .results_order = 17},
+    {.name = "energy_min_time", .kind = RB_SETTING_NUMBER, .store = RB_STORE_DOUBLE,
+     .offset = PLACE(energy_min_time), .in_range = positive,
+     .valid_text = "seconds, more than 0 (e.g. 0.5)", .initial = "0.5",
+     .help = "seconds an energy measurement covers at least: timed batches shorter than 20 "
+             "updates of the energy counter are measured again as one longer batch",
+     .results = RB_RESULTS_VALUE, .results_order = 18},
+    {.name = "objective", .kind = RB_SETTING_WORD, .store = RB_STORE_INT,
+     .offset = PLACE(objective), .word = objective_name, .n_words = RB_OBJECTIVE_COUNT_,
+     .valid_text = "time (the median time per call: the default), energy (the energy per "
+                   "call; sets energy = on), edp (energy x delay)",
+     .initial = "time", .help = "what tune minimises", .results = RB_RESULTS_VALUE,
+     .results_order = 19},
     /* set by the command line, not a key of the file */
     {.name = "profile", .kind = RB_SETTING_FLAG, .store = RB_STORE_INT, .offset = PLACE(profile),
      .help = "--profile: each configuration ran once, with no warm-up",

@@ -36,7 +36,8 @@ static const char *const columns[] = {
     "pct_peak", "pct_measured_peak", "result", "expected", "timing", "batch_calls",
     "stopped_by", "error_ratio", "deterministic", "determinism_results", "throttled",
     "throttle_reasons", "ranks", "n_total", "busbw_gbs", "slowest_rank", "slowest_rank_ns",
-    "fastest_rank", "fastest_rank_ns", "wrong_ranks", "scaling",
+    "fastest_rank", "fastest_rank_ns", "wrong_ranks", "scaling", "energy_source", "energy_j",
+    "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz", "energy_note",
 };
 
 static const char *header_of(const char *field)

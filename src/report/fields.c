@@ -13,6 +13,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "config/experiment.h"
+#include "run/energy.h"
 #include "run/rules.h"
 
 static void text(rb_value *v, const char *t)
@@ -229,15 +230,22 @@ static void get_probes_passed(const rb_row_ref *r, rb_value *v)
     count(v, r->row->probes_passed, 1);
 }
 
+/* Whether throttling was looked for: clocks sampled around the timed
+ * repetitions, or during them (energy = on, sm_clock_max_mhz). */
+static int throttle_known(const rb_row *row)
+{
+    return row->clocks_known || row->sm_clock_max_mhz > 0;
+}
+
 static void get_throttled(const rb_row_ref *r, rb_value *v)
 {
-    flag(v, r->row->clocks_known, r->row->throttled);
+    flag(v, throttle_known(r->row), r->row->throttled);
 }
 
 static void get_throttle_reasons(const rb_row_ref *r, rb_value *v)
 {
     throttle_reason_text(r->row->throttle_reasons, v->buf, sizeof v->buf);
-    text(v, r->row->clocks_known ? v->buf : NULL);
+    text(v, throttle_known(r->row) ? v->buf : NULL);
 }
 
 /* ---- bandwidth ---- */
@@ -246,6 +254,60 @@ GET_MEASURED(bandwidth, has_samples(row) && row->bandwidth_gbs > 0, row->bandwid
 GET_MEASURED(pct_peak, has_samples(row) && row->pct_peak > 0, row->pct_peak)
 GET_MEASURED(pct_measured_peak, has_samples(row) && row->pct_measured_peak > 0,
              row->pct_measured_peak)
+
+/* ---- energy (run/energy.h) ---- */
+
+/* Whether energy was asked for: a source, or the note saying why none. */
+static int energy_asked(const rb_row *row)
+{
+    return row->energy_source != RB_ENERGY_NONE || row->energy_note[0];
+}
+
+static int has_energy(const rb_row *row)
+{
+    return row->energy_source != RB_ENERGY_NONE && row->energy_j > 0;
+}
+
+static void get_energy_source(const rb_row_ref *r, rb_value *v)
+{
+    text(v, energy_asked(r->row) ? energy_source_name(r->row->energy_source) : NULL);
+}
+
+static void get_energy_note(const rb_row_ref *r, rb_value *v)
+{
+    text(v, text_or_null(r->row->energy_note));
+}
+
+/* The bytes a call must read: n x element size, on every rank. */
+static double row_bytes(const rb_row *row)
+{
+    uint64_t n = row->ranks > 1 && row->n_total ? row->n_total : row->config->n;
+    return (double)n * (double)rb_dtype_size(row->config->dtype);
+}
+
+GET_MEASURED(energy_j, has_energy(row), row->energy_j)
+GET_MEASURED(j_per_gb, has_energy(row) && row_bytes(row) > 0,
+             energy_j_per_gb(row->energy_j, row_bytes(row)))
+GET_MEASURED(power_w, has_energy(row) && row->power_w > 0, row->power_w)
+GET_MEASURED(energy_s, has_energy(row), row->energy_s)
+
+static void get_energy_calls(const rb_row_ref *r, rb_value *v)
+{
+    if (has_energy(r->row))
+        uint_value(v, r->row->energy_calls);
+}
+
+static void get_sm_clock_min(const rb_row_ref *r, rb_value *v)
+{
+    if (r->row->sm_clock_min_mhz)
+        uint_value(v, r->row->sm_clock_min_mhz);
+}
+
+static void get_sm_clock_max(const rb_row_ref *r, rb_value *v)
+{
+    if (r->row->sm_clock_max_mhz)
+        uint_value(v, r->row->sm_clock_max_mhz);
+}
 
 /* ---- ranks ---- */
 
@@ -379,6 +441,24 @@ const rb_field rb_row_fields[] = {
      .kind = RB_VALUE_UINT, .put = fill_wrong_ranks},
     {.name = "scaling", .get = get_scaling, .title = "scaling", .unit = RB_UNIT_RATIO,
      .kind = RB_VALUE_NUMBER, .put = fill_scaling},
+    {.name = "energy_source", .get = get_energy_source, .kind = RB_VALUE_TEXT,
+     .put = fill_energy_source},
+    {.name = "energy_note", .get = get_energy_note, .kind = RB_VALUE_TEXT,
+     .put = fill_energy_note},
+    {.name = "energy_j", .get = get_energy_j, .title = "J/call", .unit = RB_UNIT_RATIO,
+     .kind = RB_VALUE_NUMBER, .put = fill_energy_j},
+    {.name = "j_per_gb", .get = get_j_per_gb, .title = "J/GB", .unit = RB_UNIT_RATIO},
+    {.name = "power_w", .get = get_power_w, .title = "W", .unit = RB_UNIT_DECIMAL,
+     .kind = RB_VALUE_NUMBER, .put = fill_power_w},
+    {.name = "energy_calls", .get = get_energy_calls, .kind = RB_VALUE_UINT,
+     .put = fill_energy_calls},
+    {.name = "energy_s", .get = get_energy_s, .kind = RB_VALUE_NUMBER, .put = fill_energy_s},
+    {.name = "sm_clock_min_mhz", .get = get_sm_clock_min, .title = "SM min MHz",
+     .unit = RB_UNIT_COUNT, .kind = RB_VALUE_UINT, .put = fill_sm_clock_min},
+    {.name = "sm_clock_max_mhz", .get = get_sm_clock_max, .title = "SM max MHz",
+     .unit = RB_UNIT_COUNT, .kind = RB_VALUE_UINT, .put = fill_sm_clock_max},
+    {.name = "rank_energy_j", .get = get_object, .kind = RB_VALUE_OBJECT,
+     .put = fill_rank_energy},
     {.name = "samples_ns", .get = get_object, .kind = RB_VALUE_OBJECT, .put = fill_samples},
     {.name = "rounds", .get = get_object, .kind = RB_VALUE_OBJECT, .put = fill_rounds},
 };

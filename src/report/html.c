@@ -221,9 +221,10 @@ static void write_plots(FILE *out, const plot_set *set)
  * with its title and its text as people read it. */
 static const char *const result_columns[] = {
     "run", "plugin", "params_text", "op", "dtype", "n", "status", "median_ns",
-    "bandwidth_gbs", "ranks", "busbw_gbs", "slowest_rank", "wrong_ranks", "scaling",
+    "bandwidth_gbs", "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz",
+    "ranks", "busbw_gbs", "slowest_rank", "wrong_ranks", "scaling",
     "pct_peak", "pct_measured_peak", "reps", "noise", "timing",
-    "stopped_by", "error_ratio", "deterministic", "throttled", "reason",
+    "stopped_by", "error_ratio", "deterministic", "throttled", "energy_note", "reason",
 };
 
 /* Whether a field's value draws the eye: a cap that stopped the
@@ -237,7 +238,7 @@ static int caution(const rb_row *row, const char *name)
     if (strcmp(name, "deterministic") == 0)
         return row->determinism == RB_DETERMINISM_DIFFERS;
     if (strcmp(name, "throttled") == 0)
-        return row->clocks_known && row->throttled;
+        return (row->clocks_known || row->sm_clock_max_mhz) && row->throttled;
     return 0;
 }
 

@@ -364,7 +364,7 @@ static void write_rounds(json_writer *w, const rb_row *row)
 }
 
 /* The fields written here rather than as one value: the parameters, the
- * clocks and the samples. */
+ * clocks, the rounds, the ranks' energy and the samples. */
 static void write_object(json_writer *w, const rb_row *row, const char *name)
 {
     if (strcmp(name, "params") == 0) {
@@ -373,6 +373,17 @@ static void write_object(json_writer *w, const rb_row *row, const char *name)
         write_clocks(w, row);
     } else if (strcmp(name, "rounds") == 0) {
         write_rounds(w, row);
+    } else if (strcmp(name, "rank_energy_j") == 0) {
+        /* each rank's share of the energy per call; null on one rank */
+        jw_key(w, name);
+        if (row->energy_ranks < 2 || row->energy_source == RB_ENERGY_NONE) {
+            jw_null(w);
+            return;
+        }
+        jw_begin_array_compact(w);
+        for (uint32_t k = 0; k < row->energy_ranks; k++)
+            jw_double(w, row->rank_energy_j[k]);
+        jw_end_array(w);
     } else {
         jw_key(w, name);
         jw_begin_array_compact(w);

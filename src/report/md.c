@@ -99,7 +99,7 @@ static void write_summary(FILE *out, const rb_results *res)
  * notes, Markdown's own. */
 static const char *const columns[] = {
     "run", "plugin", "params_text", "n", "dtype", "op", "median_ns", "bandwidth_gbs",
-    "pct_measured_peak", "pct_peak", "error_ratio", "deterministic", NULL, "status", "reason",
+    "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz", "pct_measured_peak", "pct_peak", "error_ratio", "deterministic", NULL, "status", "reason",
 };
 
 /* What a reader should know about how a row was measured: a cap stopped
@@ -115,16 +115,38 @@ static char *notes_text(const rb_row *row)
         throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
         sb_printf(&sb, "%sthrottled: %s", sb.len ? "; " : "", reasons);
     }
+    if (row->energy_note[0])
+        sb_printf(&sb, "%senergy (%s): %s", sb.len ? "; " : "",
+                  energy_source_name(row->energy_source), row->energy_note);
     return sb.data ? sb.data : xstrdup("-");
 }
 
-static void write_row(FILE *out, const rb_results *res, const rb_row *row)
+/* Whether a column is shown: the energy columns where some row has the
+ * value (`energy = on`), every other always. */
+static int md_column_shown(const rb_results *res, const char *name)
+{
+    if (!name || (strcmp(name, "j_per_gb") && strcmp(name, "power_w") &&
+                  strncmp(name, "sm_clock_", 9)))
+        return 1;
+    const rb_field *f = row_field(name);
+    for (size_t k = 0; k < res->n_rows; k++) {
+        rb_row_ref ref = {res, &res->rows[k]};
+        rb_value v;
+        memset(&v, 0, sizeof v);
+        f->get(&ref, &v);
+        if (v.kind != RB_VALUE_UNKNOWN && v.kind != RB_VALUE_ABSENT)
+            return 1;
+    }
+    return 0;
+}
+
+static void write_row(FILE *out, const rb_results *res, const rb_row *row, const int *shown)
 {
     rb_row_ref ref = {res, row};
     char *cells[RB_ARRAY_LEN(columns)];
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
         cells[c] = columns[c] ? field_text(row_field(columns[c]), &ref) : notes_text(row);
-    md_table_row(out, cells, NULL, RB_ARRAY_LEN(columns));
+    md_table_row(out, cells, shown, RB_ARRAY_LEN(columns));
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
         free(cells[c]);
 }
@@ -134,13 +156,15 @@ static void write_table(FILE *out, const rb_results *res)
     if (res->n_rows == 0)
         return;
     rb_column layout[RB_ARRAY_LEN(columns)];
+    int shown[RB_ARRAY_LEN(columns)];
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
         const rb_field *f = columns[c] ? row_field(columns[c]) : NULL;
         layout[c] = (rb_column){f ? f->title : "notes", f && field_unit_is_number(f->unit)};
+        shown[c] = md_column_shown(res, columns[c]);
     }
-    md_table_head(out, layout, NULL, RB_ARRAY_LEN(columns), "--:");
+    md_table_head(out, layout, shown, RB_ARRAY_LEN(columns), "--:");
     for (size_t k = 0; k < res->n_rows; k++)
-        write_row(out, res, &res->rows[k]);
+        write_row(out, res, &res->rows[k], shown);
     fputc('\n', out);
 }
 

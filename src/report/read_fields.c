@@ -281,6 +281,78 @@ FILL_NUMBER(slowest_rank_ns, f->row->slowest_rank_ns)
 FILL_NUMBER(fastest_rank_ns, f->row->fastest_rank_ns)
 FILL_NUMBER(scaling, f->row->scaling)
 
+/* ---- energy ---- */
+
+static const char *energy_source_word(int k) { return energy_source_name(k); }
+
+int fill_energy_source(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    return fill_word(f, v, &f->row->energy_source, energy_source_word, RB_ENERGY_COUNT_,
+                     RB_ENERGY_NONE);
+}
+
+int fill_energy_note(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    copy_text(f->row->energy_note, sizeof f->row->energy_note, v);
+    return 0;
+}
+
+/* A measured quantity that cannot be negative. */
+#define FILL_ENERGY(field_name, target, what)                                                  \
+    int fill_##field_name(rb_row_fill *f, const rb_value *v, const json_value *j)             \
+    {                                                                                         \
+        (void)j;                                                                              \
+        if (known(v) && !(v->number >= 0 && isfinite(v->number)))                             \
+            return why(f, "is %g; valid: %s, 0 or more", v->number, what);                    \
+        target = known(v) ? v->number : 0;                                                    \
+        return 0;                                                                             \
+    }
+FILL_ENERGY(energy_j, f->row->energy_j, "joules per call")
+FILL_ENERGY(power_w, f->row->power_w, "watts")
+FILL_ENERGY(energy_s, f->row->energy_s, "seconds")
+
+int fill_energy_calls(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    f->row->energy_calls = known(v) ? v->u : 0;
+    return 0;
+}
+
+/* A clock in MHz, at most 100000. */
+#define FILL_MHZ(field_name, target)                                                           \
+    int fill_##field_name(rb_row_fill *f, const rb_value *v, const json_value *j)             \
+    {                                                                                         \
+        (void)j;                                                                              \
+        if (known(v) && v->u > 100000)                                                        \
+            return why(f, "is %llu; valid: a clock in MHz, up to 100000",                     \
+                       (unsigned long long)v->u);                                             \
+        target = known(v) ? (uint32_t)v->u : 0;                                               \
+        return 0;                                                                             \
+    }
+FILL_MHZ(sm_clock_min, f->row->sm_clock_min_mhz)
+FILL_MHZ(sm_clock_max, f->row->sm_clock_max_mhz)
+
+int fill_rank_energy(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)v;
+    f->row->energy_ranks = 0;
+    if (!j || j->type == JSON_NULL)
+        return 0;
+    if (j->type != JSON_ARRAY)
+        return why(f, "is not an array; valid: each rank's joules per call");
+    for (size_t k = 0; k < j->count; k++) {
+        const json_value *x = &j->items[k];
+        if (x->type != JSON_NUMBER || !isfinite(x->number) || x->number < 0)
+            return why(f, "has as rank %zu's share %s; valid: joules per call, 0 or more", k,
+                       x->type == JSON_NUMBER ? "a negative number" : json_type_name(x->type));
+        if (k < RB_ENERGY_RANKS_MAX)
+            f->row->rank_energy_j[f->row->energy_ranks++] = x->number;
+    }
+    return 0;
+}
+
 /* A count of ranks, or a rank, at most `limit`; `fallback` when unknown. */
 #define FILL_RANK(field_name, target, limit, fallback)                                         \
     int fill_##field_name(rb_row_fill *f, const rb_value *v, const json_value *j)             \

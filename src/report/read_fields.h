@@ -48,6 +48,8 @@ rb_fill_fn fill_index, fill_run, fill_plugin, fill_pack, fill_plugin_path, fill_
     fill_determinism_results, fill_probes, fill_probes_passed, fill_clocks, fill_throttled,
     fill_throttle_reasons, fill_bandwidth, fill_pct_peak, fill_pct_measured_peak, fill_ranks,
     fill_n_total, fill_busbw, fill_slowest_rank, fill_slowest_rank_ns, fill_fastest_rank,
-    fill_fastest_rank_ns, fill_wrong_ranks, fill_scaling, fill_samples, fill_rounds;
+    fill_fastest_rank_ns, fill_wrong_ranks, fill_scaling, fill_samples, fill_rounds,
+    fill_energy_source, fill_energy_note, fill_energy_j, fill_power_w, fill_energy_calls,
+    fill_energy_s, fill_sm_clock_min, fill_sm_clock_max, fill_rank_energy;
 
 #endif

@@ -9,8 +9,9 @@
  * "det" (repeated runs gave the same bits: yes or no) when some row was
  * verified; "notes" when some row has one; "ranks" and "busbw" (the bus
  * bandwidth of a collective) when some row ran on several ranks or has a
- * collective, and "scaling" when some row has a one-rank row to scale
- * against. */
+ * collective, "scaling" when some row has a one-rank row to scale
+ * against, and "J/GB" and "W" (energy per gigabyte read, average power)
+ * when some row's energy was measured (`energy = on`). */
 #include "report/fields.h"
 #include "report/reporters.h"
 
@@ -28,7 +29,7 @@
 
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,
-    COL_GBS, COL_RANKS, COL_BUSBW, COL_SCALING, COL_PCT_MEASURED, COL_PCT_PEAK,
+    COL_GBS, COL_JPGB, COL_WATTS, COL_RANKS, COL_BUSBW, COL_SCALING, COL_PCT_MEASURED, COL_PCT_PEAK,
     COL_ERROR_RATIO, COL_DETERMINISTIC, COL_NOTES, COL_STATUS, COL_COUNT
 };
 
@@ -48,6 +49,8 @@ static const struct {
     [COL_OP] = {"op", NULL, 0},
     [COL_MEDIAN] = {"median_ns", NULL, 1},
     [COL_GBS] = {"bandwidth_gbs", NULL, 1},
+    [COL_JPGB] = {"j_per_gb", NULL, 1},
+    [COL_WATTS] = {"power_w", NULL, 1},
     [COL_RANKS] = {"ranks", NULL, 1},
     [COL_BUSBW] = {"busbw_gbs", NULL, 1},
     [COL_SCALING] = {"scaling", NULL, 1},
@@ -75,6 +78,8 @@ static char *notes_cell(const rb_row *row)
         sb_append(&sb, row->stopped_by);
     if (row->throttled)
         sb_printf(&sb, "%sthrottled", sb.len ? "," : "");
+    if (row->energy_note[0])
+        sb_printf(&sb, "%senergy", sb.len ? "," : "");
     return sb.data ? sb.data : xstrdup("");
 }
 
@@ -132,7 +137,7 @@ static void write_table(FILE *out, const rb_results *res)
         layout[c] = (rb_column){column_title(c), columns[c].right};
         shown[c] = c != COL_PCT_MEASURED && c != COL_PCT_PEAK && c != COL_ERROR_RATIO &&
                    c != COL_DETERMINISTIC && c != COL_NOTES && c != COL_RANKS &&
-                   c != COL_BUSBW && c != COL_SCALING;
+                   c != COL_BUSBW && c != COL_SCALING && c != COL_JPGB && c != COL_WATTS;
     }
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
@@ -147,6 +152,8 @@ static void write_table(FILE *out, const rb_results *res)
             shown[COL_RANKS] = shown[COL_BUSBW] = 1;
         if (row->scaling > 0)
             shown[COL_SCALING] = 1;
+        if (row->energy_source != RB_ENERGY_NONE && row->energy_j > 0)
+            shown[COL_JPGB] = shown[COL_WATTS] = 1;
         if (row->determinism != RB_DETERMINISM_UNKNOWN)
             shown[COL_DETERMINISTIC] = 1;
         if (*cells[k][COL_NOTES])
@@ -235,6 +242,30 @@ static void write_reasons(FILE *out, const rb_results *res)
     }
 }
 
+/* One line per row with a note on its energy (run/energy.h): how it was
+ * measured, or why it was not. */
+static void write_energy_notes(FILE *out, const rb_results *res)
+{
+    int header_written = 0;
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_row *row = &res->rows[k];
+        if (!row->energy_note[0])
+            continue;
+        if (!header_written)
+            fputc('\n', out);
+        header_written = 1;
+        const rb_configuration *cfg = row->config;
+        char *run = one_line(cfg->run ? cfg->run->name : "");
+        char *params = one_line(cfg->params_text);
+        char *text = one_line(row->energy_note);
+        fprintf(out, "#%zu %s%s%s: energy (%s): %s\n", cfg->index + 1, run, *params ? " " : "",
+                params, energy_source_name(row->energy_source), text);
+        free(text);
+        free(run);
+        free(params);
+    }
+}
+
 /* One line per row measured while the device was throttled: the reasons
  * and the clocks before and after. */
 static void write_throttled(FILE *out, const rb_results *res)
@@ -252,10 +283,15 @@ static void write_throttled(FILE *out, const rb_results *res)
         throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
         char *run = one_line(cfg->run ? cfg->run->name : "");
         char *params = one_line(cfg->params_text);
-        fprintf(out, "#%zu %s%s%s: throttled (%s): clock %u -> %u MHz, memory %u -> %u MHz\n",
-                cfg->index + 1, run, *params ? " " : "", params, reasons,
-                row->clocks_before.core_mhz, row->clocks_after.core_mhz,
-                row->clocks_before.memory_mhz, row->clocks_after.memory_mhz);
+        if (row->clocks_known)
+            fprintf(out, "#%zu %s%s%s: throttled (%s): clock %u -> %u MHz, memory %u -> %u MHz\n",
+                    cfg->index + 1, run, *params ? " " : "", params, reasons,
+                    row->clocks_before.core_mhz, row->clocks_after.core_mhz,
+                    row->clocks_before.memory_mhz, row->clocks_after.memory_mhz);
+        else
+            fprintf(out, "#%zu %s%s%s: throttled (%s): SM clock %u to %u MHz during the calls\n",
+                    cfg->index + 1, run, *params ? " " : "", params, reasons,
+                    row->sm_clock_min_mhz, row->sm_clock_max_mhz);
         free(run);
         free(params);
     }
@@ -321,6 +357,7 @@ int report_table(FILE *out, const rb_results *res)
         write_table(out, res);
     write_reasons(out, res);
     write_throttled(out, res);
+    write_energy_notes(out, res);
     write_summary(out, res);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }

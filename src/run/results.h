@@ -23,6 +23,9 @@ typedef struct rb_round {
     double slowest_rank_ns, fastest_rank_ns;
 } rb_round;
 
+/* The ranks whose share of the energy a row keeps. */
+#define RB_ENERGY_RANKS_MAX 64
+
 typedef struct rb_row {
     const rb_configuration *config;
     int status;             /* enum rb_row_status */
@@ -79,6 +82,20 @@ typedef struct rb_row {
     rb_clock_sample clocks_before, clocks_after;
     uint64_t throttle_reasons; /* RB_THROTTLE_SLOWDOWN bits seen in either */
     int throttled;          /* a slowdown reason was active */
+
+    /* Energy over the timed calls (run/energy.h), with `energy = on`. */
+    int energy_source;      /* enum rb_energy_source (base/names.h) */
+    char energy_note[256];  /* none: why; else how it was measured where
+                               that is worth a note ("" when nothing) */
+    double energy_j;        /* joules per call (all ranks' sum); 0 unknown */
+    double power_w;         /* average power over the calls measured */
+    uint64_t energy_calls;  /* calls the energy covers */
+    double energy_s;        /* seconds of wall time it covers */
+    uint32_t sm_clock_min_mhz, sm_clock_max_mhz; /* compute clock seen
+                               during the timed repetitions; 0 unknown */
+    uint32_t energy_ranks;  /* ranks whose share is in rank_energy_j */
+    double rank_energy_j[RB_ENERGY_RANKS_MAX]; /* each rank's energy per
+                               call (ranks > 1) */
 
     /* Ranks (run/ranks.h): 1 on one device. */
     uint32_t ranks;

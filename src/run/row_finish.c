@@ -3,7 +3,8 @@
  * total, its bus bandwidth for a collective (as nccl-tests reports it);
  * the one row of a configuration run as several ranks, merged from the
  * ranks' rows (the slowest rank's time per call, the slowest and fastest
- * rank, the ranks judged wrong); and, after the run, each multi-rank row's
+ * rank, the ranks judged wrong, the energy and power summed over the
+ * ranks' devices with each rank's share); and, after the run, each multi-rank row's
  * scaling efficiency against the one-rank row of the same configuration. */
 #include "run/row_finish.h"
 
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "base/stats.h"
 #include "base/util.h"
 #include "run/rank_group.h"
@@ -79,6 +81,48 @@ static int severity(int status)
     }
 }
 
+/* The merged row's energy: the sum of the ranks' energy per call and
+ * power, each rank's share, the lowest and highest SM clock of any, the
+ * source where every rank has the same (else none, saying which rank
+ * lacks it). */
+static void merge_energy(rank_group *g, rb_row *row)
+{
+    const rb_row *first = &g->procs[0].row;
+    row->energy_source = first->energy_source;
+    row->energy_j = row->power_w = 0;
+    row->energy_calls = first->energy_calls;
+    row->energy_s = 0;
+    row->sm_clock_min_mhz = row->sm_clock_max_mhz = 0;
+    row->energy_ranks = 0;
+    snprintf(row->energy_note, sizeof row->energy_note, "%s", first->energy_note);
+    for (uint32_t k = 0; k < g->n; k++) {
+        const rb_row *rk = &g->procs[k].row;
+        if (rk->energy_source != row->energy_source || (rk->energy_j <= 0 && first->energy_j > 0)) {
+            row->energy_source = RB_ENERGY_NONE;
+            snprintf(row->energy_note, sizeof row->energy_note,
+                     "rank %u measured no energy like rank 0's: %.200s", k,
+                     rk->energy_note[0] ? rk->energy_note : "no reason given");
+        }
+        row->energy_j += rk->energy_j;
+        row->power_w += rk->power_w;
+        if (rk->energy_s > row->energy_s)
+            row->energy_s = rk->energy_s;
+        if (k < RB_ENERGY_RANKS_MAX)
+            row->rank_energy_j[row->energy_ranks++] = rk->energy_j;
+        if (rk->sm_clock_min_mhz &&
+            (!row->sm_clock_min_mhz || rk->sm_clock_min_mhz < row->sm_clock_min_mhz))
+            row->sm_clock_min_mhz = rk->sm_clock_min_mhz;
+        if (rk->sm_clock_max_mhz > row->sm_clock_max_mhz)
+            row->sm_clock_max_mhz = rk->sm_clock_max_mhz;
+        row->throttle_reasons |= rk->throttle_reasons;
+    }
+    if (row->energy_source == RB_ENERGY_NONE) {
+        row->energy_j = row->power_w = 0;
+        row->energy_ranks = 0;
+    }
+    row->throttled = row->throttle_reasons != 0;
+}
+
 /* The merged row: the slowest rank's time per call, and who was slowest. */
 void row_merge_ranks(rank_group *g, rb_row *row)
 {
@@ -120,6 +164,7 @@ void row_merge_ranks(rank_group *g, rb_row *row)
     row->throttled = first->row.throttled;
     row->timing = first->row.timing;
     row->stopped_by = first->row.stopped_by;
+    merge_energy(g, row);
     for (uint32_t k = 0; k < g->n; k++) {
         const rb_row *rk = &g->procs[k].row;
         if (rk->status == RB_ROW_WRONG && !(p->collective == RB_COLLECTIVE_REDUCE && k))

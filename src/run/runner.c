@@ -54,6 +54,7 @@
 #include "run/row_finish.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
+#include "run/energy.h"
 
 
 static int stopped_by_a_rank(runner *r, int failed, rb_row *row, const char *step);
@@ -538,6 +539,29 @@ static void append_round(rb_row *row, const rb_row *got, size_t position)
     };
 }
 
+/* A later round's energy into the row's: per call weighted by the calls
+ * each measured, power by the seconds; the SM clocks' extremes; the
+ * throttle reasons of any round. */
+static void merge_round_energy(rb_row *row, const rb_row *got)
+{
+    if (got->sm_clock_min_mhz &&
+        (!row->sm_clock_min_mhz || got->sm_clock_min_mhz < row->sm_clock_min_mhz))
+        row->sm_clock_min_mhz = got->sm_clock_min_mhz;
+    if (got->sm_clock_max_mhz > row->sm_clock_max_mhz)
+        row->sm_clock_max_mhz = got->sm_clock_max_mhz;
+    if (got->energy_source != row->energy_source || !got->energy_calls || !row->energy_calls)
+        return;
+    double a = (double)row->energy_calls, b = (double)got->energy_calls;
+    row->energy_j = (row->energy_j * a + got->energy_j * b) / (a + b);
+    for (uint32_t k = 0; k < row->energy_ranks && k < got->energy_ranks; k++)
+        row->rank_energy_j[k] = (row->rank_energy_j[k] * a + got->rank_energy_j[k] * b) / (a + b);
+    if (row->energy_s + got->energy_s > 0)
+        row->power_w = (row->power_w * row->energy_s + got->power_w * got->energy_s) /
+                       (row->energy_s + got->energy_s);
+    row->energy_calls += got->energy_calls;
+    row->energy_s += got->energy_s;
+}
+
 /* Takes round `round`'s row of a configuration (at `position` of its order)
  * into the run's row: the first round's as it is; a later round's samples
  * and median appended, or, when it ended wrong, failed or unsupported, its
@@ -587,6 +611,7 @@ static void merge_round(rb_row *row, rb_row *got, int round, int rounds, size_t 
         row->throttle_reasons |= got->throttle_reasons;
         row->throttled |= got->throttled;
     }
+    merge_round_energy(row, got);
 }
 
 /* A round that stopped at place `done` of its `count` (interrupted)
@@ -721,9 +746,11 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
     }
     free_plan(&plan);
     runner_drop_data(&r);
-    for (size_t j = 0; j < r.n_backends; j++)
+    for (size_t j = 0; j < r.n_backends; j++) {
         if (r.backends[j].ctx && !r.backends[j].unusable)
             r.backends[j].loaded->desc->close(r.backends[j].ctx);
+        energy_meter_close(r.backends[j].energy);
+    }
     ranks_stop_hub();
     rows_scaling(res);
     res->info.wall_seconds = runner_now() - started;

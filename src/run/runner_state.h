@@ -5,7 +5,8 @@
  *   run/devices.c   the backends and devices opened, their measured peaks
  *   run/dataset.c   the data set: input, reference and its device copy
  *   run/timing.c    the timing plan, warm-up and timed repetitions
- *   run/judge.c     verify and the verdict, determinism, the probes */
+ *   run/judge.c     verify and the verdict, determinism, the probes
+ *   run/energy_row.c  the row's energy, power and clocks over its calls */
 #ifndef RB_RUNNER_STATE_H
 #define RB_RUNNER_STATE_H
 
@@ -33,6 +34,8 @@ typedef struct open_backend {
     size_t record;      /* index into res->info.devices */
     int unusable;       /* runner_recover() failed: no more work on this device */
     rb_host_state host; /* handed to the backend's device_count and open */
+    struct rb_energy_meter *energy; /* energy = on: its device's meter
+                                       (run/energy.h), made on first use */
 } open_backend;
 
 /* The vector answers of a data set (run/vector_answer.c): the buffer
@@ -105,6 +108,18 @@ open_backend *runner_backend_for(runner *r, const char *name, rb_row *row);
 /* After a failure: asks the backend to clear what it can; a device that is
  * no longer usable takes no more work in this process. */
 void runner_recover(runner *r, open_backend *ob, rb_row *row);
+
+/* ---- run/energy_row.c ---- */
+
+/* The meter of the backend's device with `energy = on`, else NULL. */
+struct rb_energy_meter *runner_energy_meter(runner *r, open_backend *ob);
+/* After the timed repetitions (reading *timed, with the batch still
+ * prepared under graph timing): the row's energy fields, measured again
+ * over a longer batch where the timed ones are too short for the counter.
+ * RB_OK, or RB_ERROR when a call of that batch failed. */
+struct rb_energy_reading;
+int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backend *ob,
+                         rb_row *row, struct rb_energy_reading *timed, uint32_t batch_calls);
 
 /* ---- run/dataset.c ---- */
 

@@ -1,7 +1,9 @@
 /* src/run/timing.c: how a configuration is timed on its backend: the timing
  * plan (single calls timed in launch or device mode, or replays of a
  * captured batch), the warm-up, the timed repetitions until the stop rule of
- * run/rules.c says so, and the device's clocks sampled around them. */
+ * run/rules.c says so, and the device's clocks sampled around them; with
+ * `energy = on`, the energy meter's edges around each repetition and its
+ * region around them all (run/energy_row.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include "base/names.h"
 #include "base/stats.h"
 #include "base/util.h"
+#include "run/energy.h"
 #include "run/isolate.h"
 #include "run/rules.h"
 #include "run/rank_link.h"
@@ -94,6 +97,8 @@ static double whole_ns(double ns)
 static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_backend *ob,
                             rb_host_state *host, rb_row *row, uint32_t batch_calls)
 {
+    rb_energy_meter *meter = runner_energy_meter(r, ob);
+    rb_energy_reading energy;
     const rb_experiment *exp = r->exp;
     const rb_backend *b = ob->loaded->desc;
     rb_stop_rule rule = {
@@ -113,6 +118,8 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
     int status = RB_OK;
     const char *stop = NULL;
     isolate_step(RB_STEP_RUN);
+    if (meter)
+        energy_region_begin(meter, &energy);
     while (!stop) {
         double rep_started = runner_now();
         host_clear_error(host);
@@ -125,8 +132,12 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
             break;
         }
         double ns = 0;
+        if (meter)
+            energy_edge_begin(meter);
         int st = batch_calls ? b->batch_time(ob->ctx, &ns)
                              : time_one_call(b, ob->ctx, p, state, &ns);
+        if (meter && st == RB_OK)
+            energy_edge_end(meter, &energy, batch_calls ? batch_calls : 1);
         if (st != RB_OK) {
             runner_set_reason(row, RB_ROW_FAILED, "run failed: %s", runner_failure_text(host, ob));
             status = RB_ERROR;
@@ -158,6 +169,8 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
             stop = all_stop ? (stop ? stop : "ranks") : NULL;
         }
     }
+    if (meter)
+        energy_region_end(meter, &energy);
     if (stop) {
         row->stopped_by = exp->profile ? "profile" : stop;
         if (strcmp(stop, "timeout") == 0)
@@ -171,6 +184,12 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
     int multimodal = rules_multimodal(samples, count);
     row->multimodal_known = multimodal >= 0;
     row->multimodal = multimodal == 1;
+    if (meter && status == RB_OK && count &&
+        runner_energy_finish(r, p, state, ob, row, &energy, batch_calls) != RB_OK) {
+        runner_set_reason(row, RB_ROW_FAILED, "a call of the energy batch failed: %s",
+                          runner_failure_text(host, ob));
+        status = RB_ERROR;
+    }
     return status;
 }
 
@@ -270,9 +289,19 @@ int runner_time_config(runner *r, const rb_plugin *p, void *state, open_backend 
         row->clocks_known = 1;
         row->clocks_before = before;
         row->clocks_after = after;
-        row->throttle_reasons =
+        row->throttle_reasons |=
             (before.throttle_reasons | after.throttle_reasons) & RB_THROTTLE_SLOWDOWN;
         row->throttled = row->throttle_reasons != 0;
+        if (r->exp->energy && !row->sm_clock_min_mhz) {
+            /* no clock sampled during the calls: the edges' */
+            for (int k = 0; k < 2; k++) {
+                uint32_t mhz = k ? after.core_mhz : before.core_mhz;
+                if (mhz && (!row->sm_clock_min_mhz || mhz < row->sm_clock_min_mhz))
+                    row->sm_clock_min_mhz = mhz;
+                if (mhz > row->sm_clock_max_mhz)
+                    row->sm_clock_max_mhz = mhz;
+            }
+        }
     }
     return st;
 }

@@ -16,6 +16,20 @@
 
 /* Measures `count` candidates with settings scaled by `level` (0: brief,
  * larger: longer, up to the experiment's own settings). */
+/* What the objective minimises for a row; INFINITY when it is not ok or
+ * its energy was not measured. */
+static double objective_score(int objective, const rb_row *row)
+{
+    if (row->status != RB_ROW_OK || row->stats.median <= 0)
+        return INFINITY;
+    if (objective == RB_OBJECTIVE_TIME)
+        return row->stats.median;
+    if (row->energy_source == RB_ENERGY_NONE || !(row->energy_j > 0))
+        return INFINITY;
+    return objective == RB_OBJECTIVE_ENERGY ? row->energy_j
+                                            : row->energy_j * row->stats.median * 1e-9;
+}
+
 static void time_candidates(rb_tuner *t, rb_candidate **cands, size_t count, int level)
 {
     if (count == 0)
@@ -26,6 +40,8 @@ static void time_candidates(rb_tuner *t, rb_candidate **cands, size_t count, int
     exp.max_reps = (long)fmax(3.0, floor((double)t->exp->max_reps * scale));
     exp.min_reps = t->exp->min_reps < exp.max_reps ? t->exp->min_reps : exp.max_reps;
     exp.warmup = level >= 3 ? t->exp->warmup : (t->exp->warmup > 0 ? 1 : 0);
+    if (exp.objective != RB_OBJECTIVE_TIME)
+        exp.energy = 1;
 
     rb_sweep sweep = {0};
     sweep.configs = xcalloc(count, sizeof *sweep.configs);
@@ -40,6 +56,7 @@ static void time_candidates(rb_tuner *t, rb_candidate **cands, size_t count, int
         cands[k]->rounds++;
         cands[k]->status = row->status;
         cands[k]->median_ns = row->status == RB_ROW_OK ? row->stats.median : INFINITY;
+        cands[k]->score = objective_score(exp.objective, row);
         cands[k]->bandwidth_gbs = row->bandwidth_gbs;
     }
     if (!t->have_device && res.info.n_devices > 0) {
@@ -51,10 +68,10 @@ static void time_candidates(rb_tuner *t, rb_candidate **cands, size_t count, int
     free(sweep.configs);
 }
 
-static int by_median(const void *a, const void *b)
+static int by_score(const void *a, const void *b)
 {
-    double x = (*(rb_candidate *const *)a)->median_ns;
-    double y = (*(rb_candidate *const *)b)->median_ns;
+    double x = (*(rb_candidate *const *)a)->score;
+    double y = (*(rb_candidate *const *)b)->score;
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -63,8 +80,8 @@ static rb_candidate *halve(rb_tuner *t, rb_candidate **pool, size_t count, int l
 {
     while (count > 0) {
         time_candidates(t, pool, count, level);
-        qsort(pool, count, sizeof *pool, by_median);
-        if (count == 1 || !isfinite(pool[0]->median_ns))
+        qsort(pool, count, sizeof *pool, by_score);
+        if (count == 1 || !isfinite(pool[0]->score))
             break;
         size_t keep = (count + 2) / 3;
         count = keep;
@@ -115,7 +132,7 @@ static rb_candidate *descend(rb_tuner *t, rb_tune_group *g)
             time_candidates(t, line, fresh, 0);
             for (size_t k = 0; k < g->count; k++)
                 if (same_params_but(g->cands[k].config, at->config, p) &&
-                    g->cands[k].median_ns < at->median_ns)
+                    g->cands[k].score < at->score)
                     at = &g->cands[k];
         }
         if (at == start)
@@ -123,9 +140,9 @@ static rb_candidate *descend(rb_tuner *t, rb_tune_group *g)
     }
     size_t n = 0;
     for (size_t k = 0; k < g->count; k++)
-        if (g->cands[k].rounds > 0 && isfinite(g->cands[k].median_ns))
+        if (g->cands[k].rounds > 0 && isfinite(g->cands[k].score))
             line[n++] = &g->cands[k];
-    qsort(line, n, sizeof *line, by_median);
+    qsort(line, n, sizeof *line, by_score);
     rb_candidate *best = halve(t, line, n < TUNE_KEEP_VISITED ? n : TUNE_KEEP_VISITED, 1);
     free(line);
     return best;
@@ -146,9 +163,10 @@ static void tune_group(rb_tuner *t, rb_tune_group *g)
         best = descend(t, g);
     }
     g->winner = g->count;
-    if (best && isfinite(best->median_ns)) {
+    if (best && isfinite(best->score)) {
         time_candidates(t, &best, 1, 3);
-        if (isfinite(best->median_ns)) {
+        if (isfinite(best->score)) {
+            g->final_score = best->score;
             g->winner = (size_t)(best - g->cands);
             g->final_median_ns = best->median_ns;
             g->final_gbs = best->bandwidth_gbs;
@@ -177,7 +195,7 @@ size_t make_groups(const rb_sweep *sweep, rb_tune_group **out)
         g->cands = xcalloc(g->count, sizeof *g->cands);
         for (size_t j = 0; j < g->count; j++) {
             g->cands[j].config = &sweep->configs[k + j];
-            g->cands[j].median_ns = INFINITY;
+            g->cands[j].median_ns = g->cands[j].score = INFINITY;
         }
         k = end;
     }

@@ -11,7 +11,9 @@
  *    time (all its values measured, the best kept) until a whole pass
  *    changes nothing, then successive halving among the best points visited.
  * The winner is measured once more with the experiment's own settings. Only
- * `ok` rows compete. */
+ * `ok` rows compete, by the experiment's `objective`: the median time, the
+ * energy per call, or energy x delay (both need energy = on, which an
+ * objective other than time sets). */
 #ifndef RB_TUNE_SEARCH_H
 #define RB_TUNE_SEARCH_H
 
@@ -30,6 +32,10 @@
 typedef struct rb_candidate {
     const rb_configuration *config;
     double median_ns;     /* latest measurement; INFINITY when not ok */
+    double score;         /* what the experiment's objective minimises
+                             (time: median_ns; energy: joules per call;
+                             edp: joules per call x seconds per call);
+                             INFINITY when not ok or not measured */
     int rounds;           /* times measured */
     int status;           /* latest row status */
     double bandwidth_gbs;
@@ -43,6 +49,7 @@ typedef struct rb_tune_group {
     size_t winner;        /* index into cands; count if none was ok */
     int interrupted;      /* its search was stopped by a signal */
     double final_median_ns, final_gbs;
+    double final_score;   /* the winner's score (rb_candidate) */
 } rb_tune_group;
 
 typedef struct rb_tuner {

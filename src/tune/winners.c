@@ -70,7 +70,7 @@ static long best_at(const rb_tune_group *groups, size_t n_groups, const rb_confi
         if (g->winner == g->count || c->op != key->op || c->dtype != key->dtype ||
             c->distribution != key->distribution || c->bins != key->bins || c->n != key->n)
             continue;
-        if (best < 0 || g->final_median_ns < groups[best].final_median_ns)
+        if (best < 0 || g->final_score < groups[best].final_score)
             best = (long)k;
     }
     return best;

@@ -271,7 +271,7 @@ EXTRA_DIST += tests/run/test_timing.sh tests/run/test_gpu_timing.sh tests/run/te
 	bench/launch-vs-plain.ini bench/hopper_vs_cub.py bench/results.py \
 	bench/launch_rounds.sh bench/launch_rounds.py bench/launch-rounds.ini \
 	bench/compare_acceptance.sh bench/compare-acceptance.ini bench/compare-acceptance-gpu.ini \
-	bench/timing_rounds.sh tests/run/timing/delay-cuda.cu
+	bench/timing_rounds.sh bench/energy_check.sh tests/run/timing/delay-cuda.cu
 if BUILD_CUDA
 TESTS += tests/run/test_gpu_timing.sh
 endif
@@ -317,3 +317,34 @@ EXTRA_DIST += tests/run/test_ranks.sh tests/run/test_rank_groups.sh
 
 TESTS += tests/run/test_progress.sh tests/run/test_provenance.sh
 EXTRA_DIST += tests/run/test_progress.sh tests/run/test_provenance.sh
+
+# Energy (src/run/energy.c): the arithmetic, and runs on the `standin`
+# backend (energy/standin-backend.c: host memory with an NVIDIA UUID) whose
+# energy, power, clocks and throttle reasons come from the stand-in NVML
+# (energy/nvml-standin.c, opened through REDBENCH_NVML_LIBRARY as the real
+# one is, answering from the script REDBENCH_NVML_STANDIN names).
+check_PROGRAMS += tests/run/test_energy
+tests_run_test_energy_SOURCES = tests/run/test_energy.c
+TESTS += tests/run/test_energy tests/run/test_energy.sh
+EXTRA_DIST += tests/run/test_energy.sh
+ENERGY_PLUGINS = tests/run/energy/standin-backend.la tests/run/energy/standin-sum.la \
+	tests/run/energy/standin-exchange.la
+check_LTLIBRARIES += $(ENERGY_PLUGINS) tests/run/energy/nvml-standin.la
+tests_run_energy_standin_backend_la_SOURCES = tests/run/energy/standin-backend.c
+tests_run_energy_standin_backend_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_run_energy_standin_backend_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_run_energy_standin_sum_la_SOURCES = tests/run/energy/standin-sum.c
+tests_run_energy_standin_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_run_energy_standin_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_run_energy_standin_exchange_la_SOURCES = tests/run/ranks/exchange-sum.c
+tests_run_energy_standin_exchange_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) \
+	-DEXCHANGE_SUM_NAME='"standin-exchange"' -DEXCHANGE_SUM_BACKEND='"standin"'
+tests_run_energy_standin_exchange_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_run_energy_nvml_standin_la_SOURCES = tests/run/energy/nvml-standin.c
+tests_run_energy_nvml_standin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+
+tests/run/energy/dir.stamp: $(ENERGY_PLUGINS) tests/run/energy/nvml-standin.la
+	$(AM_V_GEN)$(gather_plugins) tests/run/energy/dir $(ENERGY_PLUGINS) && \
+	cp tests/run/energy/.libs/nvml-standin.so tests/run/energy/ && touch $@
+check_DATA += tests/run/energy/dir.stamp
+CLEANFILES += tests/run/energy/dir.stamp tests/run/energy/dir/*.so tests/run/energy/nvml-standin.so

@@ -23,7 +23,10 @@ peak = cached
 probes = off
 devices = 0, 0
 n_scope = total
-rounds = 2'
+rounds = 2
+energy = off
+energy_min_time = 0.5
+objective = time'
 printf '[experiment]\n%s\n[data]\nop = sum\ndtype = f32\nn = 4K\n[run unrolled]\nplugin = unrolled\nlanes = 1, 4\n' \
   "$settings" >"$tmp/every.ini"
 "$rb" tune -q -c "$tmp/every.ini" -o "$tmp/tuned.ini" >"$tmp/out" 2>&1; is "$?" 0 "tune exits 0"
