@@ -1,7 +1,8 @@
 /* plugins/cpu/cpu_reduce.h: what the cpu pack's strategies share (internal
  * to the pack, never installed). It owns the reduction loops, written once
- * and instantiated per data type: sum, min and max of i32, i64, f32 and f64
- * over a compile-time number of independent accumulators ("lanes"), the
+ * and instantiated per data type: sum, min and max of i32, i64, f32, f64,
+ * f16 and bf16 over a compile-time number of independent accumulators
+ * ("lanes"), the
  * compensated (Neumaier) sum, and the u8 histogram; the parameter specs the
  * plugins declare; how a configuration becomes a cpu_job; how partial
  * results combine and reach rb_result; the callbacks of the
@@ -13,6 +14,11 @@
  * The result depends only on the data and the parameters. Independent
  * accumulators let the compiler vectorize a floating sum without
  * reassociation flags: the order of every addition is the one written here.
+ *
+ * f16 and bf16: every element is read as its exact f32 value
+ * (redbench/half.h); sums accumulate in f32 (acc = native or f32) or f64,
+ * never in the half type, and min and max are kept in f32, which holds
+ * every half value exactly (redbench/plugin.h, "Half precision").
  */
 #ifndef RB_CPU_REDUCE_H
 #define RB_CPU_REDUCE_H
@@ -22,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <redbench/half.h>
 #include <redbench/plugin.h>
 
 /* ---- parameters ------------------------------------------------------- */
@@ -37,7 +44,7 @@ static const char *const cpu_acc_choices[] __attribute__((unused)) = {
 
 #define CPU_PARAM_ACC                                                          \
     {"acc", RB_PARAM_CHOICE, "native", 0, 0, cpu_acc_choices, 0,               \
-     "type floating sums accumulate in: native (the data type), f32 or f64"}
+     "type floating sums accumulate in: native (the data type; f32 for f16 and bf16), f32 or f64"}
 
 #define CPU_STRING_(x) #x
 #define CPU_STRING(x) CPU_STRING_(x)
@@ -53,7 +60,8 @@ static const char *const cpu_acc_choices[] __attribute__((unused)) = {
 #define CPU_DTYPES                                                             \
     (RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |                 \
      RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64) |                 \
-     RB_DTYPE_BIT(RB_DTYPE_U8))
+     RB_DTYPE_BIT(RB_DTYPE_U8) | RB_DTYPE_BIT(RB_DTYPE_F16) |                  \
+     RB_DTYPE_BIT(RB_DTYPE_BF16))
 
 /* The descriptor's fields that every strategy of the pack has: the ABI it
  * was built with, its version, the cpu backend, and the ops and dtypes
@@ -87,9 +95,15 @@ typedef struct cpu_partial {
     uint64_t counts[256];  /* histogram: occurrences of each byte value */
 } cpu_partial;
 
+static inline int cpu_is_half(int dtype)
+{
+    return dtype == RB_DTYPE_F16 || dtype == RB_DTYPE_BF16;
+}
+
+/* f32, f64, f16 or bf16 */
 static inline int cpu_is_float(int dtype)
 {
-    return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64;
+    return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64 || cpu_is_half(dtype);
 }
 
 /* Fills *job from cfg. `compensated` selects the Neumaier sum. The
@@ -112,7 +126,8 @@ static inline int cpu_job_setup(const rb_config *cfg, int compensated, cpu_job *
     job->n = cfg->n;
     job->op = cfg->op;
     job->dtype = cfg->dtype;
-    job->acc_dtype = cfg->dtype;
+    /* halves: every op accumulates in f32 unless acc says f64 */
+    job->acc_dtype = cpu_is_half(cfg->dtype) ? RB_DTYPE_F32 : cfg->dtype;
     job->lanes = lanes;
     job->compensated = compensated;
     job->bins = cfg->bins;
@@ -129,7 +144,7 @@ static inline int cpu_job_setup(const rb_config *cfg, int compensated, cpu_job *
     switch (cfg->op) {
     case RB_OP_SUM: case RB_OP_MIN: case RB_OP_MAX:
         if (!numeric) {
-            host->error(host, "sum, min and max take i32, i64, f32 or f64 data");
+            host->error(host, "sum, min and max take i32, i64, f32, f64, f16 or bf16 data");
             return RB_UNSUPPORTED;
         }
         break;
@@ -153,8 +168,8 @@ static inline int cpu_job_setup(const rb_config *cfg, int compensated, cpu_job *
     }
     if (acc != CPU_ACC_NATIVE) {
         if (cfg->op != RB_OP_SUM || !cpu_is_float(cfg->dtype)) {
-            host->error(host, "acc = %s only applies to sums of f32 or f64 data; "
-                        "use acc = native here", cpu_acc_choices[acc]);
+            host->error(host, "acc = %s only applies to sums of f32, f64, f16 or bf16 "
+                        "data; use acc = native here", cpu_acc_choices[acc]);
             return RB_UNSUPPORTED;
         }
         job->acc_dtype = acc == CPU_ACC_F32 ? RB_DTYPE_F32 : RB_DTYPE_F64;
@@ -173,8 +188,13 @@ static inline int cpu_job_setup(const rb_config *cfg, int compensated, cpu_job *
 #define CPU_STEP_SUM(ACC, a, v) ((a) += (ACC)(v))
 #define CPU_STEP_MIN(ACC, a, v) ((a) = (v) < (a) ? (v) : (a))
 #define CPU_STEP_MAX(ACC, a, v) ((a) = (v) > (a) ? (v) : (a))
-#define CPU_INIT_SUM(x) 0
-#define CPU_INIT_FIRST(x) (x)[0]
+#define CPU_INIT_SUM(READ, x) 0
+#define CPU_INIT_FIRST(READ, x) READ((x)[0])
+
+/* How an element is read: as it is, or a half's bits as its f32 value. */
+#define CPU_READ_PLAIN(v) (v)
+#define CPU_READ_F16(v) rb_f16_to_f32(v)
+#define CPU_READ_BF16(v) rb_bf16_to_f32(v)
 
 /* a = a (OP) v, for OP sum, min or max. */
 #define CPU_STEP_OP(OP, ACC, a, v)                                             \
@@ -187,10 +207,12 @@ static inline int cpu_job_setup(const rb_config *cfg, int compensated, cpu_job *
             CPU_STEP_MAX(ACC, a, v);                                           \
     } while (0)
 
-/* Defines NAME(x, n, lanes): reduces x[0..n) (n >= 1) with STEP into
- * `lanes` accumulators of type ACC, GROUP at a time, then combines them
- * pairwise. */
+/* Defines NAME(x, n, lanes): reduces x[0..n) (n >= 1), each element read
+ * with READ, with STEP into `lanes` accumulators of type ACC, GROUP at a
+ * time, then combines them pairwise. */
 #define CPU_DEFINE_LANES(NAME, T, ACC, GROUP, INIT, STEP)                      \
+    CPU_DEFINE_LANES_READ(NAME, T, ACC, GROUP, CPU_READ_PLAIN, INIT, STEP)
+#define CPU_DEFINE_LANES_READ(NAME, T, ACC, GROUP, READ, INIT, STEP)           \
     static inline __attribute__((always_inline)) ACC NAME##_k(                 \
         const T *restrict x, size_t n, const unsigned lanes)                   \
     {                                                                          \
@@ -199,15 +221,15 @@ static inline int cpu_job_setup(const rb_config *cfg, int compensated, cpu_job *
         size_t i = 0;                                                          \
         unsigned g, l;                                                         \
         for (l = 0; l < lanes; l++)                                            \
-            acc[l] = INIT(x);                                                  \
+            acc[l] = INIT(READ, x);                                            \
         for (; i + lanes <= n; i += lanes) {                                   \
             _Pragma("GCC unroll 64")                                           \
             for (g = 0; g < lanes; g += group)                                 \
                 for (l = g; l < g + group; l++)                                \
-                    STEP(ACC, acc[l], x[i + l]);                               \
+                    STEP(ACC, acc[l], READ(x[i + l]));                         \
         }                                                                      \
         for (l = 0; i < n; i++, l++)                                           \
-            STEP(ACC, acc[l], x[i]);                                           \
+            STEP(ACC, acc[l], READ(x[i]));                                     \
         for (g = lanes / 2; g > 0; g /= 2)                                     \
             for (l = 0; l < g; l++)                                            \
                 STEP(ACC, acc[l], acc[l + g]);                                 \
@@ -240,16 +262,27 @@ CPU_DEFINE_LANES(cpu_max_i32, int32_t, int32_t, 4, CPU_INIT_FIRST, CPU_STEP_MAX)
 CPU_DEFINE_LANES(cpu_max_i64, int64_t, int64_t, 2, CPU_INIT_FIRST, CPU_STEP_MAX)
 CPU_DEFINE_LANES(cpu_max_f32, float, float, 4, CPU_INIT_FIRST, CPU_STEP_MAX)
 CPU_DEFINE_LANES(cpu_max_f64, double, double, 4, CPU_INIT_FIRST, CPU_STEP_MAX)
+CPU_DEFINE_LANES_READ(cpu_sum_f16_f32, uint16_t, float, 4, CPU_READ_F16, CPU_INIT_SUM, CPU_STEP_SUM)
+CPU_DEFINE_LANES_READ(cpu_sum_f16_f64, uint16_t, double, 4, CPU_READ_F16, CPU_INIT_SUM, CPU_STEP_SUM)
+CPU_DEFINE_LANES_READ(cpu_min_f16, uint16_t, float, 4, CPU_READ_F16, CPU_INIT_FIRST, CPU_STEP_MIN)
+CPU_DEFINE_LANES_READ(cpu_max_f16, uint16_t, float, 4, CPU_READ_F16, CPU_INIT_FIRST, CPU_STEP_MAX)
+CPU_DEFINE_LANES_READ(cpu_sum_bf16_f32, uint16_t, float, 4, CPU_READ_BF16, CPU_INIT_SUM, CPU_STEP_SUM)
+CPU_DEFINE_LANES_READ(cpu_sum_bf16_f64, uint16_t, double, 4, CPU_READ_BF16, CPU_INIT_SUM, CPU_STEP_SUM)
+CPU_DEFINE_LANES_READ(cpu_min_bf16, uint16_t, float, 4, CPU_READ_BF16, CPU_INIT_FIRST, CPU_STEP_MIN)
+CPU_DEFINE_LANES_READ(cpu_max_bf16, uint16_t, float, 4, CPU_READ_BF16, CPU_INIT_FIRST, CPU_STEP_MAX)
 
 /* Defines NAME(x, n): the Kahan-Babuska sum in Neumaier's form, one
- * accumulator and one compensation term, both of type T. */
+ * accumulator and one compensation term, both of type ACC, over elements
+ * of type T read with READ. */
 #define CPU_DEFINE_NEUMAIER(NAME, T, ABS)                                      \
-    static inline T NAME(const T *x, size_t n)                                 \
+    CPU_DEFINE_NEUMAIER_READ(NAME, T, T, ABS, CPU_READ_PLAIN)
+#define CPU_DEFINE_NEUMAIER_READ(NAME, T, ACC, ABS, READ)                      \
+    static inline ACC NAME(const T *x, size_t n)                               \
     {                                                                          \
-        T sum = 0, compensation = 0;                                           \
+        ACC sum = 0, compensation = 0;                                         \
         size_t i;                                                              \
         for (i = 0; i < n; i++) {                                              \
-            T v = x[i], t = sum + v;                                           \
+            ACC v = READ(x[i]), t = sum + v;                                   \
             compensation += ABS(sum) >= ABS(v) ? (sum - t) + v : (v - t) + sum;\
             sum = t;                                                           \
         }                                                                      \
@@ -258,6 +291,8 @@ CPU_DEFINE_LANES(cpu_max_f64, double, double, 4, CPU_INIT_FIRST, CPU_STEP_MAX)
 
 CPU_DEFINE_NEUMAIER(cpu_neumaier_f32, float, fabsf)
 CPU_DEFINE_NEUMAIER(cpu_neumaier_f64, double, fabs)
+CPU_DEFINE_NEUMAIER_READ(cpu_neumaier_f16, uint16_t, float, fabsf, CPU_READ_F16)
+CPU_DEFINE_NEUMAIER_READ(cpu_neumaier_bf16, uint16_t, float, fabsf, CPU_READ_BF16)
 
 /* Counts each byte value of x[0..n) into `lanes` tables of 256 counts
  * (tables: lanes * 256 entries of scratch), then adds them into counts. */
@@ -330,6 +365,18 @@ static inline void cpu_reduce(const cpu_job *job, uint64_t begin, uint64_t end,
         case RB_DTYPE_F64 * RB_DTYPE_COUNT_ + RB_DTYPE_F64:
             out->d = job->compensated ? cpu_neumaier_f64(p, n) : cpu_sum_f64_f64(p, n, lanes);
             break;
+        case RB_DTYPE_F16 * RB_DTYPE_COUNT_ + RB_DTYPE_F32:
+            out->f = job->compensated ? cpu_neumaier_f16(p, n) : cpu_sum_f16_f32(p, n, lanes);
+            break;
+        case RB_DTYPE_F16 * RB_DTYPE_COUNT_ + RB_DTYPE_F64:
+            out->d = cpu_sum_f16_f64(p, n, lanes);
+            break;
+        case RB_DTYPE_BF16 * RB_DTYPE_COUNT_ + RB_DTYPE_F32:
+            out->f = job->compensated ? cpu_neumaier_bf16(p, n) : cpu_sum_bf16_f32(p, n, lanes);
+            break;
+        case RB_DTYPE_BF16 * RB_DTYPE_COUNT_ + RB_DTYPE_F64:
+            out->d = cpu_sum_bf16_f64(p, n, lanes);
+            break;
         }
         return;
     }
@@ -345,6 +392,12 @@ static inline void cpu_reduce(const cpu_job *job, uint64_t begin, uint64_t end,
         break;
     case RB_DTYPE_F64:
         out->d = job->op == RB_OP_MIN ? cpu_min_f64(p, n, lanes) : cpu_max_f64(p, n, lanes);
+        break;
+    case RB_DTYPE_F16:
+        out->f = job->op == RB_OP_MIN ? cpu_min_f16(p, n, lanes) : cpu_max_f16(p, n, lanes);
+        break;
+    case RB_DTYPE_BF16:
+        out->f = job->op == RB_OP_MIN ? cpu_min_bf16(p, n, lanes) : cpu_max_bf16(p, n, lanes);
         break;
     }
 }

@@ -4,7 +4,8 @@
  * plain loop. The compensation term is itself a sum in the data type: once
  * n * eps nears 1 (some 2^24 f32 values of one sign) it stalls too and the
  * sum goes wrong: the method's known limit. serial with acc = f64 gives an
- * accurate f32 sum. */
+ * accurate f32 sum. f16 and bf16 are summed, with their compensation, in
+ * f32 (never in the half type). */
 #include "cpu_reduce.h"
 
 static int kahan_describe(const rb_config *cfg, rb_description *out)

@@ -3,7 +3,9 @@
  * cub::DeviceHistogram::HistogramEven, with their temporary storage
  * allocated once by init. variant = thrust: thrust::reduce (sum, min, max)
  * on the stream, as a user would call it (it allocates temporary storage and
- * waits for the result on every call). */
+ * waits for the result on every call). f16 and bf16 are read through an
+ * iterator that widens each element to f32, so that CUB and thrust reduce
+ * them in f32 (sum) and return min, max and argmax as exact f32 values. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/reduce.h>
 
 #include <redbench/cuda_helpers.cuh>
@@ -98,6 +101,64 @@ template <class Op, class A> static cudaError_t thrust_reduce(cub_state *s, void
     return cudaGetLastError();
 }
 
+/* f16 and bf16: each element read as the f32 it is. */
+template <class H> struct widen_f32 {
+    __host__ __device__ float operator()(H x) const { return rb_cuda::widen<float>(x); }
+};
+
+template <class H> static auto widened(const cub_state *s)
+{
+    return thrust::make_transform_iterator(static_cast<const H *>(s->cfg->input), widen_f32<H>());
+}
+
+template <class Op, class H, class Offset>
+static cudaError_t cub_reduce_half(cub_state *s, void *temp, size_t *temp_bytes)
+{
+    float *out = static_cast<float *>(s->out);
+    const Offset n = (Offset)s->cfg->n;
+    return cub::DeviceReduce::Reduce(temp, *temp_bytes, widened<H>(s), out, n, thrust_op<Op>(),
+                                     Op::template identity<float>(), s->stream);
+}
+
+template <class H> static cudaError_t cub_argmax_half(cub_state *s, void *temp, size_t *temp_bytes)
+{
+    float *value = static_cast<float *>(s->out);
+    int64_t *index = reinterpret_cast<int64_t *>(static_cast<char *>(s->out) + 8);
+    return cub::DeviceReduce::ArgMax(temp, *temp_bytes, widened<H>(s), value, index,
+                                     (int64_t)s->cfg->n, s->stream);
+}
+
+template <class Op, class H> static cudaError_t thrust_reduce_half(cub_state *s, void *, size_t *)
+{
+    auto in = widened<H>(s);
+    float result = thrust::reduce(thrust::cuda::par.on(s->stream), in, in + s->cfg->n,
+                                  Op::template identity<float>(), thrust_op<Op>());
+    memcpy(s->thrust_result, &result, sizeof result);
+    return cudaGetLastError();
+}
+
+template <class H> static cub_call_fn pick_half(int variant, int op, bool wide)
+{
+    typedef rb_cuda::op_sum Sum;
+    typedef rb_cuda::op_min Min;
+    typedef rb_cuda::op_max Max;
+    if (variant != VARIANT_CUB) {
+        switch (op) {
+        case RB_OP_SUM: return thrust_reduce_half<Sum, H>;
+        case RB_OP_MIN: return thrust_reduce_half<Min, H>;
+        case RB_OP_MAX: return thrust_reduce_half<Max, H>;
+        default: return NULL;
+        }
+    }
+    switch (op) {
+    case RB_OP_SUM: return wide ? cub_reduce_half<Sum, H, int64_t> : cub_reduce_half<Sum, H, int>;
+    case RB_OP_MIN: return wide ? cub_reduce_half<Min, H, int64_t> : cub_reduce_half<Min, H, int>;
+    case RB_OP_MAX: return wide ? cub_reduce_half<Max, H, int64_t> : cub_reduce_half<Max, H, int>;
+    case RB_OP_ARGMAX: return cub_argmax_half<H>;
+    default: return NULL;
+    }
+}
+
 template <class T> static cub_call_fn pick_cub(int op, bool wide)
 {
     typedef typename rb_cuda::op_sum::acc<T>::type S;
@@ -156,8 +217,11 @@ static cub_call_fn pick(const rb_config *cfg, int variant)
     case RB_DTYPE_I64: return pick_for<long long>(variant, cfg->op, wide);
     case RB_DTYPE_F32: return pick_for<float>(variant, cfg->op, wide);
     case RB_DTYPE_F64: return pick_for<double>(variant, cfg->op, wide);
+    case RB_DTYPE_F16: return pick_half<__half>(variant, cfg->op, wide);
+    case RB_DTYPE_BF16: return pick_half<__nv_bfloat16>(variant, cfg->op, wide);
     default:
-        cfg->host->error(cfg->host, "sum, min, max and argmax take i32, i64, f32 or f64 data");
+        cfg->host->error(cfg->host,
+                         "sum, min, max and argmax take i32, i64, f32, f64, f16 or bf16 data");
         return NULL;
     }
 }
@@ -259,7 +323,7 @@ static constexpr rb_plugin cub_plugin = rb_cuda::plugin({
     .summary = "the vendor libraries: cub::DeviceReduce, cub::DeviceHistogram, thrust::reduce",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
         RB_OP_BIT(RB_OP_ARGMAX) | RB_OP_BIT(RB_OP_HISTOGRAM),
-    .dtypes = rb_cuda::numeric_dtypes | RB_DTYPE_BIT(RB_DTYPE_U8),
+    .dtypes = rb_cuda::numeric_dtypes | rb_cuda::half_dtypes | RB_DTYPE_BIT(RB_DTYPE_U8),
     .params = cub_params, .n_params = rb_cuda::count_of(cub_params),
     .describe = cub_describe, .init = rb_cuda::init_with<cub_state, cub_setup, cub_teardown>,
     .run = cub_run, .verify = cub_verify, .teardown = cub_teardown,

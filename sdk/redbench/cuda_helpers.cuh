@@ -24,6 +24,8 @@
  *   rb_cuda::numeric_dtypes, count_of   a descriptor's dtypes and n_params
  *   rb_cuda::with_numeric_type   picks a template instance by dtype
  *   rb_cuda::with_numeric_op     ... by op (sum, min, max) and dtype
+ *   rb_cuda::half_dtypes, with_half_type, widen   f16 and bf16 (ABI 1.5):
+ *                               their types, and their values as f32
  *   rb_cuda::plan_blocks, wave_grid     grids: one block per slice, one wave
  *   rb_cuda::reset_result        an atomic finish's start (0, or the first element)
  *   rb_cuda::epoch_slot, epoch_setup, epoch_result_slot
@@ -38,6 +40,8 @@
 #ifndef REDBENCH_CUDA_HELPERS_CUH
 #define REDBENCH_CUDA_HELPERS_CUH
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -77,6 +81,22 @@ template <> struct element<RB_DTYPE_I64> { typedef long long type; };
 template <> struct element<RB_DTYPE_F32> { typedef float type; };
 template <> struct element<RB_DTYPE_F64> { typedef double type; };
 template <> struct element<RB_DTYPE_U8> { typedef unsigned char type; };
+template <> struct element<RB_DTYPE_F16> { typedef __half type; };
+template <> struct element<RB_DTYPE_BF16> { typedef __nv_bfloat16 type; };
+
+/* An element as what it is reduced in (A): the same value for the numeric
+ * dtypes (an integer sum's int as its unsigned bits), and an f16 or bf16 as
+ * the f32 it is, exactly; halves are reduced in f32 (redbench/plugin.h,
+ * "Half precision"). */
+template <class A, class T> __host__ __device__ __forceinline__ A widen(T x) { return (A)x; }
+template <> __host__ __device__ __forceinline__ float widen<float, __half>(__half x)
+{
+    return __half2float(x);
+}
+template <> __host__ __device__ __forceinline__ float widen<float, __nv_bfloat16>(__nv_bfloat16 x)
+{
+    return __bfloat162float(x);
+}
 
 /* Sums of integers wrap modulo 2^bits: they are computed in the unsigned
  * type, where wrapping is defined, and read back as the signed dtype. */
@@ -354,6 +374,8 @@ inline void store_bytes(rb_result *r, int dtype, const void *bytes)
     case RB_DTYPE_I64: { int64_t v; memcpy(&v, bytes, sizeof v); r->i = v; break; }
     case RB_DTYPE_F32: { float v; memcpy(&v, bytes, sizeof v); r->f = v; break; }
     case RB_DTYPE_F64: { double v; memcpy(&v, bytes, sizeof v); r->f = v; break; }
+    /* halves are reduced in f32: the bytes are an f32 */
+    case RB_DTYPE_F16: case RB_DTYPE_BF16: { float v; memcpy(&v, bytes, sizeof v); r->f = v; break; }
     default: break;
     }
 }
@@ -514,6 +536,24 @@ template <class Pick> inline auto with_numeric_type(int dtype, Pick pick) -> dec
     case RB_DTYPE_F32: return pick(0.0f);
     case RB_DTYPE_F64: return pick(0.0);
     default: return decltype(pick(0)){};
+    }
+}
+
+/* The half-precision dtypes (ABI 1.5), for a descriptor's `dtypes`: a
+ * strategy that reduces them in f32 declares them beside numeric_dtypes. */
+constexpr uint32_t half_dtypes = RB_DTYPE_BIT(RB_DTYPE_F16) | RB_DTYPE_BIT(RB_DTYPE_BF16);
+
+/* As with_numeric_type, for f16 and bf16: calls pick with a zero of
+ * __half or __nv_bfloat16 (the element type; reduce it in f32 through
+ * widen<float>), and for any other dtype returns a value-initialised
+ * answer. Kept apart from with_numeric_type, so that a strategy only meets
+ * halves where it was written for them. */
+template <class Pick> inline auto with_half_type(int dtype, Pick pick) -> decltype(pick(__half()))
+{
+    switch (dtype) {
+    case RB_DTYPE_F16: return pick(__half());
+    case RB_DTYPE_BF16: return pick(__nv_bfloat16());
+    default: return decltype(pick(__half())){};
     }
 }
 

@@ -73,9 +73,11 @@ extern "C" {
  * computes and how its ranks are started to rb_plugin; 1.4 appended rank
  * groups (see "Rank groups" above): group_open and group_close to
  * rb_plugin, the group's state to rb_config, and struct rb_group; and the
- * vector answer of an all-reduce to rb_result (elements, n_elements). */
+ * vector answer of an all-reduce to rb_result (elements, n_elements); 1.5
+ * appended the half-precision dtypes RB_DTYPE_F16 and RB_DTYPE_BF16 (see
+ * "Half precision" below; a plugin older than 1.5 is never offered them). */
 #define REDBENCH_ABI_MAJOR 1
-#define REDBENCH_ABI_MINOR 4
+#define REDBENCH_ABI_MINOR 5
 
 /* The name of the one symbol a plugin exports. */
 #define REDBENCH_PLUGIN_ENTRY_NAME "redbench_plugin_entry"
@@ -104,14 +106,32 @@ enum rb_op {
 };
 #define RB_OP_BIT(op) (1u << (op))
 
-/* Element types. A plugin declares the ones it accepts as a bit mask. */
+/* Element types. A plugin declares the ones it accepts as a bit mask.
+ *
+ * Half precision (ABI 1.5): RB_DTYPE_F16 is IEEE 754 binary16 (1 sign, 5
+ * exponent, 10 fraction bits) and RB_DTYPE_BF16 is bfloat16 (the top 16
+ * bits of an f32: 1 sign, 8 exponent, 7 fraction bits), both 2 bytes,
+ * little-endian, as machine-learning code stores them (<redbench/half.h>
+ * converts them). What a plugin hands back in rb_result for them:
+ * - sum: the sum as an f32 value in `f`, accumulated in f32 or wider. A
+ *   plugin MUST NOT accumulate in the half type itself (it stalls: an f16
+ *   sum of values below 1 stops growing at 2048) and SHOULD NOT round the
+ *   result to it; the host judges the sum with f32's tolerance;
+ * - min, max: the element's value, exact (every f16 and bf16 value is an
+ *   f32 value), in `f`;
+ * - argmax: that value in `f` and the index of an element holding it in
+ *   `index`.
+ * A host only offers these dtypes to plugins of ABI 1.5 or newer: an older
+ * plugin's dtype mask is read with the dtypes its version knew. */
 enum rb_dtype {
     RB_DTYPE_I32 = 0,
     RB_DTYPE_I64 = 1,
     RB_DTYPE_F32 = 2,
     RB_DTYPE_F64 = 3,
     RB_DTYPE_U8 = 4,
-    RB_DTYPE_COUNT_ = 5
+    RB_DTYPE_F16 = 5,  /* ABI 1.5 */
+    RB_DTYPE_BF16 = 6, /* ABI 1.5 */
+    RB_DTYPE_COUNT_ = 7
 };
 #define RB_DTYPE_BIT(t) (1u << (t))
 
@@ -259,7 +279,8 @@ typedef struct rb_result {
     uint32_t size; /* sizeof(struct rb_result) as built by the host */
     /* SUM, MIN, MAX, ARGMAX: the value. Integer dtypes in `i`: an i32 or i64
      * sum wraps modulo 2^32 or 2^64 like the dtype; a u8 sum is the exact
-     * count (modulo 2^64). Floating dtypes in `f`. */
+     * count (modulo 2^64). Floating dtypes in `f` (f16 and bf16: see "Half
+     * precision" above rb_dtype). */
     int64_t i;
     double f;
     uint64_t index;  /* ARGMAX: the index of an element equal to the maximum */
@@ -416,6 +437,7 @@ static inline size_t rb_dtype_size(int dtype)
     case RB_DTYPE_I32: case RB_DTYPE_F32: return 4;
     case RB_DTYPE_I64: case RB_DTYPE_F64: return 8;
     case RB_DTYPE_U8: return 1;
+    case RB_DTYPE_F16: case RB_DTYPE_BF16: return 2;
     default: return 0;
     }
 }

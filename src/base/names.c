@@ -9,7 +9,8 @@
 #include "base/util.h"
 
 static const char *const op_words[RB_OP_COUNT_] = {"sum", "min", "max", "argmax", "histogram"};
-static const char *const dtype_words[RB_DTYPE_COUNT_] = {"i32", "i64", "f32", "f64", "u8"};
+static const char *const dtype_words[RB_DTYPE_COUNT_] = {"i32", "i64", "f32", "f64", "u8",
+                                                          "f16", "bf16"};
 static const char *const distribution_words[RB_DIST_COUNT_] = {
     "uniform", "signed", "small", "ones", "float-bytes"};
 static const char *const status_words[RB_ROW_COUNT_] = {

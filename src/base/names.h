@@ -9,8 +9,10 @@
 
 /* Input distributions (the `distribution` data key). */
 enum rb_distribution {
-    RB_DIST_UNIFORM = 0, /* floats U[0,1); integers U[0,99]; bytes U[0,255] */
-    RB_DIST_SIGNED,      /* floats U[-1,1); integers U[-100,100]; bytes U[0,255] */
+    RB_DIST_UNIFORM = 0, /* floats U[0,1) (f16, bf16: rounded to the format);
+                            integers U[0,99]; bytes U[0,255] */
+    RB_DIST_SIGNED,      /* floats U[-1,1) (as uniform); integers U[-100,100];
+                            bytes U[0,255] */
     RB_DIST_SMALL,       /* whole numbers U[0,15] in any dtype */
     RB_DIST_ONES,        /* every element 1 */
     RB_DIST_FLOAT_BYTES, /* u8 only: the bytes of uniform floats (skewed bins) */

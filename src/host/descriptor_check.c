@@ -206,6 +206,20 @@ static int texts_ok(const char *summary, const char *version)
 }
 
 /* d: a descriptor copied up to its size; callbacks: which are set. */
+/* The ABI minor version that brought each dtype in. */
+static const uint32_t dtype_since_minor[RB_DTYPE_COUNT_] = {
+    [RB_DTYPE_I32] = 0, [RB_DTYPE_I64] = 0, [RB_DTYPE_F32] = 0, [RB_DTYPE_F64] = 0,
+    [RB_DTYPE_U8] = 0,  [RB_DTYPE_F16] = 5, [RB_DTYPE_BF16] = 5};
+
+uint32_t dtypes_of_abi(uint32_t minor)
+{
+    uint32_t mask = 0;
+    for (int t = 0; t < RB_DTYPE_COUNT_; t++)
+        if (dtype_since_minor[t] <= minor)
+            mask |= RB_DTYPE_BIT(t);
+    return mask;
+}
+
 int plugin_ok(rb_registry *reg, const char *path, const rb_plugin *d, uint32_t callbacks)
 {
     if (!name_ok(d->name)) {
@@ -238,7 +252,7 @@ int plugin_ok(rb_registry *reg, const char *path, const rb_plugin *d, uint32_t c
                                          ? PLUGIN_CB_GROUP_CLOSE : PLUGIN_CB_GROUP_OPEN]);
         return 0;
     }
-    if (!(d->ops & ((1u << RB_OP_COUNT_) - 1)) || !(d->dtypes & ((1u << RB_DTYPE_COUNT_) - 1))) {
+    if (!(d->ops & ((1u << RB_OP_COUNT_) - 1)) || !(d->dtypes & dtypes_of_abi(d->abi_minor))) {
         reject(reg, path, "plugin '%s' declares no known op or dtype", d->name);
         return 0;
     }

@@ -34,6 +34,11 @@ int version_ok(rb_registry *reg, const char *path, const char *what, uint32_t ma
 uint32_t plugin_callbacks(const rb_plugin *d);
 uint32_t backend_callbacks(const rb_backend *d);
 
+/* The dtypes a plugin of ABI 1.minor can mean (RB_DTYPE_BIT mask): the
+ * half-precision dtypes came with 1.5, so an older plugin's other bits are
+ * not read as them and it is never offered them. */
+uint32_t dtypes_of_abi(uint32_t minor);
+
 /* d: a descriptor copied up to its size; callbacks: which are set. Returns
  * 1, or 0 after rejecting path. */
 int plugin_ok(rb_registry *reg, const char *path, const rb_plugin *d, uint32_t callbacks);

@@ -419,6 +419,7 @@ int accept_blob(rb_registry *reg, const char *path, const char *pack,
             free_plugin_data(d);
             return ACCEPT_REJECTED;
         }
+        d->dtypes &= dtypes_of_abi(d->abi_minor);
         const rb_loaded_plugin *same = find_in_pack(reg, pack, d->name);
         if (same) {
             note_shadowed(reg, path, same->path);

@@ -16,6 +16,8 @@
 #include "base/parallel.h"
 #include "base/random.h"
 
+#include <redbench/half.h>
+
 #define INPUT_CHUNK ((uint64_t)1 << 20) /* elements; a multiple of 4 (float-bytes) */
 #define HUGE_PAGE ((size_t)2 << 20)
 
@@ -109,6 +111,23 @@ static inline double draw_f64(rb_rng *r, int distribution)
     }
 }
 
+/* One f16 or bf16 element (its bits): the f32 draw rounded to the format,
+ * to nearest with ties to even, so that the data holds values of every
+ * magnitude the draw reaches (f16 subnormals below 2^-14 included) and
+ * values that were rounded up, down and at ties. A draw below 1 that
+ * rounds up to 1 becomes the format's largest value below 1, so that the
+ * ranges stay strict. */
+static inline uint16_t draw_half(rb_rng *r, int distribution, int dtype)
+{
+    float f = draw_f32(r, distribution);
+    if (dtype == RB_DTYPE_F16) {
+        uint16_t h = rb_f16_from_f32(f);
+        return h == 0x3c00u && f < 1.0f ? 0x3bffu : h;
+    }
+    uint16_t b = rb_bf16_from_f32(f);
+    return b == 0x3f80u && f < 1.0f ? 0x3f7fu : b;
+}
+
 /* Fills elements [first, first + count) of one chunk (a parallel_chunks
  * callback; ctx is the input). */
 static void fill_chunk(void *ctx, uint64_t chunk)
@@ -143,6 +162,13 @@ static void fill_chunk(void *ctx, uint64_t chunk)
         double *p = (double *)in->data + first;
         for (uint64_t k = 0; k < count; k++)
             p[k] = draw_f64(&r, dist);
+        break;
+    }
+    case RB_DTYPE_F16:
+    case RB_DTYPE_BF16: {
+        uint16_t *p = (uint16_t *)in->data + first;
+        for (uint64_t k = 0; k < count; k++)
+            p[k] = draw_half(&r, dist, in->dtype);
         break;
     }
     case RB_DTYPE_U8: {

@@ -13,6 +13,8 @@
 #include "base/util.h"
 #include "run/reference.h"
 
+#include <redbench/half.h>
+
 #define DENSE_WINDOWS 64
 #define F32_EXACT_COUNT ((uint64_t)1 << 24) /* f32 counts 0..2^24 exactly */
 
@@ -28,6 +30,8 @@ static void encode(int dtype, long double v, unsigned char out[8])
     case RB_DTYPE_F32: { float x = (float)v; memcpy(out, &x, sizeof x); break; }
     case RB_DTYPE_F64: { double x = (double)v; memcpy(out, &x, sizeof x); break; }
     case RB_DTYPE_U8: out[0] = (unsigned char)v; break;
+    case RB_DTYPE_F16: { uint16_t x = rb_f16_from_f32((float)v); memcpy(out, &x, sizeof x); break; }
+    case RB_DTYPE_BF16: { uint16_t x = rb_bf16_from_f32((float)v); memcpy(out, &x, sizeof x); break; }
     default: break;
     }
 }
@@ -132,10 +136,17 @@ static void describe_index(uint64_t index, uint64_t n, char *buf, size_t len)
 
 /* How many distinct powers of two from 2^shift on a sum can carry
  * exactly: 24 bits (f32's significand; every partial sum is then a whole
- * number f32 holds), and for u8 what a byte holds. */
+ * number f32 holds), and for u8 what a byte holds. f16 holds powers of two
+ * up to 2^15 (its largest value is 65504) and bf16 is kept to 2^22, so
+ * that every partial sum of an f32 accumulator stays below 2^24. */
 static size_t marker_cap(int dtype, int shift)
 {
-    return dtype == RB_DTYPE_U8 ? (size_t)(8 - shift) : RB_PROBE_MAX_PLANTS;
+    switch (dtype) {
+    case RB_DTYPE_U8: return (size_t)(8 - shift);
+    case RB_DTYPE_F16: return (size_t)(16 - shift);
+    case RB_DTYPE_BF16: return (size_t)(23 - shift);
+    default: return RB_PROBE_MAX_PLANTS;
+    }
 }
 
 /* Zeros, with 2^shift, 2^(shift+1), ... planted at the places. Probes
@@ -151,12 +162,14 @@ static void plan_markers(rb_probe *pr, int dtype, const places *p, int shift)
     }
 }
 
-/* Ones on every element, or (f32 beyond 2^24 elements) in windows of 2^18
- * spread from the first element to the last on a background of zeros. */
+/* Ones on every element, or (f32, and f16 and bf16, which accumulate in
+ * f32, beyond 2^24 elements) in windows of 2^18 spread from the first
+ * element to the last on a background of zeros. */
 static void plan_dense(rb_probe *pr, int dtype, uint64_t n)
 {
     pr->dense = 1;
-    if (dtype != RB_DTYPE_F32 || n <= F32_EXACT_COUNT) {
+    int counts_in_f32 = dtype == RB_DTYPE_F32 || reference_is_half(dtype);
+    if (!counts_in_f32 || n <= F32_EXACT_COUNT) {
         pr->background = 1;
         return;
     }

@@ -11,7 +11,10 @@
  * in long double. The tolerance uses FLT_EPSILON (2^-23) and DBL_EPSILON
  * (2^-52), the spacing of the dtype's numbers at 1, and adds the dtype's
  * smallest normal number as an absolute floor so that a sum of zeros is
- * judged sanely. */
+ * judged sanely. f16 and bf16 elements are read exactly as f32 values
+ * (redbench/half.h) and summed the same way; their sums are judged as f32
+ * sums, since a plugin accumulates them in f32 (redbench/plugin.h, "Half
+ * precision"; docs/measurement.md says why that is the bound). */
 #include "run/reference.h"
 
 #include <errno.h>
@@ -26,6 +29,8 @@
 #include "base/names.h"
 #include "base/parallel.h"
 #include "base/util.h"
+
+#include <redbench/half.h>
 
 #define REF_CHUNK ((uint64_t)1 << 20)
 #define BYTE_VALUES 256
@@ -99,6 +104,16 @@ static void chunk_sum(const rb_input *in, uint64_t first, uint64_t count, chunk_
         FLOAT_SUM_LOOP(x, count, fsum, abs_sum);
         break;
     }
+    case RB_DTYPE_F16:
+    case RB_DTYPE_BF16: {
+        const uint16_t *x = (const uint16_t *)in->data + first;
+        for (uint64_t k = 0; k < count; k++) {
+            long double v = reference_half(in->dtype, x[k]);
+            neumaier_add(&fsum, v);
+            abs_sum += fabsl(v);
+        }
+        break;
+    }
     default:
         break;
     }
@@ -133,6 +148,17 @@ static void chunk_extreme(const rb_input *in, uint64_t first, uint64_t count, in
     EXTREME_CASE(RB_DTYPE_U8, uint8_t, iext)
     EXTREME_CASE(RB_DTYPE_F32, float, fext)
     EXTREME_CASE(RB_DTYPE_F64, double, fext)
+    case RB_DTYPE_F16:
+    case RB_DTYPE_BF16: {
+        const uint16_t *x = (const uint16_t *)in->data + first;
+        float m = reference_half(in->dtype, x[0]);
+        for (uint64_t k = 1; k < count; k++) {
+            float v = reference_half(in->dtype, x[k]);
+            m = want_max ? (v > m ? v : m) : (v < m ? v : m);
+        }
+        out->fext = m;
+        break;
+    }
     default:
         break;
     }
@@ -173,7 +199,17 @@ static void ref_chunk(void *ctx, uint64_t c)
     }
 }
 
-int reference_is_float(int dtype) { return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64; }
+int reference_is_float(int dtype)
+{
+    return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64 || reference_is_half(dtype);
+}
+
+int reference_is_half(int dtype) { return dtype == RB_DTYPE_F16 || dtype == RB_DTYPE_BF16; }
+
+float reference_half(int dtype, uint16_t bits)
+{
+    return dtype == RB_DTYPE_F16 ? rb_f16_to_f32(bits) : rb_bf16_to_f32(bits);
+}
 
 /* An integer sum modulo 2^64 as the dtype holds it (two's complement). */
 int64_t reference_wrap(uint64_t u, int dtype)
@@ -202,6 +238,8 @@ static long double element_float(const rb_input *in, uint64_t k)
         return ((const float *)in->data)[k];
     if (in->dtype == RB_DTYPE_F64)
         return ((const double *)in->data)[k];
+    if (reference_is_half(in->dtype))
+        return reference_half(in->dtype, ((const uint16_t *)in->data)[k]);
     return 0;
 }
 
@@ -300,8 +338,11 @@ double reference_tolerance(int dtype, uint64_t n, long double abs_sum)
 {
     if (!reference_is_float(dtype))
         return 0;
-    double eps = dtype == RB_DTYPE_F32 ? FLT_EPSILON : DBL_EPSILON;
-    double floor_abs = dtype == RB_DTYPE_F32 ? FLT_MIN : DBL_MIN;
+    /* halves: the f32 accumulator's rounding, not the format's (their
+     * elements are exact) */
+    int single = dtype != RB_DTYPE_F64;
+    double eps = single ? FLT_EPSILON : DBL_EPSILON;
+    double floor_abs = single ? FLT_MIN : DBL_MIN;
     return RB_TOLERANCE_K * sqrt((double)n) * eps * (double)abs_sum + floor_abs;
 }
 
@@ -309,7 +350,7 @@ double reference_tolerance(int dtype, uint64_t n, long double abs_sum)
  * that tell any two values of the dtype apart. */
 void reference_format_value(char *buf, size_t len, int dtype, int64_t i, long double f)
 {
-    if (dtype == RB_DTYPE_F32)
+    if (dtype == RB_DTYPE_F32 || reference_is_half(dtype)) /* halves: f32 results */
         snprintf(buf, len, "%.9g", (double)f);
     else if (dtype == RB_DTYPE_F64)
         snprintf(buf, len, "%.17g", (double)f);

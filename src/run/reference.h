@@ -7,7 +7,9 @@
  *
  * A serial float accumulator that stalls (256M values near 0.75 summed in
  * f32 stops at 2^25 against a true 2.0e8) is far outside; a tree or blocked
- * sum of the same data is far inside. Min, max and argmax are exact. */
+ * sum of the same data is far inside. Min, max and argmax are exact. f16
+ * and bf16 sums are accumulated in f32 by every plugin (redbench/plugin.h)
+ * and judged with f32's eps. */
 #ifndef RB_REFERENCE_H
 #define RB_REFERENCE_H
 
@@ -30,8 +32,12 @@ typedef struct rb_reference {
     uint32_t n_bins;
 } rb_reference;
 
-/* Whether dtype is f32 or f64. */
+/* Whether dtype is a floating one: f32, f64, f16 or bf16. */
 int reference_is_float(int dtype);
+/* Whether dtype is f16 or bf16. */
+int reference_is_half(int dtype);
+/* An f16 or bf16 element's value (its bits), exactly. */
+float reference_half(int dtype, uint16_t bits);
 /* An integer sum modulo 2^64 as the dtype holds it (two's complement; u8
  * and i64 sums as 64-bit). */
 int64_t reference_wrap(uint64_t u, int dtype);

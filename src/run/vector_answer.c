@@ -25,8 +25,11 @@ void vector_drop(runner *r)
 
 void vector_offer(runner *r, const rb_configuration *cfg, const rb_plugin *p, rb_result *res)
 {
+    /* a vector of halves would hold sums rounded to the half type: the
+     * one value (an f32 sum) is judged instead */
     if (p->collective != RB_COLLECTIVE_ALLREDUCE || p->abi_minor < 4 ||
-        cfg->op == RB_OP_HISTOGRAM || cfg->op == RB_OP_ARGMAX)
+        cfg->op == RB_OP_HISTOGRAM || cfg->op == RB_OP_ARGMAX ||
+        cfg->dtype == RB_DTYPE_F16 || cfg->dtype == RB_DTYPE_BF16)
         return;
     size_t bytes = (size_t)cfg->n * rb_dtype_size(cfg->dtype);
     if (r->vec.answer_bytes < bytes) {

@@ -4,7 +4,7 @@
 # ones still load and run, and the search order is the documented one.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 20
+plan 24
 dir=$top_builddir/tests/plugins/dir
 [ -d "$dir" ] || skip_all "test plugins not built"
 
@@ -50,4 +50,16 @@ printf '[experiment]\nmin_time = 0\nmax_reps = 2\n[data]\nn = 1K\n[run bad]\nplu
 "$rb" -q -c "$tmp/mixed.ini" --plugin-path "$dir" --format csv >"$tmp/mixed.csv" 2>/dev/null; is "$?" 1 "a wrong plugin among good ones exits 1"
 ok "the wrong one is wrong" grep -q '^bad,wrong-answer,.*,wrong,' "$tmp/mixed.csv"
 ok "the good one is ok" grep -q '^good,tiny-sum,.*,ok,' "$tmp/mixed.csv"
+
+# A plugin of ABI 1.4 (old-minor) loads, and its dtype mask is read as 1.4
+# knew it: the bits that 1.5 gave f16 and bf16 are not offered, though set.
+ok "a plugin of ABI 1.4 still loads" grep -qE '^  old-minor +dir +cpu ' "$tmp/list"
+ok "... listed with the dtypes 1.4 knew (i32, f32), not f16 or bf16" \
+  grep -qE '^  old-minor +dir +cpu +sum +i32, f32 ' "$tmp/list"
+printf '[experiment]\nmin_time = 0\nmax_reps = 2\n[data]\nn = 1K\ndtype = f32, f16, bf16\n[run old]\nplugin = old-minor\n' >"$tmp/old.ini"
+"$rb" -q -c "$tmp/old.ini" --plugin-path "$dir" --format csv >"$tmp/old.csv" 2>/dev/null; is "$?" 0 "a run of it over f32, f16 and bf16 exits 0"
+ok "... f32 is ok, f16 and bf16 unsupported by the host's check (never run)" \
+  sh -c "grep -q '^old,old-minor,,sum,f32,.*,ok,' '$tmp/old.csv' &&
+    grep -q '^old,old-minor,,sum,f16,.*,unsupported,\"old-minor does not support sum on f16' '$tmp/old.csv' &&
+    grep -q '^old,old-minor,,sum,bf16,.*,unsupported,\"old-minor does not support sum on bf16' '$tmp/old.csv'"
 done_testing

@@ -1,6 +1,7 @@
 # tests/plugins/local.mk: the shared test plugins, used by many areas
 # (tests/host/ for the loader tests, run, cli, ...), built by `make check` and
-# never installed: two good ones (tiny-sum, wrong-answer) and five that are
+# never installed: three good ones (tiny-sum, wrong-answer, old-minor: ABI
+# 1.4, never offered f16 or bf16) and five that are
 # each broken in one way (tests/plugins/README says which, and the
 # rejection to expect). All of them, plus a text file named notaplugin.so,
 # are gathered in $(top_builddir)/tests/plugins/dir/ for
@@ -8,6 +9,7 @@
 TEST_PLUGINS = \
 	tests/plugins/tiny-sum.la \
 	tests/plugins/wrong-answer.la \
+	tests/plugins/old-minor.la \
 	tests/plugins/no-entry.la \
 	tests/plugins/wrong-major.la \
 	tests/plugins/newer-minor.la \
@@ -22,6 +24,10 @@ tests_plugins_tiny_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_plugins_wrong_answer_la_SOURCES = tests/plugins/wrong-answer.c tests/plugins/test_plugin.h
 tests_plugins_wrong_answer_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_plugins_wrong_answer_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+
+tests_plugins_old_minor_la_SOURCES = tests/plugins/old-minor.c tests/plugins/test_plugin.h
+tests_plugins_old_minor_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_old_minor_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 
 # Exports redbench_entry instead of the entry point: no symbol filter.
 tests_plugins_no_entry_la_SOURCES = tests/plugins/no-entry.c tests/plugins/test_plugin.h

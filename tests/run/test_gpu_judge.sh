@@ -14,8 +14,10 @@
 # must be `ok` with every probe passed at those sizes and at n = 1, 3 and
 # 1001, where tests/run/judge/pattern-tail.cu (the n % 4 elements after its last
 # vector left out) and pattern-no-reset.cu (no memset of its result: each
-# call adds onto the one before) must be `wrong`. Skips without nvcc, jq or
-# a device.
+# call adds onto the one before) must be `wrong`. Half precision: buggy.cu's
+# three bugs of f16 and bf16 code (half-acc, bf16-as-f16, drop-odd) are
+# `wrong` and its correct f16 and bf16 kernel `ok`, as are cub's. Skips
+# without nvcc, jq or a device.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -52,7 +54,7 @@ status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
 
 big=1G odd=1073741825
 [ "$large" = 0 ] && big=16777217 odd=16777217
-plan 16
+plan 19
 { header gallery
   printf '[data]\ndistribution = signed\n'
   printf '[run none]\nplugin = buggy-cuda\nbug = none\nop = sum, min, max\n'
@@ -151,4 +153,34 @@ ok "pattern-tail: every sum is wrong at n = 3, 1001, 2^20 + 3 and 2^26 + 7" \
   pattern_rows '.run == "tail" and .status != "wrong"'
 ok "pattern-no-reset: every sum is wrong (a call adds onto the one before)" \
   pattern_rows '.run == "no-reset" and .status != "wrong"'
+# half precision: the twins of buggy.c's three bugs of f16 and bf16 code
+{ header halves
+  printf '[data]\ndistribution = uniform\n'
+  printf '[run none]\nplugin = buggy-cuda\nop = sum, min, max\ndtype = f16, bf16\n'
+  printf 'n = 1, 1001, 1000001, %s\n' "$odd"
+  printf '[run cub]\nplugin = cub\nop = sum, min, max, argmax\ndtype = f16, bf16\n'
+  printf 'n = 1, 1001, 1000001, %s\n' "$odd"
+  printf '[run half-acc]\nplugin = buggy-cuda\nbug = half-acc\nop = sum\ndtype = f16, bf16\n'
+  printf 'n = 1001, 1000001\n'
+  printf '[run bf16-as-f16]\nplugin = buggy-cuda\nbug = bf16-as-f16\nop = sum, min, max\n'
+  printf 'dtype = bf16\nn = 1001, 1000001\n'
+  printf '[run drop-odd]\nplugin = buggy-cuda\nbug = drop-odd\nop = sum, min, max\n'
+  printf 'dtype = f16, bf16\nn = 1001, 1000001, %s\n' "$odd"
+} >"$tmp/halves.ini"
+"$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/halves.ini" --format json -o "$tmp/halves.json" \
+  >"$tmp/halves.out" 2>"$tmp/halves.err"
+status=$?
+half_rows() {
+  out=$("$JQ" -r ".results[] | select($1) | \"\(.run) \(.op) \(.dtype) n=\(.n): \(.status) (probes \(.probes)): \(.reason)\"" \
+    "$tmp/halves.json")
+  [ -z "$out" ] && [ -s "$tmp/halves.json" ] && return 0; echo "$out" | head -n 16; return 1
+}
+# wrong rows: half-acc 4, bf16-as-f16 6, drop-odd 18
+ok "halves: 28 planted bugs wrong, exit status 1" \
+  sh -c '[ "$1" -eq 1 ] && "$2" -e "[.results[] | select(.status == \"wrong\")] | length == 28" "$3" >/dev/null' \
+  - "$status" "$JQ" "$tmp/halves.json"
+ok "halves: the correct kernel and cub are ok with every probe passed" \
+  half_rows '(.run == "none" or .run == "cub") and (.status != "ok" or .probes != "passed")'
+ok "halves: every planted bug of f16 and bf16 code is wrong" \
+  half_rows '.run != "none" and .run != "cub" and .status != "wrong"'
 done_testing

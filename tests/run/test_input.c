@@ -9,6 +9,8 @@
 #include "run/input.h"
 #include "tap.h"
 
+#include <redbench/half.h>
+
 #define CHUNK (1u << 20) /* input.c's chunk, to cross its boundaries */
 
 static rb_input make(int dtype, int dist, uint64_t n, uint64_t seed)
@@ -35,6 +37,8 @@ static double element(const rb_input *in, uint64_t k)
     case RB_DTYPE_I64: return (double)((const int64_t *)in->data)[k];
     case RB_DTYPE_F32: return ((const float *)in->data)[k];
     case RB_DTYPE_F64: return ((const double *)in->data)[k];
+    case RB_DTYPE_F16: return rb_f16_to_f32(((const uint16_t *)in->data)[k]);
+    case RB_DTYPE_BF16: return rb_bf16_to_f32(((const uint16_t *)in->data)[k]);
     default: return ((const uint8_t *)in->data)[k];
     }
 }
@@ -153,6 +157,46 @@ static void test_ranges(void)
     check_range(RB_DTYPE_U8, RB_DIST_SIGNED, 0, 255, 0, 0, 1);
     for (int dtype = 0; dtype < RB_DTYPE_COUNT_; dtype++)
         check_range(dtype, RB_DIST_SMALL, 0, 15, 0, 0, 1);
+    /* halves: rounded to the format, the ranges still strict */
+    check_range(RB_DTYPE_F16, RB_DIST_UNIFORM, 0, 1, 1, 1e-3, 0);
+    check_range(RB_DTYPE_BF16, RB_DIST_UNIFORM, 0, 1, 1, 1e-2, 0);
+    check_range(RB_DTYPE_F16, RB_DIST_SIGNED, -1, 1, 1, 1e-3, 0);
+    check_range(RB_DTYPE_BF16, RB_DIST_SIGNED, -1, 1, 1, 1e-2, 0);
+}
+
+/* f16 and bf16 data are the f32 draws rounded to nearest: they reach the
+ * formats' small values (f16 subnormals), hold values rounded both ways,
+ * and use many distinct patterns. */
+static void test_half_values(void)
+{
+    uint64_t n = 2 * CHUNK;
+    for (int dtype = RB_DTYPE_F16; dtype <= RB_DTYPE_BF16; dtype++) {
+        rb_input in = make(dtype, RB_DIST_UNIFORM, n, 5);
+        const uint16_t *h = in.data;
+        uint64_t subnormal = 0, below_2_14 = 0, odd = 0;
+        static unsigned char seen[65536];
+        unsigned distinct = 0;
+        memset(seen, 0, sizeof seen);
+        for (uint64_t k = 0; k < n; k++) {
+            double v = element(&in, k);
+            subnormal += dtype == RB_DTYPE_F16 && (h[k] & 0x7c00u) == 0 && h[k] != 0;
+            below_2_14 += v < 0x1p-14;
+            odd += h[k] & 1u; /* an odd last bit: kept by rounding, not ties */
+            distinct += !seen[h[k]];
+            seen[h[k]] = 1;
+        }
+        if (dtype == RB_DTYPE_F16)
+            ok(subnormal > 10 && subnormal <= below_2_14,
+               "f16 uniform: %llu subnormal values (below 2^-14) among %llu",
+               (unsigned long long)subnormal, (unsigned long long)n);
+        else
+            ok(below_2_14 > 10, "bf16 uniform: %llu values below 2^-14 (its range is f32's)",
+               (unsigned long long)below_2_14);
+        ok(odd > n / 4 && distinct > (dtype == RB_DTYPE_F16 ? 8000u : 1500u),
+           "%s uniform: %u distinct patterns, %llu with an odd last bit", dtype_name(dtype),
+           distinct, (unsigned long long)odd);
+        input_free(&in);
+    }
 }
 
 static void test_uniform_mean(void)
@@ -218,10 +262,11 @@ static void test_short_memory(void)
 
 int main(void)
 {
-    plan(42);
+    plan(42 + 2 + 4 + 4 + 2);
     test_determinism();
     test_recorded_values();
     test_ranges();
+    test_half_values();
     test_uniform_mean();
     test_unique_extremes();
     test_ones();

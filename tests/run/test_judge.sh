@@ -6,7 +6,10 @@
 # check cannot see the bug (f32 sums of signed data at 4M elements, whose
 # tolerance exceeds the sum) the reason must say what the probes found.
 # Also: `probes = off` and --no-probes make rows unproven, and the in-tree
-# cpu strategies pass every probe.
+# cpu strategies pass every probe. Half precision (f16, bf16): the three
+# planted bugs of such code (an f16 accumulator, bf16 read as f16, the
+# last odd half left out) are `wrong`, and the correct sum and the in-tree
+# cpu strategies `ok` and proven.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -46,7 +49,7 @@ reason_is() {
   return 1
 }
 
-plan 24
+plan 31
 
 # --- every planted bug is caught, at small, odd and large n --------------
 { header gallery
@@ -166,6 +169,58 @@ ok "argmax over half the input is wrong" \
 ok "a histogram that ignores the last byte is wrong" \
   "$JQ" -e '.results[] | select(.run == "hist-last") | .status == "wrong"' "$tmp/half.json"
 
+# --- half precision: f16 and bf16, the three bugs of half-precision code ----
+{ header halves
+  cat <<EOF
+[data]
+distribution = uniform
+[run none]
+plugin = buggy
+bug = none
+op = sum, min, max, argmax
+dtype = f16, bf16
+n = 1, 2, 1001, 1000001
+[run none-signed]
+plugin = buggy
+op = sum
+dtype = f16, bf16
+distribution = signed
+n = 1001, 1000001
+[run half-acc]
+plugin = buggy
+bug = half-acc
+op = sum
+dtype = f16, bf16
+n = 1001, 1000001
+[run bf16-as-f16]
+plugin = buggy
+bug = bf16-as-f16
+op = sum, min, max, argmax
+dtype = bf16
+n = 1001, 1000001
+[run drop-odd]
+plugin = buggy
+bug = drop-odd
+op = sum, min, max, argmax
+dtype = f16, bf16
+n = 1001, 1000001
+EOF
+} >"$tmp/halves.ini"
+run halves
+ok "halves: the gallery ran and exited 1 (wrong rows)" test $? -eq 1
+ok "halves: the correct strategy is ok with every probe passed" \
+  none_of halves '(.run | startswith("none")) and (.status != "ok" or .probes != "passed")'
+ok "halves: every planted bug is wrong" \
+  none_of halves '(.run | startswith("none") | not) and .status != "wrong"'
+ok "halves: the planted bugs' rows ran (28 wrong)" \
+  test "$("$JQ" '[.results[] | select(.status == "wrong")] | length' "$tmp/halves.json")" -eq 28
+ok "halves: an f16 accumulator stalls at 2048 on a sum of 1M values below 1" \
+  "$JQ" -e '.results[] | select(.run == "half-acc" and .dtype == "f16" and .n == 1000001)
+    | .result == "2048" and (.expected | tonumber) > 400000' "$tmp/halves.json"
+ok "halves: the last odd half left out is named by a probe (f16 and bf16)" \
+  "$JQ" -e '[.results[] | select(.run == "drop-odd" and .op == "sum" and .n == 1000001)
+    | .reason | test("index 1000000 \\(the last\\) was not counted")] | all and length == 2' "$tmp/halves.json"
+
 # --- probes = off and --no-probes: unproven rows ---------------------------
 { header off
   cat <<EOF
@@ -221,6 +276,29 @@ plugin = kahan
 op = sum
 dtype = f32, f64
 n = 1, 1000001, 4194305
+[run serial-halves]
+plugin = serial
+acc = native, f64
+op = sum, min, max
+dtype = f16, bf16
+distribution = signed
+n = 1, 1001, 1000001
+[run unrolled-halves]
+plugin = unrolled
+op = sum, min, max
+dtype = f16, bf16
+distribution = signed
+n = 1, 1001, 1000001
+[run threads-halves]
+plugin = threads
+op = sum, min, max
+dtype = f16, bf16
+n = 1, 1001, 4194305
+[run kahan-halves]
+plugin = kahan
+op = sum
+dtype = f16, bf16
+n = 3, 1000001
 EOF
 } >"$tmp/intree.ini"
 "$rb" -q -c "$tmp/intree.ini" --format json -o "$tmp/intree.json" >/dev/null 2>"$tmp/intree.err"
@@ -228,5 +306,8 @@ ok "every in-tree cpu row that ran is ok and proven" \
   none_of intree '.status != "unsupported" and (.status != "ok" or .probes != "passed")'
 ok "the in-tree cpu rows ran (more than 20 proven)" \
   test "$("$JQ" '[.results[] | select(.probes == "passed")] | length' "$tmp/intree.json")" -gt 20
+# serial: 18 native rows and 6 f64 sums; unrolled, threads: 18 each; kahan: 4
+ok "every in-tree cpu strategy sums f16 and bf16 and finds their min and max, proven (64 rows)" \
+  test "$("$JQ" '[.results[] | select((.dtype == "f16" or .dtype == "bf16") and .probes == "passed")] | length' "$tmp/intree.json")" -eq 64
 
 done_testing

@@ -5,6 +5,7 @@
  * the dense f32 probe stays exact beyond 2^24 elements, and the verdicts
  * name what was found for results of known fault. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "run/probe.h"
 #include "run/reference.h"
 #include "tap.h"
+
+#include <redbench/half.h>
 
 static void ignore_log(const rb_host *h, int level, const char *fmt, ...)
 {
@@ -63,7 +66,7 @@ static void check_answers(int op, int dtype, uint64_t n)
         if (op == RB_OP_ARGMAX)
             all &= ref.index == set.probes[k].index;
         if (op != RB_OP_HISTOGRAM)
-            all &= dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64 ? ref.f == set.probes[k].f
+            all &= reference_is_float(dtype) ? ref.f == set.probes[k].f
                                                                   : ref.i == set.probes[k].i;
         if (!v.ok)
             diag("  probe %zu: %s", k + 1, v.why);
@@ -73,6 +76,37 @@ static void check_answers(int op, int dtype, uint64_t n)
        "the reference of the written input", op_name(op), dtype_name(dtype), n, set.count);
     b->release(ctx, buf);
     probe_set_free(&set);
+}
+
+/* A sum probe of f16 or bf16: every planted value is a whole number the
+ * format holds, and every partial sum of the plants stays below 2^24, so
+ * that an f32 accumulator is exact in any order. */
+static void check_half_sums(void)
+{
+    for (int dtype = RB_DTYPE_F16; dtype <= RB_DTYPE_BF16; dtype++) {
+        rb_probe_set set;
+        probe_plan(&set, RB_OP_SUM, dtype, 1048579, 0, 3);
+        int exact = 1;
+        long double total = 0;
+        size_t plants = 0;
+        for (size_t k = 0; k < set.count; k++) {
+            const rb_probe *pr = &set.probes[k];
+            long double sum = 0;
+            for (size_t j = 0; j < pr->n_plants; j++) {
+                float v = (float)pr->plants[j].value;
+                float back = dtype == RB_DTYPE_F16 ? rb_f16_to_f32(rb_f16_from_f32(v))
+                                                   : rb_bf16_to_f32(rb_bf16_from_f32(v));
+                exact &= back == v && v == floorf(v);
+                sum += v;
+                plants++;
+            }
+            exact &= sum < 0x1p24L;
+            total += sum;
+        }
+        ok(exact && plants >= 20, "%s sum probes: %zu planted whole numbers the format holds, "
+           "partial sums below 2^24 (%.0Lf in all)", dtype_name(dtype), plants, total);
+        probe_set_free(&set);
+    }
 }
 
 /* Rewriting only the plants leaves the memory a whole write leaves. */
@@ -185,7 +219,7 @@ static void check_reasons(void)
 
 int main(void)
 {
-    plan(1 + 5 * 4 + 4 + 1 + 2 + 12);
+    plan(1 + RB_DTYPE_COUNT_ * 4 + 4 + 4 + 2 + 1 + 2 + 12);
     rb_host host = {sizeof host, REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, ignore_log,
                     ignore_error, NULL, NULL};
     b = backend_cpu();
@@ -200,6 +234,12 @@ int main(void)
     check_answers(RB_OP_MAX, RB_DTYPE_U8, 1001);
     check_answers(RB_OP_ARGMAX, RB_DTYPE_I64, 2);
     check_answers(RB_OP_HISTOGRAM, RB_DTYPE_U8, 1001);
+    /* halves: every probe exact in the format and in f32 accumulation */
+    check_answers(RB_OP_MIN, RB_DTYPE_F16, 1001);
+    check_answers(RB_OP_MAX, RB_DTYPE_BF16, 1048579);
+    check_answers(RB_OP_ARGMAX, RB_DTYPE_F16, 1048579);
+    check_answers(RB_OP_ARGMAX, RB_DTYPE_BF16, 2);
+    check_half_sums();
     check_incremental();
     check_dense_f32();
     check_reasons();

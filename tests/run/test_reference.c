@@ -13,6 +13,8 @@
 #include "run/reference.h"
 #include "tap.h"
 
+#include <redbench/half.h>
+
 #define CHUNK (1u << 20) /* reference.c's chunk, to cross its boundaries */
 
 /* An rb_input over the caller's array. */
@@ -226,6 +228,76 @@ static void test_generated_float_input(int dtype)
     input_free(&in);
 }
 
+/* f16 and bf16: the reference is the exact sum of the elements' values
+ * (every one an f32 value), judged with f32's tolerance; a sum kept in
+ * f16 stalls at 2048 and is wrong, an f32 sum of the same data is right;
+ * min and max are the exact values. */
+static void test_half(void)
+{
+    /* 1, 2^-24 (f16's smallest subnormal), 65504, -65504, 0.5, 1 + 2^-10 */
+    uint16_t h[] = {0x3c00, 0x0001, 0x7bff, 0xfbff, 0x3800, 0x3c01};
+    rb_input in = wrap(RB_DTYPE_F16, h, 6);
+    rb_reference ref;
+    rb_verdict v;
+    reference_compute(&ref, &in, RB_OP_SUM, 0);
+    ok(ref.f == 2.5L + 0x1p-24L + 0x1p-10L && ref.abs_sum == 131010.5L + 0x1p-24L + 0x1p-10L,
+       "f16: the sum is exact, subnormal and extremes included (%.20Lg)", ref.f);
+    is_double(reference_tolerance(RB_DTYPE_F16, 1000, 10), reference_tolerance(RB_DTYPE_F32, 1000, 10),
+              0, "f16 sums are judged with f32's tolerance (f32 accumulation)");
+    is_double(reference_tolerance(RB_DTYPE_BF16, 1000, 10), reference_tolerance(RB_DTYPE_F32, 1000, 10),
+              0, "bf16 sums too");
+    reference_compute(&ref, &in, RB_OP_MAX, 0);
+    rb_result res = float_result(65504);
+    reference_judge(&ref, &in, &res, &v);
+    ok(v.ok, "f16 max 65504 is exact");
+    reference_compute(&ref, &in, RB_OP_MIN, 0);
+    res = float_result(-65504);
+    reference_judge(&ref, &in, &res, &v);
+    ok(v.ok && ref.f == -65504, "f16 min -65504 is exact");
+    res = float_result(-65472); /* the next f16 value up */
+    reference_judge(&ref, &in, &res, &v);
+    ok(!v.ok, "f16 min one step off is wrong: %s", v.why);
+    uint16_t b[] = {0x3f80, 0x7f7f, 0x0080, 0xc040};
+    in = wrap(RB_DTYPE_BF16, b, 4);
+    reference_compute(&ref, &in, RB_OP_ARGMAX, 0);
+    res = float_result((double)rb_bf16_to_f32(0x7f7f));
+    res.index = 1;
+    reference_judge(&ref, &in, &res, &v);
+    ok(v.ok && ref.index == 1 && ref.f == (long double)0x1.fep127,
+       "bf16 argmax: its largest finite value (0x1.fep127) at index 1");
+
+    /* 1M f16 values in [0, 1): kept in f16 the sum stalls at 2048 */
+    char why[128];
+    uint64_t n = (uint64_t)1 << 20;
+    input_generate(&in, RB_DTYPE_F16, RB_DIST_UNIFORM, n, 3, why, sizeof why);
+    reference_compute(&ref, &in, RB_OP_SUM, 0);
+    const uint16_t *x = in.data;
+    float in_f32 = 0, blocks = 0, block = 0;
+    uint16_t in_f16 = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        float v16 = rb_f16_to_f32(x[k]);
+        in_f32 += v16;
+        in_f16 = rb_f16_from_f32(rb_f16_to_f32(in_f16) + v16);
+        block += v16;
+        if ((k + 1) % 1024 == 0) {
+            blocks += block;
+            block = 0;
+        }
+    }
+    is_double(rb_f16_to_f32(in_f16), 2048, 0, "an f16 accumulator stalls at 2048");
+    res = float_result(rb_f16_to_f32(in_f16));
+    reference_judge(&ref, &in, &res, &v);
+    ok(!v.ok, "... and is wrong against the true %.6Lg: %s", ref.f, v.why);
+    res = float_result(in_f32);
+    reference_judge(&ref, &in, &res, &v);
+    ok(v.ok, "one f32 accumulator over the same f16 data is right (error %.3g, tolerance %.3g)",
+       v.error, v.tolerance);
+    res = float_result(blocks);
+    reference_judge(&ref, &in, &res, &v);
+    ok(v.ok, "a blocked f32 sum is right (error %.3g)", v.error);
+    input_free(&in);
+}
+
 static void test_extremes(void)
 {
     rb_reference ref;
@@ -377,7 +449,7 @@ static void test_histogram(void)
 
 int main(void)
 {
-    plan(60);
+    plan(60 + 11);
     test_integer_sums();
     test_generated_sums();
     test_float_sums();
@@ -385,6 +457,7 @@ int main(void)
     test_stalled_accumulator();
     test_generated_float_input(RB_DTYPE_F32);
     test_generated_float_input(RB_DTYPE_F64);
+    test_half();
     test_extremes();
     test_argmax_verdicts();
     test_large_inputs();

@@ -4,7 +4,11 @@
 #                    it with pkg-config, dropped into a plugin folder, run
 #   test_reconfigure.sh  configure run again with another --prefix rebuilds
 #                    what embeds the plugin folder
-TESTS += tests/sdk/test_install.sh tests/sdk/test_reconfigure.sh
+#   test_half        the f16 and bf16 conversions (redbench/half.h): every
+#                    pattern's round trip, the formats' values, rounding at ties
+check_PROGRAMS += tests/sdk/test_half
+tests_sdk_test_half_SOURCES = tests/sdk/test_half.c
+TESTS += tests/sdk/test_half tests/sdk/test_install.sh tests/sdk/test_reconfigure.sh
 EXTRA_DIST += tests/sdk/test_install.sh tests/sdk/test_reconfigure.sh
 
 # Where `make install` puts things, for test_install.sh.

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <redbench/half.h>
 #include <redbench/plugin.h>
 
 #include "bugs.h"
@@ -23,14 +24,28 @@ typedef struct state {
     uint64_t counts[256];
 } state;
 
-static double value_f(const rb_config *cfg, uint64_t k)
+static double value_f(const state *s, uint64_t k)
 {
-    const void *x = cfg->input;
-    switch (cfg->dtype) {
+    const void *x = s->cfg->input;
+    switch (s->cfg->dtype) {
     case RB_DTYPE_F32: return ((const float *)x)[k];
     case RB_DTYPE_F64: return ((const double *)x)[k];
+    case RB_DTYPE_F16: return rb_f16_to_f32(((const uint16_t *)x)[k]);
+    case RB_DTYPE_BF16: {
+        uint16_t bits = ((const uint16_t *)x)[k];
+        return s->bug == BUG_BF16_AS_F16 ? rb_f16_to_f32(bits) : rb_bf16_to_f32(bits);
+    }
     default: return 0;
     }
+}
+
+/* A sum's next partial: in f16 under half-acc (each addition rounded to
+ * f16), else in double. */
+static double add(const state *s, double sum, double v)
+{
+    if (s->bug == BUG_HALF_ACC)
+        return rb_f16_to_f32(rb_f16_from_f32((float)(sum + v)));
+    return sum + v;
 }
 
 static int64_t value_i(const rb_config *cfg, uint64_t k)
@@ -44,7 +59,11 @@ static int64_t value_i(const rb_config *cfg, uint64_t k)
     }
 }
 
-static int is_float(int dtype) { return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64; }
+static int is_float(int dtype)
+{
+    return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64 || dtype == RB_DTYPE_F16 ||
+           dtype == RB_DTYPE_BF16;
+}
 
 /* Whether element k is read, and how many times, under the planted bug. */
 static int times_read(const state *s, uint64_t k)
@@ -68,6 +87,7 @@ static int times_read(const state *s, uint64_t k)
     }
     case BUG_HALF: return k < (n + 1) / 2 || n == 1;
     case BUG_HIST_LAST: return s->cfg->op != RB_OP_HISTOGRAM || k != n - 1;
+    case BUG_DROP_ODD: return !(k == n - 1 && n % 2 != 0);
     default: return 1;
     }
 }
@@ -111,20 +131,20 @@ static int buggy_run(void *p)
             switch (cfg->op) {
             case RB_OP_SUM:
                 if (floats)
-                    s->f += value_f(cfg, k);
+                    s->f = add(s, s->f, value_f(s, k));
                 else
                     s->u += (uint64_t)value_i(cfg, k);
                 break;
             case RB_OP_MIN:
-                if (floats ? value_f(cfg, k) < s->f : value_i(cfg, k) < s->i) {
-                    s->f = value_f(cfg, k);
+                if (floats ? value_f(s, k) < s->f : value_i(cfg, k) < s->i) {
+                    s->f = value_f(s, k);
                     s->i = value_i(cfg, k);
                 }
                 break;
             case RB_OP_MAX:
             case RB_OP_ARGMAX:
-                if (floats ? value_f(cfg, k) > s->f : value_i(cfg, k) > s->i) {
-                    s->f = value_f(cfg, k);
+                if (floats ? value_f(s, k) > s->f : value_i(cfg, k) > s->i) {
+                    s->f = value_f(s, k);
                     s->i = value_i(cfg, k);
                     s->index = k;
                 }
@@ -177,7 +197,8 @@ static const rb_plugin buggy = {
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
            RB_OP_BIT(RB_OP_ARGMAX) | RB_OP_BIT(RB_OP_HISTOGRAM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |
-              RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64) | RB_DTYPE_BIT(RB_DTYPE_U8),
+              RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64) | RB_DTYPE_BIT(RB_DTYPE_U8) |
+              RB_DTYPE_BIT(RB_DTYPE_F16) | RB_DTYPE_BIT(RB_DTYPE_BF16),
     RB_PLUGIN_PARAMS(params),
     .init = buggy_init,
     .run = buggy_run,

@@ -3,7 +3,8 @@
  * leaves one partial per block, and one block combines the partials; the
  * bugs are planted where such kernels have them (the tail, a boundary, a
  * block's partial, the clearing of the result between calls). Sum, min and
- * max of i32, i64, f32 and f64; histograms of u8. Built and run by
+ * max of i32, i64, f32, f64, f16 and bf16 (halves reduced in f32, or in f16
+ * under half-acc); histograms of u8. Built and run by
  * tests/run/test_gpu_judge.sh, which expects every bug reported `wrong`. */
 #include <cuda_runtime.h>
 #include <limits.h>
@@ -62,6 +63,8 @@ __device__ int times_read(size_t k, size_t n, int bug, size_t boundary)
         return 0;
     if (bug == BUG_TAIL_TWICE && k >= n - (n % 8 ? n % 8 : 1))
         return 2;
+    if (bug == BUG_DROP_ODD && k == n - 1 && n % 2 != 0)
+        return 0;
     return 1;
 }
 
@@ -107,6 +110,39 @@ __global__ void histogram_kernel(const uint8_t *x, size_t n, int bug, size_t bou
     }
 }
 
+/* A half element's value (its bits): bf16 read as f16 under bf16-as-f16. */
+__device__ float half_value(unsigned short bits, int dtype, int bug)
+{
+    if (dtype == RB_DTYPE_F16 || bug == BUG_BF16_AS_F16)
+        return __half2float(__ushort_as_half(bits));
+    return __bfloat162float(__ushort_as_bfloat16(bits));
+}
+
+/* half-acc: every partial rounded to f16, as half arithmetic leaves it. */
+__device__ float keep(float v, int bug)
+{
+    return bug == BUG_HALF_ACC ? __half2float(__float2half_rn(v)) : v;
+}
+
+template <int OP>
+__global__ void half_partials_kernel(const unsigned short *x, size_t n, int dtype, int bug,
+                                     size_t boundary, float *partials)
+{
+    float acc = identity<float, OP>();
+    size_t limit = bug == BUG_HALF && n > 1 ? (n + 1) / 2 : n;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < limit; k += stride)
+        for (int t = times_read(k, n, bug, boundary); t > 0; t--)
+            acc = keep(combine<float, OP>(acc, half_value(x[k], dtype, bug)), bug);
+    /* under half-acc the block's tree rounds too: its result is rounded
+     * once more (the shared tree itself is f32, a milder version) */
+    float block = keep(block_reduce<float, OP>(acc), bug);
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = bug == BUG_LOSE_BLOCK && gridDim.x > 1 && blockIdx.x == gridDim.x / 2
+                                   ? identity<float, OP>()
+                                   : block;
+}
+
 typedef struct state {
     const rb_config *cfg;
     int bug;
@@ -126,6 +162,17 @@ template <typename T, int OP> static void launch(state *s)
                                                        s->boundary, (T *)s->partials);
     finish_kernel<T, OP><<<1, BLOCK, 0, q>>>((const T *)s->partials, s->blocks, s->bug,
                                              (T *)s->result);
+}
+
+template <int OP> static void launch_half(state *s)
+{
+    const rb_config *cfg = s->cfg;
+    cudaStream_t q = (cudaStream_t)cfg->queue;
+    half_partials_kernel<OP><<<s->blocks, BLOCK, 0, q>>>(
+        (const unsigned short *)cfg->input, (size_t)cfg->n, cfg->dtype, s->bug, s->boundary,
+        (float *)s->partials);
+    finish_kernel<float, OP><<<1, BLOCK, 0, q>>>((const float *)s->partials, s->blocks, s->bug,
+                                                 (float *)s->result);
 }
 
 template <typename T> static void launch_op(state *s)
@@ -155,6 +202,15 @@ static int buggy_run(void *p)
                                                      (unsigned long long *)s->result);
     } else {
         switch (cfg->dtype) {
+        case RB_DTYPE_F16:
+        case RB_DTYPE_BF16:
+            if (cfg->op == RB_OP_SUM)
+                launch_half<RB_OP_SUM>(s);
+            else if (cfg->op == RB_OP_MIN)
+                launch_half<RB_OP_MIN>(s);
+            else
+                launch_half<RB_OP_MAX>(s);
+            break;
         case RB_DTYPE_I32: launch_op<int32_t>(s); break;
         case RB_DTYPE_I64: launch_op<long long>(s); break;
         case RB_DTYPE_F32: launch_op<float>(s); break;
@@ -176,7 +232,9 @@ static int buggy_verify(void *p, rb_result *out)
     cudaStream_t q = (cudaStream_t)cfg->queue;
     if (cfg->op == RB_OP_HISTOGRAM)
         return rb_cuda::read_bytes(cfg->host, q, out->bins, s->result, s->result_bytes);
-    return rb_cuda::read_value(cfg->host, q, s->result, 8, cfg->dtype, out);
+    /* halves: the result is an f32 (4 bytes) */
+    const bool half = cfg->dtype == RB_DTYPE_F16 || cfg->dtype == RB_DTYPE_BF16;
+    return rb_cuda::read_value(cfg->host, q, s->result, half ? 4 : 8, cfg->dtype, out);
 }
 
 static int buggy_describe(const rb_config *cfg, rb_description *out)
@@ -215,7 +273,7 @@ static constexpr rb_plugin buggy = rb_cuda::plugin({
     .summary = "test strategy with planted bugs for the judge, on a CUDA device",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
         RB_OP_BIT(RB_OP_HISTOGRAM),
-    .dtypes = rb_cuda::numeric_dtypes | RB_DTYPE_BIT(RB_DTYPE_U8),
+    .dtypes = rb_cuda::numeric_dtypes | rb_cuda::half_dtypes | RB_DTYPE_BIT(RB_DTYPE_U8),
     .params = params, .n_params = rb_cuda::count_of(params),
     .describe = buggy_describe, .init = rb_cuda::init_with<state, buggy_setup, buggy_teardown>,
     .run = buggy_run, .verify = buggy_verify, .teardown = buggy_teardown,
