@@ -179,7 +179,8 @@ const rb_command_spec rb_commands[] = {
     {"plot", "RESULTS.json", RB_OPERAND_JSON, "figures and the HTML report",
      "Draws, with gnuplot, from a results file (redbench -c FILE --format json): "
      "bandwidth*.svg (GB/s against n, one line per configuration, with the peaks), time.svg "
-     "(median time against n), speedup.svg (the baseline's time / each configuration's, "
+     "(median time against n), energy*.svg (J/GB read against n, one per op and dtype, where "
+     "rows measured energy), speedup.svg (the baseline's time / each configuration's, "
      "grouped bars) and heatmap-*.svg (GB/s over two swept parameters, for runs that sweep "
      "two), each with its gnuplot script (.gp) and a .png where gnuplot can, and report.html, "
      "the HTML report of the same results. Without gnuplot, the figures are drawn as SVG by "
