@@ -29,8 +29,9 @@
  *   configuration is declined with the CUDA error); batch_time replays the
  *   whole graph behind the hold, between two events.
  *
- * NVML (libnvidia-ml.so.1) and the NVTX injection library are loaded at run
- * time when present; neither is required. */
+ * NVML (libnvidia-ml.so.1, or $REDBENCH_NVML_LIBRARY as the host's) and the
+ * NVTX injection library are loaded at run time when present; neither is
+ * required. */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,7 +43,13 @@
 #include <redbench/cuda_helpers.cuh>
 
 /* NVML, as far as this backend uses it: the library is opened with dlopen,
- * so no NVML header or link is needed. The values are NVML's. */
+ * so no NVML header or link is needed. The values are NVML's. The library
+ * is the one the host opens for energy (src/host/nvml.h): $REDBENCH_NVML_LIBRARY
+ * where set (a stand-in in tests), else libnvidia-ml.so.1, so that the
+ * clocks around the calls and the energy during them come from the same
+ * library. */
+#define NVML_LIBRARY_ENV "REDBENCH_NVML_LIBRARY"
+#define NVML_LIBRARY_DEFAULT "libnvidia-ml.so.1"
 typedef struct nvml_device_opaque *nvml_device;
 enum { NVML_OK = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_TEMPERATURE_GPU = 0 };
 
@@ -222,9 +229,12 @@ static void *nvml_symbol(void *library, const char *name)
 static void nvml_open(nvml_api *nvml, const char *uuid, char *note, size_t len)
 {
     memset(nvml, 0, sizeof *nvml);
-    void *library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    const char *path = getenv(NVML_LIBRARY_ENV);
+    if (!path || !*path)
+        path = NVML_LIBRARY_DEFAULT;
+    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
-        snprintf(note, len, "absent (libnvidia-ml.so.1 not found): no clocks or throttling");
+        snprintf(note, len, "absent (%.60s not found): no clocks or throttling", path);
         return;
     }
     nvml->init = (int (*)(void))nvml_symbol(library, "nvmlInit_v2");

@@ -1,7 +1,8 @@
 /* src/cli/compare.c: `redbench compare OLD.json NEW.json`: the command line
  * of compare (compare/comparison.c matches and judges, compare/report.c writes
  * the verdicts): the threshold, the formats, which rows pair (--ignore
- * PARAM, --match run) and the notes on standard error. */
+ * PARAM, --match run), whether a higher energy fails (--energy) and the
+ * notes on standard error. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,13 @@ static int parse_options(int argc, char **argv, const rb_getopt *g, rb_compariso
                 return usage_error("compare", "--match '%s': valid: config (the whole "
                                    "configuration), run (the run and data alone)", optarg);
             cmp->match_run = strcmp(optarg, "run") == 0;
+            break;
+        case 'E':
+            if (strcmp(optarg, "gate") != 0 && strcmp(optarg, "report") != 0)
+                return usage_error("compare", "--energy '%s': valid: gate (a higher energy "
+                                   "fails, as a slower time does), report (it is reported "
+                                   "only)", optarg);
+            cmp->energy_report_only = strcmp(optarg, "report") == 0;
             break;
         case 't':
             if (parse_threshold(optarg, &cmp->criteria.threshold) != 0)

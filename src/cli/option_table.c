@@ -101,6 +101,10 @@ static const rb_option_spec compare_options[] = {
     {"match", 0, 'm', "config|run", RB_OPERAND_WORD, NULL,
      "what pairs rows: the whole configuration (default), or the run and data alone, "
      "whatever the plugin and parameters"},
+    {"energy", 0, 'E', "gate|report", RB_OPERAND_WORD, NULL,
+     "whether energy per call found higher beyond the threshold (rows measured with energy = "
+     "on, in rounds) fails the exit status as a slower time does: gate (default), or report "
+     "it only"},
     {"format", 'f', 'f', "FORMAT", RB_OPERAND_WORD, compare_formats,
      "how the verdicts are written; default: table"},
     {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},
@@ -157,9 +161,14 @@ const rb_command_spec rb_commands[] = {
      "its whole interval lies beyond the threshold, or when it is large (1.5x or more) with "
      "every new sample beyond the old median; the interval decides `same`; anything else "
      "is `unclear`. A configuration timed in another mode or with another cache regime in NEW "
-     "keeps its verdict, is marked in the report, and is named in a warning.",
+     "keeps its verdict, is marked in the report, and is named in a warning. Where both rows "
+     "measured energy (energy = on), their energy per call is judged beside the time by the "
+     "same rules, over one figure a round (two rounds or more a side, else unclear; p-values "
+     "adjusted over the pairs with energy): same, lower, higher or unclear; a row without "
+     "energy says so.",
      "Exit status: 0 nothing got worse; 1 some configuration got slower by more than the "
-     "threshold, or was ok and became wrong, failed or unsupported, or (with --require-all) "
+     "threshold, or its energy higher by more than the threshold (unless --energy report), or "
+     "was ok and became wrong, failed or unsupported, or (with --require-all) "
      "is missing from NEW; 2 bad usage, an unreadable file, different devices, or no "
      "configuration in common.",
      compare_options},
@@ -170,7 +179,8 @@ const rb_command_spec rb_commands[] = {
     {"plot", "RESULTS.json", RB_OPERAND_JSON, "figures and the HTML report",
      "Draws, with gnuplot, from a results file (redbench -c FILE --format json): "
      "bandwidth*.svg (GB/s against n, one line per configuration, with the peaks), time.svg "
-     "(median time against n), speedup.svg (the baseline's time / each configuration's, "
+     "(median time against n), energy*.svg (J/GB read against n, one per op and dtype, where "
+     "rows measured energy), speedup.svg (the baseline's time / each configuration's, "
      "grouped bars) and heatmap-*.svg (GB/s over two swept parameters, for runs that sweep "
      "two), each with its gnuplot script (.gp) and a .png where gnuplot can, and report.html, "
      "the HTML report of the same results. Without gnuplot, the figures are drawn as SVG by "

@@ -15,7 +15,13 @@
  * gate is neither loosened nor tightened by the difference; a warning on
  * standard error names them with both settings, and every report marks
  * them. Only settings that both rows record are compared: a file written
- * before rows carried their timing mode is taken as it is. */
+ * before rows carried their timing mode is taken as it is.
+ *
+ * Where both rows of a pair measured energy (energy = on), their energy
+ * per call is judged beside the time by the same rules, over one figure
+ * a round (rounds[].energy_j): two rounds or more on both sides, else
+ * unclear; a pair where a row has none says so. A higher energy is a
+ * regression of the exit status unless --energy report. */
 #include "compare/comparison.h"
 
 #include <errno.h>
@@ -117,10 +123,20 @@ static const rb_compare_params *load_params(rb_compare_file *file, const rb_conf
     return set;
 }
 
+/* A row's energy per call; 0 when it has none. */
+static double row_energy(const rb_row *row)
+{
+    return row->status == RB_ROW_OK && row->energy_source != RB_ENERGY_NONE &&
+                   row->energy_j > 0 && isfinite(row->energy_j)
+               ? row->energy_j
+               : 0;
+}
+
 /* A row of the typed set, as compare keeps it: its texts and samples are
  * the file's own copies. */
 static void load_row(rb_compare_file *file, const rb_results *res, size_t position,
-                     double *pool, size_t *reps_pool, rb_compare_row *out)
+                     double *pool, size_t *reps_pool, double *energy_pool, size_t *ones,
+                     rb_compare_row *out)
 {
     const rb_row *row = &res->rows[position];
     const rb_configuration *cfg = row->config;
@@ -156,6 +172,15 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     out->n_rounds = out->n_samples ? row->n_rounds : 0;
     for (size_t k = 0; k < out->n_rounds; k++)
         reps_pool[k] = row->rounds[k].reps;
+    out->energy_j = row_energy(row);
+    out->energy_rounds = energy_pool;
+    out->energy_reps = ones;
+    for (size_t k = 0; out->energy_j > 0 && k < row->n_rounds; k++)
+        if (row->rounds[k].energy_j > 0)
+            energy_pool[out->n_energy_rounds++] = row->rounds[k].energy_j;
+    if (out->energy_j > 0 && out->n_energy_rounds == 0)
+        energy_pool[out->n_energy_rounds++] = out->energy_j;
+    file->n_with_energy += out->energy_j > 0;
 }
 
 int compare_file_from_results(const char *path, const rb_results *res, rb_compare_file *file)
@@ -176,21 +201,29 @@ int compare_file_from_results(const char *path, const rb_results *res, rb_compar
         file->devices[k].uuid = *d->info.uuid ? keep(file, d->info.uuid) : NULL;
         file->devices[k].index = d->device;
     }
-    size_t n_samples = 0, n_rounds = 0;
+    size_t n_samples = 0, n_rounds = 0, n_energy = 0;
     for (size_t k = 0; k < res->n_rows; k++) {
         n_samples += res->rows[k].samples_ns ? res->rows[k].stats.count : 0;
         n_rounds += res->rows[k].n_rounds;
+        n_energy += res->rows[k].n_rounds ? res->rows[k].n_rounds : 1;
     }
+    file->energy_rounds = xcalloc(n_energy ? n_energy : 1, sizeof *file->energy_rounds);
+    file->energy_reps = xcalloc(n_energy ? n_energy : 1, sizeof *file->energy_reps);
+    for (size_t k = 0; k < n_energy; k++)
+        file->energy_reps[k] = 1;
     file->samples = xcalloc(n_samples ? n_samples : 1, sizeof *file->samples);
     file->round_reps = xcalloc(n_rounds ? n_rounds : 1, sizeof *file->round_reps);
     file->rows = xcalloc(res->n_rows ? res->n_rows : 1, sizeof *file->rows);
     file->n_rows = res->n_rows;
     double *pool = file->samples;
     size_t *reps_pool = file->round_reps;
+    double *energy_pool = file->energy_rounds;
     for (size_t k = 0; k < res->n_rows; k++) {
-        load_row(file, res, k, pool, reps_pool, &file->rows[k]);
+        load_row(file, res, k, pool, reps_pool, energy_pool,
+                 file->energy_reps + (energy_pool - file->energy_rounds), &file->rows[k]);
         pool += file->rows[k].n_samples;
         reps_pool += file->rows[k].n_rounds;
+        energy_pool += file->rows[k].n_energy_rounds;
     }
     return 0;
 }
@@ -217,6 +250,8 @@ void compare_file_free(rb_compare_file *file)
     free(file->rows);
     free(file->samples);
     free(file->round_reps);
+    free(file->energy_rounds);
+    free(file->energy_reps);
     free(file->devices);
     text_index_free(&file->params_index);
     text_index_free(&file->texts);
@@ -580,6 +615,60 @@ static void judge_pair(rb_compare_pair *p, const rb_compare_criteria *criteria)
              *bad->reason ? ": " : "", 100, bad->reason);
 }
 
+/* The criteria of energy: time's, with two figures a side at least (one
+ * per round: energy is measured once a round). */
+static rb_compare_criteria energy_criteria(const rb_compare_criteria *criteria)
+{
+    rb_compare_criteria c = *criteria;
+    c.min_samples = 2;
+    return c;
+}
+
+/* The pair's energy, where both rows are ok and have it: compared over
+ * their rounds' energy per call, one figure a round, with time's rules
+ * (compare_rounds); with one round on a side, unclear, saying why. */
+static void judge_energy(rb_compare_pair *p, const rb_compare_criteria *criteria)
+{
+    const rb_compare_row *a = p->old_row, *b = p->new_row;
+    rb_sample_comparison *s = &p->energy;
+    memset(s, 0, sizeof *s);
+    s->quantity = RB_QUANTITY_ENERGY;
+    s->verdict = RB_VERDICT_UNCLEAR;
+    s->ratio = s->ci_low = s->ci_high = s->p_value = s->p_adjusted = s->p_smallest = NAN;
+    s->median_old = a->energy_j > 0 ? a->energy_j : NAN;
+    s->median_new = b->energy_j > 0 ? b->energy_j : NAN;
+    if (strcmp(a->status, "ok") != 0 || strcmp(b->status, "ok") != 0) {
+        p->no_energy = "not ok";
+        return;
+    }
+    if (a->energy_j <= 0 || b->energy_j <= 0) {
+        p->no_energy = a->energy_j > 0   ? "no energy in new"
+                       : b->energy_j > 0 ? "no energy in old"
+                                         : "no energy in either";
+        return;
+    }
+    rb_round_samples old_side = {a->energy_rounds, a->n_energy_rounds, a->energy_reps,
+                                 a->n_energy_rounds};
+    rb_round_samples new_side = {b->energy_rounds, b->n_energy_rounds, b->energy_reps,
+                                 b->n_energy_rounds};
+    if (a->n_energy_rounds < 2 || b->n_energy_rounds < 2) {
+        s->n_old = s->rounds_old = a->n_energy_rounds;
+        s->n_new = s->rounds_new = b->n_energy_rounds;
+        s->median_old = rounds_median(&old_side);
+        s->median_new = rounds_median(&new_side);
+        s->ratio = s->median_new / s->median_old;
+        snprintf(s->why, sizeof s->why,
+                 "energy of %zu old and %zu new rounds: energy is one figure a round, and "
+                 "judging it takes two rounds or more on both sides (rounds = K)",
+                 a->n_energy_rounds, b->n_energy_rounds);
+        return;
+    }
+    rb_compare_criteria c = energy_criteria(criteria);
+    compare_rounds(&old_side, &new_side, &c, s);
+    s->quantity = RB_QUANTITY_ENERGY;
+    compare_decide(s, &c);
+}
+
 /* The settings both rows record and that differ, as bits. */
 static unsigned settings_that_differ(const rb_compare_row *a, const rb_compare_row *b)
 {
@@ -615,6 +704,24 @@ static void adjust_for_many(rb_comparison *cmp)
     free(p);
 }
 
+/* The same for energy, over the pairs whose energy was tested. */
+static void adjust_energy_for_many(rb_comparison *cmp)
+{
+    rb_compare_criteria c = energy_criteria(&cmp->criteria);
+    double *p = xmalloc((cmp->n_pairs ? cmp->n_pairs : 1) * sizeof *p);
+    for (size_t k = 0; k < cmp->n_pairs; k++)
+        p[k] = cmp->pairs[k].energy.tested ? cmp->pairs[k].energy.p_value : NAN;
+    holm_adjust(p, cmp->n_pairs, p);
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        rb_sample_comparison *s = &cmp->pairs[k].energy;
+        if (!s->tested)
+            continue;
+        s->p_adjusted = p[k];
+        compare_decide(s, &c);
+    }
+    free(p);
+}
+
 void comparison_run(rb_comparison *cmp)
 {
     match_rows(cmp);
@@ -629,15 +736,24 @@ void comparison_run(rb_comparison *cmp)
         cmp->n_became_bad += p->became_bad != 0;
         p->differs = settings_that_differ(p->old_row, p->new_row);
         cmp->n_differ += p->differs != 0;
+        judge_energy(p, &cmp->criteria);
+        cmp->n_energy_pairs += p->no_energy == NULL;
+        cmp->n_energy_tested += p->no_energy == NULL && p->energy.tested;
     }
+    cmp->energy_shown = cmp->old_file.n_with_energy > 0 || cmp->new_file.n_with_energy > 0;
     adjust_for_many(cmp);
-    for (size_t k = 0; k < cmp->n_pairs; k++)
+    adjust_energy_for_many(cmp);
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
         cmp->counts[cmp->pairs[k].stats.verdict]++;
+        if (!cmp->pairs[k].no_energy)
+            cmp->energy_counts[cmp->pairs[k].energy.verdict]++;
+    }
 }
 
 int comparison_status(const rb_comparison *cmp)
 {
     return cmp->counts[RB_VERDICT_SLOWER] > 0 || cmp->n_became_bad > 0 ||
+           (!cmp->energy_report_only && cmp->energy_counts[RB_VERDICT_SLOWER] > 0) ||
            (cmp->require_all && cmp->n_only_old > 0);
 }
 

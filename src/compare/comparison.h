@@ -58,6 +58,13 @@ typedef struct rb_compare_row {
     size_t *round_reps;     /* each round's samples, in order (in the file's
                                pool; they add up to n_samples) */
     size_t n_rounds;        /* 0 or 1: one run */
+    double energy_j;        /* the row's energy per call; 0: none */
+    double *energy_rounds;  /* one energy per call for each round that has
+                               one (the row's alone where its rounds keep
+                               none: a file written before they did); in
+                               the file's pool */
+    size_t *energy_reps;    /* n_energy_rounds ones: one figure a round */
+    size_t n_energy_rounds;
     int device;             /* index into the file's devices, -1 if none */
     const char *settings[RB_SETTING_COUNT_]; /* how it was measured; NULL where
                                                 the file does not say (a row
@@ -85,6 +92,9 @@ typedef struct rb_compare_file {
     size_t n_params_sets;
     double *samples;        /* every row's samples, one block */
     size_t *round_reps;     /* every row's rounds' reps, one block */
+    double *energy_rounds;  /* every row's energy per round, one block */
+    size_t *energy_reps;    /* as many ones */
+    size_t n_with_energy;   /* rows with energy */
     const char *version, *git_revision, *started, *host;
     rb_compare_row *rows;
     size_t n_rows;
@@ -100,6 +110,13 @@ typedef struct rb_compare_pair {
                                record and that differs between them */
     int became_bad;         /* ok in the old file, and wrong, failed or
                                unsupported in the new: a regression */
+    rb_sample_comparison energy; /* energy per call, judged by the same
+                               rules over one figure a round (quantity
+                               RB_QUANTITY_ENERGY); meaningful where
+                               no_energy is NULL */
+    const char *no_energy;  /* why energy is not compared: "no energy in
+                               old", "... in new", "... in either", "not
+                               ok"; NULL where both rows have energy */
 } rb_compare_pair;
 
 typedef struct rb_comparison {
@@ -135,11 +152,24 @@ typedef struct rb_comparison {
                                         version or file differs between the
                                         files (among the pairs) */
     size_t n_plugin_changes;
+    /* Energy (rows measured with energy = on): compared where both rows of
+     * a pair have it, over the rounds' energy per call (two or more a side;
+     * else unclear), p-values adjusted with Holm's method over the pairs
+     * whose energy was tested (a family of their own, so that measuring
+     * energy does not change time's verdicts). */
+    int energy_shown;                /* some row of either file has energy: the
+                                        reports show energy beside time */
+    size_t energy_counts[RB_VERDICT_COUNT_]; /* over the pairs with energy */
+    size_t n_energy_pairs;           /* pairs with energy on both sides */
+    size_t n_energy_tested;          /* of them, those tested */
+    int energy_report_only;          /* --energy report: a higher energy is
+                                        reported but does not fail */
 } rb_comparison;
 
 /* The exit status the comparison calls for: 1 when a configuration got
- * slower, became wrong, failed or unsupported, or (with require_all) is
- * missing from the new file; else 0. */
+ * slower, used more energy (unless energy_report_only), became wrong,
+ * failed or unsupported, or (with require_all) is missing from the new
+ * file; else 0. */
 int comparison_status(const rb_comparison *cmp);
 
 /* Reads a result file written by `redbench --format json` (report/read.h),

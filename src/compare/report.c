@@ -5,7 +5,11 @@
  * measured differently in the two files (timing mode, cache regime) with a
  * note; then the configurations found in one file only, the device
  * differences (when compared anyway) and a summary. The table and Markdown
- * have the `note` column only when some configuration has a note. */
+ * have the `note` column only when some configuration has a note. Where
+ * either file has energy, every report shows energy beside time: the old
+ * and new energy per call, their ratio with its interval and the energy
+ * verdict (same, lower, higher, unclear), or why a pair has none ("no
+ * energy in old"); files without energy give the reports they gave. */
 #include "compare/comparison.h"
 
 #include <errno.h>
@@ -24,7 +28,8 @@
 
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_OP, COL_DTYPE, COL_N, COL_OLD, COL_NEW,
-    COL_RATIO, COL_INTERVAL, COL_P, COL_VERDICT, COL_NOTE, COL_COUNT
+    COL_RATIO, COL_INTERVAL, COL_P, COL_VERDICT, COL_E_OLD, COL_E_NEW, COL_E_RATIO,
+    COL_E_INTERVAL, COL_ENERGY, COL_NOTE, COL_COUNT
 };
 
 /* The table's and Markdown's columns, laid out by report/columns.c. */
@@ -34,14 +39,38 @@ static const rb_column columns[COL_COUNT] = {
     [COL_N] = {"n", 1},            [COL_OLD] = {"old", 1},     [COL_NEW] = {"new", 1},
     [COL_RATIO] = {"ratio", 1},    [COL_INTERVAL] = {"interval", 0},
     [COL_P] = {"p", 1},            [COL_VERDICT] = {"verdict", 0},
-    [COL_NOTE] = {"note", 0},
+    [COL_E_OLD] = {"old J", 1},    [COL_E_NEW] = {"new J", 1},
+    [COL_E_RATIO] = {"J ratio", 1}, [COL_E_INTERVAL] = {"J interval", 0},
+    [COL_ENERGY] = {"energy", 0},  [COL_NOTE] = {"note", 0},
 };
 
-/* The columns shown: `note` only when some pair was measured differently. */
+/* The columns shown: `note` only when some pair was measured differently,
+ * energy's only when either file has energy. */
 static void shown_columns(const rb_comparison *cmp, int shown[COL_COUNT])
 {
     for (int c = 0; c < COL_COUNT; c++)
-        shown[c] = c != COL_NOTE || cmp->n_differ > 0;
+        shown[c] = c == COL_NOTE                        ? cmp->n_differ > 0
+                   : c >= COL_E_OLD && c <= COL_ENERGY ? cmp->energy_shown
+                                                       : 1;
+}
+
+/* Joules per call with a prefix: "1.25 mJ", "310 uJ"; "-" unknown. */
+static char *energy_cell(double j)
+{
+    static const struct { double scale; const char *unit; } units[] = {
+        {1, "J"}, {1e-3, "mJ"}, {1e-6, "uJ"}, {1e-9, "nJ"}};
+    if (!isfinite(j) || j <= 0)
+        return xstrdup("-");
+    size_t u = 0;
+    while (u + 1 < RB_ARRAY_LEN(units) && j < units[u].scale)
+        u++;
+    return xasprintf("%.3g %s", j / units[u].scale, units[u].unit);
+}
+
+/* The pair's energy verdict, or why it has none. */
+static const char *energy_verdict_text(const rb_compare_pair *p)
+{
+    return p->no_energy ? p->no_energy : verdict_word(p->energy.verdict, RB_QUANTITY_ENERGY);
 }
 
 static char *duration_cell(double ns)
@@ -91,6 +120,15 @@ static void fill_cells(size_t number, const rb_compare_pair *p, char *cells[COL_
                               : xstrdup("-");
     cells[COL_P] = isfinite(s->p_value) ? xasprintf("%.2g", s->p_value) : xstrdup("-");
     cells[COL_VERDICT] = xstrdup(verdict_name(s->verdict));
+    const rb_sample_comparison *e = &p->energy;
+    cells[COL_E_OLD] = energy_cell(e->median_old);
+    cells[COL_E_NEW] = energy_cell(e->median_new);
+    cells[COL_E_RATIO] = !p->no_energy && isfinite(e->ratio) ? xasprintf("%.3f", e->ratio)
+                                                             : xstrdup("-");
+    cells[COL_E_INTERVAL] = !p->no_energy && isfinite(e->ci_low) && isfinite(e->ci_high)
+                                ? xasprintf("[%.3f, %.3f]", e->ci_low, e->ci_high)
+                                : xstrdup("-");
+    cells[COL_ENERGY] = xstrdup(energy_verdict_text(p));
     cells[COL_NOTE] = note_text(p);
 }
 
@@ -134,6 +172,22 @@ static void write_pair_notes(FILE *out, const rb_comparison *cmp, int markdown)
         put(out, title);
         fputs(": ", out);
         put(out, p->stats.why);
+        fputc('\n', out);
+        free(title);
+    }
+    header_written = 0;
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_pair *p = &cmp->pairs[k];
+        if (p->no_energy || p->energy.verdict != RB_VERDICT_UNCLEAR)
+            continue;
+        if (!header_written)
+            fputs(markdown ? "\nEnergy unclear:\n\n" : "\nenergy unclear:\n", out);
+        header_written = 1;
+        char *title = compare_row_title(p->old_row);
+        fprintf(out, markdown ? "- #%zu " : "  #%zu ", k + 1);
+        put(out, title);
+        fputs(": ", out);
+        put(out, p->energy.why);
         fputc('\n', out);
         free(title);
     }
@@ -184,6 +238,36 @@ static void write_one_file_rows(FILE *out, const char *path, const rb_compare_ro
     }
 }
 
+/* What the energy verdicts came to, where either file has energy: plain
+ * lines under the table, or Markdown sentences. */
+static void write_energy_summary(FILE *out, const rb_comparison *cmp, int markdown)
+{
+    if (!cmp->energy_shown)
+        return;
+    const size_t *e = cmp->energy_counts;
+    size_t without = cmp->n_pairs - cmp->n_energy_pairs;
+    fprintf(out, markdown ? "\n**Energy:** %zu configuration%s with energy in both files: %zu same, "
+                            "%zu lower, %zu higher, %zu unclear; %zu without energy on a side. "
+                          : "energy: %zu configuration%s with energy in both files: %zu same, "
+                            "%zu lower, %zu higher, %zu unclear; %zu without energy on a side\n",
+            cmp->n_energy_pairs, cmp->n_energy_pairs == 1 ? "" : "s", e[RB_VERDICT_SAME],
+            e[RB_VERDICT_FASTER], e[RB_VERDICT_SLOWER], e[RB_VERDICT_UNCLEAR], without);
+    fprintf(out, markdown ? "Energy per call over the rounds' figures (one a round), %zu tested, "
+                            "p-values adjusted over them with Holm's method.\n"
+                          : "energy compared: %zu (J = energy per call, the median of the "
+                            "rounds'; one figure a round, two rounds a side needed); p-values "
+                            "adjusted over them with Holm's method\n",
+            cmp->n_energy_tested);
+    if (e[RB_VERDICT_SLOWER])
+        fprintf(out, markdown ? "\n**Energy regression%s:** %zu configuration%s used more than "
+                                "%g%% more energy per call.\n"
+                              : "regression%s: %zu configuration%s used more than %g%% more "
+                                "energy per call\n",
+                cmp->energy_report_only ? " (reported only: --energy report)" : "",
+                e[RB_VERDICT_SLOWER], e[RB_VERDICT_SLOWER] == 1 ? "" : "s",
+                100 * cmp->criteria.threshold);
+}
+
 static void write_summary(FILE *out, const rb_comparison *cmp)
 {
     fprintf(out, "\n%zu configuration%s in both files: %zu same, %zu faster, %zu slower, "
@@ -217,6 +301,7 @@ static void write_summary(FILE *out, const rb_comparison *cmp)
                      "compare%s different measurements\n",
                 cmp->n_differ, cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "its" : "their",
                 cmp->n_differ == 1 ? "" : "s", cmp->n_differ == 1 ? "s" : "");
+    write_energy_summary(out, cmp, 0);
     if (count_slower(cmp)) {
         size_t differ = 0;
         for (size_t k = 0; k < cmp->n_pairs; k++)
@@ -288,9 +373,38 @@ static void csv_settings(FILE *out, const rb_compare_row *old_row, const rb_comp
             fprintf(out, "%s%s", named++ ? " " : "", compare_setting_name(s));
 }
 
+/* The energy columns, where either file has energy: each side's energy
+ * per call, then for a pair the ratio, interval, p, verdict (or "none")
+ * and why. */
+static void csv_energy(FILE *out, const rb_compare_row *old_row, const rb_compare_row *new_row,
+                       const rb_compare_pair *pair)
+{
+    const rb_sample_comparison *e = pair ? &pair->energy : NULL;
+    const rb_compare_row *sides[] = {old_row, new_row};
+    for (size_t k = 0; k < RB_ARRAY_LEN(sides); k++) {
+        fputc(',', out);
+        if (sides[k] && sides[k]->energy_j > 0)
+            csv_number(out, e ? (k ? e->median_new : e->median_old) : sides[k]->energy_j);
+    }
+    if (!pair) {
+        fputs(",,,,,,", out);
+        return;
+    }
+    const double numbers[] = {e->ratio, e->ci_low, e->ci_high, e->p_value};
+    for (size_t k = 0; k < RB_ARRAY_LEN(numbers); k++) {
+        fputc(',', out);
+        if (!pair->no_energy)
+            csv_number(out, numbers[k]);
+    }
+    fputc(',', out);
+    csv_field(out, pair->no_energy ? "none" : verdict_word(e->verdict, RB_QUANTITY_ENERGY), 1);
+    fputc(',', out);
+    csv_field(out, pair->no_energy ? pair->no_energy : e->why, 1);
+}
+
 static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
                     const rb_compare_row *old_row, const rb_compare_row *new_row,
-                    const rb_compare_pair *pair)
+                    const rb_compare_pair *pair, int energy)
 {
     const rb_sample_comparison *s = pair ? &pair->stats : NULL;
     csv_field(out, in, 1);
@@ -334,6 +448,8 @@ static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
         fputs(",,,,,,", out);
     }
     csv_settings(out, old_row, new_row, pair ? pair->differs : 0);
+    if (energy)
+        csv_energy(out, old_row, new_row, pair);
     fputc('\n', out);
 }
 
@@ -341,16 +457,21 @@ int compare_report_csv(FILE *out, const rb_comparison *cmp)
 {
     fputs("in,run,plugin,params,op,dtype,n,distribution,old_status,new_status,old_reps,"
           "new_reps,old_median_ns,new_median_ns,ratio,ci_low,ci_high,p_value,verdict,why,"
-          "old_timing,new_timing,old_cache,new_cache,measured_differently\n",
+          "old_timing,new_timing,old_cache,new_cache,measured_differently",
           out);
+    if (cmp->energy_shown)
+        fputs(",old_energy_j,new_energy_j,energy_ratio,energy_ci_low,energy_ci_high,"
+              "energy_p_value,energy_verdict,energy_why",
+              out);
+    fputc('\n', out);
     for (size_t k = 0; k < cmp->n_pairs; k++) {
         const rb_compare_pair *p = &cmp->pairs[k];
-        csv_row(out, "both", p->old_row, p->old_row, p->new_row, p);
+        csv_row(out, "both", p->old_row, p->old_row, p->new_row, p, cmp->energy_shown);
     }
     for (size_t k = 0; k < cmp->n_only_old; k++)
-        csv_row(out, "old", cmp->only_old[k], cmp->only_old[k], NULL, NULL);
+        csv_row(out, "old", cmp->only_old[k], cmp->only_old[k], NULL, NULL, cmp->energy_shown);
     for (size_t k = 0; k < cmp->n_only_new; k++)
-        csv_row(out, "new", cmp->only_new[k], NULL, cmp->only_new[k], NULL);
+        csv_row(out, "new", cmp->only_new[k], NULL, cmp->only_new[k], NULL, cmp->energy_shown);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
 
@@ -444,6 +565,28 @@ static void write_one_file_list(json_writer *w, const char *key, const rb_compar
     jw_end_array(w);
 }
 
+/* A pair's energy, where either file has energy: an object beside the
+ * time's figures; its verdict "none" with why where a row has none. */
+static void write_energy(json_writer *w, const rb_compare_pair *p)
+{
+    const rb_sample_comparison *e = &p->energy;
+    jw_key(w, "energy");
+    jw_begin_object(w);
+    json_member_number(w, "old_j", e->median_old);
+    json_member_number(w, "new_j", e->median_new);
+    json_member_uint(w, "old_rounds", p->old_row->n_energy_rounds);
+    json_member_uint(w, "new_rounds", p->new_row->n_energy_rounds);
+    json_member_number(w, "ratio", p->no_energy ? NAN : e->ratio);
+    json_member_number(w, "ci_low", p->no_energy ? NAN : e->ci_low);
+    json_member_number(w, "ci_high", p->no_energy ? NAN : e->ci_high);
+    json_member_number(w, "p_value", p->no_energy ? NAN : e->p_value);
+    json_member_number(w, "p_adjusted", p->no_energy ? NAN : e->p_adjusted);
+    json_member_string(w, "verdict",
+                       p->no_energy ? "none" : verdict_word(e->verdict, RB_QUANTITY_ENERGY));
+    json_member_string(w, "why", p->no_energy ? p->no_energy : e->why);
+    jw_end_object(w);
+}
+
 int compare_report_json(FILE *out, const rb_comparison *cmp)
 {
     json_writer w;
@@ -475,6 +618,17 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
     json_member_string(&w, "p_adjustment", "holm");
     json_member_number(&w, "run_allowance", cmp->criteria.run_allowance);
     json_member_uint(&w, "from_rounds", cmp->n_from_rounds);
+    if (cmp->energy_shown) {
+        jw_key(&w, "energy");
+        jw_begin_object(&w);
+        for (int v = 0; v < RB_VERDICT_COUNT_; v++)
+            json_member_uint(&w, verdict_word(v, RB_QUANTITY_ENERGY), cmp->energy_counts[v]);
+        json_member_uint(&w, "with_energy", cmp->n_energy_pairs);
+        json_member_uint(&w, "without_energy", cmp->n_pairs - cmp->n_energy_pairs);
+        json_member_uint(&w, "compared", cmp->n_energy_tested);
+        json_member_bool(&w, "gate", !cmp->energy_report_only);
+        jw_end_object(&w);
+    }
     jw_end_object(&w);
 
     jw_key(&w, "comparisons");
@@ -507,6 +661,8 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
             if (p->differs & (1u << c))
                 jw_string(&w, compare_setting_name(c));
         jw_end_array(&w);
+        if (cmp->energy_shown)
+            write_energy(&w, p);
         jw_end_object(&w);
     }
     jw_end_array(&w);
@@ -595,6 +751,7 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
                      "intervals are widened by %g%% each way.",
                 cmp->n_tested - cmp->n_from_rounds, 100 * cmp->criteria.run_allowance);
     fputc('\n', out);
+    write_energy_summary(out, cmp, 1);
     if (cmp->require_all && cmp->n_only_old)
         fprintf(out, "\n**Missing from new (--require-all):** %zu configuration%s.\n",
                 cmp->n_only_old, cmp->n_only_old == 1 ? "" : "s");

@@ -25,6 +25,20 @@ const char *verdict_name(int verdict)
     return verdict >= 0 && verdict < RB_VERDICT_COUNT_ ? verdict_names[verdict] : "?";
 }
 
+static const char *const energy_words[RB_VERDICT_COUNT_] = {
+    [RB_VERDICT_SAME] = "same",
+    [RB_VERDICT_FASTER] = "lower",
+    [RB_VERDICT_SLOWER] = "higher",
+    [RB_VERDICT_UNCLEAR] = "unclear",
+};
+
+const char *verdict_word(int verdict, int quantity)
+{
+    if (quantity != RB_QUANTITY_ENERGY)
+        return verdict_name(verdict);
+    return verdict >= 0 && verdict < RB_VERDICT_COUNT_ ? energy_words[verdict] : "?";
+}
+
 void compare_criteria_default(rb_compare_criteria *c)
 {
     c->threshold = 0.05;
@@ -342,27 +356,32 @@ void compare_decide(rb_sample_comparison *out, const rb_compare_criteria *criter
     if (!isnan(out->p_smallest))
         snprintf(best, sizeof best, "; %.2g at best with %zu and %zu samples", out->p_smallest,
                  out->n_old, out->n_new);
+    const char *up = verdict_word(RB_VERDICT_SLOWER, out->quantity);
+    const char *down = verdict_word(RB_VERDICT_FASTER, out->quantity);
+    const char *figures = out->quantity == RB_QUANTITY_ENERGY ? "rounds" : "samples";
     out->verdict = RB_VERDICT_UNCLEAR;
     if (significant && out->ci_low > upper) {
         out->verdict = RB_VERDICT_SLOWER;
-        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s slower: "
-                 "the %s lies above +%s", out->p_value, adjusted, threshold, interval, threshold);
+        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s %s: "
+                 "the %s lies above +%s", out->p_value, adjusted, threshold, up, interval,
+                 threshold);
     } else if (significant && out->ci_high < lower) {
         out->verdict = RB_VERDICT_FASTER;
-        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s faster: "
-                 "the %s lies below -%s", out->p_value, adjusted, threshold, interval, threshold);
+        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s %s: "
+                 "the %s lies below -%s", out->p_value, adjusted, threshold, down, interval,
+                 threshold);
     } else if (out->ratio >= large && out->new_all_above) {
         out->verdict = RB_VERDICT_SLOWER;
         snprintf(out->why, sizeof out->why,
-                 "%.3gx slower (at least %.3gx) and all %zu new samples above the old median "
+                 "%.3gx %s (at least %.3gx) and all %zu new %s above the old median "
                  "(p = %.2g%s)",
-                 out->ratio, large, out->n_new, p, best);
+                 out->ratio, up, large, out->n_new, figures, p, best);
     } else if (out->ratio <= 1 / large && out->new_all_below) {
         out->verdict = RB_VERDICT_FASTER;
         snprintf(out->why, sizeof out->why,
-                 "%.3gx faster (at least %.3gx) and all %zu new samples below the old median "
+                 "%.3gx %s (at least %.3gx) and all %zu new %s below the old median "
                  "(p = %.2g%s)",
-                 1 / out->ratio, large, out->n_new, p, best);
+                 1 / out->ratio, down, large, out->n_new, figures, p, best);
     } else if (out->ci_low >= lower && out->ci_high <= upper) {
         out->verdict = RB_VERDICT_SAME;
         snprintf(out->why, sizeof out->why, "the %s lies within %s either way", interval,

@@ -51,6 +51,15 @@ enum rb_verdict {
 
 const char *verdict_name(int verdict); /* "same", "faster", "slower", "unclear" */
 
+/* What a comparison judges: time per call (its verdicts are faster and
+ * slower), or energy per call, judged by the same rules over one figure a
+ * round (its verdicts are said lower and higher). */
+enum rb_quantity { RB_QUANTITY_TIME = 0, RB_QUANTITY_ENERGY };
+
+/* A verdict as said of a quantity: verdict_name's for time; "same",
+ * "lower", "higher", "unclear" for energy. */
+const char *verdict_word(int verdict, int quantity);
+
 typedef struct rb_compare_criteria {
     double threshold;    /* smallest change that matters, e.g. 0.05 for 5% */
     double alpha;        /* significance level; the interval is at 1 - alpha */
@@ -89,6 +98,8 @@ typedef struct rb_sample_comparison {
     int from_rounds;        /* judged from the rounds (compare_rounds);
                                0: from one run's samples, interval widened */
     char why[256];          /* one line saying how the verdict was reached */
+    int quantity;           /* enum rb_quantity: the words compare_decide
+                               uses (comparisons begin with time) */
 } rb_sample_comparison;
 
 /* Compares two sets of samples (neither is modified). */

@@ -1,6 +1,6 @@
 /* src/plot/build.c: plot_build: a result set's rows grouped into
  * configurations (plot/data.c), then every figure: bandwidth and time
- * (plot/data.c), speedup (plot/speedup.c) and heat maps (plot/heatmap.c),
+ * (plot/data.c), energy where rows have it (plot/energy.c), speedup (plot/speedup.c) and heat maps (plot/heatmap.c),
  * with names kept unique. */
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +49,7 @@ int plot_build(const rb_results *res, const char *path, const char *baseline, pl
             set->baseline = xstrdup(baseline);
             plot_bandwidth_figures(&b, set);
             plot_time_figure(&b, set);
+            plot_energy_figures(&b, set);
             plot_speedup(&b, set, baseline, by_run);
             plot_heatmaps(&b, set);
             unique_names(set);

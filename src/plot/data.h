@@ -89,6 +89,9 @@ void plot_group_configs(plot_builder *b);
 /* Adds the bandwidth figures, and the time figure. */
 void plot_bandwidth_figures(plot_builder *b, plot_set *set);
 void plot_time_figure(plot_builder *b, plot_set *set);
+/* Adds the energy figures (J/GB against n, one per op and dtype) where
+ * rows have energy (plot/energy.c). */
+void plot_energy_figures(plot_builder *b, plot_set *set);
 /* The baseline: 0 and *by_run set if a run (1) or else a plugin (0) has that
  * name; -1 after an error listing the runs and plugins. */
 int plot_resolve_baseline(const plot_builder *b, const char *baseline, int *by_run);

@@ -1,5 +1,6 @@
 /* src/plot/figures.h: the figures drawn from a results file, and who draws them.
  *   plot/data.c     results (run/results.h) -> figures (which lines, bars and cells)
+ *   plot/energy.c   the energy figures (J/GB against n)
  *   plot/axis.c     axis ranges, ticks and their labels, shared by both drawers
  *   plot/svg.c      a figure as an SVG element, drawn in C (the HTML report)
  *   plot/gnuplot.c  figures as gnuplot scripts, run into SVG and PNG files
@@ -11,6 +12,9 @@
  *   time       median time against n (log2 x, log y), one line per configuration
  *              (bandwidth and time: each point with error bars from the
  *              interquartile range of its samples, where it has four or more)
+ *   energy     joules per GB read against n (log2), one line per
+ *              configuration, one per op and dtype; only from rows that
+ *              measured energy (energy = on), none without
  *   speedup    the baseline's time / each configuration's time, grouped bars
  *              per (op, dtype, n)
  *   heatmap    for a run sweeping two or more parameters: GB/s per value of

@@ -281,8 +281,7 @@ static void get_energy_note(const rb_row_ref *r, rb_value *v)
 /* The bytes a call must read: n x element size, on every rank. */
 static double row_bytes(const rb_row *row)
 {
-    uint64_t n = row->ranks > 1 && row->n_total ? row->n_total : row->config->n;
-    return (double)n * (double)rb_dtype_size(row->config->dtype);
+    return results_row_bytes(row);
 }
 
 GET_MEASURED(energy_j, has_energy(row), row->energy_j)

@@ -358,6 +358,8 @@ static void write_rounds(json_writer *w, const rb_row *row)
         json_member_int(w, "reps", (int64_t)round->reps);
         json_member_int(w, "position", (int64_t)round->position);
         json_member_string(w, "stopped_by", round->stopped_by);
+        if (round->energy_j > 0)
+            json_member_number(w, "energy_j", round->energy_j);
         jw_end_object(w);
     }
     jw_end_array(w);

@@ -520,8 +520,9 @@ int fill_samples(rb_row_fill *f, const rb_value *v, const json_value *j)
     return 0;
 }
 
-/* rounds[]: each round's median, reps, position and stopped_by; their reps
- * add up to the samples read before them. */
+/* rounds[]: each round's median, reps, position and stopped_by, and its
+ * energy_j where it has one; their reps add up to the samples read before
+ * them. */
 int fill_rounds(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)v;
@@ -544,8 +545,16 @@ int fill_rounds(rb_row_fill *f, const rb_value *v, const json_value *j)
             return why(f, "has a round %zu that is not an object with median_ns (nanoseconds, 0 "
                           "or more), reps and position (whole numbers)", k + 1);
         }
+        const json_value *energy = json_get(round, "energy_j");
+        if (energy && energy->type != JSON_NULL &&
+            (energy->type != JSON_NUMBER || !isfinite(energy->number) || energy->number < 0)) {
+            free(rounds);
+            return why(f, "has a round %zu whose energy_j is not a number of joules, 0 or more "
+                          "(or null)", k + 1);
+        }
         const char *stopped = json_string(json_get(round, "stopped_by"));
         rounds[k] = (rb_round){
+            .energy_j = energy && energy->type == JSON_NUMBER ? energy->number : 0,
             .median_ns = median->number,
             .reps = (size_t)reps,
             .position = (size_t)position,

@@ -63,3 +63,9 @@ void results_timing_text(const rb_results *res, char *text, size_t cap)
         len += (size_t)w;
     }
 }
+
+double results_row_bytes(const rb_row *row)
+{
+    uint64_t n = row->ranks > 1 && row->n_total ? row->n_total : row->config->n;
+    return (double)n * (double)rb_dtype_size(row->config->dtype);
+}

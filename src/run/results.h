@@ -21,6 +21,8 @@ typedef struct rb_round {
     const char *stopped_by; /* why its repetitions stopped (static) */
     int slowest_rank, fastest_rank; /* with ranks: the round's (rb_row) */
     double slowest_rank_ns, fastest_rank_ns;
+    double energy_j;        /* the round's energy per call (all ranks' sum,
+                               as rb_row's); 0 unknown */
 } rb_round;
 
 /* The ranks whose share of the energy a row keeps. */
@@ -162,6 +164,10 @@ typedef struct rb_results {
 } rb_results;
 
 void results_free(rb_results *res);
+
+/* The bytes a call of the row must read: n (all ranks' with ranks) x the
+ * element's size; what bandwidth and J/GB are over. */
+double results_row_bytes(const rb_row *row);
 
 /* Counts of rows per status, indexed by enum rb_row_status. */
 void results_count(const rb_results *res, size_t counts[]);

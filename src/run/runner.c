@@ -536,6 +536,7 @@ static void append_round(rb_row *row, const rb_row *got, size_t position)
         .fastest_rank = got->fastest_rank,
         .slowest_rank_ns = got->slowest_rank_ns,
         .fastest_rank_ns = got->fastest_rank_ns,
+        .energy_j = got->energy_source != RB_ENERGY_NONE ? got->energy_j : 0,
     };
 }
 

@@ -2,7 +2,9 @@
 #   test_plot_data  the figures built from a results document written by
 #                   hand, the axes, the SVG
 #   test_plot.sh    `redbench plot` on results of the cpu pack (fixtures/)
+#   test_plot_energy.sh  the energy figure (J/GB against n), from runs of
+#                   the standin backend through the stand-in NVML
 check_PROGRAMS += tests/plot/test_plot_data
 tests_plot_test_plot_data_SOURCES = tests/plot/test_plot_data.c
-TESTS += tests/plot/test_plot.sh tests/plot/test_plot_data
-EXTRA_DIST += tests/plot/test_plot.sh tests/plot/fixtures/small.ini tests/plot/fixtures/none-ok.ini
+TESTS += tests/plot/test_plot.sh tests/plot/test_plot_data tests/plot/test_plot_energy.sh
+EXTRA_DIST += tests/plot/test_plot.sh tests/plot/test_plot_energy.sh tests/plot/fixtures/small.ini tests/plot/fixtures/none-ok.ini
