@@ -364,10 +364,24 @@ static void field_cell(FILE *out, const rb_results *res, const rb_row *row, cons
  * as %peak where no device has a theoretical peak, is left out). */
 static int column_used(const rb_results *res, const rb_field *f)
 {
-    for (size_t k = 0; k < res->n_rows; k++)
-        if (field_known(res, &res->rows[k], f))
+    for (size_t k = 0; k < res->n_rows; k++) {
+        rb_row_ref ref = {res, &res->rows[k]};
+        rb_value v;
+        memset(&v, 0, sizeof v);
+        f->get(&ref, &v);
+        if (v.kind != RB_VALUE_UNKNOWN && v.kind != RB_VALUE_ABSENT &&
+            !(v.kind == RB_VALUE_TEXT && (!v.text || !*v.text)))
             return 1;
+    }
     return 0;
+}
+
+/* Whether the field is about ranks: a column only where some row ran on
+ * several. */
+static int rank_field(const char *name)
+{
+    return strcmp(name, "ranks") == 0 || strcmp(name, "slowest_rank") == 0 ||
+           strcmp(name, "wrong_ranks") == 0;
 }
 
 /* Whether some row ran on several ranks. */
@@ -467,7 +481,7 @@ static void write_results(FILE *out, const rb_results *res)
     for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++) {
         fields[c] = row_field(result_columns[c].field);
         shown[c] = res->n_rows == 0 || column_used(res, fields[c]);
-        if (strcmp(fields[c]->name, "ranks") == 0) /* known on every row, 1 on one device */
+        if (rank_field(fields[c]->name)) /* known on every row, 1 or 0 on one device */
             shown[c] = some_row_ranked(res);
         details += shown[c] && result_columns[c].place == IN_DETAILS;
     }
