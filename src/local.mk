@@ -53,7 +53,8 @@ src_libredbench_la_SOURCES = \
 	src/report/reporters.h src/report/fields.c src/report/fields.h src/report/field_value.h \
 	src/report/output.c src/report/output.h src/report/columns.c src/report/columns.h \
 	src/report/table.c src/report/csv.c src/report/json.c src/report/md.c \
-	src/report/html.c src/report/html.h src/report/read.c src/report/read.h \
+	src/report/html.c src/report/html.h src/report/html_map.c src/report/html_map.h \
+	src/report/read.c src/report/read.h \
 	src/report/read_fields.c src/report/read_fields.h \
 	src/report/formats.c \
 	\

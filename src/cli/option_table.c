@@ -25,16 +25,23 @@ static const char *isolation_choices(const char *sep)
     return buf;
 }
 
+/* The options that choose and change what an experiment file asks for,
+ * the same for the run and for tune (written once, here). */
+#define OPTION_RUN_PATTERN                                                                      \
+    {"run", 'r', 'r', "PATTERN", RB_OPERAND_WORD, NULL,                                         \
+     "run only the [run NAME] sections whose NAME matches the glob PATTERN (repeatable: a run " \
+     "matching any is kept)"}
+#define OPTION_SET_KEY                                                                          \
+    {NULL, 'D', 'D', "KEY=VALUE", RB_OPERAND_SETTING, NULL,                                     \
+     "set or sweep an [experiment], [data] or run key as if written in the file (repeatable; "  \
+     "later ones win): a data key applies to every run, a plugin parameter to every run whose " \
+     "plugin has it, replacing the file's; RUN.KEY=VALUE (RUN a name or glob) to the runs "     \
+     "named only; e.g. -D n=1K..1G:x4 -D dtype=f32 -D 'cpu-un*.lanes=8'"}
+
 static const rb_option_spec run_options[] = {
     {"config", 'c', 'c', "FILE", RB_OPERAND_INI, NULL, "the experiment file (INI)"},
-    {"run", 'r', 'r', "PATTERN", RB_OPERAND_WORD, NULL,
-     "run only the [run NAME] sections whose NAME matches the glob PATTERN (repeatable: a run "
-     "matching any is kept)"},
-    {NULL, 'D', 'D', "KEY=VALUE", RB_OPERAND_SETTING, NULL,
-     "set or sweep an [experiment], [data] or run key as if written in the file (repeatable; "
-     "later ones win): a data key applies to every run, a plugin parameter to every run whose "
-     "plugin has it, replacing the file's; RUN.KEY=VALUE (RUN a name or glob) to the runs "
-     "named only; e.g. -D n=1K..1G:x4 -D dtype=f32 -D 'cpu-un*.lanes=8'"},
+    OPTION_RUN_PATTERN,
+    OPTION_SET_KEY,
     {"device", 0, 'e', "N", RB_OPERAND_WORD, NULL, "the same as -D device=N"},
     {"rounds", 0, 'R', "K", RB_OPERAND_WORD, NULL,
      "the same as -D rounds=K: measure every configuration K times, each round in fresh "
@@ -113,6 +120,11 @@ static const rb_option_spec compare_options[] = {
 
 static const rb_option_spec tune_options[] = {
     {"config", 'c', 'c', "FILE", RB_OPERAND_INI, NULL, "the experiment file (INI)"},
+    OPTION_RUN_PATTERN,
+    OPTION_SET_KEY,
+    {"dry-run", 0, 'n', NULL, RB_OPERAND_NONE, NULL,
+     "validate the experiment and list what would be searched: each run's data sets, their "
+     "candidates and how each is searched; measure nothing, write nothing"},
     {"output", 'o', 'o', "TUNED.ini", RB_OPERAND_FILE, NULL,
      "the experiment file of the winners (default: tuned.ini)"},
     {"map", 'm', 'm', "WINNERS.json", RB_OPERAND_FILE, NULL,

@@ -39,9 +39,8 @@ static void append(char ***items, size_t *count, char *item)
     (*items)[(*count)++] = item;
 }
 
-/* -D KEY=VALUE, or an option that sets one key (`named`: --device N sets
- * device, --rounds K rounds); NULL for -D. */
-static int add_override(rb_options *opt, const char *named, const char *arg)
+int parse_override(const char *command, const char *named, const char *arg,
+                   rb_override **overrides, size_t *count)
 {
     char *key, *value;
     const char *eq = strchr(arg, '=');
@@ -49,7 +48,7 @@ static int add_override(rb_options *opt, const char *named, const char *arg)
         key = xstrdup(named);
         value = xstrdup(arg);
     } else if (!eq) {
-        return usage_error(NULL, "-D takes KEY=VALUE (e.g. -D n=1M,1G), not: %s", arg);
+        return usage_error(command, "-D takes KEY=VALUE (e.g. -D n=1M,1G), not: %s", arg);
     } else {
         char *k = xstrndup(arg, (size_t)(eq - arg)), *v = xstrdup(eq + 1);
         key = xstrdup(trim(k));
@@ -59,16 +58,26 @@ static int add_override(rb_options *opt, const char *named, const char *arg)
         if (*key == '\0') {
             free(key);
             free(value);
-            return usage_error(NULL, "-D %s has no key; -D takes KEY=VALUE (e.g. -D n=1M,1G)",
-                               arg);
+            return usage_error(command,
+                               "-D %s has no key; -D takes KEY=VALUE (e.g. -D n=1M,1G)", arg);
         }
     }
-    opt->overrides = xrealloc(opt->overrides, (opt->n_overrides + 1) * sizeof *opt->overrides);
-    opt->overrides[opt->n_overrides++] = (rb_override){
+    *overrides = xrealloc(*overrides, (*count + 1) * sizeof **overrides);
+    (*overrides)[(*count)++] = (rb_override){
         .option = named ? xasprintf("--%s %s", named, arg) : xasprintf("-D %s", arg),
         .key = key,
         .value = value};
     return 0;
+}
+
+void overrides_free(rb_override *overrides, size_t count)
+{
+    for (size_t k = 0; k < count; k++) {
+        free((char *)overrides[k].option);
+        free((char *)overrides[k].key);
+        free((char *)overrides[k].value);
+    }
+    free(overrides);
 }
 
 static int parse_with(int argc, char **argv, rb_options *opt, const rb_getopt *g);
@@ -98,7 +107,8 @@ static int parse_with(int argc, char **argv, rb_options *opt, const rb_getopt *g
         case 'D':
         case 'e':
         case 'R':
-            if (add_override(opt, c == 'e' ? "device" : c == 'R' ? "rounds" : NULL, optarg) != 0)
+            if (parse_override(NULL, c == 'e' ? "device" : c == 'R' ? "rounds" : NULL, optarg,
+                               &opt->overrides, &opt->n_overrides) != 0)
                 return 2;
             break;
         case 'f': opt->format = optarg; break;
@@ -156,11 +166,6 @@ void options_free(rb_options *opt)
     free(opt->plugin_paths);
     free(opt->outputs);
     free(opt->runs);
-    for (size_t k = 0; k < opt->n_overrides; k++) {
-        free((char *)opt->overrides[k].option);
-        free((char *)opt->overrides[k].key);
-        free((char *)opt->overrides[k].value);
-    }
-    free(opt->overrides);
+    overrides_free(opt->overrides, opt->n_overrides);
     memset(opt, 0, sizeof *opt);
 }

@@ -44,6 +44,14 @@ int options_parse(int argc, char **argv, rb_options *opt);
 void options_free(rb_options *opt);
 void options_usage(void *stream);
 
+/* -D KEY=VALUE (`named` NULL), or an option that sets one key (`named`:
+ * --device N sets device, --rounds K rounds), appended to the list as the
+ * experiment file's loader takes it (experiment_load_overridden). Returns 0,
+ * or 2 after a usage error of `command` (NULL: the run; "tune"...). */
+int parse_override(const char *command, const char *named, const char *arg,
+                   rb_override **overrides, size_t *count);
+void overrides_free(rb_override *overrides, size_t count);
+
 /* The one way every command says that its command line is wrong:
  * "redbench[ COMMAND]: error: WHAT" and where help is, on standard error.
  * `command` is NULL for the run (-c FILE) and "tune", "compare", "plot"...

@@ -1,6 +1,7 @@
 /* src/cli/tune.c: `redbench tune -c FILE`: its options, the experiment
  * read and expanded, the search (tune/search.c) and the winners written
- * (tune/winners.c): what was tried is printed; the winners are written as
+ * (tune/winners.c): what was tried is printed (--dry-run: what would be
+ * searched, and nothing else); the winners are written as
  * an experiment file that re-runs exactly them, and as a JSON winner map.
  * On SIGINT or SIGTERM the candidate in progress is abandoned (its worker
  * killed), the data set it belongs to is left without a winner, the
@@ -17,6 +18,8 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/names.h"
+#include "base/units.h"
 #include "base/safe_file.h"
 #include "base/util.h"
 #include "config/experiment.h"
@@ -32,8 +35,26 @@ typedef struct tune_options {
     const char *map;      /* winner map JSON */
     char **plugin_paths;
     size_t n_plugin_paths;
+    char **runs;          /* -r PATTERN: the runs kept */
+    size_t n_runs;
+    rb_override *overrides; /* -D KEY=VALUE, in order */
+    size_t n_overrides;
     int quiet;
+    int dry_run;          /* --dry-run: list the search, measure nothing */
 } tune_options;
+
+static void append(char ***items, size_t *count, char *item)
+{
+    *items = xrealloc(*items, (*count + 1) * sizeof **items);
+    (*items)[(*count)++] = item;
+}
+
+static void tune_options_free(tune_options *opt)
+{
+    free(opt->plugin_paths);
+    free(opt->runs);
+    overrides_free(opt->overrides, opt->n_overrides);
+}
 
 static int parse_with(int argc, char **argv, const rb_getopt *g, tune_options *opt);
 
@@ -59,11 +80,13 @@ static int parse_with(int argc, char **argv, const rb_getopt *g, tune_options *o
         case 'c': opt->config = optarg; break;
         case 'o': opt->output = optarg; break;
         case 'm': opt->map = optarg; break;
-        case 'p':
-            opt->plugin_paths = xrealloc(opt->plugin_paths,
-                                         (opt->n_plugin_paths + 1) * sizeof *opt->plugin_paths);
-            opt->plugin_paths[opt->n_plugin_paths++] = optarg;
+        case 'p': append(&opt->plugin_paths, &opt->n_plugin_paths, optarg); break;
+        case 'r': append(&opt->runs, &opt->n_runs, optarg); break;
+        case 'D':
+            if (parse_override("tune", NULL, optarg, &opt->overrides, &opt->n_overrides) != 0)
+                return 2;
             break;
+        case 'n': opt->dry_run = 1; break;
         case 'q': opt->quiet = 1; break;
         case 'h': command_help(command_spec("tune"), stdout); return 1;
         case ':': return usage_error("tune", "this option needs a value: %s", argv[optind - 1]);
@@ -77,6 +100,31 @@ static int parse_with(int argc, char **argv, const rb_getopt *g, tune_options *o
     if (!opt->config)
         return usage_error("tune", "give an experiment file with -c FILE");
     return 0;
+}
+
+/* --dry-run: each group (a run at one data set), its candidates and how
+ * it would be searched (tune/search.h); nothing is measured. */
+static void print_search_plan(const rb_experiment *exp, const rb_tune_group *groups,
+                              size_t n_groups)
+{
+    size_t candidates = 0;
+    for (size_t k = 0; k < n_groups; k++)
+        candidates += groups[k].count;
+    printf("%s: %zu data set%s to search, %zu candidate%s in all\n", exp->path, n_groups,
+           n_groups == 1 ? "" : "s", candidates, candidates == 1 ? "" : "s");
+    for (size_t k = 0; k < n_groups; k++) {
+        const rb_tune_group *g = &groups[k];
+        const rb_configuration *c = g->cands[0].config;
+        char n[32];
+        format_size(c->n, n, sizeof n);
+        printf("%4zu  [%s] %s %s %s n=%s: %zu candidate%s, %s\n", k + 1, c->run->name,
+               c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
+               dtype_name(c->dtype), n, g->count, g->count == 1 ? "" : "s",
+               !c->plugin ? "not searched (no plugin)"
+               : g->count <= TUNE_EXHAUSTIVE
+                   ? "successive halving (all measured briefly)"
+                   : "coordinate descent from the defaults, then halving of the best");
+    }
 }
 
 /* SIGINT or SIGTERM: the search stops at once (the runner kills the
@@ -98,7 +146,7 @@ int command_tune(int argc, char **argv)
     tune_options opt;
     int status = parse_tune_options(argc, argv, &opt);
     if (status != 0) {
-        free(opt.plugin_paths);
+        tune_options_free(&opt);
         return status == 1 ? 0 : status;
     }
     char *map = opt.map ? xstrdup(opt.map) : NULL;
@@ -114,8 +162,16 @@ int command_tune(int argc, char **argv)
     rb_sweep sweep = {0};
     status = 2;
     char why[768];
-    if (experiment_load(opt.config, &exp) != 0 || sweep_expand(&exp, &reg, &sweep) != 0) {
+    if (experiment_load_overridden(opt.config, opt.overrides, opt.n_overrides, &exp) != 0 ||
+        experiment_keep_runs(&exp, opt.runs, opt.n_runs) != 0 ||
+        sweep_expand(&exp, &reg, &sweep) != 0) {
         fprintf(stderr, "redbench: %s has errors; nothing was run\n", opt.config);
+    } else if (opt.dry_run) {
+        rb_tune_group *groups = NULL;
+        size_t n_groups = make_groups(&sweep, &groups);
+        print_search_plan(&exp, groups, n_groups);
+        free_groups(groups, n_groups);
+        status = 0;
     } else if (safe_file_check(opt.output, why, sizeof why) != 0 ||
                safe_file_check(map, why, sizeof why) != 0) {
         /* checked before the search, so that its results are not lost */
@@ -144,6 +200,6 @@ int command_tune(int argc, char **argv)
     experiment_free(&exp);
     registry_free(&reg);
     free(map);
-    free(opt.plugin_paths);
+    tune_options_free(&opt);
     return status;
 }

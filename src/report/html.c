@@ -7,9 +7,13 @@
  * timing; what stopped the repetitions; the error in units of the
  * tolerance; whether repeated runs gave the same bits; whether the device
  * was throttled); a cell is empty where the value is not known, and a
- * column that no row fills is left out. The table fits the page: the
- * reason column keeps a readable width (its text wraps, the numbers do
- * not), and the table scrolls sideways in its own box on a narrow page.
+ * column that no row fills is left out. The table fits a page 1,400
+ * pixels wide: the main numbers have columns of their own, headed with
+ * their units; how a row was measured is folded into one details cell;
+ * the reason and the parameters wrap (the numbers do not). Rows that did
+ * not run (skipped, unsupported) are folded under their count, below. With
+ * two sizes or more, a map of each strategy's best GB/s at each n
+ * (report/html_map.c) leads the plots.
  * A run of several rounds adds each round's order of the configurations,
  * bounded for large result sets. */
 #include "report/html.h"
@@ -23,6 +27,7 @@
 #include "base/util.h"
 #include "config/settings.h"
 #include "report/fields.h"
+#include "report/html_map.h"
 #include "report/reporters.h"
 #include "run/rules.h"
 
@@ -47,7 +52,13 @@ static const char style[] =
     "table.results td{white-space:nowrap}\n"
     "table.results td.reason{white-space:normal;overflow-wrap:anywhere;min-width:18em;"
     "max-width:48em}\n"
-    "table.results td.params{white-space:normal;overflow-wrap:anywhere;min-width:7em}\n"
+    "table.results td.params{white-space:normal;overflow-wrap:anywhere;min-width:7em;"
+    "max-width:16em}\n"
+    "table.results td.more{white-space:normal;min-width:6em;max-width:22em;color:#444}\n"
+    "table.results td.more summary{cursor:pointer;color:#1a56a6}\n"
+    "table.results td.more summary.caution{color:#b25a00;font-weight:bold}\n"
+    "table.results td.more span.caution{color:#b25a00;font-weight:bold}\n"
+    "details.folded{margin:10px 0}details.folded>summary{cursor:pointer;color:#555}\n"
     ".status{font-weight:bold}.status.ok{color:#2e7d32}.status.wrong{color:#c62828}"
     ".status.failed{color:#8e0000}.status.unsupported,.status.skipped{color:#757575}\n"
     "tr.wrong td,tr.failed td{background:#fff3f3}\n"
@@ -202,14 +213,22 @@ static void write_devices(FILE *out, const rb_results *res)
     fputs("</table></div>\n", out);
 }
 
-static void write_plots(FILE *out, const plot_set *set)
+static void write_plots(FILE *out, const rb_results *res, const plot_set *set)
 {
     fputs("<h2 id=\"plots\">Plots</h2>\n", out);
-    if (set->n_figures == 0) {
+    plot_set map;
+    size_t maps = html_strategy_map(res, &map);
+    if (set->n_figures == 0 && maps == 0) {
         fprintf(out, "<p class=\"note\">No plots: none of the %zu rows is ok with a time.</p>\n",
                 set->n_rows);
         return;
     }
+    for (size_t f = 0; f < maps; f++) {
+        fputs("<figure class=\"strategy-map\">\n", out);
+        plot_svg_write(out, &map.figures[f]);
+        fputs("</figure>\n", out);
+    }
+    plot_set_free(&map);
     for (size_t f = 0; f < set->n_figures; f++) {
         fputs("<figure>\n", out);
         plot_svg_write(out, &set->figures[f]);
@@ -218,14 +237,51 @@ static void write_plots(FILE *out, const plot_set *set)
 }
 
 /* The results table's columns: fields of a row (report/fields.c), each
- * with its title and its text as people read it. */
-static const char *const result_columns[] = {
-    "run", "plugin", "params_text", "op", "dtype", "n", "status", "median_ns",
-    "bandwidth_gbs", "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz",
-    "ranks", "busbw_gbs", "slowest_rank", "wrong_ranks", "scaling",
-    "pct_peak", "pct_measured_peak", "reps", "noise", "timing",
-    "stopped_by", "error_ratio", "deterministic", "throttled", "energy_note", "reason",
+ * with its header (with its unit) and its place: a column of its own, or
+ * the row's details (one cell, folded, that keeps the table within a
+ * page's width). */
+enum { IN_COLUMN, IN_DETAILS };
+typedef struct result_column {
+    const char *field;  /* the field's name */
+    const char *header; /* the header, with the unit; NULL: the field's title */
+    int place;          /* IN_COLUMN, IN_DETAILS */
+} result_column;
+
+static const result_column result_columns[] = {
+    {"run", NULL, IN_COLUMN},
+    {"plugin", NULL, IN_COLUMN},
+    {"params_text", "params", IN_COLUMN},
+    {"op", NULL, IN_COLUMN},
+    {"dtype", NULL, IN_COLUMN},
+    {"n", "n (elements)", IN_COLUMN},
+    {"status", NULL, IN_COLUMN},
+    {"median_ns", "median time", IN_COLUMN},
+    {"bandwidth_gbs", "bandwidth (GB/s)", IN_COLUMN},
+    {"pct_peak", "% of peak", IN_COLUMN},
+    {"ranks", NULL, IN_COLUMN},
+    {"busbw_gbs", "busbw (GB/s)", IN_COLUMN},
+    {"slowest_rank", NULL, IN_COLUMN},
+    {"wrong_ranks", NULL, IN_COLUMN},
+    {"scaling", NULL, IN_COLUMN},
+    {"noise", "noise (% of median)", IN_COLUMN},
+    {"j_per_gb", "energy (J/GB)", IN_DETAILS},
+    {"power_w", "power (W)", IN_DETAILS},
+    {"sm_clock_min_mhz", "SM clock min (MHz)", IN_DETAILS},
+    {"sm_clock_max_mhz", "SM clock max (MHz)", IN_DETAILS},
+                {"pct_measured_peak", "% of measured peak", IN_DETAILS},
+    {"reps", "repetitions", IN_DETAILS},
+    {"timing", NULL, IN_DETAILS},
+    {"stopped_by", NULL, IN_DETAILS},
+    {"error_ratio", "error / tolerance", IN_DETAILS},
+    {"deterministic", "deterministic", IN_DETAILS},
+    {"throttled", NULL, IN_DETAILS},
+    {"energy_note", "energy note", IN_DETAILS},
+    {"reason", NULL, IN_COLUMN},
 };
+
+/* The columns of the skipped and unsupported rows' table. */
+static const char *const folded_columns[] = {"run",   "plugin", "params_text", "op",
+                                             "dtype", "n",      "status",      "reason"};
 
 /* Whether a field's value draws the eye: a cap that stopped the
  * repetitions before the noise target, results that differed between
@@ -242,14 +298,53 @@ static int caution(const rb_row *row, const char *name)
     return 0;
 }
 
-/* One field's cell: its text as people read it, empty when not known;
- * graph timing with its batch size, a throttled device with its reasons. */
-static void field_cell(FILE *out, const rb_results *res, const rb_row *row, const rb_field *f)
+/* Whether a row has a value for the field. */
+static int field_known(const rb_results *res, const rb_row *row, const rb_field *f)
 {
     rb_row_ref ref = {res, row};
     rb_value v;
     memset(&v, 0, sizeof v);
     f->get(&ref, &v);
+    if (v.kind == RB_VALUE_UNKNOWN || v.kind == RB_VALUE_ABSENT ||
+        (v.kind == RB_VALUE_TEXT && (!v.text || !*v.text)))
+        return 0;
+    char *text = field_text(f, &ref);
+    int known = text && *text && strcmp(text, "-") != 0;
+    free(text);
+    return known;
+}
+
+/* A field's text as people read it, escaped; nothing when not known;
+ * graph timing with its batch size, a throttled device with its reasons. */
+static void field_value(FILE *out, const rb_results *res, const rb_row *row, const rb_field *f)
+{
+    rb_row_ref ref = {res, row};
+    rb_value v;
+    memset(&v, 0, sizeof v);
+    f->get(&ref, &v);
+    const char *name = f->name;
+    if (v.kind == RB_VALUE_UNKNOWN || v.kind == RB_VALUE_ABSENT ||
+        (v.kind == RB_VALUE_TEXT && !v.text))
+        return;
+    char *text = field_text(f, &ref);
+    put_markup(out, text);
+    free(text);
+    if (strcmp(name, "timing") == 0 && row->batch_calls > 0)
+        fprintf(out, ", %u calls per batch", row->batch_calls);
+    if (strcmp(name, "throttled") == 0 && caution(row, name) && v.kind == RB_VALUE_BOOL) {
+        char reasons[160];
+        throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
+        if (*reasons) {
+            fputs(" (", out);
+            put_markup(out, reasons);
+            fputc(')', out);
+        }
+    }
+}
+
+/* One field's cell: its text as people read it, empty when not known. */
+static void field_cell(FILE *out, const rb_results *res, const rb_row *row, const rb_field *f)
+{
     const char *name = f->name;
     if (strcmp(name, "status") == 0)
         fprintf(out, "<td class=\"status %s\">", row_status_name(row->status));
@@ -261,23 +356,7 @@ static void field_cell(FILE *out, const rb_results *res, const rb_row *row, cons
         fprintf(out, "<td class=\"%s\">", name[0] == 'r' ? "reason" : "params");
     else
         fputs("<td>", out);
-    if (v.kind != RB_VALUE_UNKNOWN && v.kind != RB_VALUE_ABSENT &&
-        !(v.kind == RB_VALUE_TEXT && !v.text)) {
-        char *text = field_text(f, &ref);
-        put_markup(out, text);
-        free(text);
-        if (strcmp(name, "timing") == 0 && row->batch_calls > 0)
-            fprintf(out, ", %u calls per batch", row->batch_calls);
-        if (strcmp(name, "throttled") == 0 && caution(row, name) && v.kind == RB_VALUE_BOOL) {
-            char reasons[160];
-            throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
-            if (*reasons) {
-                fputs(" (", out);
-                put_markup(out, reasons);
-                fputc(')', out);
-            }
-        }
-    }
+    field_value(out, res, row, f);
     fputs("</td>", out);
 }
 
@@ -297,6 +376,14 @@ static int column_used(const rb_results *res, const rb_field *f)
     return 0;
 }
 
+/* Whether the field is about ranks: a column only where some row ran on
+ * several. */
+static int rank_field(const char *name)
+{
+    return strcmp(name, "ranks") == 0 || strcmp(name, "slowest_rank") == 0 ||
+           strcmp(name, "wrong_ranks") == 0;
+}
+
 /* Whether some row ran on several ranks. */
 static int some_row_ranked(const rb_results *res)
 {
@@ -306,35 +393,131 @@ static int some_row_ranked(const rb_results *res)
     return 0;
 }
 
+/* Whether the row goes to the folded table of rows that did not run. */
+static int row_folded(const rb_row *row)
+{
+    return row->status == RB_ROW_SKIPPED || row->status == RB_ROW_UNSUPPORTED;
+}
+
+static void column_header(FILE *out, const rb_field *f, const char *header)
+{
+    fputs("<th>", out);
+    put_markup(out, header ? header : f->title ? f->title : f->name);
+    fputs("</th>", out);
+}
+
+/* The row's details cell: each detail known, "header: value", a value
+ * that draws the eye marked; its summary says when one does. */
+static void details_cell(FILE *out, const rb_results *res, const rb_row *row,
+                         const rb_field *const *fields, const int *shown)
+{
+    int any = 0, alert = 0;
+    for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++)
+        if (shown[c] && result_columns[c].place == IN_DETAILS &&
+            field_known(res, row, fields[c])) {
+            any = 1;
+            alert |= caution(row, fields[c]->name);
+        }
+    fputs("<td class=\"more\">", out);
+    if (!any) {
+        fputs("</td>", out);
+        return;
+    }
+    fprintf(out, "<details><summary%s>%s</summary>", alert ? " class=\"caution\"" : "",
+            alert ? "details (check)" : "details");
+    const char *sep = "";
+    for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++) {
+        if (!shown[c] || result_columns[c].place != IN_DETAILS ||
+            !field_known(res, row, fields[c]))
+            continue;
+        fprintf(out, "%s<span%s>", sep,
+                caution(row, fields[c]->name) ? " class=\"caution\"" : "");
+        put_markup(out, result_columns[c].header ? result_columns[c].header
+                                                 : fields[c]->title ? fields[c]->title
+                                                                    : fields[c]->name);
+        fputs(": ", out);
+        field_value(out, res, row, fields[c]);
+        fputs("</span>", out);
+        sep = "; ";
+    }
+    fputs("</details></td>", out);
+}
+
+/* The rows that did not run (skipped, unsupported), folded away under
+ * their count, with why. */
+static void write_folded(FILE *out, const rb_results *res, size_t count)
+{
+    fprintf(out, "<details class=\"folded\"><summary>%zu row%s skipped or unsupported "
+                 "(not run)</summary>\n<div class=\"wide\"><table class=\"results folded\">\n"
+                 "<tr><th>#</th>",
+            count, count == 1 ? "" : "s");
+    for (size_t c = 0; c < RB_ARRAY_LEN(folded_columns); c++)
+        column_header(out, row_field(folded_columns[c]),
+                      strcmp(folded_columns[c], "params_text") == 0 ? "params"
+                      : strcmp(folded_columns[c], "n") == 0        ? "n (elements)"
+                                                                   : NULL);
+    fputs("</tr>\n", out);
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_row *row = &res->rows[k];
+        if (!row_folded(row))
+            continue;
+        fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>",
+                row_status_name(row->status), row->config->index + 1);
+        for (size_t c = 0; c < RB_ARRAY_LEN(folded_columns); c++)
+            field_cell(out, res, row, row_field(folded_columns[c]));
+        fputs("</tr>\n", out);
+    }
+    fputs("</table></div>\n</details>\n", out);
+}
+
 static void write_results(FILE *out, const rb_results *res)
 {
     const rb_field *fields[RB_ARRAY_LEN(result_columns)];
     int shown[RB_ARRAY_LEN(result_columns)];
-    fputs("<h2 id=\"results\">Results</h2>\n<div class=\"wide\"><table class=\"results\">\n"
-          "<tr><th>#</th>",
-          out);
+    size_t folded = 0, details = 0;
+    for (size_t k = 0; k < res->n_rows; k++)
+        folded += row_folded(&res->rows[k]);
+    fputs("<h2 id=\"results\">Results</h2>\n", out);
     for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++) {
-        fields[c] = row_field(result_columns[c]);
+        fields[c] = row_field(result_columns[c].field);
         shown[c] = res->n_rows == 0 || column_used(res, fields[c]);
-        if (strcmp(fields[c]->name, "ranks") == 0) /* known on every row, 1 on one device */
+        if (rank_field(fields[c]->name)) /* known on every row, 1 or 0 on one device */
             shown[c] = some_row_ranked(res);
-        if (!shown[c])
-            continue;
-        fputs("<th>", out);
-        put_markup(out, fields[c]->title ? fields[c]->title : fields[c]->name);
-        fputs("</th>", out);
+        details += shown[c] && result_columns[c].place == IN_DETAILS;
     }
-    fputs("</tr>\n", out);
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_row *row = &res->rows[k];
-        fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>", row_status_name(row->status),
-                row->config->index + 1);
-        for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++)
-            if (shown[c])
-                field_cell(out, res, row, fields[c]);
+    if (folded < res->n_rows || res->n_rows == 0) {
+        fputs("<div class=\"wide\"><table class=\"results\">\n<tr><th>#</th>", out);
+        for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++) {
+            if (!shown[c] || result_columns[c].place != IN_COLUMN)
+                continue;
+            if (details && strcmp(fields[c]->name, "reason") == 0)
+                fputs("<th>how measured</th>", out);
+            column_header(out, fields[c], result_columns[c].header);
+        }
+        if (details && !shown[RB_ARRAY_LEN(result_columns) - 1])
+            fputs("<th>how measured</th>", out);
         fputs("</tr>\n", out);
+        for (size_t k = 0; k < res->n_rows; k++) {
+            const rb_row *row = &res->rows[k];
+            if (row_folded(row))
+                continue;
+            fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>",
+                    row_status_name(row->status), row->config->index + 1);
+            for (size_t c = 0; c < RB_ARRAY_LEN(result_columns); c++) {
+                if (!shown[c] || result_columns[c].place != IN_COLUMN)
+                    continue;
+                if (details && strcmp(fields[c]->name, "reason") == 0)
+                    details_cell(out, res, row, fields, shown);
+                field_cell(out, res, row, fields[c]);
+            }
+            if (details && !shown[RB_ARRAY_LEN(result_columns) - 1])
+                details_cell(out, res, row, fields, shown);
+            fputs("</tr>\n", out);
+        }
+        fputs("</table></div>\n", out);
     }
-    fputs("</table></div>\n", out);
+    if (folded)
+        write_folded(out, res, folded);
 }
 
 /* The rounds' orders: at most this many configurations a round and this
@@ -521,7 +704,7 @@ int html_report_write(FILE *out, const rb_results *res, const plot_set *set, con
     write_heading(out, res, source);
     write_summary(out, res);
     write_devices(out, res);
-    write_plots(out, set);
+    write_plots(out, res, set);
     write_results(out, res);
     write_rounds(out, res);
     write_provenance(out, res);

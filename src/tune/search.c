@@ -203,8 +203,53 @@ size_t make_groups(const rb_sweep *sweep, rb_tune_group **out)
     return count;
 }
 
+/* The stage of a candidate's latest measurement, 1 for the briefest: the
+ * search measures a candidate once per level it reaches, from level 0 (a
+ * fresh candidate in halving or descent) up, so `rounds` is its level plus
+ * one; the winner's latest measurement is the final one (level 3 again). */
+static int stage_of(const rb_candidate *c) { return c->rounds; }
+
+/* "stage 1 (1/27 time)": the stage and how long its measurements are,
+ * against the experiment's own min_time and max_reps (time_candidates). */
+static void stage_label(int stage, char *buf, size_t len)
+{
+    static const char *const length[] = {"1/27 time", "1/9 time", "1/3 time"};
+    snprintf(buf, len, "stage %d (%s)", stage,
+             stage >= 1 && stage <= 3 ? length[stage - 1] : "full time");
+}
+
+/* Later stages first; within a stage the fastest first, rows not ok last. */
+static int by_stage_then_time(const void *a, const void *b)
+{
+    const rb_candidate *x = *(rb_candidate *const *)a, *y = *(rb_candidate *const *)b;
+    if (stage_of(x) != stage_of(y))
+        return stage_of(y) - stage_of(x);
+    int fx = isfinite(x->median_ns), fy = isfinite(y->median_ns);
+    if (fx != fy)
+        return fy - fx;
+    return x->median_ns < y->median_ns ? -1 : x->median_ns > y->median_ns ? 1 : 0;
+}
+
+static void print_candidate(FILE *out, const rb_candidate *cand, int winner)
+{
+    char t[32], stage[48];
+    format_duration_ns(cand->median_ns, t, sizeof t);
+    if (winner)
+        snprintf(stage, sizeof stage, "final (full time)");
+    else if (isfinite(cand->median_ns))
+        stage_label(stage_of(cand), stage, sizeof stage);
+    else
+        stage[0] = '\0';
+    fprintf(out, "  %s %-40s %10s  %-11s %s\n", winner ? "*" : " ", cand->config->params_text,
+            isfinite(cand->median_ns) ? t : "-", row_status_name(cand->status), stage);
+}
+
 void print_tried(FILE *out, const rb_tune_group *groups, size_t n_groups)
 {
+    fprintf(out, "How the search works: each candidate tried is measured briefly (stage 1, 1/27 of "
+                 "min_time), the best third of each stage 3x longer in the next, and the winner "
+                 "(*) once more at the experiment's own settings (final); a time is from the "
+                 "last stage its candidate reached, so compare times within one stage.\n");
     for (size_t k = 0; k < n_groups; k++) {
         const rb_tune_group *g = &groups[k];
         const rb_configuration *c = g->cands[0].config;
@@ -213,20 +258,24 @@ void print_tried(FILE *out, const rb_tune_group *groups, size_t n_groups)
         size_t tried = 0;
         for (size_t j = 0; j < g->count; j++)
             tried += g->cands[j].rounds > 0;
-        fprintf(out, "[%s] %s %s %s n=%s: %zu of %zu configurations tried\n", c->run->name,
+        fprintf(out, "[%s] %s %s %s n=%s: %zu of %zu configurations tried (%s)\n", c->run->name,
                 c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
-                dtype_name(c->dtype), n, tried, g->count);
-        for (size_t j = 0; j < g->count; j++) {
-            const rb_candidate *cand = &g->cands[j];
-            if (cand->rounds == 0)
-                continue;
-            char t[32];
-            format_duration_ns(cand->median_ns, t, sizeof t);
-            fprintf(out, "  %s %-40s %10s  %s%s\n", j == g->winner ? "*" : " ",
-                    cand->config->params_text,
-                    isfinite(cand->median_ns) ? t : "-", row_status_name(cand->status),
-                    cand->rounds > 1 ? "" : " (one brief round)");
-        }
+                dtype_name(c->dtype), n, tried, g->count,
+                g->count <= TUNE_EXHAUSTIVE
+                    ? "successive halving"
+                    : "coordinate descent from the defaults at stage 1, then halving of the "
+                      "best points visited");
+        const rb_candidate **order = xcalloc(tried ? tried : 1, sizeof *order);
+        size_t n_order = 0;
+        for (size_t j = 0; j < g->count; j++)
+            if (g->cands[j].rounds > 0 && j != g->winner)
+                order[n_order++] = &g->cands[j];
+        qsort(order, n_order, sizeof *order, by_stage_then_time);
+        if (g->winner < g->count)
+            print_candidate(out, &g->cands[g->winner], 1);
+        for (size_t j = 0; j < n_order; j++)
+            print_candidate(out, order[j], 0);
+        free(order);
         if (g->interrupted)
             fprintf(out, "  no winner: interrupted while it was searched\n");
         else if (tried == 0)

@@ -71,7 +71,10 @@ void free_groups(rb_tune_group *groups, size_t n_groups);
  * standard error after each group. Returns the groups done. */
 size_t search_groups(rb_tuner *t, rb_tune_group *groups, size_t n_groups, int quiet);
 
-/* What was tried in each group, its winner marked with '*'. */
+/* What was tried in each group: a line on how the search works, then per
+ * group its winner first, marked with '*' and its final time, then the
+ * others by the stage of their latest measurement (later stages first,
+ * each labelled, e.g. "stage 1 (1/27 time)") and by time within a stage. */
 void print_tried(FILE *out, const rb_tune_group *groups, size_t n_groups);
 
 #endif

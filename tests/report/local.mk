@@ -2,6 +2,9 @@
 #   test_results_large.sh  `redbench plot` and `redbench compare` on a
 #                    results file of 200,000 rows (gen_results.sh writes it)
 #   test_html.sh     `--format html`: one self-contained page
+#   test_html_layout.sh  the page of fixtures/html-wide.json fits 1400
+#                    pixels (headless Chromium), its skipped rows folded,
+#                    units in its headers, its strategy x n map
 #   test_results_untrusted.sh  results files as untrusted input to plot and
 #                    compare
 #   test_results_read.sh  the results reader, with the malformed files it
@@ -18,8 +21,10 @@
 # test_results_large.sh and test_html.sh are among the slowest of the
 # suite: listed first.
 TESTS += tests/report/test_results_large.sh tests/report/test_html.sh \
-	tests/report/test_results_untrusted.sh tests/report/test_results_read.sh
+	tests/report/test_html_layout.sh tests/report/test_results_untrusted.sh tests/report/test_results_read.sh
 EXTRA_DIST += tests/report/test_results_large.sh tests/report/test_html.sh \
+	tests/report/test_html_layout.sh tests/report/fixtures/html-wide.json \
+	tests/report/fixtures/html-wide.ini \
 	tests/report/test_results_untrusted.sh tests/report/test_results_read.sh \
 	tests/report/gen_results.sh \
 	tests/report/fixtures/deterministic-text.json tests/report/fixtures/device-out-of-range.json \

@@ -2,13 +2,14 @@
 # tests/report/test_html.sh: `--format html`: one self-contained page (no scripts,
 # links or external files) with the status counts, the devices, the plots as
 # inline SVG, the results table (with how each row was measured: timing
-# mode, what stopped it, err/tol, determinism, throttling) and the
+# mode, what stopped it, err/tol, determinism, throttling, in each row's
+# details) and the
 # provenance; drawn without gnuplot;
 # a note where there is nothing to plot. Then headless Chromium loads the
 # page: a script appended to a copy measures every plot's marks after
 # layout, and a screenshot must differ from a blank page's; a page of 16
-# rows skipped with a long reason fits a 1400-pixel window, its reason
-# column readable. Without Chromium those checks are skipped.
+# rows skipped with a long reason fits a 1400-pixel window once unfolded,
+# its reason column readable. Without Chromium those checks are skipped.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 plan 28
@@ -19,23 +20,23 @@ f=$top_srcdir/tests/plot/fixtures
 "$rb" -q -c "$f/small.ini" --format html -o "$tmp/r.html" >/dev/null 2>"$tmp/err"
 is "$?" 0 "--format html -o r.html exits 0"
 ok "one whole HTML document" bash -c "head -n 1 '$tmp/r.html' | grep -q '<!DOCTYPE html>' && tail -n 1 '$tmp/r.html' | grep -q '</html>'"
-is "$(grep -c '<svg xmlns' "$tmp/r.html")" 5 "five plots inline as SVG"
+is "$(grep -c '<svg xmlns' "$tmp/r.html")" 6 "six plots inline as SVG (five figures and the strategy map)"
 ok "the status summary counts 20 ok" grep -q 'class="count ok"><b>20</b>ok' "$tmp/r.html"
 for s in wrong failed unsupported skipped; do
   ok "... and 0 $s" grep -q "class=\"count $s\"><b>0</b>$s" "$tmp/r.html"
 done
 is "$(grep -c '<tr class="ok">' "$tmp/r.html")" 20 "the results table has the 20 rows"
-ok "... with the measurement columns last, and no reason column where no row has a reason" grep -qF '<th>noise</th><th>timing</th><th>stopped by</th><th>err/tol</th><th>det</th><th>throttled</th></tr>' "$tmp/r.html"
+ok "... with units in its headers, how each row was measured last, and no reason column where no row has a reason" grep -qF '<th>median time</th><th>bandwidth (GB/s)</th><th>noise (% of median)</th><th>how measured</th></tr>' "$tmp/r.html"
 # The cpu backend times each call (launch); a cap or the noise target stops
 # the repetitions; serial, unrolled and threaded sums give the same bits.
-is "$(grep -cE '<td>launch</td><td( class="caution")?>(noise|max_reps)</td><td class="num">[0-9.e+-]+</td><td>yes</td><td( class="caution")?>(yes[^<]*|no|)</td></tr>' "$tmp/r.html")" 20 \
-   "... and every row says launch, what stopped it, err/tol, deterministic and throttled"
+is "$(grep -cE '<span>timing: launch</span>; <span( class="caution")?>stopped by: (noise|max_reps)</span>; <span>error / tolerance: [0-9.e+-]+</span>; <span>deterministic: yes</span>; <span( class="caution")?>throttled: (yes[^<]*|no)</span></details></td></tr>' "$tmp/r.html")" 20 \
+   "... and every row's details say launch, what stopped it, err/tol, deterministic and throttled"
 ok "the devices table names the cpu backend" grep -q '<td>cpu</td><td>0</td>' "$tmp/r.html"
 ok "the provenance holds the experiment file" grep -q 'name = plot-test' "$tmp/r.html"
 ok "self-contained: no script, link, src or href" bash -c "! grep -qiE '<script|<link|src=|href=' '$tmp/r.html'"
 
 PATH=/nonexistent REDBENCH_GNUPLOT=/nonexistent "$rb" -q -c "$f/small.ini" --format html -o "$tmp/nognuplot.html" >/dev/null 2>&1
-is "$(grep -c '<svg xmlns' "$tmp/nognuplot.html")" 5 "the plots are drawn without gnuplot"
+is "$(grep -c '<svg xmlns' "$tmp/nognuplot.html")" 6 "the plots are drawn without gnuplot"
 
 "$rb" -q -c "$f/none-ok.ini" --format html >"$tmp/none.html" 2>/dev/null
 is "$?" 0 "nothing to plot: exit 0, the page on standard output"
@@ -81,7 +82,7 @@ document.body.appendChild(pre);\
 </script></body>|' "$tmp/r.html" >"$tmp/check.html"
 browse "file://$tmp/check.html" --dump-dom >"$tmp/dom.html"
 ok "Chromium loads the page" grep -q 'id="render-check"' "$tmp/dom.html"
-ok "... and lays out all 5 plots with their marks" grep -q 'plots=5 drawn=5' "$tmp/dom.html"
+ok "... and lays out all 6 plots with their marks" grep -q 'plots=6 drawn=6' "$tmp/dom.html"
 echo '<!DOCTYPE html><html><body></body></html>' >"$tmp/blank.html"
 browse "file://$tmp/blank.html" --window-size=1280,2000 --screenshot="$tmp/blank.png" >/dev/null
 browse "file://$tmp/r.html" --window-size=1280,2000 --screenshot="$tmp/shot.png" >/dev/null
@@ -96,6 +97,7 @@ ok "... and not blank ($shot bytes against a blank page's $blank)" test "$shot" 
 "$rb" -q -c "$top_srcdir/tests/cli/fixtures/skips.ini" -r absent \
   -D n=1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M,2M,4M,8M,16M,32M --format html -o "$tmp/skips.html" >/dev/null 2>&1
 sed 's|</body>|<script>\
+document.querySelectorAll("details").forEach(function (d) { d.open = true; });\
 var t = document.querySelector("table.results"), r = t.querySelector("td.reason");\
 var pre = document.createElement("pre"); pre.id = "layout";\
 pre.textContent = "rows=" + (t.rows.length - 1) + " fits=" + (t.getBoundingClientRect().right <= document.documentElement.clientWidth) +\

@@ -595,28 +595,38 @@ static void check_html(const char *path)
     char **lines;
     size_t n = split_lines(text, &lines);
     const char *head = html_line(lines, n, "<tr><th>#</th><th>run</th>");
-    ok(head && strstr(head, "<th>%peak</th><th>%meas</th><th>reps</th><th>noise</th><th>timing</th>"
-                            "<th>stopped by</th><th>err/tol</th><th>det</th><th>throttled</th>"
-                            "<th>reason</th></tr>"),
-       "html: results header from the fields' titles, with timing, stopped by, err/tol, det, "
-       "throttled");
+    ok(head && strstr(head, "<th>median time</th><th>bandwidth (GB/s)</th><th>% of peak</th>") &&
+           strstr(head, "<th>noise (% of median)</th><th>how measured</th><th>reason</th></tr>"),
+       "html: results header with units, how each row was measured in one column before the "
+       "reason");
+    if (head && !strstr(head, "<th>how measured</th>"))
+        diag("%s", head);
     const char *row = html_line(lines, n, "<tr class=\"ok\">");
-    ok(row && strstr(row, "<td>graph, 64 calls per batch</td><td>noise</td>"
-                          "<td class=\"num\">0.12</td><td>yes</td><td>no</td>"
-                          "<td class=\"reason\"></td></tr>"),
-       "html: ok row: graph timing with its batch, noise, err/tol, deterministic, not throttled");
-    if (row && !strstr(row, "64 calls per batch"))
+    ok(row && strstr(row, "<td class=\"more\"><details><summary>details</summary>") &&
+           strstr(row, "<span>timing: graph, 64 calls per batch</span>; <span>stopped by: "
+                       "noise</span>; <span>error / tolerance: 0.12</span>; <span>deterministic: "
+                       "yes</span>; <span>throttled: no</span></details></td>"
+                       "<td class=\"reason\"></td></tr>"),
+       "html: ok row's details: graph timing with its batch, noise, err/tol, deterministic, not "
+       "throttled");
+    if (row && !strstr(row, "<span>throttled: no</span>"))
         diag("%s", row);
     row = html_line(lines, n, "<tr class=\"wrong\">");
-    ok(row && strstr(row, "<td>launch</td><td class=\"caution\">max_reps</td>"
-                          "<td class=\"num\">1.5</td><td class=\"caution\">no</td>"
-                          "<td class=\"caution\">yes (hw_slowdown, sw_thermal)</td>"),
-       "html: wrong row: a cap, not deterministic and throttled are marked");
+    ok(row && strstr(row, "<summary class=\"caution\">details (check)</summary>") &&
+           strstr(row, "<span>timing: launch</span>; <span class=\"caution\">stopped by: "
+                       "max_reps</span>; <span>error / tolerance: 1.5</span>; <span "
+                       "class=\"caution\">deterministic: no</span>; <span "
+                       "class=\"caution\">throttled: yes (hw_slowdown, sw_thermal)</span>"),
+       "html: wrong row: a cap, not deterministic and throttled are marked, and its summary");
+    if (row && !strstr(row, "sw_thermal)</span>"))
+        diag("%s", row);
+    const char *fold = html_line(lines, n, "<details class=\"folded\">");
     row = html_line(lines, n, "<tr class=\"skipped\">");
-    ok(row && strstr(row, "<td class=\"num\"></td><td></td><td></td><td class=\"num\"></td>"
-                          "<td></td><td></td><td class=\"reason\">plugin warp_magic not found</td>"
-                          "</tr>"),
-       "html: a row that was not measured has empty measurement cells");
+    ok(fold && strstr(fold, "<summary>2 rows skipped or unsupported (not run)</summary>") && row &&
+           row > fold && strstr(row, "<td class=\"reason\">plugin warp_magic not found</td></tr>"),
+       "html: the rows that were not measured are folded away under their count, with the reason");
+    if (!fold || !strstr(fold, "<summary>2 rows "))
+        diag("%s", fold ? fold : "no folded rows");
     free(lines);
     free(text);
 }

@@ -57,7 +57,7 @@ is "$("$JQ" -r '[.results[] | select(.ranks == 4) | .median_ns >= .slowest_rank_
     | all' "$tmp/good.json")" true "a row's time per call is at least its slowest rank's median"
 "$rb" report "$tmp/good.json" -o "$tmp/good.html" 2>/dev/null
 ok "the HTML report has the ranks, busbw and scaling columns" \
-  grep -q '<th>ranks</th><th>busbw</th><th>slowest rank</th><th>wrong ranks</th><th>scaling</th>' \
+  grep -q '<th>ranks</th><th>busbw (GB/s)</th><th>slowest rank</th><th>wrong ranks</th><th>scaling</th>' \
   "$tmp/good.html"
 "$rb" -q -p "$plugins" -c "$tmp/good.ini" -r good -D ranks=1 -o "$tmp/one.html" 2>/dev/null
 ok "... and not when no row ran on several ranks" sh -c "! grep -q '<th>ranks</th>' '$tmp/one.html'"

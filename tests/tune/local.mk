@@ -2,7 +2,8 @@
 # command).
 #   test_tune.sh  tune on the cpu pack (fixtures/cpu.ini) and on the
 #                 slowed plugin of tests/run/timing/
+#   test_tune_options.sh  -r, -D and --dry-run, as a run takes them
 #   test_tune_settings.sh  the tuned experiment keeps every [experiment]
 #                 setting it was tuned under
-TESTS += tests/tune/test_tune.sh tests/tune/test_tune_settings.sh
-EXTRA_DIST += tests/tune/test_tune.sh tests/tune/test_tune_settings.sh tests/tune/fixtures/cpu.ini
+TESTS += tests/tune/test_tune.sh tests/tune/test_tune_options.sh tests/tune/test_tune_settings.sh
+EXTRA_DIST += tests/tune/test_tune.sh tests/tune/test_tune_options.sh tests/tune/test_tune_settings.sh tests/tune/fixtures/cpu.ini

@@ -2,10 +2,12 @@
 # tests/tune/test_tune.sh: `redbench tune` on the cpu pack: it measures fewer
 # configurations than brute force for the large space, writes an experiment
 # that re-runs exactly the winners, and a JSON winner map; interrupted, it
-# writes the winners of the data sets it finished and exits 130.
+# writes the winners of the data sets it finished and exits 130. What it
+# prints labels each time with the stage it comes from, the winner first
+# with its final time.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 19
+plan 23
 [ -n "${JQ:-}" ] || skip_all "jq not found (apt-get install jq)"
 
 "$rb" tune -q -c "$fixtures/cpu.ini" -o "$tmp/tuned.ini" >"$tmp/out" 2>&1; is "$?" 0 "tune exits 0"
@@ -14,6 +16,18 @@ tried=$(sed -n 's/^\[threads\] threads sum f32 n=1M: \([0-9]*\) of 28.*/\1/p' "$
 ok "coordinate descent tries fewer than all 28 ($tried)" test "$tried" -lt 28
 ok "the small space is searched whole" grep -qE '^\[unrolled\] unrolled sum f32 n=64K: 14 of 14' "$tmp/out"
 is "$(grep -c '^  \* ' "$tmp/out")" 4 "one winner per run and size, marked"
+ok "one line says how the search works" grep -q '^How the search works: .*stage 1.*final' "$tmp/out"
+# each group's first line is its winner, at its final measurement
+is "$(awk '/^\[/ {getline; print}' "$tmp/out" | grep -vc '^  \* .* final (full time)$')" 0 \
+  "each group lists its winner first, labelled final"
+is "$(grep -E '^    [^ ].* ok ' "$tmp/out" | grep -vcE ' stage [1-9] \(([0-9/]+|full) time\)$')" 0 \
+  "every other time is labelled with its stage"
+# within a group the stages go down (later stages first)
+ok "the others are grouped by stage, later stages first" awk '
+  /^\[/ { last = 99; next }
+  / stage [0-9]/ { s = $0; sub(/.* stage /, "", s); s += 0
+                   if (s > last) { print "stage " s " after " last ": " $0; bad = 1 }; last = s }
+  END { exit bad }' "$tmp/out"
 "$rb" --dry-run -c "$tmp/tuned.ini" >"$tmp/dry" 2>&1; is "$?" 0 "the tuned experiment is valid"
 is "$(grep -cE '^ +[0-9]+  ' "$tmp/dry")" 4 "it holds exactly the 4 winners"
 winner=$(grep '^  \* ' "$tmp/out" | head -n 1 | awk '{print $2}')
