@@ -29,6 +29,7 @@ static const char *const experiments[] = {
     "peak = measure\nprobes = off\ndevices = 0, 2, 1\nn_scope = total\nrounds = 4\n"
     "[run a]\nplugin = serial\n",
     "[experiment]\ntiming = graph\ngraph_calls = 250\nrounds = 1000\ndevices = 5\n"
+    "energy = on\nenergy_min_time = 0.25\nobjective = edp\n"
     "[run a]\nplugin = serial\n",
 };
 
