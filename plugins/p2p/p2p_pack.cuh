@@ -58,6 +58,8 @@ struct signals {
 template <class T> struct peers {
     const T *in[max_ranks]; /* each rank's input */
     T *out[max_ranks];      /* each rank's n-element result */
+    T *stage[max_ranks];    /* each rank's copy of its input, two of n
+                               elements (odd and even calls), or NULL */
     signals *sig[max_ranks];
 };
 
@@ -208,8 +210,9 @@ struct state {
     size_t bytes;       /* n elements */
     void *out;          /* this rank's n-element result (peers may write it) */
     signals *sig;       /* this rank's signals */
-    void *opened[max_ranks][3]; /* peers' input (allocation base), out, sig, opened here */
-    void *in[max_ranks], *outs[max_ranks];
+    void *stage;        /* 2 n elements: this rank's input copied (oneshot's stage = copy) */
+    void *opened[max_ranks][4]; /* peers' input (allocation base), out, sig, stage */
+    void *in[max_ranks], *outs[max_ranks], *stages[max_ranks];
     signals *sigs[max_ranks];
     void *value; /* 8 bytes: the one value (result = value) */
     void *temp;  /* CUB's temporary storage */
@@ -218,7 +221,8 @@ struct state {
 
 /* What one rank tells the others in init. */
 struct card {
-    cudaIpcMemHandle_t input, out, sig;
+    cudaIpcMemHandle_t input, out, sig, stage;
+    int staged; /* it has a stage */
     uint64_t input_offset; /* the input's start inside its allocation */
     uint64_t n;
     char bus[32];
@@ -291,6 +295,10 @@ inline int connect(state *s, const rb_config *cfg)
     RB_CUDA_CHECK(cfg->host, cudaIpcGetMemHandle(&mine.input, base));
     RB_CUDA_CHECK(cfg->host, cudaIpcGetMemHandle(&mine.out, s->out));
     RB_CUDA_CHECK(cfg->host, cudaIpcGetMemHandle(&mine.sig, s->sig));
+    if (s->stage) {
+        RB_CUDA_CHECK(cfg->host, cudaIpcGetMemHandle(&mine.stage, s->stage));
+        mine.staged = 1;
+    }
     card *all = static_cast<card *>(calloc(cfg->n_ranks, sizeof(card)));
     if (!all) {
         cfg->host->error(cfg->host, "out of host memory");
@@ -311,33 +319,42 @@ inline int connect(state *s, const rb_config *cfg)
                 st = RB_UNSUPPORTED;
             }
     for (uint32_t r = 0; r < cfg->n_ranks && st == RB_OK; r++) {
-        if (s->vector && all[r].n != cfg->n) {
-            cfg->host->error(cfg->host, "result = vector needs the same n on every rank (rank %u "
-                             "has %llu, rank %u %llu): n_total splits unequally",
+        if (all[r].n != cfg->n) {
+            cfg->host->error(cfg->host, "the element-wise all-reduce needs the same n on every "
+                             "rank (rank %u has %llu, rank %u %llu): n_total splits unequally",
                              r, (unsigned long long)all[r].n, cfg->rank,
                              (unsigned long long)cfg->n);
             st = RB_UNSUPPORTED;
+            break;
+        }
+        if (all[r].staged != mine.staged) {
+            cfg->host->error(cfg->host, "ranks %u and %u disagree on staging their input", r,
+                             cfg->rank);
+            st = RB_ERROR;
             break;
         }
         if (r == cfg->rank) {
             s->in[r] = const_cast<void *>(cfg->input);
             s->outs[r] = s->out;
             s->sigs[r] = s->sig;
+            s->stages[r] = s->stage;
             continue;
         }
-        cudaIpcMemHandle_t handles[3] = {all[r].input, all[r].out, all[r].sig};
-        for (int k = 0; k < 3 && st == RB_OK; k++)
+        cudaIpcMemHandle_t handles[4] = {all[r].input, all[r].out, all[r].sig, all[r].stage};
+        for (int k = 0; k < 3 + (all[r].staged && s->stage) && st == RB_OK; k++)
             st = open_peer(cfg, mine.bus, all[r], r, handles[k], &s->opened[r][k]);
         if (st != RB_OK)
             break;
         s->in[r] = static_cast<char *>(s->opened[r][0]) + all[r].input_offset;
         s->outs[r] = s->opened[r][1];
         s->sigs[r] = static_cast<signals *>(s->opened[r][2]);
+        s->stages[r] = s->opened[r][3];
     }
     /* 16-byte accesses need every rank's input and result aligned alike */
     for (uint32_t r = 0; r < cfg->n_ranks && st == RB_OK; r++)
         while (s->vec_bytes > (int)rb_dtype_size(cfg->dtype) &&
-               (((uintptr_t)s->in[r] | (uintptr_t)s->outs[r]) % (uintptr_t)s->vec_bytes))
+               (((uintptr_t)s->in[r] | (uintptr_t)s->outs[r] | (uintptr_t)s->stages[r] |
+                 (s->stage ? (uintptr_t)s->bytes : 0)) % (uintptr_t)s->vec_bytes))
             s->vec_bytes /= 2;
     free(all);
     /* every rank agrees on the outcome before any uses a peer */
@@ -365,6 +382,7 @@ template <class T> inline peers<T> view(const state *s)
         p.in[r] = static_cast<const T *>(s->in[r]);
         p.out[r] = static_cast<T *>(s->outs[r]);
         p.sig[r] = s->sigs[r];
+        p.stage[r] = static_cast<T *>(s->stages[r]);
     }
     return p;
 }
@@ -425,7 +443,7 @@ inline int describe(const rb_config *cfg, rb_description *out)
 /* The body of every strategy's init: buffers, signals, the peers' buffers,
  * CUB's storage. `units` is how many elements one call's grid covers: the
  * grid is enough blocks for them, at most the SMs (or `grid`). */
-inline int setup(state *s, const rb_config *cfg, size_t units)
+inline int setup(state *s, const rb_config *cfg, size_t units, int staged = 0)
 {
     s->cfg = cfg;
     s->stream = static_cast<cudaStream_t>(cfg->queue);
@@ -438,6 +456,8 @@ inline int setup(state *s, const rb_config *cfg, size_t units)
     RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->sig, sizeof(signals)));
     RB_CUDA_CHECK(cfg->host, cudaMemset(s->sig, 0, sizeof(signals)));
     RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->value, 16));
+    if (staged)
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->stage, 2 * (s->bytes ? s->bytes : 1)));
     RB_CUDA_CHECK(cfg->host, cudaDeviceSynchronize());
     int st = connect(s, cfg);
     if (st != RB_OK)
@@ -501,6 +521,7 @@ inline void teardown(void *st)
                 cudaIpcCloseMemHandle(p);
     cudaFree(s->out);
     cudaFree(s->sig);
+    cudaFree(s->stage);
     cudaFree(s->value);
     cudaFree(s->temp);
     free(s);
