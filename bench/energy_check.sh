@@ -16,4 +16,4 @@ jq -r '
     "\(.sm_clock_min_mhz)-\(.sm_clock_max_mhz)", .energy_source,
     ((($r*1000)|round)/1000|tostring), (if ($r - 1 | fabs) <= 0.05 then "ok" else "CHECK" end),
     (.throttle_reasons // "" | if . == "" then "no" else . end)])
-  | @tsv' "$1" | column -t -s "$(printf '\t')"
+  | @tsv' "$1" | if command -v column >/dev/null 2>&1; then column -t -s "$(printf '\t')"; else cat; fi
