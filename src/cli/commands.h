@@ -19,5 +19,7 @@ int command_compare(int argc, char **argv);
 int command_plot(int argc, char **argv);
 /* redbench report RESULTS.json -o FILE...: saved results converted (cli/report.c). */
 int command_report(int argc, char **argv);
+/* redbench dispatch MAP.json [-o FILE.h]: the crossover map as a C header (cli/dispatch.c). */
+int command_dispatch(int argc, char **argv);
 
 #endif

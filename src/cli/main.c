@@ -22,6 +22,7 @@ static const struct subcommand {
     {"compare", command_compare},
     {"plot", command_plot},
     {"report", command_report},
+    {"dispatch", command_dispatch},
     {NULL, NULL},
 };
 

@@ -95,6 +95,15 @@ static const rb_option_spec report_options[] = {
     {NULL, 0, 0, NULL, 0, NULL, NULL},
 };
 
+static const rb_option_spec dispatch_options[] = {
+    {"output", 'o', 'o', "FILE", RB_OPERAND_FILE, NULL,
+     "write the header to FILE (whole or not at all; default: standard output)"},
+    {"prefix", 0, 'p', "NAME", RB_OPERAND_WORD, NULL,
+     "the C identifier every symbol of the header starts with (default: rb_dispatch)"},
+    {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},
+    {NULL, 0, 0, NULL, 0, NULL, NULL},
+};
+
 static const rb_option_spec compare_options[] = {
     {"threshold", 0, 't', "PCT", RB_OPERAND_WORD, NULL,
      "the smallest change that matters, in percent (default 5)"},
@@ -198,6 +207,18 @@ const rb_command_spec rb_commands[] = {
      "the HTML report of the same results. Without gnuplot, the figures are drawn as SVG by "
      "redbench itself (a note says so).",
      NULL, plot_options},
+    {"dispatch", "MAP.json", RB_OPERAND_JSON, "the crossover map as a C header",
+     "Writes a C header an application can choose a strategy from: for each op, dtype, "
+     "distribution and number of ranks, the ranges of n (elements per rank) over which one "
+     "strategy won, with its time, the best other strategy, the margin (its time / the "
+     "winner's - 1) and the confidence (the margin over the two times' noise; above 1 the "
+     "rounds tell them apart), and a function PREFIX_find(op, dtype, ranks, n) that returns "
+     "the entry for n. Reads a winner map (redbench tune -m MAP.json) or a results file "
+     "(redbench -c FILE -o RESULTS.json: the best ok row at each data set, the runner-up the "
+     "best row of another plugin).",
+     "Exit status: 0 written; 1 a write error; 2 bad usage, or a file that is neither a "
+     "winner map nor a results file, or has no winner.",
+     dispatch_options},
     {NULL, NULL, 0, NULL, NULL, NULL, NULL},
 };
 

@@ -58,6 +58,7 @@ static void time_candidates(rb_tuner *t, rb_candidate **cands, size_t count, int
         cands[k]->median_ns = row->status == RB_ROW_OK ? row->stats.median : INFINITY;
         cands[k]->score = objective_score(exp.objective, row);
         cands[k]->bandwidth_gbs = row->bandwidth_gbs;
+        cands[k]->noise = row->status == RB_ROW_OK ? row->stats.noise : 0;
     }
     if (!t->have_device && res.info.n_devices > 0) {
         t->device = res.info.devices[0];
@@ -170,6 +171,7 @@ static void tune_group(rb_tuner *t, rb_tune_group *g)
             g->winner = (size_t)(best - g->cands);
             g->final_median_ns = best->median_ns;
             g->final_gbs = best->bandwidth_gbs;
+            g->final_noise = best->noise;
         }
     }
 }
@@ -177,7 +179,7 @@ static void tune_group(rb_tuner *t, rb_tune_group *g)
 static int same_data(const rb_configuration *a, const rb_configuration *b)
 {
     return a->run == b->run && a->op == b->op && a->dtype == b->dtype && a->n == b->n &&
-           a->distribution == b->distribution && a->bins == b->bins;
+           a->distribution == b->distribution && a->bins == b->bins && a->ranks == b->ranks;
 }
 
 /* Consecutive configurations of one run at one data set form a group. */
@@ -258,9 +260,12 @@ void print_tried(FILE *out, const rb_tune_group *groups, size_t n_groups)
         size_t tried = 0;
         for (size_t j = 0; j < g->count; j++)
             tried += g->cands[j].rounds > 0;
-        fprintf(out, "[%s] %s %s %s n=%s: %zu of %zu configurations tried (%s)\n", c->run->name,
+        char ranks[32] = "";
+        if (c->ranks > 1)
+            snprintf(ranks, sizeof ranks, " ranks=%u", c->ranks);
+        fprintf(out, "[%s] %s %s %s n=%s%s: %zu of %zu configurations tried (%s)\n", c->run->name,
                 c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
-                dtype_name(c->dtype), n, tried, g->count,
+                dtype_name(c->dtype), n, ranks, tried, g->count,
                 g->count <= TUNE_EXHAUSTIVE
                     ? "successive halving"
                     : "coordinate descent from the defaults at stage 1, then halving of the "

@@ -39,6 +39,7 @@ typedef struct rb_candidate {
     int rounds;           /* times measured */
     int status;           /* latest row status */
     double bandwidth_gbs;
+    double noise;         /* the latest measurement's relative noise */
 } rb_candidate;
 
 /* A run section at one data set: the configurations that differ only by
@@ -50,6 +51,7 @@ typedef struct rb_tune_group {
     int interrupted;      /* its search was stopped by a signal */
     double final_median_ns, final_gbs;
     double final_score;   /* the winner's score (rb_candidate) */
+    double final_noise;   /* the winner's relative noise in its final measurement */
 } rb_tune_group;
 
 typedef struct rb_tuner {

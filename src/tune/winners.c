@@ -45,12 +45,17 @@ int write_tuned_experiment(const char *path, const rb_experiment *exp, const rb_
         const rb_configuration *c = g->cands[g->winner].config;
         char n[32];
         format_size(c->n, n, sizeof n);
-        fprintf(out, "\n[run %s-%s-%s-%s]\nplugin = %s/%s\nop = %s\ndtype = %s\nn = %s\n"
-                "distribution = %s\n", c->run->name, op_name(c->op), dtype_name(c->dtype), n,
+        char ranks[32] = "";
+        if (c->ranks > 1)
+            snprintf(ranks, sizeof ranks, "-r%u", c->ranks);
+        fprintf(out, "\n[run %s-%s-%s-%s%s]\nplugin = %s/%s\nop = %s\ndtype = %s\nn = %s\n"
+                "distribution = %s\n", c->run->name, op_name(c->op), dtype_name(c->dtype), n, ranks,
                 c->plugin->pack, c->plugin->desc->name, op_name(c->op), dtype_name(c->dtype), n,
                 distribution_name(c->distribution));
         if (c->op == RB_OP_HISTOGRAM)
             fprintf(out, "bins = %u\n", c->bins);
+        if (c->ranks > 1)
+            fprintf(out, "ranks = %u\n", c->ranks);
         write_param_lines(out, c);
     }
     if (safe_file_commit(&file) != 0) {
@@ -60,15 +65,19 @@ int write_tuned_experiment(const char *path, const rb_experiment *exp, const rb_
     return 0;
 }
 
-/* The best group of each (op, dtype, distribution, bins, n); -1 if none. */
-static long best_at(const rb_tune_group *groups, size_t n_groups, const rb_configuration *key)
+/* The best group (by the objective's score) of each (op, dtype,
+ * distribution, bins, ranks, n) other than `not` (-1: none left out); -1
+ * if none. */
+static long best_at(const rb_tune_group *groups, size_t n_groups, const rb_configuration *key,
+                    long not)
 {
     long best = -1;
     for (size_t k = 0; k < n_groups; k++) {
         const rb_tune_group *g = &groups[k];
         const rb_configuration *c = g->cands[0].config;
-        if (g->winner == g->count || c->op != key->op || c->dtype != key->dtype ||
-            c->distribution != key->distribution || c->bins != key->bins || c->n != key->n)
+        if ((long)k == not || g->winner == g->count || c->op != key->op ||
+            c->dtype != key->dtype || c->distribution != key->distribution ||
+            c->bins != key->bins || c->n != key->n || c->ranks != key->ranks)
             continue;
         if (best < 0 || g->final_score < groups[best].final_score)
             best = (long)k;
@@ -90,10 +99,17 @@ static int by_n(const void *a, const void *b)
     if (x->dtype != y->dtype) return x->dtype - y->dtype;
     if (x->distribution != y->distribution) return x->distribution - y->distribution;
     if (x->bins != y->bins) return x->bins < y->bins ? -1 : 1;
+    if (x->ranks != y->ranks) return x->ranks < y->ranks ? -1 : 1;
     return x->n < y->n ? -1 : x->n > y->n;
 }
 
-static void write_entry(json_writer *w, const rb_tune_group *g, uint64_t n_min, uint64_t n_max)
+/* A winner's entry: its range of n, its strategy and time, and its margin
+ * over the runner-up (the best other run at the range's largest n):
+ * runner-up time / winner time - 1, and the confidence, that margin over
+ * the two measurements' combined noise (above 1: the rounds tell them
+ * apart; below: within the noise). */
+static void write_entry(json_writer *w, const rb_tune_group *g, const rb_tune_group *runner_up,
+                        uint64_t n_min, uint64_t n_max)
 {
     const rb_configuration *c = g->cands[g->winner].config;
     jw_begin_object(w);
@@ -101,6 +117,7 @@ static void write_entry(json_writer *w, const rb_tune_group *g, uint64_t n_min, 
     jw_key(w, "dtype"); jw_string(w, dtype_name(c->dtype));
     jw_key(w, "distribution"); jw_string(w, distribution_name(c->distribution));
     if (c->op == RB_OP_HISTOGRAM) { jw_key(w, "bins"); jw_uint(w, c->bins); }
+    jw_key(w, "ranks"); jw_uint(w, c->ranks ? c->ranks : 1);
     jw_key(w, "n_min"); jw_uint(w, n_min);
     jw_key(w, "n_max"); jw_uint(w, n_max);
     jw_key(w, "run"); jw_string(w, c->run->name);
@@ -110,6 +127,27 @@ static void write_entry(json_writer *w, const rb_tune_group *g, uint64_t n_min, 
     json_write_params(w, c); /* typed as in results files */
     jw_key(w, "median_ns"); jw_double(w, g->final_median_ns);
     jw_key(w, "bandwidth_gbs"); jw_double(w, g->final_gbs);
+    jw_key(w, "runner_up");
+    if (runner_up) {
+        const rb_configuration *r = runner_up->cands[runner_up->winner].config;
+        double margin = runner_up->final_median_ns / g->final_median_ns - 1.0;
+        double noise = g->final_noise + runner_up->final_noise;
+        jw_begin_object(w);
+        jw_key(w, "pack"); jw_string(w, r->plugin->pack);
+        jw_key(w, "plugin"); jw_string(w, r->plugin->desc->name);
+        jw_key(w, "params");
+        json_write_params(w, r);
+        jw_key(w, "median_ns"); jw_double(w, runner_up->final_median_ns);
+        jw_end_object(w);
+        jw_key(w, "margin"); jw_double(w, margin);
+        jw_key(w, "confidence");
+        if (noise > 0)
+            jw_double(w, margin / noise);
+        else
+            jw_null(w);
+    } else {
+        jw_null(w);
+    }
     jw_end_object(w);
 }
 
@@ -126,7 +164,7 @@ int write_winner_map(const char *path, const rb_tuner *t, const rb_tune_group *g
     const rb_tune_group **best = xcalloc(n_groups ? n_groups : 1, sizeof *best);
     size_t n_best = 0;
     for (size_t k = 0; k < n_groups; k++) {
-        long b = best_at(groups, n_groups, groups[k].cands[0].config);
+        long b = best_at(groups, n_groups, groups[k].cands[0].config, -1);
         if (b == (long)k)
             best[n_best++] = &groups[k];
     }
@@ -160,10 +198,13 @@ int write_winner_map(const char *path, const rb_tuner *t, const rb_tune_group *g
                best[end]->cands[0].config->distribution ==
                    best[k]->cands[0].config->distribution &&
                best[end]->cands[0].config->bins == best[k]->cands[0].config->bins &&
+               best[end]->cands[0].config->ranks == best[k]->cands[0].config->ranks &&
                same_winner(best[k], best[end]))
             end++;
-        write_entry(w, best[end - 1], best[k]->cands[0].config->n,
-                    best[end - 1]->cands[0].config->n);
+        const rb_tune_group *last = best[end - 1];
+        long second = best_at(groups, n_groups, last->cands[0].config, (long)(last - groups));
+        write_entry(w, last, second >= 0 ? &groups[second] : NULL, best[k]->cands[0].config->n,
+                    last->cands[0].config->n);
         k = end;
     }
     jw_end_array(w);

@@ -1,0 +1,346 @@
+/* src/tune/dispatch.c: the crossover map read from a winner map or worked
+ * out from a results file, and written as a C header (tune/dispatch.h). */
+#include "tune/dispatch.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/names.h"
+#include "base/util.h"
+
+void dispatch_free(rb_dispatch *d)
+{
+    for (size_t k = 0; k < d->count; k++) {
+        rb_dispatch_entry *e = &d->entries[k];
+        free(e->op); free(e->dtype); free(e->distribution);
+        free(e->pack); free(e->plugin); free(e->params); free(e->runner_up);
+    }
+    free(d->entries);
+    free(d->source);
+    free(d->device);
+    memset(d, 0, sizeof *d);
+}
+
+static rb_dispatch_entry *add_entry(rb_dispatch *d, size_t *cap)
+{
+    if (d->count == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        d->entries = xrealloc(d->entries, *cap * sizeof *d->entries);
+    }
+    rb_dispatch_entry *e = &d->entries[d->count++];
+    memset(e, 0, sizeof *e);
+    e->confidence = -1;
+    return e;
+}
+
+/* ---- from a winner map ---- */
+
+static const char *map_text(const char *path, const json_value *entry, size_t k, const char *key,
+                            int *failed)
+{
+    const char *text = json_string(json_get(entry, key));
+    if (!text && !*failed) {
+        diag_at(path, entry->line, "winners[%zu]: '%s' must be a string", k, key);
+        *failed = 1;
+    }
+    return text ? text : "";
+}
+
+static uint64_t map_count(const char *path, const json_value *entry, size_t k, const char *key,
+                          int required, uint64_t fallback, int *failed)
+{
+    const json_value *v = json_get(entry, key);
+    uint64_t n = fallback;
+    if (!v && !required)
+        return fallback;
+    if (!json_uint64(v, &n) && !*failed) {
+        diag_at(path, v ? v->line : entry->line,
+                "winners[%zu]: '%s' must be a whole number of at least 0", k, key);
+        *failed = 1;
+    }
+    return n;
+}
+
+/* A params object as "key=value ...". */
+static char *params_text(const json_value *params)
+{
+    strbuf sb = {0};
+    sb_append(&sb, "");
+    for (size_t k = 0; k < json_count(params) && params->type == JSON_OBJECT; k++) {
+        const json_value *v = &params->items[k];
+        const char *text = v->type == JSON_STRING || v->type == JSON_NUMBER ? v->text
+                           : v->type == JSON_BOOL ? (v->boolean ? "true" : "false")
+                                                  : "";
+        sb_printf(&sb, "%s%s=%s", sb.len ? " " : "", json_key_at(params, k), text);
+    }
+    return sb.data;
+}
+
+int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out)
+{
+    memset(out, 0, sizeof *out);
+    const json_value *winners = json_get(doc, "winners");
+    if (!winners || winners->type != JSON_ARRAY) {
+        diag_at(path, doc ? doc->line : 1, "a winner map has a 'winners' array (redbench tune -m "
+                "MAP.json writes one)");
+        return -1;
+    }
+    out->source = xstrdup(json_string(json_get(doc, "experiment")) ? json_string(json_get(doc, "experiment")) : path);
+    const char *device = json_string(json_get(json_get(doc, "device"), "name"));
+    out->device = xstrdup(device ? device : "");
+    size_t cap = 0;
+    int failed = 0;
+    for (size_t k = 0; k < json_count(winners) && !failed; k++) {
+        const json_value *w = json_at(winners, k);
+        if (!w || w->type != JSON_OBJECT) {
+            diag_at(path, w ? w->line : winners->line, "winners[%zu] must be an object", k);
+            failed = 1;
+            break;
+        }
+        rb_dispatch_entry *e = add_entry(out, &cap);
+        e->op = xstrdup(map_text(path, w, k, "op", &failed));
+        e->dtype = xstrdup(map_text(path, w, k, "dtype", &failed));
+        e->pack = xstrdup(map_text(path, w, k, "pack", &failed));
+        e->plugin = xstrdup(map_text(path, w, k, "plugin", &failed));
+        const char *dist = json_string(json_get(w, "distribution"));
+        e->distribution = xstrdup(dist ? dist : "uniform");
+        e->n_min = map_count(path, w, k, "n_min", 1, 0, &failed);
+        e->n_max = map_count(path, w, k, "n_max", 1, 0, &failed);
+        uint64_t ranks = map_count(path, w, k, "ranks", 0, 1, &failed);
+        if (!failed && (ranks < 1 || ranks > UINT32_MAX || e->n_min > e->n_max)) {
+            diag_at(path, w->line, "winners[%zu]: %s", k,
+                       ranks < 1 || ranks > UINT32_MAX ? "'ranks' must be 1 or more"
+                                                       : "'n_min' is above 'n_max'");
+            failed = 1;
+        }
+        e->ranks = (uint32_t)ranks;
+        e->params = params_text(json_get(w, "params"));
+        e->median_ns = json_number(json_get(w, "median_ns"), 0);
+        const json_value *r = json_get(w, "runner_up");
+        if (r && r->type == JSON_OBJECT) {
+            char *p = params_text(json_get(r, "params"));
+            const char *rp = json_string(json_get(r, "pack")), *rn = json_string(json_get(r, "plugin"));
+            e->runner_up = xasprintf("%s/%s%s%s", rp ? rp : "?", rn ? rn : "?", *p ? " " : "", p);
+            free(p);
+            e->margin = json_number(json_get(w, "margin"), 0);
+            e->confidence = json_number(json_get(w, "confidence"), -1);
+        } else {
+            e->runner_up = xstrdup("");
+        }
+    }
+    if (!failed && out->count == 0) {
+        diag_at(path, winners->line, "the winner map has no winners (every group failed?)");
+        failed = 1;
+    }
+    if (failed)
+        dispatch_free(out);
+    return failed ? -1 : 0;
+}
+
+/* ---- from a results file ---- */
+
+static int same_data(const rb_row *a, const rb_row *b)
+{
+    const rb_configuration *x = a->config, *y = b->config;
+    return x->op == y->op && x->dtype == y->dtype && x->distribution == y->distribution &&
+           x->bins == y->bins && x->ranks == y->ranks && x->n == y->n;
+}
+
+static int same_strategy(const rb_row *a, const rb_row *b)
+{
+    const rb_configuration *x = a->config, *y = b->config;
+    return x->plugin && y->plugin && strcmp(x->plugin->pack, y->plugin->pack) == 0 &&
+           strcmp(x->plugin->desc->name, y->plugin->desc->name) == 0;
+}
+
+static int by_data(const void *pa, const void *pb)
+{
+    const rb_configuration *x = (*(const rb_row *const *)pa)->config;
+    const rb_configuration *y = (*(const rb_row *const *)pb)->config;
+    if (x->op != y->op) return x->op - y->op;
+    if (x->dtype != y->dtype) return x->dtype - y->dtype;
+    if (x->distribution != y->distribution) return x->distribution - y->distribution;
+    if (x->bins != y->bins) return x->bins < y->bins ? -1 : 1;
+    if (x->ranks != y->ranks) return x->ranks < y->ranks ? -1 : 1;
+    return x->n < y->n ? -1 : x->n > y->n;
+}
+
+static int usable(const rb_row *row)
+{
+    return row->status == RB_ROW_OK && row->config && row->config->plugin &&
+           row->stats.count > 0 && row->stats.median > 0;
+}
+
+int dispatch_from_results(const char *path, const rb_results_file *file, rb_dispatch *out)
+{
+    memset(out, 0, sizeof *out);
+    const rb_results *res = &file->res;
+    const rb_row **rows = xcalloc(res->n_rows ? res->n_rows : 1, sizeof *rows);
+    size_t n = 0;
+    for (size_t k = 0; k < res->n_rows; k++)
+        if (usable(&res->rows[k]))
+            rows[n++] = &res->rows[k];
+    if (n == 0) {
+        diag_at(path, 0, "no row is ok with a time: there is no winner to dispatch to");
+        free(rows);
+        return -1;
+    }
+    qsort(rows, n, sizeof *rows, by_data);
+    out->source = xstrdup(path);
+    out->device = xstrdup(res->info.n_devices ? res->info.devices[0].info.name : "");
+    size_t cap = 0;
+    rb_dispatch_entry *open = NULL; /* the range being grown */
+    const rb_row *open_winner = NULL;
+    for (size_t k = 0; k < n;) {
+        size_t end = k + 1;
+        while (end < n && same_data(rows[k], rows[end]))
+            end++;
+        const rb_row *best = NULL, *second = NULL;
+        for (size_t j = k; j < end; j++)
+            if (!best || rows[j]->stats.median < best->stats.median)
+                best = rows[j];
+        for (size_t j = k; j < end; j++)
+            if (!same_strategy(rows[j], best) &&
+                (!second || rows[j]->stats.median < second->stats.median))
+                second = rows[j];
+        const rb_configuration *c = best->config;
+        int extends = open && open_winner->config->op == c->op &&
+                      open_winner->config->dtype == c->dtype &&
+                      open_winner->config->distribution == c->distribution &&
+                      open_winner->config->ranks == c->ranks && same_strategy(open_winner, best) &&
+                      strcmp(open_winner->config->params_text, c->params_text) == 0;
+        if (!extends) {
+            open = add_entry(out, &cap);
+            open->op = xstrdup(op_name(c->op));
+            open->dtype = xstrdup(dtype_name(c->dtype));
+            open->distribution = xstrdup(distribution_name(c->distribution));
+            open->ranks = c->ranks ? c->ranks : 1;
+            open->n_min = c->n;
+            open->pack = xstrdup(c->plugin->pack);
+            open->plugin = xstrdup(c->plugin->desc->name);
+            open->params = xstrdup(c->params_text ? c->params_text : "");
+        }
+        open_winner = best;
+        open->n_max = c->n;
+        open->median_ns = best->stats.median;
+        free(open->runner_up);
+        if (second) {
+            const rb_configuration *s = second->config;
+            open->runner_up = xasprintf("%s/%s%s%s", s->plugin->pack, s->plugin->desc->name,
+                                        s->params_text && *s->params_text ? " " : "",
+                                        s->params_text ? s->params_text : "");
+            open->margin = second->stats.median / best->stats.median - 1.0;
+            double noise = best->stats.noise + second->stats.noise;
+            open->confidence = noise > 0 ? open->margin / noise : -1;
+        } else {
+            open->runner_up = xstrdup("");
+            open->margin = 0;
+            open->confidence = -1;
+        }
+        k = end;
+    }
+    free(rows);
+    return 0;
+}
+
+/* ---- the header ---- */
+
+int dispatch_prefix_valid(const char *prefix)
+{
+    size_t len = strlen(prefix);
+    if (len == 0 || len > 64 || !(isalpha((unsigned char)prefix[0]) || prefix[0] == '_'))
+        return 0;
+    for (size_t k = 0; k < len; k++)
+        if (!(isalnum((unsigned char)prefix[k]) || prefix[k] == '_'))
+            return 0;
+    return 1;
+}
+
+/* A C string literal of any bytes: printable ASCII as itself, except the
+ * quote, the backslash and '?' (no trigraphs), and every other byte as a
+ * three-digit octal escape. */
+static void c_string(FILE *out, const char *text)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '"' || *p == '\\' || *p == '?')
+            fprintf(out, "\\%c", *p);
+        else if (*p >= 0x20 && *p < 0x7f)
+            fputc(*p, out);
+        else
+            fprintf(out, "\\%03o", *p);
+    }
+    fputc('"', out);
+}
+
+int dispatch_write_header(FILE *out, const rb_dispatch *d, const char *p)
+{
+    char guard[80];
+    size_t g = 0;
+    for (const char *c = p; *c && g < sizeof guard - 3; c++)
+        guard[g++] = (char)toupper((unsigned char)*c);
+    memcpy(guard + g, "_H", 3);
+    fprintf(out,
+            "/* Generated by `redbench dispatch`: the strategy that won for each op, dtype,\n"
+            " * distribution and number of ranks, over ranges of n (elements per rank),\n"
+            " * with its margin over the best other strategy. Regenerate rather than\n"
+            " * edit; %s_source and %s_device say where it comes from. */\n"
+            "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n"
+            "#include <string.h>\n\n",
+            p, p, guard, guard);
+    fprintf(out,
+            "typedef struct %s_entry {\n"
+            "    const char *op, *dtype, *distribution; /* as in experiment files */\n"
+            "    uint32_t ranks;         /* the processes (GPUs) it spans; 1 on one device */\n"
+            "    uint64_t n_min, n_max;  /* the n it won at, inclusive (elements per rank) */\n"
+            "    const char *pack, *plugin, *params; /* the winner: params as \"key=value ...\" */\n"
+            "    double median_ns;       /* its time per call at n_max */\n"
+            "    const char *runner_up;  /* the best other strategy at n_max; \"\" if none */\n"
+            "    double margin;          /* runner-up time / winner time - 1 (0 if none) */\n"
+            "    double confidence;      /* margin / the two times' noise: above 1 the rounds\n"
+            "                               tell them apart; -1 unknown */\n"
+            "} %s_entry;\n\n",
+            p, p);
+    fprintf(out, "static const char %s_source[] = ", p);
+    c_string(out, d->source ? d->source : "");
+    fprintf(out, ";\nstatic const char %s_device[] = ", p);
+    c_string(out, d->device ? d->device : "");
+    fprintf(out, ";\n\nstatic const %s_entry %s_table[] = {\n", p, p);
+    for (size_t k = 0; k < d->count; k++) {
+        const rb_dispatch_entry *e = &d->entries[k];
+        fputs("    {", out);
+        c_string(out, e->op); fputs(", ", out);
+        c_string(out, e->dtype); fputs(", ", out);
+        c_string(out, e->distribution);
+        fprintf(out, ", %" PRIu32 "u, %" PRIu64 "u, %" PRIu64 "u,\n     ", e->ranks, e->n_min,
+                e->n_max);
+        c_string(out, e->pack); fputs(", ", out);
+        c_string(out, e->plugin); fputs(", ", out);
+        c_string(out, e->params);
+        fprintf(out, ", %.17g,\n     ", e->median_ns);
+        c_string(out, e->runner_up ? e->runner_up : "");
+        fprintf(out, ", %.17g, %.17g},\n", e->margin, e->confidence);
+    }
+    fprintf(out, "};\n\nstatic const size_t %s_count = %zu;\n\n", p, d->count);
+    fprintf(out,
+            "/* The entry for op, dtype and ranks whose range of n holds n; between\n"
+            " * ranges or beyond them, the nearest (by the ratio of n to the range's\n"
+            " * edge); NULL when no entry has that op, dtype and ranks. */\n"
+            "static inline const %s_entry *%s_find(const char *op, const char *dtype,\n"
+            "                                       uint32_t ranks, uint64_t n)\n{\n"
+            "    const %s_entry *best = NULL;\n    double best_ratio = 0;\n"
+            "    for (size_t k = 0; k < %s_count; k++) {\n"
+            "        const %s_entry *e = &%s_table[k];\n"
+            "        if (strcmp(e->op, op) != 0 || strcmp(e->dtype, dtype) != 0 || e->ranks != ranks)\n"
+            "            continue;\n"
+            "        double ratio = n < e->n_min ? (double)e->n_min / (double)(n ? n : 1)\n"
+            "                     : n > e->n_max ? (double)n / (double)e->n_max : 1.0;\n"
+            "        if (!best || ratio < best_ratio) {\n"
+            "            best = e;\n            best_ratio = ratio;\n        }\n    }\n"
+            "    return best;\n}\n\n#endif\n",
+            p, p, p, p, p, p);
+    return ferror(out) ? -1 : 0;
+}
