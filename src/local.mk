@@ -63,11 +63,13 @@ src_libredbench_la_SOURCES = \
 	src/compare/report.c \
 	\
 	src/tune/search.c src/tune/search.h src/tune/winners.c src/tune/winners.h \
+	src/tune/dispatch.c src/tune/dispatch.h \
 	\
 	src/cli/commands.h \
 	src/cli/options.c src/cli/options.h src/cli/option_table.c src/cli/option_table.h \
 	src/cli/stop_signals.c src/cli/stop_signals.h \
-	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c src/cli/report.c
+	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c src/cli/report.c \
+	src/cli/dispatch.c
 nodist_src_libredbench_la_SOURCES = src/base/git_revision.h src/host/paths.h
 src_libredbench_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 src_libredbench_la_LIBADD = $(INIH_LIBS) $(PTHREAD_LIBS)
