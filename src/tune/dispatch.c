@@ -142,11 +142,19 @@ int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out)
 
 /* ---- from a results file ---- */
 
+/* A row's ranks: the row's own (a results file read back keeps them
+ * there), else its configuration's. */
+static uint32_t ranks_of(const rb_row *row)
+{
+    uint32_t r = row->ranks ? row->ranks : row->config->ranks;
+    return r ? r : 1;
+}
+
 static int same_data(const rb_row *a, const rb_row *b)
 {
     const rb_configuration *x = a->config, *y = b->config;
     return x->op == y->op && x->dtype == y->dtype && x->distribution == y->distribution &&
-           x->bins == y->bins && x->ranks == y->ranks && x->n == y->n;
+           x->bins == y->bins && ranks_of(a) == ranks_of(b) && x->n == y->n;
 }
 
 static int same_strategy(const rb_row *a, const rb_row *b)
@@ -158,13 +166,13 @@ static int same_strategy(const rb_row *a, const rb_row *b)
 
 static int by_data(const void *pa, const void *pb)
 {
-    const rb_configuration *x = (*(const rb_row *const *)pa)->config;
-    const rb_configuration *y = (*(const rb_row *const *)pb)->config;
+    const rb_row *a = *(const rb_row *const *)pa, *b = *(const rb_row *const *)pb;
+    const rb_configuration *x = a->config, *y = b->config;
     if (x->op != y->op) return x->op - y->op;
     if (x->dtype != y->dtype) return x->dtype - y->dtype;
     if (x->distribution != y->distribution) return x->distribution - y->distribution;
     if (x->bins != y->bins) return x->bins < y->bins ? -1 : 1;
-    if (x->ranks != y->ranks) return x->ranks < y->ranks ? -1 : 1;
+    if (ranks_of(a) != ranks_of(b)) return ranks_of(a) < ranks_of(b) ? -1 : 1;
     return x->n < y->n ? -1 : x->n > y->n;
 }
 
@@ -210,14 +218,14 @@ int dispatch_from_results(const char *path, const rb_results_file *file, rb_disp
         int extends = open && open_winner->config->op == c->op &&
                       open_winner->config->dtype == c->dtype &&
                       open_winner->config->distribution == c->distribution &&
-                      open_winner->config->ranks == c->ranks && same_strategy(open_winner, best) &&
+                      ranks_of(open_winner) == ranks_of(best) && same_strategy(open_winner, best) &&
                       strcmp(open_winner->config->params_text, c->params_text) == 0;
         if (!extends) {
             open = add_entry(out, &cap);
             open->op = xstrdup(op_name(c->op));
             open->dtype = xstrdup(dtype_name(c->dtype));
             open->distribution = xstrdup(distribution_name(c->distribution));
-            open->ranks = c->ranks ? c->ranks : 1;
+            open->ranks = ranks_of(best);
             open->n_min = c->n;
             open->pack = xstrdup(c->plugin->pack);
             open->plugin = xstrdup(c->plugin->desc->name);

@@ -6,13 +6,14 @@
 # -Wall -Wextra -Werror as C99, its find() picks the range that holds n or
 # the nearest one and nothing for an op or rank count it lacks, and every
 # text comes back byte for byte. From a results file, the best ok row of
-# each data set wins, with the best row of another plugin as runner-up.
+# each data set (its ranks a part of it) wins, with the best row of another
+# plugin as runner-up.
 # Bad input: a file that is neither a map nor results, a map whose member
 # has the wrong type or whose range is upside down, a bad --prefix: exit 2
 # naming the file and line; nothing is written.
 . "$top_srcdir/tests/lib.sh"
 cc=${CC:-cc}
-plan 12
+plan 13
 
 "$rb" dispatch "$fixtures/crossover-map.json" --prefix my_map -o "$tmp/dispatch.h" 2>"$tmp/err"
 ok "a header is written from a winner map" test $? -eq 0 -a -s "$tmp/dispatch.h"
@@ -50,6 +51,16 @@ ok "a header is written from a results file, to standard output" test $? -eq 0 -
 best=$("$JQ" -r '[.results[] | select(.n == 1024 and .status == "ok")] | min_by(.median_ns) | .plugin' "$tmp/run.json")
 ok "its first entry is the fastest ok row at the smallest n ($best)" \
   grep -q "^     \"cpu\", \"$best\"" "$tmp/from-results.h"
+
+# the ranks of a results file's rows are part of each data set
+{ experiment_header dispatch-ranks
+  printf '[data]\nop = sum\ndtype = i32\nn = 1K\nranks = 1, 2\n[run exchange]\nplugin = exchange-sum\n'
+} >"$tmp/ranks.ini"
+"$rb" -q --plugin-path "$top_builddir/tests/run/ranks/dir" -c "$tmp/ranks.ini" --format json \
+  -o "$tmp/ranks.json" >/dev/null 2>&1
+"$rb" dispatch "$tmp/ranks.json" >"$tmp/ranks.h" 2>"$tmp/err"
+ok "rows of 1 and 2 ranks give an entry each" \
+  sh -c "grep -q '\"i32\", \"uniform\", 1u, 1024u' '$tmp/ranks.h' && grep -q '\"i32\", \"uniform\", 2u, 1024u' '$tmp/ranks.h'"
 
 # bad input
 printf '{"tool": "other", "rows": []}\n' >"$tmp/neither.json"
