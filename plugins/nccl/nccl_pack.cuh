@@ -272,18 +272,8 @@ inline int verify(void *st, rb_result *result)
 {
     state *s = static_cast<state *>(st);
     const rb_config *cfg = s->cfg;
-    if (s->vector) {
-        if (result->size < offsetof(rb_result, n_elements) + sizeof result->n_elements ||
-            !result->elements) {
-            cfg->host->error(cfg->host, "result = vector: this host takes no vector answer");
-            return RB_ERROR;
-        }
-        RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(result->elements, s->work, s->work_bytes,
-                                                 cudaMemcpyDeviceToHost, s->stream));
-        RB_CUDA_CHECK(cfg->host, cudaStreamSynchronize(s->stream));
-        result->n_elements = cfg->n;
-        return RB_OK;
-    }
+    if (s->vector)
+        return rb_cuda::read_vector(cfg, s->stream, s->work, s->work_bytes, result);
     if (s->answer_on_host) {
         RB_CUDA_CHECK(cfg->host, cudaStreamSynchronize(s->stream));
         rb_cuda::store_bytes(result, cfg->dtype, s->answer);

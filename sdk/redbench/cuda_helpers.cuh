@@ -15,6 +15,7 @@
  *   rb_cuda::split_aligned       head, whole aligned units and tail of the input
  *   rb_cuda::store_value, store_bytes   a reduced value into rb_result
  *   rb_cuda::read_bytes, read_value      read a result back in verify
+ *   rb_cuda::read_vector         hand an all-reduce's n-element answer to the host
  *   rb_cuda::init_state          the body of init: allocate, set up, or undo
  *   rb_cuda::init_with           init itself, for a descriptor
  *   rb_cuda::result_state        a state with one result on the device, and
@@ -404,6 +405,25 @@ inline int read_value(const rb_host *host, cudaStream_t stream, const void *from
     if (read_bytes(host, stream, raw, from, bytes) != RB_OK)
         return RB_ERROR;
     store_bytes(result, dtype, raw);
+    return RB_OK;
+}
+
+/* Hands the n-element answer of an all-reduce across ranks (`bytes` at
+ * `from`, device memory) to the host in verify (ABI 1.4: rb_result's
+ * elements), for `result = vector`: the host then judges every element.
+ * RB_ERROR where the host offers no vector answer. */
+inline int read_vector(const rb_config *cfg, cudaStream_t stream, const void *from, size_t bytes,
+                       rb_result *result)
+{
+    if (result->size < offsetof(rb_result, n_elements) + sizeof result->n_elements ||
+        !result->elements) {
+        cfg->host->error(cfg->host, "result = vector: this host takes no vector answer");
+        return RB_ERROR;
+    }
+    RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(result->elements, from, bytes,
+                                             cudaMemcpyDeviceToHost, stream));
+    RB_CUDA_CHECK(cfg->host, cudaStreamSynchronize(stream));
+    result->n_elements = cfg->n;
     return RB_OK;
 }
 
