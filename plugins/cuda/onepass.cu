@@ -31,7 +31,10 @@
  * that holds the scalars after the last whole vector (the tail, fewer than
  * V) reads them too; slice 0 reads the scalars before the first 16-byte
  * boundary (the head). A grid of one block writes its value as the result
- * whatever the finish. */
+ * whatever the finish.
+ * f16 and bf16 are read as the other types, 8 halves in a 16-byte load,
+ * converted to f32 by pairs and reduced in f32: sums, and min and max (the
+ * f32 of the element, exact), all returned as f32. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +66,7 @@ static const rb_param_spec onepass_params[] = {
     {"batch", RB_PARAM_INT, "8", 1, 16, NULL, RB_PARAM_POW2,
      "16-byte loads per thread, all in flight at once, a block apart"},
     {"finish", RB_PARAM_CHOICE, "atomic", 0, 0, finish_words, 0,
-     "atomic: one atomic per block (f32/f64 sums not deterministic) | last-block: the block "
+     "atomic: one atomic per block (floating sums not deterministic) | last-block: the block "
      "with the last ticket sums the partials | tagged: the grid's last block sums them as "
      "they arrive (both deterministic)"},
     {"order", RB_PARAM_CHOICE, "forward", 0, 0, order_words, 0,
@@ -81,12 +84,13 @@ typedef rb_cuda::aligned_split layout;
 /* The L2 policy of a block's loads (keep). */
 enum onepass_hint { HINT_NONE, HINT_EVICT_LAST, HINT_EVICT_FIRST };
 
-/* One 16-byte load with the L2 eviction policy Hint (sm_80 and later). */
-template <class A, int Hint> __device__ __forceinline__ rb_cuda::vec<A, 16 / sizeof(A)> load_16(const A *p)
+/* One 16-byte load of elements T with the L2 eviction policy Hint (sm_80
+ * and later). */
+template <class T, int Hint> __device__ __forceinline__ rb_cuda::vec<T, 16 / sizeof(T)> load_16(const T *p)
 {
-    constexpr int V = 16 / sizeof(A);
+    constexpr int V = 16 / sizeof(T);
     if constexpr (Hint == HINT_NONE) {
-        return rb_cuda::load_vec<A, V>(p);
+        return rb_cuda::load_vec<T, V>(p);
     } else {
         uint64_t policy;
         if constexpr (Hint == HINT_EVICT_LAST)
@@ -97,36 +101,58 @@ template <class A, int Hint> __device__ __forceinline__ rb_cuda::vec<A, 16 / siz
         asm("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
             : "=r"(raw.x), "=r"(raw.y), "=r"(raw.z), "=r"(raw.w)
             : "l"(p), "l"(policy));
-        rb_cuda::vec<A, V> out;
+        rb_cuda::vec<T, V> out;
         memcpy(out.v, &raw, 16);
         return out;
     }
 }
 
-/* Reads a slice's vectors: Batch per thread, a block apart, with the L2
- * policy Hint. Checked is for the last slice of the input, which may pass
- * its end. */
-template <class Op, class A, int Batch, bool Checked, int Hint = HINT_NONE>
-__device__ __forceinline__ A onepass_slice(const A *__restrict__ body, size_t first, unsigned block,
+/* A value of A as an element T: itself, or an f32 as a half (Op's
+ * identities, 0 and the infinities, are halves exactly). */
+template <class T, class A> __device__ __forceinline__ T narrow(A x) { return (T)x; }
+template <> __device__ __forceinline__ __half narrow<__half, float>(float x)
+{
+    return __float2half_rn(x);
+}
+template <> __device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16, float>(float x)
+{
+    return __float2bfloat16_rn(x);
+}
+
+/* Reads a slice's vectors of elements T into acc (of A): Batch per thread,
+ * a block apart, with the L2 policy Hint; halves are combined as
+ * rb_cuda::combine_vec has it (f32). Checked is for the last slice of the
+ * input, which may pass its end: the vectors past it are Op's identity,
+ * or for halves are not read. */
+template <class Op, class T, class A, int Batch, bool Checked, int Hint = HINT_NONE>
+__device__ __forceinline__ A onepass_slice(const T *__restrict__ body, size_t first, unsigned block,
                                            size_t units, A acc)
 {
-    constexpr int V = 16 / sizeof(A);
-    rb_cuda::vec<A, V> x[Batch];
+    constexpr int V = 16 / sizeof(T);
+    if constexpr (Checked && rb_cuda::is_half<T>::value) {
+        /* halves: the last slice one vector at a time, which keeps the
+         * registers of the kernel's other slices free of its spills */
+        for (int k = 0; k < Batch; k++) {
+            const size_t v = first + (size_t)k * block;
+            if (v < units)
+                acc = rb_cuda::combine_vec<Op, A>(acc, load_16<T, Hint>(body + v * V));
+        }
+    } else {
+        rb_cuda::vec<T, V> x[Batch];
 #pragma unroll
-    for (int k = 0; k < Batch; k++) {
-        const size_t v = first + (size_t)k * block;
-        if (!Checked || v < units)
-            x[k] = load_16<A, Hint>(body + v * V);
-        else
+        for (int k = 0; k < Batch; k++) {
+            const size_t v = first + (size_t)k * block;
+            if (!Checked || v < units)
+                x[k] = load_16<T, Hint>(body + v * V);
+            else
 #pragma unroll
-            for (int j = 0; j < V; j++)
-                x[k].v[j] = Op::template identity<A>();
+                for (int j = 0; j < V; j++)
+                    x[k].v[j] = narrow<T>(Op::template identity<A>());
+        }
+#pragma unroll
+        for (int k = 0; k < Batch; k++)
+            acc = rb_cuda::combine_vec<Op, A>(acc, x[k]);
     }
-#pragma unroll
-    for (int k = 0; k < Batch; k++)
-#pragma unroll
-        for (int j = 0; j < V; j++)
-            acc = Op::apply(acc, x[k].v[j]);
     return acc;
 }
 
@@ -189,9 +215,11 @@ __device__ __forceinline__ A sum_partials(const onepass_sync &sync, unsigned tag
     return rb_cuda::block_reduce<Op>(acc, scratch);
 }
 
-template <class Op, class A, int Batch, int Finish>
+/* Reduces elements T in A: T itself (an integer sum's input read as its
+ * unsigned type), or a half in f32. */
+template <class Op, class T, class A, int Batch, int Finish>
 __global__ void __launch_bounds__(1024, onepass_blocks_per_sm<A, Batch>())
-    onepass_main(const A *__restrict__ in, layout at, onepass_sync sync, bool reverse,
+    onepass_main(const T *__restrict__ in, layout at, onepass_sync sync, bool reverse,
                  unsigned keep_blocks)
 {
     __shared__ A scratch[32];
@@ -217,19 +245,19 @@ __global__ void __launch_bounds__(1024, onepass_blocks_per_sm<A, Batch>())
     const size_t per_block = (size_t)block * Batch; /* vectors */
     const size_t first = (size_t)slice * per_block + tid;
     if ((size_t)(slice + 1) * per_block > at.units) /* uniform over the block */
-        acc = onepass_slice<Op, A, Batch, true>(in + at.head, first, block, at.units, acc);
+        acc = onepass_slice<Op, T, A, Batch, true>(in + at.head, first, block, at.units, acc);
     else if (keep_blocks == 0)
-        acc = onepass_slice<Op, A, Batch, false>(in + at.head, first, block, at.units, acc);
+        acc = onepass_slice<Op, T, A, Batch, false>(in + at.head, first, block, at.units, acc);
     else if (blockIdx.x >= gridDim.x - keep_blocks) /* the call's last blocks */
-        acc = onepass_slice<Op, A, Batch, false, HINT_EVICT_LAST>(in + at.head, first, block,
-                                                                  at.units, acc);
+        acc = onepass_slice<Op, T, A, Batch, false, HINT_EVICT_LAST>(in + at.head, first, block,
+                                                                     at.units, acc);
     else
-        acc = onepass_slice<Op, A, Batch, false, HINT_EVICT_FIRST>(in + at.head, first, block,
-                                                                   at.units, acc);
+        acc = onepass_slice<Op, T, A, Batch, false, HINT_EVICT_FIRST>(in + at.head, first, block,
+                                                                      at.units, acc);
     if (slice == 0 && tid < at.head)
-        acc = Op::apply(acc, in[tid]);
+        acc = Op::apply(acc, rb_cuda::widen<A>(in[tid]));
     if (slice == at.units / per_block && at.tail_start + tid < at.n)
-        acc = Op::apply(acc, in[at.tail_start + tid]);
+        acc = Op::apply(acc, rb_cuda::widen<A>(in[at.tail_start + tid]));
 
     acc = rb_cuda::block_reduce<Op>(acc, scratch); /* its barriers publish slot and tag */
     if (gridDim.x == 1) { /* one block: its value is the result */
@@ -288,54 +316,68 @@ struct onepass_state {
     onepass_launch_fn launch;
 };
 
-template <class Op, class A, int Batch, int Finish> static void launch_main(onepass_state *s)
+template <class Op, class T, class A, int Batch, int Finish> static void launch_main(onepass_state *s)
 {
     const bool reverse = s->order == ALTERNATE && (s->calls_queued & 1u);
     s->calls_queued++;
-    onepass_main<Op, A, Batch, Finish><<<s->grid, s->block, 0, s->stream>>>(
-        static_cast<const A *>(s->cfg->input), s->at, s->sync, reverse, s->keep_blocks);
+    onepass_main<Op, T, A, Batch, Finish><<<s->grid, s->block, 0, s->stream>>>(
+        static_cast<const T *>(s->cfg->input), s->at, s->sync, reverse, s->keep_blocks);
 }
 
 /* One kernel per finish, so that each holds only its own finish's code and
  * registers. */
-template <class Op, class A, int Batch> static void launch_finish(onepass_state *s)
+template <class Op, class T, class A, int Batch> static void launch_finish(onepass_state *s)
 {
     switch (s->finish) {
-    case ATOMIC: launch_main<Op, A, Batch, ATOMIC>(s); break;
-    case LAST_BLOCK: launch_main<Op, A, Batch, LAST_BLOCK>(s); break;
-    default: launch_main<Op, A, Batch, TAGGED>(s); break;
+    case ATOMIC: launch_main<Op, T, A, Batch, ATOMIC>(s); break;
+    case LAST_BLOCK: launch_main<Op, T, A, Batch, LAST_BLOCK>(s); break;
+    default: launch_main<Op, T, A, Batch, TAGGED>(s); break;
     }
 }
 
-template <class Op, class A> static void launch_batch(onepass_state *s)
+template <class Op, class T, class A> static void launch_batch(onepass_state *s)
 {
     switch (s->batch) {
-    case 1: launch_finish<Op, A, 1>(s); break;
-    case 2: launch_finish<Op, A, 2>(s); break;
-    case 4: launch_finish<Op, A, 4>(s); break;
-    case 8: launch_finish<Op, A, 8>(s); break;
-    default: launch_finish<Op, A, 16>(s); break;
+    case 1: launch_finish<Op, T, A, 1>(s); break;
+    case 2: launch_finish<Op, T, A, 2>(s); break;
+    case 4: launch_finish<Op, T, A, 4>(s); break;
+    case 8: launch_finish<Op, T, A, 8>(s); break;
+    default: launch_finish<Op, T, A, 16>(s); break;
     }
 }
 
-/* Integer sums in the unsigned type (they wrap); min and max in T. The
- * input is read as A, which has T's bits. */
+/* Integer sums in the unsigned type (they wrap; the input is read as it,
+ * which has the dtype's bits); min and max in the dtype; f16 and bf16 in
+ * f32, whatever the op. */
 static onepass_launch_fn pick(int dtype, int op, size_t *acc_bytes)
 {
-    return rb_cuda::with_numeric_op(dtype, op, [&](auto reduce, auto, auto a) {
+    onepass_launch_fn numeric = rb_cuda::with_numeric_op(dtype, op, [&](auto reduce, auto, auto a) {
         *acc_bytes = sizeof a;
-        return launch_batch<decltype(reduce), decltype(a)>;
+        return launch_batch<decltype(reduce), decltype(a), decltype(a)>;
+    });
+    if (numeric)
+        return numeric;
+    return rb_cuda::with_half_op(dtype, op, [&](auto reduce, auto t, auto a) {
+        *acc_bytes = sizeof a;
+        return launch_batch<decltype(reduce), decltype(t), decltype(a)>;
     });
 }
 
-static bool is_float(int dtype) { return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64; }
+/* Floating dtypes: their sums depend on the order of addition, and their
+ * min and max have no atomic. */
+static bool is_float(int dtype)
+{
+    return dtype == RB_DTYPE_F32 || dtype == RB_DTYPE_F64 || dtype == RB_DTYPE_F16 ||
+           dtype == RB_DTYPE_BF16;
+}
 
 /* What this strategy cannot do, with the reason: RB_OK or RB_UNSUPPORTED. */
 static int onepass_declines(const rb_config *cfg, int finish)
 {
     size_t acc_bytes;
     if (!pick(cfg->dtype, cfg->op, &acc_bytes)) {
-        cfg->host->error(cfg->host, ONEPASS_NAME " reduces sum, min and max of i32, i64, f32 and f64");
+        cfg->host->error(cfg->host, ONEPASS_NAME " reduces sum, min and max of i32, i64, f32, f64, "
+                                              "f16 and bf16");
         return RB_UNSUPPORTED;
     }
     if (finish == ATOMIC && cfg->op != RB_OP_SUM && is_float(cfg->dtype)) {
@@ -411,7 +453,7 @@ static int onepass_describe(const rb_config *cfg, rb_description *out)
     if (plan_grid(cfg, layout_for(cfg), (unsigned)rb_param_int(cfg, "block", 1024),
                   (int)rb_param_int(cfg, "batch", 8), &grid) != RB_OK)
         return RB_UNSUPPORTED;
-    /* f32 and f64 sums with an atomic finish depend on the blocks' order */
+    /* floating sums with an atomic finish depend on the blocks' order */
     const bool nondet = finish == ATOMIC && cfg->op == RB_OP_SUM && is_float(cfg->dtype);
     static const char *const finish_labels[] = {"atomic", "lastblock", "tagged"};
     const bool alternate = rb_param_int(cfg, "order", FORWARD) == ALTERNATE;
@@ -502,7 +544,7 @@ static constexpr rb_plugin onepass_plugin = rb_cuda::plugin({
     .name = ONEPASS_NAME,
     .summary = ONEPASS_SUMMARY,
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX),
-    .dtypes = rb_cuda::numeric_dtypes,
+    .dtypes = rb_cuda::numeric_dtypes | rb_cuda::half_dtypes,
     .params = onepass_params, .n_params = rb_cuda::count_of(onepass_params),
     .describe = onepass_describe,
     .init = rb_cuda::init_with<onepass_state, onepass_setup, onepass_teardown>,

@@ -16,7 +16,9 @@
  *               next call. One launch per call, as last-block, with no
  *               ticket at the end of the blocks
  * A grid of one block (small n) writes its value as the result: one launch
- * whatever the finish. */
+ * whatever the finish. f16 and bf16 are reduced in f32 (sum, min, max and
+ * argmax, returned as f32), converted by pairs as they are loaded: vector =
+ * 8 reads 8 halves in one 16-byte load. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,14 +37,17 @@ static const rb_param_spec shuffle_params[] = {
      "blocks; auto: enough to fill the device once (2048 threads per SM), fewer for small n"},
     {"items", RB_PARAM_INT, "2", 1, 8, NULL, RB_PARAM_POW2,
      "loads in flight per thread and loop step"},
-    {"vector", RB_PARAM_INT, "1", 1, 4, NULL, RB_PARAM_POW2,
-     "elements per load: 1, 2 or 4 (4 x f32 is one 16-byte float4 load)"},
+    {"vector", RB_PARAM_INT, "1", 1, 8, NULL, RB_PARAM_POW2,
+     "elements per load: 1, 2, 4 (4 x f32 is one 16-byte float4 load) or, for f16 and bf16 "
+     "only, 8 (one 16-byte load)"},
     {"finish", RB_PARAM_CHOICE, "two-pass", 0, 0, finish_words, 0,
      "two-pass | atomic | last-block | atomic-epoch: how the blocks' values are combined"},
 };
 
 /* What a thread accumulates: a value under Op, or a value and its index. */
+/* value_t is what an element is reduced as (rb_cuda::widen). */
 template <class Op, class A> struct value_policy {
+    typedef A value_t;
     typedef A acc_t;
     __device__ static A init() { return Op::template identity<A>(); }
     __device__ static void add(A &acc, A x, size_t) { acc = Op::apply(acc, x); }
@@ -53,6 +58,7 @@ template <class Op, class A> struct value_policy {
 };
 
 template <class A> struct argmax_policy {
+    typedef A value_t;
     typedef rb_cuda::arg<A> acc_t;
     __device__ static acc_t init() { return rb_cuda::argmax_identity<A>(); }
     __device__ static void add(acc_t &acc, A x, size_t index)
@@ -84,13 +90,15 @@ template <class A> struct argmax_policy {
  * a whole vector, `units` vectors, then scalars up to n (set once in init). */
 typedef rb_cuda::aligned_split layout;
 
-template <class P, class A, int V, int Items>
-__global__ void shuffle_main(const A *__restrict__ in, layout at,
+/* Reads elements T, each reduced as P::value_t (itself, or a half as f32). */
+template <class P, class T, int V, int Items>
+__global__ void shuffle_main(const T *__restrict__ in, layout at,
                              typename P::acc_t *__restrict__ partials,
                              typename P::acc_t *__restrict__ out, unsigned *ticket,
                              unsigned long long *blocks_started, int finish)
 {
     typedef typename P::acc_t acc_t;
+    typedef typename P::value_t A;
     __shared__ acc_t scratch[32];
     __shared__ bool is_last;
     __shared__ unsigned slot;
@@ -103,34 +111,33 @@ __global__ void shuffle_main(const A *__restrict__ in, layout at,
         slot = rb_cuda::epoch_slot(blocks_started, out, P::init());
 
     if (gid < at.head)
-        P::add(acc, in[gid], gid);
+        P::add(acc, rb_cuda::widen<A>(in[gid]), gid);
 
-    const A *body = in + at.head;
+    const T *body = in + at.head;
     const size_t step = (size_t)gridDim.x * block * Items;
     size_t base = (size_t)blockIdx.x * block * Items + tid;
     for (; base + (size_t)(Items - 1) * block < at.units; base += step) {
-        rb_cuda::vec<A, V> x[Items];
+        rb_cuda::vec<T, V> x[Items];
 #pragma unroll
         for (int k = 0; k < Items; k++)
-            x[k] = rb_cuda::load_vec<A, V>(body + (base + (size_t)k * block) * V);
+            x[k] = rb_cuda::load_vec<T, V>(body + (base + (size_t)k * block) * V);
 #pragma unroll
-        for (int k = 0; k < Items; k++)
-#pragma unroll
-            for (int j = 0; j < V; j++)
-                P::add(acc, x[k].v[j], at.head + (base + (size_t)k * block) * V + j);
+        for (int k = 0; k < Items; k++) {
+            const size_t first = at.head + (base + (size_t)k * block) * V;
+            rb_cuda::widen_each<A>(x[k], [&](A e, int j) { P::add(acc, e, first + j); });
+        }
     }
 #pragma unroll
     for (int k = 0; k < Items; k++) {
         const size_t v = base + (size_t)k * block;
         if (v < at.units) {
-            rb_cuda::vec<A, V> x = rb_cuda::load_vec<A, V>(body + v * V);
-#pragma unroll
-            for (int j = 0; j < V; j++)
-                P::add(acc, x.v[j], at.head + v * V + j);
+            const size_t first = at.head + v * V;
+            rb_cuda::widen_each<A>(rb_cuda::load_vec<T, V>(body + v * V),
+                                   [&](A e, int j) { P::add(acc, e, first + j); });
         }
     }
     if (at.tail_start + gid < at.n)
-        P::add(acc, in[at.tail_start + gid], at.tail_start + gid);
+        P::add(acc, rb_cuda::widen<A>(in[at.tail_start + gid]), at.tail_start + gid);
 
     acc = P::block(acc, scratch);
     if (gridDim.x == 1) { /* one block: its value is the result */
@@ -194,25 +201,27 @@ struct shuffle_state {
     shuffle_launch_fn launch;
 };
 
-template <class P, class A, int V, int Items> static void launch_main(shuffle_state *s)
+template <class P, class T, int V, int Items> static void launch_main(shuffle_state *s)
 {
     typedef typename P::acc_t acc_t;
-    shuffle_main<P, A, V, Items><<<s->grid, s->block, 0, s->stream>>>(
-        static_cast<const A *>(s->cfg->input), s->at, static_cast<acc_t *>(s->partials),
+    shuffle_main<P, T, V, Items><<<s->grid, s->block, 0, s->stream>>>(
+        static_cast<const T *>(s->cfg->input), s->at, static_cast<acc_t *>(s->partials),
         static_cast<acc_t *>(s->out), s->ticket, s->blocks_started, s->finish);
 }
 
-template <class P, class A, int V> static void launch_items(shuffle_state *s)
+template <class P, class T, int V> static void launch_items(shuffle_state *s)
 {
     switch (s->items) {
-    case 1: launch_main<P, A, V, 1>(s); break;
-    case 2: launch_main<P, A, V, 2>(s); break;
-    case 4: launch_main<P, A, V, 4>(s); break;
-    default: launch_main<P, A, V, 8>(s); break;
+    case 1: launch_main<P, T, V, 1>(s); break;
+    case 2: launch_main<P, T, V, 2>(s); break;
+    case 4: launch_main<P, T, V, 4>(s); break;
+    default: launch_main<P, T, V, 8>(s); break;
     }
 }
 
-template <class P, class A> static int shuffle_launch(shuffle_state *s)
+/* Reads elements T (the input of P, or halves reduced in f32). vector = 8
+ * is only ever set for halves (shuffle_declines). */
+template <class P, class T> static int shuffle_launch(shuffle_state *s)
 {
     typedef typename P::acc_t acc_t;
     const rb_host *host = s->cfg->host;
@@ -220,9 +229,13 @@ template <class P, class A> static int shuffle_launch(shuffle_state *s)
         rb_cuda::reset_result(s->cfg, s->out, sizeof(acc_t), s->stream) != RB_OK)
         return RB_ERROR;
     switch (s->vector) {
-    case 1: launch_items<P, A, 1>(s); break;
-    case 2: launch_items<P, A, 2>(s); break;
-    default: launch_items<P, A, 4>(s); break;
+    case 1: launch_items<P, T, 1>(s); break;
+    case 2: launch_items<P, T, 2>(s); break;
+    case 4: launch_items<P, T, 4>(s); break;
+    default:
+        if constexpr (sizeof(T) == 2)
+            launch_items<P, T, 8>(s);
+        break;
     }
     RB_CUDA_CHECK_LAUNCH(host);
     if (s->finish == TWO_PASS && s->grid > 1) {
@@ -233,19 +246,69 @@ template <class P, class A> static int shuffle_launch(shuffle_state *s)
     return RB_OK;
 }
 
+/* Integer sums in the unsigned type (they wrap; the input is read as it,
+ * which has the dtype's bits); min, max and argmax in the dtype; f16 and
+ * bf16 in f32, whatever the op. */
 static shuffle_launch_fn pick(int dtype, int op, size_t *acc_bytes)
 {
-    if (op == RB_OP_ARGMAX)
-        return rb_cuda::with_numeric_type(dtype, [&](auto t) {
+    if (op == RB_OP_ARGMAX) {
+        shuffle_launch_fn numeric = rb_cuda::with_numeric_type(dtype, [&](auto t) {
             typedef decltype(t) T;
             *acc_bytes = sizeof(rb_cuda::arg<T>);
             return shuffle_launch<argmax_policy<T>, T>;
         });
-    return rb_cuda::with_numeric_op(dtype, op, [&](auto reduce, auto, auto a) {
+        if (numeric)
+            return numeric;
+        return rb_cuda::with_half_type(dtype, [&](auto t) {
+            *acc_bytes = sizeof(rb_cuda::arg<float>);
+            return shuffle_launch<argmax_policy<float>, decltype(t)>;
+        });
+    }
+    shuffle_launch_fn numeric = rb_cuda::with_numeric_op(dtype, op, [&](auto reduce, auto, auto a) {
         typedef decltype(a) A;
         *acc_bytes = sizeof(A);
         return shuffle_launch<value_policy<decltype(reduce), A>, A>;
     });
+    if (numeric)
+        return numeric;
+    return rb_cuda::with_half_op(dtype, op, [&](auto reduce, auto t, auto a) {
+        *acc_bytes = sizeof a;
+        return shuffle_launch<value_policy<decltype(reduce), decltype(a)>, decltype(t)>;
+    });
+}
+
+static bool is_half(int dtype) { return dtype == RB_DTYPE_F16 || dtype == RB_DTYPE_BF16; }
+
+/* What this strategy cannot do, with the reason: RB_OK or RB_UNSUPPORTED. */
+static int shuffle_declines(const rb_config *cfg, int finish, int vector)
+{
+    size_t acc_bytes;
+    const rb_host *host = cfg->host;
+    if (!pick(cfg->dtype, cfg->op, &acc_bytes)) {
+        host->error(host, "shuffle reduces sum, min, max and argmax of i32, i64, f32, f64, f16 "
+                          "and bf16");
+        return RB_UNSUPPORTED;
+    }
+    if (cfg->op == RB_OP_ARGMAX && (finish == ATOMIC || finish == ATOMIC_EPOCH)) {
+        host->error(host, "argmax has no single atomic for a value and its index; "
+                          "use finish = two-pass or last-block");
+        return RB_UNSUPPORTED;
+    }
+    if (vector == 8 && !is_half(cfg->dtype)) {
+        host->error(host, "vector = 8 is for f16 and bf16 (8 halves, one 16-byte load); "
+                          "use vector = 1, 2 or 4");
+        return RB_UNSUPPORTED;
+    }
+    /* the atomic finishes start min and max from the input's first element
+     * (rb_cuda::reset_result), which for halves is not the f32 they are
+     * reduced in */
+    if (is_half(cfg->dtype) && cfg->op != RB_OP_SUM && (finish == ATOMIC || finish == ATOMIC_EPOCH)) {
+        host->error(host, "finish = atomic and atomic-epoch start min and max from the input's "
+                          "first element, not an f32 for f16 and bf16; use finish = two-pass "
+                          "or last-block");
+        return RB_UNSUPPORTED;
+    }
+    return RB_OK;
 }
 
 /* The grid: as given, or auto: one full wave of the device (2048 threads
@@ -261,18 +324,10 @@ static unsigned grid_for(const rb_config *cfg, unsigned block, int items, int ve
 
 static int shuffle_describe(const rb_config *cfg, rb_description *out)
 {
-    size_t acc_bytes;
     const int finish = (int)rb_param_int(cfg, "finish", TWO_PASS);
-    if (!pick(cfg->dtype, cfg->op, &acc_bytes)) {
-        cfg->host->error(cfg->host,
-                         "shuffle reduces sum, min, max and argmax of i32, i64, f32 and f64");
-        return RB_UNSUPPORTED;
-    }
-    if (cfg->op == RB_OP_ARGMAX && (finish == ATOMIC || finish == ATOMIC_EPOCH)) {
-        cfg->host->error(cfg->host, "argmax has no single atomic for a value and its index; "
-                                    "use finish = two-pass or last-block");
-        return RB_UNSUPPORTED;
-    }
+    const int status = shuffle_declines(cfg, finish, (int)rb_param_int(cfg, "vector", 1));
+    if (status != RB_OK)
+        return status;
     static const char *const finish_labels[] = {"2pass", "atomic", "lastblock", "epoch"};
     snprintf(out->label, sizeof out->label, "shuffle-v%d-%s",
              (int)rb_param_int(cfg, "vector", 1), finish_labels[finish]);
@@ -292,10 +347,9 @@ static int shuffle_setup(shuffle_state *s, const rb_config *cfg)
     s->at = rb_cuda::split_aligned(cfg->input, cfg->n, element, vector_bytes, vector_bytes);
     s->launch = pick(cfg->dtype, cfg->op, &s->acc_bytes);
     const int epoch = s->finish == ATOMIC_EPOCH;
-    if (!s->launch || (cfg->op == RB_OP_ARGMAX && (s->finish == ATOMIC || epoch))) {
-        cfg->host->error(cfg->host, "configuration not supported (see describe)");
-        return RB_UNSUPPORTED;
-    }
+    const int status = shuffle_declines(cfg, s->finish, s->vector);
+    if (status != RB_OK)
+        return status;
     RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->out, (epoch ? 2 : 1) * s->acc_bytes));
     if (s->finish == TWO_PASS || s->finish == LAST_BLOCK)
         RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials, (size_t)s->grid * s->acc_bytes));
@@ -350,7 +404,7 @@ static constexpr rb_plugin shuffle_plugin = rb_cuda::plugin({
         "grid-stride loop, vector loads, warp shuffles; two-pass, atomic or last-block finish",
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
         RB_OP_BIT(RB_OP_ARGMAX),
-    .dtypes = rb_cuda::numeric_dtypes,
+    .dtypes = rb_cuda::numeric_dtypes | rb_cuda::half_dtypes,
     .params = shuffle_params, .n_params = rb_cuda::count_of(shuffle_params),
     .describe = shuffle_describe,
     .init = rb_cuda::init_with<shuffle_state, shuffle_setup, shuffle_teardown>,

@@ -25,8 +25,12 @@
  *   rb_cuda::numeric_dtypes, count_of   a descriptor's dtypes and n_params
  *   rb_cuda::with_numeric_type   picks a template instance by dtype
  *   rb_cuda::with_numeric_op     ... by op (sum, min, max) and dtype
- *   rb_cuda::half_dtypes, with_half_type, widen   f16 and bf16 (ABI 1.5):
- *                               their types, and their values as f32
+ *   rb_cuda::half_dtypes, with_half_type, with_half_op, widen   f16 and
+ *                               bf16 (ABI 1.5): their types, and their
+ *                               values as f32
+ *   rb_cuda::widen_each, combine_vec   the elements of a vector as what
+ *                               they are reduced in (halves converted by
+ *                               pairs), and their reduction into a value
  *   rb_cuda::plan_blocks, wave_grid     grids: one block per slice, one wave
  *   rb_cuda::reset_result        an atomic finish's start (0, or the first element)
  *   rb_cuda::epoch_slot, epoch_setup, epoch_result_slot
@@ -48,6 +52,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <type_traits>
 
 #include <redbench/plugin.h>
 
@@ -357,6 +363,67 @@ template <class T, int V> __device__ __forceinline__ vec<T, V> load_vec(const T 
     return out;
 }
 
+/* Whether T is a half type (f16 or bf16), reduced in f32. */
+template <class T> struct is_half { static constexpr bool value = false; };
+template <> struct is_half<__half> { static constexpr bool value = true; };
+template <> struct is_half<__nv_bfloat16> { static constexpr bool value = true; };
+
+/* Two consecutive halves as one pair (__half2, __nv_bfloat162), and a
+ * pair as the two f32 it is, with one conversion (__half22float2,
+ * __bfloat1622float2). */
+__device__ __forceinline__ __half2 half_pair(__half a, __half b) { return __halves2half2(a, b); }
+__device__ __forceinline__ __nv_bfloat162 half_pair(__nv_bfloat16 a, __nv_bfloat16 b)
+{
+    return __halves2bfloat162(a, b);
+}
+__device__ __forceinline__ float2 widen_pair(__half2 p) { return __half22float2(p); }
+__device__ __forceinline__ float2 widen_pair(__nv_bfloat162 p) { return __bfloat1622float2(p); }
+
+/* Calls f(value, j) for each element j of x, the value as A (widen<A>):
+ * halves by pairs, as f32, any other type as itself. What a strategy that
+ * loads V elements at a time and needs each one (argmax: its index) does
+ * with them:
+ *   rb_cuda::widen_each<A>(x, [&](A v, int j) { ... }); */
+template <class A, class T, int V, class F>
+__device__ __forceinline__ void widen_each(const vec<T, V> &x, F f)
+{
+    if constexpr (is_half<T>::value && V % 2 == 0) {
+#pragma unroll
+        for (int j = 0; j < V; j += 2) {
+            const float2 w = widen_pair(half_pair(x.v[j], x.v[j + 1]));
+            f(w.x, j);
+            f(w.y, j + 1);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            f(widen<A>(x.v[j]), j);
+    }
+}
+
+/* Combines the V elements of x into acc (of A) under Op (op_sum, op_min,
+ * op_max), each as widen_each has it; but the min or max of halves is
+ * taken by pairs in the half type first (__hmin2, __hmax2: exact, and a
+ * quarter of the f32 work), and only the last pair widened. */
+template <class Op, class A, class T, int V>
+__device__ __forceinline__ A combine_vec(A acc, const vec<T, V> &x)
+{
+    if constexpr (is_half<T>::value && V % 4 == 0 && !std::is_same<Op, op_sum>::value) {
+        auto m = half_pair(x.v[0], x.v[1]);
+#pragma unroll
+        for (int j = 2; j < V; j += 2) {
+            const auto p = half_pair(x.v[j], x.v[j + 1]);
+            m = Op::is_min ? __hmin2(m, p) : __hmax2(m, p);
+        }
+        const float2 w = widen_pair(m);
+        acc = Op::apply(acc, w.x);
+        return Op::apply(acc, w.y);
+    } else {
+        widen_each<A>(x, [&](A v, int) { acc = Op::apply(acc, v); });
+        return acc;
+    }
+}
+
 /* Stores a reduced value into rb_result: integer results as the signed
  * dtype they came from (wrapped sums included), floating ones in f. */
 inline void store_value(rb_result *r, int v) { r->i = v; }
@@ -594,6 +661,24 @@ inline auto with_numeric_op(int dtype, int op, Pick pick) -> decltype(pick(op_su
         case RB_OP_SUM: return pick(op_sum(), t, typename op_sum::acc<decltype(t)>::type(0));
         case RB_OP_MIN: return pick(op_min(), t, t);
         case RB_OP_MAX: return pick(op_max(), t, t);
+        default: return answer{};
+        }
+    });
+}
+
+/* As with_numeric_op, for f16 and bf16: calls pick with the operator (sum,
+ * min or max), a zero of the element type (__half or __nv_bfloat16) and a
+ * zero of f32, what halves are reduced in; for any other op or dtype
+ * returns a value-initialised answer. */
+template <class Pick>
+inline auto with_half_op(int dtype, int op, Pick pick) -> decltype(pick(op_sum(), __half(), 0.0f))
+{
+    typedef decltype(pick(op_sum(), __half(), 0.0f)) answer;
+    return with_half_type(dtype, [&](auto t) -> answer {
+        switch (op) {
+        case RB_OP_SUM: return pick(op_sum(), t, 0.0f);
+        case RB_OP_MIN: return pick(op_min(), t, 0.0f);
+        case RB_OP_MAX: return pick(op_max(), t, 0.0f);
         default: return answer{};
         }
     });

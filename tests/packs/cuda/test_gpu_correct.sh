@@ -5,7 +5,8 @@
 # block or vector width), 2^26 and 2^30 (histograms also at 2^32 + 5 bytes),
 # runs it with few repetitions and asserts that every row is `ok` and that no
 # row is missing. Declined configurations are asserted `unsupported` with
-# their reason. Skips without jq, without the cuda pack or without a device.
+# their reason. Half precision (f16, bf16) is checked at n = 1, 7, 1001,
+# 2^20 + 3 and 2^26 + 7, none a multiple of the 8 halves of a 16-byte load. Skips without jq, without the cuda pack or without a device.
 #
 # The probe runs as users do (each data group in a worker process); the rest
 # runs with --no-isolation, since every data group would otherwise open the
@@ -21,6 +22,7 @@ large=${RB_GPU_TEST_LARGE:-1}
 small="1, 31, 1000, 1048579, 64M" # 1048579 = 2^20 + 3
 big=1G
 huge=4294967301 # 2^32 + 5 bytes
+halves="1, 7, 1001, 1048579, 67108871" # 2^20 + 3, 2^26 + 7
 
 # [experiment] for a correctness run: one warm-up, one or two repetitions.
 header() { experiment_header "$1" timeout=600 seed=20261122; }
@@ -72,8 +74,8 @@ big_sections() { # PLUGIN OPS DTYPES PARAMS...
   done
 }
 
-tests=22
-[ "$large" = 0 ] || tests=$((tests + 8))
+tests=26
+[ "$large" = 0 ] || tests=$((tests + 9))
 plan "$tests"
 
 # --- tree: 6 variants x 3 blocks (x 1 at the large sizes) x 3 ops x 4 dtypes
@@ -178,6 +180,56 @@ EOF
 } >"$tmp/onepass.ini"
 ok "onepass: every finish, order, keep, batch, op and dtype, n = 1 .. 2^26" \
   all_ok onepass $((5*4*3*2*2 + 5*4*2 + 5*2*2*2 + 2*4*2*3*3 + 5*4*3*2))
+
+# --- f16 and bf16, reduced in f32: onepass (every finish, order and
+# batch) and shuffle (every vector, 8 halves a 16-byte load, and finish);
+# min and max of halves have no atomic finish (declined, below)
+{ header halves
+  cat <<EOF
+[data]
+distribution = signed
+n = $halves
+dtype = f16, bf16
+[run onepass-half]
+plugin = onepass
+op = sum, min, max
+finish = last-block, tagged
+batch = 1, 8, 16
+[run onepass-half-atomic]
+plugin = onepass
+op = sum
+finish = atomic
+batch = 1, 8, 16
+[run onepass-half-order]
+plugin = onepass
+op = sum, max
+batch = 8
+order = alternate
+finish = last-block, tagged
+keep = 0, 50
+[run shuffle-half]
+plugin = shuffle
+op = sum, min, max, argmax
+finish = two-pass, last-block
+vector = 1, 2, 4, 8
+items = 1, 8
+[run shuffle-half-atomic]
+plugin = shuffle
+op = sum
+finish = atomic, atomic-epoch
+vector = 1, 8
+items = 1, 8
+[run shuffle-half-shapes]
+plugin = shuffle
+op = sum, argmax
+n = 1001, 1048579
+vector = 8
+block = 32, 1024
+grid = 1, 1024
+EOF
+} >"$tmp/halves.ini"
+ok "f16 and bf16: onepass and shuffle, every finish, batch, vector and op, n = 1 .. 2^26 + 7" \
+  all_ok halves $((5*2*3*2*3 + 5*2*3 + 5*2*2*2*2 + 5*2*4*2*4*2 + 5*2*2*2*2 + 2*2*2*2*2))
 
 # --- pattern: the published one-pass sum (the yardstick), every dtype;
 # every size but 64M has elements after its last whole vector
@@ -425,6 +477,24 @@ ok "shuffle declines argmax with an atomic finish" declined declined-argmax "no 
 ok "onepass declines floating min and max with finish = atomic" declined declined-onepass \
   "atomicMin/atomicMax"
 
+{ header declined-onepass-half
+  printf '[data]\nop = min, max\ndtype = f16, bf16\nn = 1001\n[run o]\nplugin = onepass\nfinish = atomic\n'
+} >"$tmp/declined-onepass-half.ini"
+ok "onepass declines min and max of halves with finish = atomic" declined \
+  declined-onepass-half "atomicMin/atomicMax"
+
+{ header declined-shuffle-half
+  printf '[data]\nop = min, max\ndtype = f16, bf16\nn = 1001\n[run s]\nplugin = shuffle\nfinish = atomic, atomic-epoch\nvector = 1, 8\n'
+} >"$tmp/declined-shuffle-half.ini"
+ok "shuffle declines min and max of halves with an atomic finish" declined \
+  declined-shuffle-half "not an f32 for f16 and bf16"
+
+{ header declined-vector
+  printf '[data]\nop = sum\ndtype = i32, i64, f32, f64\nn = 1001\n[run s]\nplugin = shuffle\nvector = 8\n'
+} >"$tmp/declined-vector.ini"
+ok "shuffle declines vector = 8 for all but halves" declined declined-vector \
+  "vector = 8 is for f16 and bf16"
+
 { header declined-keep
   printf '[data]\nop = sum\ndtype = f32\nn = 1000\n[run o]\nplugin = onepass\nkeep = 25, 75\n'
 } >"$tmp/declined-keep.ini"
@@ -485,6 +555,11 @@ if [ "$large" != 0 ]; then
     done
   } >"$tmp/big-onepass.ini"
   ok "onepass at n = 2^30" all_ok big-onepass $((4*3 + 2*3 + 2))
+
+  { header big-halves; big_sections onepass "sum, min, max" "f16, bf16" "finish = last-block"
+    big_sections shuffle "sum, max, argmax" "f16, bf16" "finish = last-block" "vector = 8"
+  } >"$tmp/big-halves.ini"
+  ok "onepass and shuffle on f16 and bf16 at n = 2^30" all_ok big-halves $((2*3 + 2*3))
 
   { header big-atomic; big_sections atomic "sum, min, max" "i32, i64" \
       "scope = value, thread, warp, block"
