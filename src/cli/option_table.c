@@ -113,7 +113,7 @@ static const rb_option_spec compare_options[] = {
      "fail when a configuration of OLD is missing from NEW"},
     {"ignore", 0, 'i', "PARAM", RB_OPERAND_WORD, NULL,
      "match configurations whatever their value of PARAM (repeatable): an A/B of lanes=16 "
-     "against lanes=1"},
+     "against lanes=1; the reports show both values (JSON: OLD's params, and new_params)"},
     {"match", 0, 'm', "config|run", RB_OPERAND_WORD, NULL,
      "what pairs rows: the whole configuration (default), or the run and data alone, "
      "whatever the plugin and parameters"},

@@ -409,11 +409,18 @@ static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
     const rb_sample_comparison *s = pair ? &pair->stats : NULL;
     csv_field(out, in, 1);
     fputc(',', out);
-    const char *fields[] = {row->run, row->plugin, row->params_text, row->op, row->dtype};
+    /* a pair of different runs or parameters: "old -> new", as the table says */
+    char *params = pair ? compare_pair_params(pair) : NULL;
+    int other_run = pair && strcmp(pair->old_row->run, pair->new_row->run) != 0;
+    char *run = other_run ? xasprintf("%s -> %s", pair->old_row->run, pair->new_row->run) : NULL;
+    const char *fields[] = {run ? run : row->run, row->plugin, params ? params : row->params_text,
+                            row->op, row->dtype};
     for (size_t k = 0; k < RB_ARRAY_LEN(fields); k++) {
         csv_field(out, fields[k], 1);
         fputc(',', out);
     }
+    free(params);
+    free(run);
     fprintf(out, "%llu,", (unsigned long long)row->n);
     csv_field(out, row->distribution, 1);
     fputc(',', out);
@@ -517,6 +524,27 @@ static void write_configuration(json_writer *w, const rb_compare_row *row)
     json_member_string(w, "dtype", row->dtype);
     json_member_uint(w, "n", row->n);
     json_member_string(w, "distribution", *row->distribution ? row->distribution : NULL);
+}
+
+/* Where a pair matched rows of different runs, plugins or parameters
+ * (--match run, --ignore PARAM): NEW's, as "new_run", "new_plugin" and
+ * "new_params" (the members above are OLD's). */
+static void write_new_side(json_writer *w, const rb_compare_row *old_row,
+                           const rb_compare_row *new_row)
+{
+    if (strcmp(old_row->run, new_row->run) != 0)
+        json_member_string(w, "new_run", new_row->run);
+    if (strcmp(old_row->plugin, new_row->plugin) != 0)
+        json_member_string(w, "new_plugin", new_row->plugin);
+    if (strcmp(old_row->params_text, new_row->params_text) == 0)
+        return;
+    jw_key(w, "new_params");
+    jw_begin_object(w);
+    for (size_t k = 0; new_row->params && k < new_row->params->count; k++) {
+        jw_key(w, new_row->params->items[k].key);
+        write_param(w, &new_row->params->items[k]);
+    }
+    jw_end_object(w);
 }
 
 /* "old_timing", "new_timing", "old_cache", "new_cache" for the sides
@@ -638,6 +666,7 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
         const rb_sample_comparison *s = &p->stats;
         jw_begin_object(&w);
         write_configuration(&w, p->old_row);
+        write_new_side(&w, p->old_row, p->new_row);
         json_member_string(&w, "old_status", p->old_row->status);
         json_member_string(&w, "new_status", p->new_row->status);
         json_member_uint(&w, "old_reps", s->n_old);

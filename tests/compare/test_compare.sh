@@ -12,7 +12,7 @@
 # verdicts make it.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 113
+plan 115
 
 cat >"$tmp/small.ini" <<'INI'
 [experiment]
@@ -266,6 +266,11 @@ ok "  and none for unrolled, which did not" bash -c "! grep -q 'plugin unrolled'
 is "$(status "$rb" compare --ignore lanes "$tmp/a.json" "$tmp/ab.json")" 0 "--ignore lanes: exits 0"
 ok "  every configuration paired" grep -q "^$rows configurations in both files: .*; 0 only in old, 0 only in new" "$tmp/out"
 ok "  the table shows both values" grep -Eq "^ *[0-9]+ +wide +unrolled +acc=native lanes=4 -> acc=native lanes=16 " "$tmp/out"
+"$rb" compare --ignore lanes --format json "$tmp/a.json" "$tmp/ab.json" >"$tmp/ab-ignore.json"
+is "$("$JQ" -r '[.comparisons[] | select(.run == "wide")][0] | "\(.params.lanes) \(.new_params.lanes)"' "$tmp/ab-ignore.json")" \
+  "4 16" "  JSON: OLD's params, and NEW's as new_params where they differ"
+"$rb" compare --ignore lanes --format csv "$tmp/a.json" "$tmp/ab.json" >"$tmp/ab-ignore.csv"
+ok "  CSV: the params column shows both" grep -q '^both,wide,unrolled,.*lanes=4 -> .*lanes=16,' "$tmp/ab-ignore.csv"
 is "$(status "$rb" compare --match run "$tmp/a.json" "$tmp/ab.json")" 0 "--match run: exits 0"
 ok "  every configuration paired" grep -q "^$rows configurations in both files: .*; 0 only in old, 0 only in new" "$tmp/out"
 is "$(status "$rb" compare --ignore lane "$tmp/a.json" "$tmp/ab.json")" 2 "--ignore of a parameter no row has: exit 2"
