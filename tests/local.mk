@@ -85,4 +85,5 @@ include tests/source/local.mk
 include tests/plugins/local.mk
 include tests/packs/cuda/local.mk
 include tests/packs/p2p/local.mk
+include tests/packs/nccl/local.mk
 include tests/packs/vulkan/local.mk
