@@ -403,8 +403,14 @@ void end_group(rank_group *g)
     for (uint32_t k = 0; k < g->n && !g->hub; k++)
         if (g->procs[k].started_pid > 1 && !g->procs[k].done)
             kill(g->procs[k].started_pid, SIGKILL); /* mpirun may leave it behind */
-    if (g->hub_mpi && !g->in_order) /* the MPI rank processes are killed */
-        hub_mpi_lose(g->failure[0] ? g->failure : "a group of MPI ranks ended after a fault");
+    if (g->hub_mpi && !g->in_order) { /* the MPI rank processes are killed */
+        char why[sizeof g->failure + 160];
+        snprintf(why, sizeof why, "in [run %s]%s%s: %s", g->cfg->run ? g->cfg->run->name : "?",
+                 g->cfg->params_text && *g->cfg->params_text ? " " : "",
+                 g->cfg->params_text ? g->cfg->params_text : "",
+                 g->failure[0] ? g->failure : "the group ended after a fault");
+        hub_mpi_lose(why);
+    }
     if (g->hub) /* the launcher's processes end the ranks they started */
         hub_end_config(g->hub_mpi && !g->in_order);
     if (g->launcher > 0) {
