@@ -8,7 +8,10 @@
  * strategy reduces the ranks' vectors element by element (as an all-reduce
  * of gradients does) and then reduces the n-element result to one value,
  * or, with `stage = local`, reduces its slice first and the ranks' values
- * after. The host starts the ranks with mpirun (RB_RANK_LAUNCH_MPI). */
+ * after. The host starts the ranks with mpirun (RB_RANK_LAUNCH_MPI), or,
+ * under a launcher with as many ranks, runs them in one MPI rank process
+ * under each of the launcher's processes, kept for the run: MPI is then
+ * initialised by the first init there and finalized at its exit. */
 #ifndef RB_MPI_PACK_H
 #define RB_MPI_PACK_H
 

@@ -43,6 +43,8 @@ typedef struct rank_group {
     char failure[512]; /* why the group failed, "" while it has not */
     int forwarded_step;
     int hub;           /* ranks 1.. came from the launcher's processes */
+    int hub_mpi;       /* every rank is a launcher's process's MPI rank process */
+    int in_order;      /* the group is ending in order (END sent to its ranks) */
     rank_run_fn run;   /* what each forked rank runs */
     /* mpirun's ranks read an experiment file of the group's configurations:
      * configuration k of the sweep is its local_index[k] (SIZE_MAX: not in

@@ -3,9 +3,16 @@
  * from each other process, which says its number; each other process then
  * waits for requests: RUN (start a rank of a configuration, in a child that
  * reports to the leader named in the request), END (end that child) and
- * STOP (the run is over). On one node the hub is a socket in a folder only
- * this user may use (/tmp/redbench-UID), named after the launcher's job;
- * across nodes REDBENCH_LEADER=HOST:PORT names it. */
+ * STOP (the run is over). A RUN of an MPI plugin goes instead to the
+ * process's one MPI rank process, a child started at the first such RUN
+ * that initialises MPI once, as the launcher's rank, and serves every MPI
+ * configuration of the run; process 0's own is the child of a helper that
+ * process 0 forks at the start and asks as it asks the others. An END
+ * after a fault kills the MPI rank processes: MPI is then lost for the
+ * job, which a page shared by process 0's workers records. On one node the
+ * hub is a socket in a folder only this user may use (/tmp/redbench-UID),
+ * named after the launcher's job; across nodes REDBENCH_LEADER=HOST:PORT
+ * names it. */
 #define _GNU_SOURCE
 #include "run/rank_hub.h"
 
@@ -16,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -30,18 +38,34 @@
 
 /* Seconds the processes have to meet at the hub. */
 #define HUB_MEET_SECONDS 120
+/* Seconds the MPI rank processes have to finalize MPI at the run's end. */
+#define HUB_FINALIZE_SECONDS 60
 
 enum hub_message { HUB_HELLO = 1, HUB_RUN, HUB_END, HUB_STOP };
+enum hub_flag {
+    HUB_MPI = 1,  /* RUN: a rank of an MPI plugin, for the MPI rank process */
+    HUB_FAULT = 2 /* END: after a fault; the MPI rank process is killed */
+};
 
 typedef struct hub_msg {
     uint32_t type;
     uint32_t rank;
     uint64_t config;
-    char leader[240];
+    uint32_t flags;
+    char leader[236];
 } hub_msg;
 
+/* What process 0's workers share: whether MPI was lost for the job. */
+typedef struct hub_shared {
+    volatile int mpi_lost;
+    char why[400];
+} hub_shared;
+
 static uint32_t hub_processes; /* process 0: the launcher's N; 0 when no hub */
-static int *hub_peers;         /* process 0: the socket of each other process */
+static int *hub_peers;         /* process 0: the socket of each process (0: the helper) */
+static int hub_helper = -1;    /* process 0: its end of the helper's socket, until met */
+static pid_t hub_helper_pid;   /* process 0: the helper */
+static hub_shared *hub_page;   /* process 0: shared with its workers */
 
 static uint32_t env_number(const char *const *names, int *found)
 {
@@ -270,8 +294,138 @@ static int meet_the_others(const char *address, uint32_t size)
     return 0;
 }
 
-/* The others: serve process 0 until it is done; never returns. */
-static void serve_process_zero(const char *address, uint32_t rank, hub_serve_fn serve, void *user)
+/* A process's MPI rank process (pid 0: none yet) and its request socket. */
+typedef struct mpi_child {
+    pid_t pid;
+    int fd;
+    int lost; /* killed after a fault, or gone: MPI cannot start again */
+} mpi_child;
+
+/* Waits up to `seconds` for the MPI rank process to end, then kills it. */
+static void end_mpi_child(mpi_child *m, double seconds)
+{
+    if (m->fd >= 0)
+        close(m->fd); /* it reads the end of its requests: it finalizes MPI */
+    m->fd = -1;
+    for (double until = seconds_now() + seconds; m->pid > 0 && seconds_now() < until;) {
+        if (waitpid(m->pid, NULL, WNOHANG) == m->pid) {
+            m->pid = 0;
+            return;
+        }
+        struct timespec nap = {0, 10000000L};
+        nanosleep(&nap, NULL);
+    }
+    if (m->pid > 0) {
+        kill(m->pid, SIGKILL);
+        waitpid(m->pid, NULL, 0);
+        m->pid = 0;
+    }
+}
+
+/* Hands a RUN of an MPI plugin to the MPI rank process, starting it the
+ * first time. */
+static void run_mpi(mpi_child *m, const hub_msg *msg, int hub_fd, hub_mpi_fn serve_mpi,
+                    void *user)
+{
+    if (m->lost)
+        return; /* the leader knows: it skips MPI configurations */
+    if (m->pid == 0) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+            return;
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+#ifdef __linux__
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+            close(hub_fd);
+            close(sv[0]);
+            serve_mpi(user, sv[1], msg->rank);
+            _exit(3);
+        }
+        close(sv[1]);
+        if (pid < 0) {
+            close(sv[0]);
+            return;
+        }
+        m->pid = pid;
+        m->fd = sv[0];
+    }
+    if (write_full(m->fd, msg, sizeof *msg) != 0)
+        m->lost = 1;
+}
+
+/* The end of the run for a process whose MPI rank process was lost: it
+ * waits until process 0 is gone, since the launcher may end the whole job
+ * once a process that initialised MPI ends without finalizing it, and
+ * process 0 must first write the results. */
+static void wait_for_process_zero(int fd)
+{
+    char byte;
+    while (read(fd, &byte, 1) > 0 || errno == EINTR)
+        ;
+}
+
+/* A process that serves process 0 (the others, and process 0's helper):
+ * until process 0 is done; never returns. */
+static void serve_requests(int fd, hub_serve_fn serve, hub_mpi_fn serve_mpi, void *user)
+{
+    pid_t child = 0;
+    mpi_child mpi = {0, -1, 0};
+    for (;;) {
+        hub_msg m;
+        int got = read_full(fd, &m, sizeof m);
+        if (child > 0) { /* whatever comes next, the last configuration is over */
+            kill(child, SIGKILL);
+            waitpid(child, NULL, 0);
+            child = 0;
+        }
+        if (mpi.pid > 0 && waitpid(mpi.pid, NULL, WNOHANG) == mpi.pid) {
+            mpi.pid = -1; /* it ended by itself: MPI is gone for this process */
+            mpi.lost = 1;
+        }
+        if (got != 0 || m.type == HUB_STOP) {
+            if (mpi.lost || (got != 0 && mpi.pid > 0)) {
+                if (mpi.pid > 0)
+                    end_mpi_child(&mpi, 0);
+                if (got == 0)
+                    wait_for_process_zero(fd);
+            } else if (mpi.pid > 0) {
+                end_mpi_child(&mpi, HUB_FINALIZE_SECONDS);
+            }
+            exit(0);
+        }
+        m.leader[sizeof m.leader - 1] = '\0';
+        if (m.type == HUB_END && (m.flags & HUB_FAULT) && mpi.pid > 0) {
+            end_mpi_child(&mpi, 0);
+            mpi.lost = 1;
+        }
+        if (m.type != HUB_RUN)
+            continue;
+        if (m.flags & HUB_MPI) {
+            run_mpi(&mpi, &m, fd, serve_mpi, user);
+            continue;
+        }
+        fflush(NULL);
+        child = fork();
+        if (child == 0) {
+#ifdef __linux__
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+            close(fd);
+            if (mpi.fd >= 0)
+                close(mpi.fd);
+            serve(user, (size_t)m.config, m.leader, m.rank);
+            _exit(3);
+        }
+    }
+}
+
+/* The others: reach process 0 and serve it until it is done; never
+ * returns. */
+static void serve_process_zero(const char *address, uint32_t rank, hub_serve_fn serve,
+                               hub_mpi_fn serve_mpi, void *user)
 {
     int fd = -1;
     double until = seconds_now() + HUB_MEET_SECONDS;
@@ -284,34 +438,37 @@ static void serve_process_zero(const char *address, uint32_t rank, hub_serve_fn 
         fprintf(stderr, "redbench: error: process %u cannot reach rank 0 at %s\n", rank, address);
         exit(2);
     }
-    pid_t child = 0;
-    for (;;) {
-        hub_msg m;
-        int got = read_full(fd, &m, sizeof m);
-        if (child > 0) { /* whatever comes next, the last configuration is over */
-            kill(child, SIGKILL);
-            waitpid(child, NULL, 0);
-            child = 0;
-        }
-        if (got != 0 || m.type == HUB_STOP)
-            exit(0);
-        if (m.type != HUB_RUN)
-            continue;
-        m.leader[sizeof m.leader - 1] = '\0';
-        fflush(NULL);
-        child = fork();
-        if (child == 0) {
+    serve_requests(fd, serve, serve_mpi, user);
+}
+
+/* Process 0: forks the helper that serves it as the others do, for its own
+ * MPI rank process (a child of the launched process, not of a worker, so
+ * that it outlives each worker); its socket is hub_helper. */
+static void start_helper(hub_serve_fn serve, hub_mpi_fn serve_mpi, void *user)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
 #ifdef __linux__
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
-            close(fd);
-            serve(user, (size_t)m.config, m.leader, m.rank);
-            _exit(3);
-        }
+        signal(SIGINT, SIG_IGN); /* process 0 says when the run is over */
+        close(sv[0]);
+        serve_requests(sv[1], serve, serve_mpi, user);
+    }
+    close(sv[1]);
+    if (pid < 0) {
+        close(sv[0]);
+    } else {
+        hub_helper = sv[0];
+        hub_helper_pid = pid;
     }
 }
 
-int hub_start(hub_serve_fn serve, void *user)
+int hub_start(hub_serve_fn serve, hub_mpi_fn serve_mpi, void *user)
 {
     uint32_t rank, size;
     if (!hub_launched(&rank, &size))
@@ -323,9 +480,20 @@ int hub_start(hub_serve_fn serve, void *user)
         return -1;
     }
     if (rank != 0)
-        serve_process_zero(address, rank, serve, user);
+        serve_process_zero(address, rank, serve, serve_mpi, user);
     signal(SIGPIPE, SIG_IGN);
-    return meet_the_others(address, size);
+    hub_page = mmap(NULL, sizeof *hub_page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                    -1, 0);
+    if (hub_page == MAP_FAILED)
+        hub_page = NULL;
+    start_helper(serve, serve_mpi, user);
+    int met = meet_the_others(address, size);
+    if (met == 0 && hub_peers)
+        hub_peers[0] = hub_helper;
+    else if (hub_helper >= 0)
+        close(hub_helper); /* the helper reads the end and exits */
+    hub_helper = -1;
+    return met;
 }
 
 uint32_t hub_size(void)
@@ -333,32 +501,69 @@ uint32_t hub_size(void)
     return hub_processes;
 }
 
-int hub_request(uint32_t rank, size_t config, const char *leader)
+int hub_request(uint32_t rank, size_t config, const char *leader, int mpi)
 {
-    if (!hub_peers || rank == 0 || rank >= hub_processes || hub_peers[rank] < 0)
+    if (!hub_peers || (rank == 0 && !mpi) || rank >= hub_processes || hub_peers[rank] < 0)
         return -1;
-    hub_msg m = {.type = HUB_RUN, .rank = rank, .config = config};
+    hub_msg m = {.type = HUB_RUN, .rank = rank, .config = config, .flags = mpi ? HUB_MPI : 0};
     snprintf(m.leader, sizeof m.leader, "%s", leader);
     return write_full(hub_peers[rank], &m, sizeof m);
 }
 
-static void tell_all(int type)
+int hub_mpi_request(int fd, size_t *config, char *leader, size_t len)
 {
-    for (uint32_t k = 1; hub_peers && k < hub_processes; k++) {
-        hub_msg m = {.type = (uint32_t)type, .rank = k};
+    hub_msg m;
+    if (read_full(fd, &m, sizeof m) != 0 || m.type != HUB_RUN)
+        return -1;
+    m.leader[sizeof m.leader - 1] = '\0';
+    *config = (size_t)m.config;
+    snprintf(leader, len, "%s", m.leader);
+    return 0;
+}
+
+static void tell_all(int type, uint32_t flags)
+{
+    for (uint32_t k = 0; hub_peers && k < hub_processes; k++) {
+        hub_msg m = {.type = (uint32_t)type, .rank = k, .flags = flags};
         if (hub_peers[k] >= 0)
             write_full(hub_peers[k], &m, sizeof m);
     }
 }
 
-void hub_end_config(void)
+void hub_end_config(int fault)
 {
-    tell_all(HUB_END);
+    tell_all(HUB_END, fault ? HUB_FAULT : 0);
+}
+
+void hub_mpi_lose(const char *why)
+{
+    if (!hub_page || hub_page->mpi_lost)
+        return;
+    snprintf(hub_page->why, sizeof hub_page->why, "%s", why);
+    hub_page->mpi_lost = 1;
+}
+
+const char *hub_mpi_lost(void)
+{
+    return hub_page && hub_page->mpi_lost ? hub_page->why : NULL;
 }
 
 void hub_stop(void)
 {
-    tell_all(HUB_STOP);
+    tell_all(HUB_STOP, 0);
+    /* process 0 ends after its own MPI rank process finalized MPI (which
+     * every rank does together), or the launcher takes its end for a
+     * fault; when MPI was lost, the helper waits for process 0's end */
+    if (hub_helper_pid > 0 && !hub_mpi_lost())
+        for (double until = seconds_now() + HUB_FINALIZE_SECONDS + 5;
+             seconds_now() < until;) {
+            if (waitpid(hub_helper_pid, NULL, WNOHANG) != 0) {
+                hub_helper_pid = 0;
+                break;
+            }
+            struct timespec nap = {0, 10000000L};
+            nanosleep(&nap, NULL);
+        }
 }
 
 const char *hub_leader_host(void)

@@ -6,7 +6,11 @@
  * (OMPI_COMM_WORLD_RANK and _SIZE, PMI_RANK and PMI_SIZE, SLURM_PROCID and
  * SLURM_NTASKS). They meet at rank 0's hub: a socket named after the job
  * on one node, or REDBENCH_LEADER=HOST:PORT (TCP) across nodes. No MPI
- * library is involved: what the ranks share goes through the hub. */
+ * library is involved: what the ranks share goes through the hub. A
+ * plugin whose ranks are MPI processes runs, in each process k, in one
+ * MPI rank process that process k starts the first time and keeps for
+ * the run (MPI is initialised once per job); process 0's is started by a
+ * helper it forks at the start, which it asks as it asks the others. */
 #ifndef RB_RANK_HUB_H
 #define RB_RANK_HUB_H
 
@@ -27,17 +31,36 @@ int hub_launched(uint32_t *rank, uint32_t *size);
  * child for each configuration they are asked to run a rank of; they end
  * the process there and never return. */
 typedef void (*hub_serve_fn)(void *user, size_t config, const char *leader, uint32_t rank);
-int hub_start(hub_serve_fn serve, void *user);
+/* The MPI rank process of each process (process 0's too): started the
+ * first time a configuration of an MPI plugin needs it, it reads requests
+ * from `requests` (hub_mpi_request) and serves each as rank `rank`, until
+ * the requests end (the run is over: it ends the process with exit, so
+ * that MPI is finalized); it never returns. */
+typedef void (*hub_mpi_fn)(void *user, int requests, uint32_t rank);
+int hub_start(hub_serve_fn serve, hub_mpi_fn serve_mpi, void *user);
 
 /* Process 0 (or its workers): the processes of the hub, 0 when none. */
 uint32_t hub_size(void);
 
 /* Asks process `rank` to start a rank of configuration `config` that
- * reports to `leader` ("unix:PATH" or "tcp:HOST:PORT"). Returns 0 or -1. */
-int hub_request(uint32_t rank, size_t config, const char *leader);
+ * reports to `leader` ("unix:PATH" or "tcp:HOST:PORT"); with `mpi`, asks
+ * its MPI rank process (rank 0 too: process 0's helper). Returns 0 or -1. */
+int hub_request(uint32_t rank, size_t config, const char *leader, int mpi);
 
-/* Ends the ranks the processes started for the configuration in progress. */
-void hub_end_config(void);
+/* In an MPI rank process: the next request (configuration and leader).
+ * Returns 0, or -1 when the requests ended (the run is over). */
+int hub_mpi_request(int fd, size_t *config, char *leader, size_t len);
+
+/* Ends the ranks the processes started for the configuration in progress;
+ * after a `fault`, their MPI rank processes too (MPI is then lost for the
+ * job: hub_mpi_lose). */
+void hub_end_config(int fault);
+
+/* Process 0 and its workers: records that MPI was lost for the job, and
+ * why (the first reason is kept); and that reason, or NULL while MPI is
+ * not lost. */
+void hub_mpi_lose(const char *why);
+const char *hub_mpi_lost(void);
 
 /* Tells the others that the run is over. */
 void hub_stop(void);

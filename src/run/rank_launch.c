@@ -6,7 +6,9 @@
  * a socket in a private folder (under a launcher, with the launcher's
  * variables removed from mpirun's environment); or, under a launcher
  * (run/rank_hub.h), rank 0 forked here and rank k started by the
- * launcher's process k, answering on a socket or a TCP port. */
+ * launcher's process k, answering on a socket or a TCP port; or, under a
+ * launcher, for a plugin whose ranks are MPI processes, each rank the MPI
+ * rank process that the launcher's process keeps for the run. */
 #define _GNU_SOURCE
 #include "run/rank_launch.h"
 
@@ -117,9 +119,10 @@ static int listen_on_tcp(rank_group *g, const char *host, char *out, size_t len)
     return 0;
 }
 
-/* Under a launcher (run/rank_hub.h): rank 0 forked here, rank k started
- * by the launcher's process k, all reporting to this leader. */
-int launch_hub_ranks(rank_group *g)
+/* Under a launcher: listens for the ranks of the launcher's processes,
+ * from rank `first` on, and asks each to start its rank (with `mpi`, in
+ * its MPI rank process). */
+static int ask_the_launchers_processes(rank_group *g, uint32_t first, int mpi)
 {
     char address[320];
     const char *host = hub_leader_host();
@@ -132,12 +135,27 @@ int launch_hub_ranks(rank_group *g)
         snprintf(address, sizeof address, "unix:%s/socket", g->dir);
     }
     g->hub = 1;
-    for (uint32_t k = 1; k < g->n; k++)
-        if (hub_request(k, g->cfg->index, address) != 0) {
+    g->hub_mpi = mpi;
+    for (uint32_t k = first; k < g->n; k++)
+        if (hub_request(k, g->cfg->index, address, mpi) != 0) {
             group_fail(g, "the launcher's process %u cannot be asked to start rank %u", k, k);
             return -1;
         }
+    return 0;
+}
+
+/* Under a launcher (run/rank_hub.h): rank 0 forked here, rank k started
+ * by the launcher's process k, all reporting to this leader. */
+int launch_hub_ranks(rank_group *g)
+{
+    if (ask_the_launchers_processes(g, 1, 0) != 0)
+        return -1;
     return fork_ranks(g, 1);
+}
+
+int launch_hub_mpi_ranks(rank_group *g)
+{
+    return ask_the_launchers_processes(g, 0, 1);
 }
 
 /* Whether configuration `cfg` can run in group `g` (the same plugin and
@@ -360,6 +378,7 @@ static void wait_for_group(rank_group *g, double seconds)
 
 void end_group_in_order(rank_group *g)
 {
+    g->in_order = 1;
     for (uint32_t k = 0; k < g->n; k++)
         if (g->procs[k].fd >= 0)
             rank_send(g->procs[k].fd, RM_END, k, NULL, 0, NULL, 0);
@@ -384,8 +403,16 @@ void end_group(rank_group *g)
     for (uint32_t k = 0; k < g->n && !g->hub; k++)
         if (g->procs[k].started_pid > 1 && !g->procs[k].done)
             kill(g->procs[k].started_pid, SIGKILL); /* mpirun may leave it behind */
-    if (g->hub)
-        hub_end_config(); /* the launcher's processes end the ranks they started */
+    if (g->hub_mpi && !g->in_order) { /* the MPI rank processes are killed */
+        char why[sizeof g->failure + 160];
+        snprintf(why, sizeof why, "in [run %s]%s%s: %s", g->cfg->run ? g->cfg->run->name : "?",
+                 g->cfg->params_text && *g->cfg->params_text ? " " : "",
+                 g->cfg->params_text ? g->cfg->params_text : "",
+                 g->failure[0] ? g->failure : "the group ended after a fault");
+        hub_mpi_lose(why);
+    }
+    if (g->hub) /* the launcher's processes end the ranks they started */
+        hub_end_config(g->hub_mpi && !g->in_order);
     if (g->launcher > 0) {
         killpg(g->launcher, SIGKILL);
         while (waitpid(g->launcher, NULL, 0) < 0 && errno == EINTR)

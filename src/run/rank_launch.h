@@ -13,6 +13,10 @@ int fork_ranks(rank_group *g, uint32_t count);
 /* Under a launcher (run/rank_hub.h): rank 0 forked here, rank k started
  * by the launcher's process k, all reporting to this leader. */
 int launch_hub_ranks(rank_group *g);
+/* Under a launcher, a plugin whose ranks are MPI processes with the
+ * launcher's N ranks: rank k is the MPI rank process of the launcher's
+ * process k (process 0's too), kept for the run (run/rank_hub.h). */
+int launch_hub_mpi_ranks(rank_group *g);
 /* Starts `mpirun -np N` on this program, each rank told the socket to
  * answer on through REDBENCH_RANK_OF. */
 int launch_mpi_ranks(rank_group *g);

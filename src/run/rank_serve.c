@@ -20,8 +20,9 @@
 #include "run/rank_link.h"
 
 /* Runs configuration `cfg` as this rank, and sends the devices it opened
- * and its row. */
-static void serve_one(runner *r, const rb_configuration *cfg, int fd, rank_run_fn run)
+ * that this link has not sent (*devices_sent of them were) and its row. */
+static void serve_one(runner *r, const rb_configuration *cfg, int fd, rank_run_fn run,
+                      size_t *devices_sent)
 {
     uint32_t rank = r->rank, ranks = r->n_ranks;
     rb_configuration mine = *cfg;
@@ -33,11 +34,11 @@ static void serve_one(runner *r, const rb_configuration *cfg, int fd, rank_run_f
     }
     rb_row row;
     memset(&row, 0, sizeof row);
-    size_t devices_before = r->res->info.n_devices;
     run(r, &mine, &row);
     rb_run_info *info = &r->res->info;
-    for (size_t k = devices_before; k < info->n_devices; k++)
+    for (size_t k = *devices_sent; k < info->n_devices; k++)
         rank_send(fd, RM_DEVICE, rank, &info->devices[k], sizeof info->devices[k], NULL, 0);
+    *devices_sent = info->n_devices;
     row.config = NULL;
     size_t samples = row.samples_ns ? row.stats.count : 0;
     struct {
@@ -77,25 +78,35 @@ static const rb_configuration *next_config(runner *r, int fd, int *in_order)
 
 /* Runs configuration `cfg` as rank `rank` of `ranks` over socket `fd`,
  * sends the row, and then the next configurations the leader names, in
- * the same process (a group that stays up), until the group ends; then
- * ends the process. */
-void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t ranks, int fd,
-               int whole_program, rank_run_fn run)
+ * the same process (a group that stays up), until the group ends (with
+ * the plugin's group_close when it ends in order). `devices_sent`: the
+ * device records the leader has. */
+static void serve_group(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t ranks,
+                        int fd, rank_run_fn run, size_t devices_sent)
 {
     rank_link_open(fd, rank);
     r->rank = rank;
     r->n_ranks = ranks;
     int in_order = 0;
     while (cfg) {
-        serve_one(r, cfg, fd, run);
+        serve_one(r, cfg, fd, run, &devices_sent);
         cfg = next_config(r, fd, &in_order);
     }
     if (in_order && r->group_plugin && r->group_plugin->group_close) {
         isolate_step(RB_STEP_TEARDOWN);
         r->group_plugin->group_close(r->group_state);
     }
+    r->group_plugin = NULL;
+    r->group_state = NULL;
     fflush(stdout);
     fflush(stderr);
+}
+
+/* serve_group, then ends the process. */
+void rank_main(runner *r, const rb_configuration *cfg, uint32_t rank, uint32_t ranks, int fd,
+               int whole_program, rank_run_fn run)
+{
+    serve_group(r, cfg, rank, ranks, fd, run, r->res->info.n_devices);
     if (whole_program)
         exit(0); /* an MPI plugin finalizes MPI at exit */
     _exit(0);
@@ -124,33 +135,62 @@ int ranks_open_group(runner *r, const rb_plugin *p, void *queue, rb_row *row)
     return 0;
 }
 
+/* A socket to the leader at `leader` ("unix:PATH" or "tcp:HOST:PORT") on
+ * which rank `rank` said HELLO, or -1 (said on standard error). */
+static int reach_leader(const char *leader, uint32_t rank)
+{
+    int fd = hub_connect(leader);
+    if (fd < 0 || rank_send(fd, RM_HELLO, rank, (int32_t[2]){(int32_t)rank, (int32_t)getpid()},
+                               2 * sizeof(int32_t), NULL, 0) != 0) {
+        fprintf(stderr, "redbench: error: rank %u cannot reach its leader at %s\n", rank, leader);
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* A rank's runner of its own (and its results, for the devices it opens). */
+static void rank_runner(runner *r, rb_results *res, const rb_experiment *exp,
+                        const rb_registry *reg, const rb_sweep *sweep,
+                        const rb_runner_options *opt)
+{
+    memset(r, 0, sizeof *r);
+    r->exp = exp;
+    r->reg = reg;
+    r->sweep = sweep;
+    r->opt = opt;
+    r->res = res;
+    res->info.experiment = exp;
+}
+
+/* Loads configuration `cfg`'s plugin code; 0, or -1 (said on standard
+ * error). */
+static int load_rank_plugin(const rb_configuration *cfg, uint32_t rank)
+{
+    char why[512] = "";
+    if (!cfg->plugin || registry_load_code(cfg->plugin, why, sizeof why) != 0) {
+        fprintf(stderr, "redbench: error: rank %u cannot load its plugin: %s\n", rank,
+                cfg->plugin ? why : "not found");
+        return -1;
+    }
+    return 0;
+}
+
 /* Serves configuration `cfg` as rank `rank` to the leader at `leader`
  * ("unix:PATH" or "tcp:HOST:PORT"), in this process; ends it. */
 static void serve_rank(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
                        const rb_runner_options *opt, const rb_configuration *cfg, uint32_t rank,
                        const char *leader, int whole_program, rank_run_fn run)
 {
-    int fd = hub_connect(leader);
-    if (fd < 0 || rank_send(fd, RM_HELLO, rank, (int32_t[2]){(int32_t)rank, (int32_t)getpid()},
-                               2 * sizeof(int32_t), NULL, 0) != 0) {
-        fprintf(stderr, "redbench: error: rank %u cannot reach its leader at %s\n", rank, leader);
+    int fd = reach_leader(leader, rank);
+    if (fd < 0)
         _exit(2);
-    }
     static runner r;
     static rb_results res;
-    memset(&r, 0, sizeof r);
-    r.exp = exp;
-    r.reg = reg;
-    r.sweep = sweep;
-    r.opt = opt;
-    r.res = &res;
-    res.info.experiment = exp;
-    char why[512] = "";
-    if (!cfg->plugin || registry_load_code(cfg->plugin, why, sizeof why) != 0) {
-        fprintf(stderr, "redbench: error: rank %u cannot load its plugin: %s\n", rank,
-                cfg->plugin ? why : "not found");
+    rank_runner(&r, &res, exp, reg, sweep, opt);
+    if (load_rank_plugin(cfg, rank) != 0)
         _exit(2);
-    }
     rank_main(&r, cfg, rank, cfg->ranks ? cfg->ranks : 1, fd, whole_program, run);
 }
 
@@ -192,12 +232,45 @@ static void hub_serve(void *user, size_t config, const char *leader, uint32_t ra
                h->run);
 }
 
+/* The MPI rank process of a launcher's process k (run/rank_hub.h): one
+ * process for the whole run, so that MPI is initialised once, as the
+ * launcher's rank k (the mpi pack's plugins initialise it at their first
+ * init, and finalize it at exit). It serves each group of an MPI plugin it
+ * is asked for, as rank k, loading each plugin's code the first time, and
+ * ends with exit when the run is over. */
+static void hub_serve_mpi(void *user, int requests, uint32_t rank)
+{
+    const hub_context *h = user;
+    static runner r;
+    static rb_results res;
+    rank_runner(&r, &res, h->exp, h->reg, h->sweep, h->opt);
+    if (h->opt->verbosity > 1)
+        fprintf(stderr, "redbench: rank %u: MPI ranks run in process %d, under the launcher's "
+                "process %u, for the whole run\n", rank, (int)getpid(), rank);
+    size_t config;
+    char leader[PATH_MAX + 8];
+    while (hub_mpi_request(requests, &config, leader, sizeof leader) == 0) {
+        if (config >= h->sweep->n_configs)
+            continue;
+        const rb_configuration *cfg = &h->sweep->configs[config];
+        int fd = reach_leader(leader, rank);
+        if (fd < 0)
+            continue; /* the leader fails the row when the rank does not come */
+        if (load_rank_plugin(cfg, rank) == 0)
+            serve_group(&r, cfg, rank, cfg->ranks ? cfg->ranks : 1, fd, h->run, 0);
+        close(fd);
+        runner_drop_data(&r);
+    }
+    fflush(NULL);
+    exit(0); /* the mpi pack finalizes MPI at exit */
+}
+
 void ranks_start_hub(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
                      const rb_runner_options *opt, rank_run_fn run)
 {
     static hub_context h;
     h = (hub_context){exp, reg, sweep, opt, run};
-    hub_start(hub_serve, &h);
+    hub_start(hub_serve, hub_serve_mpi, &h);
 }
 
 void ranks_stop_hub(void)

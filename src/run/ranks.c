@@ -89,7 +89,7 @@ static int launch_group(rank_group *g)
 {
     const rb_plugin *p = g->cfg->plugin->desc;
     if (p->rank_launch == RB_RANK_LAUNCH_MPI)
-        return launch_mpi_ranks(g);
+        return hub_size() == g->n ? launch_hub_mpi_ranks(g) : launch_mpi_ranks(g);
     if (hub_size() && hub_size() == g->n)
         return launch_hub_ranks(g);
     return fork_ranks(g, g->n);
@@ -111,6 +111,15 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn 
     if (r->n_backends > 0) {
         runner_set_reason(row, RB_ROW_SKIPPED, "rank processes cannot start from a process that "
                           "has opened a device (run without --no-isolation)");
+        return;
+    }
+    uint32_t n = cfg->ranks ? cfg->ranks : 1;
+    const char *lost = hub_mpi_lost();
+    if (p->rank_launch == RB_RANK_LAUNCH_MPI && hub_size() == n && lost) {
+        runner_set_reason(row, RB_ROW_SKIPPED, "MPI cannot start again in this launcher's job "
+                          "(an MPI process initialises it once per job), and an earlier MPI "
+                          "row ended the MPI ranks of its processes: %s", lost);
+        row->ranks = n;
         return;
     }
     isolate_step(RB_STEP_INPUT);
@@ -136,7 +145,9 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn 
     if (!g->failure[0])
         supervise_group(g, r->exp->timeout);
     if (g->failure[0]) {
-        runner_set_reason(row, RB_ROW_FAILED, "%s", g->failure);
+        runner_set_reason(row, RB_ROW_FAILED, "%s%s", g->failure, g->hub_mpi ?
+                          "; the launcher's MPI ranks are ended, and the job's later MPI rows "
+                          "are skipped (MPI starts once per job)" : "");
         row->ranks = g->n;
     } else {
         row_merge_ranks(g, row);
@@ -154,6 +165,9 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn 
         keep_group(g);
         return;
     }
-    end_group(g);
+    if (g->hub_mpi && !g->failure[0] && !runner_stop_now)
+        end_group_in_order(g); /* every rank is there: MPI stays up for the next rows */
+    else
+        end_group(g);
     free_group(g);
 }

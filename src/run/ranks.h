@@ -3,7 +3,8 @@
  *
  * The worker that meets such a configuration becomes the ranks' leader: it
  * starts one rank process per rank (forked, or through mpirun for a plugin
- * whose ranks are MPI processes), relays what the ranks exchange (rb_host's
+ * whose ranks are MPI processes; under a launcher, from its processes,
+ * run/rank_hub.h), relays what the ranks exchange (rb_host's
  * exchange, and the host's own agreements: whether every rank got through
  * a step, when to stop measuring, the reference of the whole data set),
  * watches each rank's step, and ends them all when one crashes or stops

@@ -9,9 +9,12 @@
 # others start the ranks of each configuration of 2 (or 3) ranks; a
 # crashing and a hanging rank there fail their own rows too; the vector
 # answer of the all-reduces (`result = vector`), every element judged;
-# and the mpi
-# pack under `mpirun -np 4` (conf/ranks-cpu.ini), every row ok. Skipped
-# where configure found no MPI.
+# the mpi pack under `mpirun -np 4` (conf/ranks-cpu.ini), every row ok;
+# its configurations of 4 ranks in the launcher's own processes (one MPI
+# rank process each for the whole run, no mpirun of redbench's own), and
+# a crash there failing its row, naming the rank, with the later MPI rows
+# skipped since MPI starts once per job. Skipped where configure found no
+# MPI.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -21,7 +24,7 @@ plugins="-p $top_builddir/plugins/mpi -p $top_builddir/tests/packs/mpi/dir"
 # this program's leaks; a rank that reported them would exit non-zero.
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
-plan 21
+plan 29
 
 cat >"$tmp/mpi.ini" <<INI
 [experiment]
@@ -177,3 +180,81 @@ is "$?" 0 "mpirun -np 4 redbench -c conf/ranks-cpu.ini: exit 0"
 is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status) \(.probes)"] | unique | join(",")' \
   "$tmp/conf.json")" "1 ok passed,2 ok passed,4 ok passed" \
   "every mpi row on 1, 2 and 4 ranks ok and proven under mpirun -np 4"
+
+# Configurations of the launcher's 4 ranks run in the launcher's own
+# processes: each starts one MPI rank process, which initialises MPI once
+# and serves every such row of the run (redbench -v -v says so, once per
+# process); the mpirun that redbench would start itself fails, and is
+# never started.
+cat >"$tmp/inside.ini" <<INI
+[experiment]
+rounds = 1
+warmup = 1
+min_time = 0
+min_reps = 3
+max_reps = 4
+timeout = 20
+[data]
+op = sum
+dtype = i32, f64
+n = 4K, 10001
+ranks = 4
+[run allreduce]
+plugin = mpi/allreduce
+stage = vector, local
+[run reduce]
+plugin = mpi/reduce
+[run ring]
+plugin = mpi/ring
+[run doubling]
+plugin = mpi/doubling
+INI
+printf '#!/bin/sh\ntouch "%s/nested"\nexit 1\n' "$tmp" >"$tmp/no-mpirun"
+chmod +x "$tmp/no-mpirun"
+REDBENCH_MPIRUN=$tmp/no-mpirun timeout 120 mpirun --oversubscribe -np 4 -x REDBENCH_MPIRUN \
+  "$rb" -v -v -p "$top_builddir/plugins/mpi" -c "$tmp/inside.ini" -o "$tmp/inside.json" \
+  >"$tmp/inside.out" 2>"$tmp/inside.err"
+is "$?" 0 "mpirun -np 4 redbench, every mpi plugin on 4 ranks: exit 0"
+is "$("$JQ" -r '(.results | length) as $rows |
+    [.results[] | "\(.ranks) \(.status) \(.probes)"] | unique | join(",") + " \($rows)"' \
+    "$tmp/inside.json")" "4 ok passed 20" \
+  "20 rows of 4 ranks ok and proven in the launcher's processes"
+is "$([ -e "$tmp/nested" ] && echo started || echo none)" none \
+  "redbench started no mpirun of its own for them"
+is "$(sed -n 's/^redbench: rank \([0-3]\): MPI ranks run in process \([0-9]*\), under the launcher.s process \1, for the whole run$/\1 \2/p' \
+    "$tmp/inside.err" | sort -u | awk '{r = r $1; p[$2] = 1} END {print r, length(p)}')" \
+  "0123 4" "one MPI rank process under each of the launcher's 4 processes, for all 20 rows"
+
+# A crash of an MPI rank process there fails its row, naming the rank;
+# MPI cannot start again in the job, so the later MPI rows are skipped,
+# saying why; the run ends at once with exit status 1.
+cat >"$tmp/inside-crash.ini" <<INI
+[experiment]
+rounds = 1
+warmup = 1
+min_time = 0
+min_reps = 4
+max_reps = 4
+timeout = 10
+determinism_runs = 0
+[data]
+op = sum
+dtype = i64
+n = 1000
+ranks = 4
+[run faults]
+plugin = mpi-faults
+bug = none, crash, none
+[run ring]
+plugin = mpi/ring
+INI
+timeout 120 mpirun --oversubscribe -np 4 "$rb" -q $plugins -c "$tmp/inside-crash.ini" \
+  -o "$tmp/inside-crash.json" >"$tmp/inside-crash.out" 2>"$tmp/inside-crash.err"
+is "$?" 1 "a crashing MPI rank process in the launcher's processes: exit 1, no hang"
+ic_status() { "$JQ" -r ".results[$1] | \"\(.status): \(.reason)\"" "$tmp/inside-crash.json"; }
+is "$(ic_status 0)" "ok: " "the row before the crash is ok"
+case $(ic_status 1) in "failed: rank 1 ended in run without its row; "*"later MPI rows are skipped"*) r=1;; *) r=0;; esac
+is "$r" 1 "the crash fails its row, naming rank 1 ($(ic_status 1))"
+is "$("$JQ" -r '[.results[2:][] | "\(.status): \(.reason | sub(": in \\[run faults\\] bug=crash: rank 1 ended in run without its row$"; ": NAMED"))"] | unique | join(",")' \
+    "$tmp/inside-crash.json" | sed 's/^skipped: MPI cannot start again in this launcher.s job .*: NAMED$/skipped, naming the crash/')" \
+  "skipped, naming the crash" "the later MPI rows are skipped, naming the row that lost MPI"
