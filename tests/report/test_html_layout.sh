@@ -10,26 +10,46 @@
 # without it).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 14
 
 "$rb" report "$fixtures/html-wide.json" -o "$tmp/wide.html" >/dev/null 2>"$tmp/err"
 is "$?" 0 "report of the fixture to HTML: exit 0"
-ok "the skipped and unsupported rows are folded under their count" \
-  grep -qF '<details class="folded"><summary>6 rows skipped or unsupported (not run)</summary>' "$tmp/wide.html"
-ok "... all 6 of them, and none in the main table" \
-  test "$(sed -n '/<details class="folded">/,/<\/details>/p' "$tmp/wide.html" | grep -cE '<tr class="(skipped|unsupported)">')" = 6 -a \
+ok "the skipped and unsupported rows are folded under their count and number of reasons" \
+  grep -qF '<details class="folded"><summary>6 rows skipped or unsupported (not run), for 2 reasons</summary>' "$tmp/wide.html"
+folded=$(sed -n '/<details class="folded">/,/<h2 /p' "$tmp/wide.html")
+is "$(grep -c '<details class="reason">' <<<"$folded")" 2 "... one line for each distinct reason"
+ok "... each with its count, status and runs, the reason said once" \
+  grep -qF "<details class=\"reason\"><summary><b>4</b> <span class=\"status skipped\">skipped</span> (run absent-optional-strategy): plugin 'no-such-strategy' not found" <<<"$folded"
+is "$(grep -o 'not found (searched' <<<"$folded" | wc -l)" 1 "... not once per row"
+ok "... all 6 rows under their reasons, and none in the main table" \
+  test "$(grep -cE '<tr class="(skipped|unsupported)">' <<<"$folded")" = 6 -a \
        "$(grep -cE '<tr class="(skipped|unsupported)">' "$tmp/wide.html")" = 6
 is "$(grep -c '<tr class="ok">' "$tmp/wide.html")" 40 "the main table has the 40 ok rows"
 ok "headers carry units" grep -qF '<th>n (elements)</th><th>status</th><th>median time</th><th>bandwidth (GB/s)</th>' "$tmp/wide.html"
+ok "number cells have tooltips with units" \
+  bash -c "grep -qE '<td class=\"num\" title=\"bandwidth: [0-9.]+ GB/s\">' '$tmp/wide.html' &&
+           grep -qE '<td class=\"num\" title=\"median: [0-9.]+ us \\([0-9.]+ ns\\)\">' '$tmp/wide.html' &&
+           grep -qF '<td class=\"num\" title=\"n: 256K (262144 elements)\">256K</td>' '$tmp/wide.html'"
+ok "times have units: the wall time, min_time and timeout" \
+  bash -c "grep -qE '<tr><th>wall time</th><td>[0-9.]+ s</td></tr>' '$tmp/wide.html' &&
+           grep -qF '<tr><th>min_time</th><td>0 s</td></tr>' '$tmp/wide.html' &&
+           grep -qF '<tr><th>timeout</th><td>60.0 s</td></tr>' '$tmp/wide.html'"
+ok "no bare number with more than 6 digits after a point" bash -c "! grep -qE '>[0-9]+\\.[0-9]{7,}<' '$tmp/wide.html'"
 ok "the strategy map leads the plots" \
   bash -c "sed -n '/<h2 id=\"plots\">/,/<\/figure>/p' '$tmp/wide.html' | grep -q '<figure class=\"strategy-map\">'"
 map=$(sed -n '/<figure class="strategy-map">/,/<\/figure>/p' "$tmp/wide.html")
 is "$(grep -c 'class="rb-cell"' <<<"$map")" 16 "... one cell per strategy and size (4 x 4)"
 ok "... its cells name the strategy, n and GB/s" \
   grep -qE '<title>n = 256K, strategy = unrolled-lanes: [0-9.]+ GB/s</title>' <<<"$map"
-"$rb" -q -c "$fixtures/html-wide.ini" -r threads -D n=4K --format html -o "$tmp/one.html" >/dev/null 2>&1
+"$rb" -q -c "$fixtures/html-wide.ini" -r unrolled-lanes -D n=4K --format html -o "$tmp/one.html" >/dev/null 2>&1
 ok "one size: no strategy map" bash -c "grep -q '<h2 id=\"plots\">' '$tmp/one.html' && ! grep -q 'strategy-map' '$tmp/one.html'"
 ok "still self-contained: no script, link, src or href" bash -c "! grep -qiE '<script|<link|src=|href=' '$tmp/wide.html'"
+"$rb" -q -c "$fixtures/html-wide.ini" -r serial-native-accumulator -D n=4K,16K -D rounds=3 \
+  --format html -o "$tmp/rounds.html" >/dev/null 2>"$tmp/err"
+is "$?" 0 "a run of 3 rounds to HTML"
+ok "... each round's order is folded in a details section" \
+  grep -qF "<details class=\"folded rounds\"><summary>Each round's order (3 rounds)</summary>" "$tmp/rounds.html"
+ok "... holding the 3 rounds" \
+  test "$(sed -n '/<details class="folded rounds">/,/<\/details>/p' "$tmp/rounds.html" | grep -c '<tr class="round">')" = 3
 
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$chromium" ]; then
@@ -43,20 +63,20 @@ browse() { # browse URL ARGS...: headless Chromium with a fresh profile
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$tmp/profile" "$@" "$url" 2>/dev/null
 }
-# measure OPEN: the page in a 1400-pixel window, its <details> opened when
-# OPEN is true: the page's width against the window's, and how many boxes
-# (tables, figures) are wider than the space they have.
+# measure PAGE WIDTH OPEN: PAGE in a WIDTH-pixel window, its <details>
+# opened when OPEN is true: the page's width against the window's, and how
+# many boxes (tables, figures) are wider than the space they have.
 measure() {
   sed "s|</body>|<script>\\
-if ($1) document.querySelectorAll(\"details\").forEach(function (d) { d.open = true; });\\
+if ($3) document.querySelectorAll(\"details\").forEach(function (d) { d.open = true; });\\
 var root = document.documentElement, over = 0;\\
-document.querySelectorAll(\".wide, figure\").forEach(function (b) {\\
+document.querySelectorAll(\".wide, figure, table\").forEach(function (b) {\\
   if (b.getClientRects().length \\&\\& b.scrollWidth > b.clientWidth + 1) over++; });\\
 var pre = document.createElement(\"pre\"); pre.id = \"layout\";\\
 pre.textContent = \"page=\" + root.scrollWidth + \" window=\" + root.clientWidth + \" over=\" + over;\\
 document.body.appendChild(pre);\\
-</script></body>|" "$tmp/wide.html" >"$tmp/check.html"
-  browse "file://$tmp/check.html" --window-size=1400,900 --dump-dom >"$tmp/dom.html"
+</script></body>|" "$1" >"$tmp/check.html"
+  browse "file://$tmp/check.html" --window-size="$2",900 --dump-dom >"$tmp/dom.html"
   sed -n 's/.*id="layout">\([^<]*\)<.*/\1/p' "$tmp/dom.html"
 }
 fits() { # fits LAYOUT: the page no wider than the window, no box scrolled
@@ -64,10 +84,14 @@ fits() { # fits LAYOUT: the page no wider than the window, no box scrolled
   page=$(sed -n 's/^page=\([0-9]*\) .*/\1/p' <<<"$1"); window=$(sed -n 's/.* window=\([0-9]*\) .*/\1/p' <<<"$1")
   [ -n "$page" ] && [ "$page" -le "$window" ] && grep -q ' over=0$' <<<"$1"
 }
-closed=$(measure false)
-ok "Chromium lays the page out ($closed)" test -n "$closed"
-ok "... in 1400 pixels, no sideways scrolling, nothing wider than its box" fits "$closed"
-opened=$(measure true)
-ok "every <details> opened: still laid out ($opened)" test -n "$opened"
-ok "... and still no sideways scrolling" fits "$opened"
+for page in wide one rounds; do
+  for width in 1400 1280; do
+    closed=$(measure "$tmp/$page.html" $width false)
+    ok "$page.html: Chromium lays the page out at $width pixels ($closed)" test -n "$closed"
+    ok "... no sideways scrolling, nothing wider than its box" fits "$closed"
+    opened=$(measure "$tmp/$page.html" $width true)
+    ok "... every <details> opened: still laid out ($opened)" test -n "$opened"
+    ok "... and still no sideways scrolling" fits "$opened"
+  done
+done
 done_testing
