@@ -514,7 +514,8 @@ static void draw_hbars(FILE *out, const plot_figure *fig)
     }
     for (size_t h = 0; h < fig->n_hlines; h++)
         hi = fmax(hi, fig->hlines[h].y);
-    double bar_h = 22, step = 28;
+    double step = fmax(28, fmin(48, 300.0 / (double)(fig->n_columns ? fig->n_columns : 1)));
+    double bar_h = step - 6;
     frame f = {.x0 = fmax(LEFT, 40 + text_width(chars)), .x1 = WIDTH - 90, .y0 = TOP + 8};
     f.y1 = f.y0 + step * (double)fig->n_columns + 6;
     if (f.x1 - f.x0 < 360) /* long labels: a wider figure, the plot keeps its room */

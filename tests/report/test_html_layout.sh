@@ -43,6 +43,21 @@ ok "... its cells name the strategy, n and GB/s" \
 "$rb" -q -c "$fixtures/html-wide.ini" -r unrolled-lanes -D n=4K --format html -o "$tmp/one.html" >/dev/null 2>&1
 ok "one size: no strategy map" bash -c "grep -q '<h2 id=\"plots\">' '$tmp/one.html' && ! grep -q 'strategy-map' '$tmp/one.html'"
 ok "still self-contained: no script, link, src or href" bash -c "! grep -qiE '<script|<link|src=|href=' '$tmp/wide.html'"
+# aspect SVG: the width / height of an <svg> element's viewBox, x1000
+aspect() { sed -n 's/.*viewBox="0 0 \([0-9]*\) \([0-9]*\)".*/\1 \2/p' | head -1 | awk '{ printf "%d", $1 * 1000 / $2 }'; }
+a=$(aspect <<<"$map")
+ok "the map's aspect is between 1:2 and 5:2 (width/height x1000: $a)" test "$a" -ge 500 -a "$a" -le 2500
+cells_readable() { # no cell of the map more than twice as wide as high
+  grep -o 'class="rb-cell"[^>]*' <<<"$map" | sed 's/.*width="\([0-9.]*\)" height="\([0-9.]*\)".*/\1 \2/' |
+    awk '$1 > 2 * $2 + 0.01 { bad++ } END { exit bad > 0 || NR == 0 }'
+}
+ok "... its cells at most twice as wide as high" cells_readable
+ok "... its colour scale says GB/s" grep -qE '<text class="rb-scale-tick"[^>]*>[0-9.]+ GB/s</text>' <<<"$map"
+bw=$(sed -n '/<svg [^>]*id="plot-bandwidth"/,/<\/svg>/p' "$tmp/one.html")
+is "$(grep -c 'class="rb-bar"' <<<"$bw")" 6 "one size, 6 configurations: the bandwidth figure has a bar each"
+ok "... and no points" bash -c "! grep -q '<circle' <<<'$bw'"
+a=$(aspect <<<"$bw")
+ok "... its aspect between 1:1 and 3:1 ($a)" test "$a" -ge 1000 -a "$a" -le 3000
 "$rb" -q -c "$fixtures/html-wide.ini" -r serial-native-accumulator -D n=4K,16K -D rounds=3 \
   --format html -o "$tmp/rounds.html" >/dev/null 2>"$tmp/err"
 is "$?" 0 "a run of 3 rounds to HTML"
@@ -72,8 +87,12 @@ if ($3) document.querySelectorAll(\"details\").forEach(function (d) { d.open = t
 var root = document.documentElement, over = 0;\\
 document.querySelectorAll(\".wide, figure, table\").forEach(function (b) {\\
   if (b.getClientRects().length \\&\\& b.scrollWidth > b.clientWidth + 1) over++; });\\
+var clipped = 0;\\
+document.querySelectorAll(\"svg\").forEach(function (g) { var v = g.getBoundingClientRect();\\
+  g.querySelectorAll(\"text\").forEach(function (t) { var b = t.getBoundingClientRect();\\
+    if (b.left < v.left - 1 \\|\\| b.top < v.top - 1 \\|\\| b.right > v.right + 1 \\|\\| b.bottom > v.bottom + 1) clipped++; }); });\\
 var pre = document.createElement(\"pre\"); pre.id = \"layout\";\\
-pre.textContent = \"page=\" + root.scrollWidth + \" window=\" + root.clientWidth + \" over=\" + over;\\
+pre.textContent = \"page=\" + root.scrollWidth + \" window=\" + root.clientWidth + \" clipped=\" + clipped + \" over=\" + over;\\
 document.body.appendChild(pre);\\
 </script></body>|" "$1" >"$tmp/check.html"
   browse "file://$tmp/check.html" --window-size="$2",900 --dump-dom >"$tmp/dom.html"
@@ -94,4 +113,11 @@ for page in wide one rounds; do
     ok "... and still no sideways scrolling" fits "$opened"
   done
 done
+clipped() { grep -q ' clipped=0 ' <<<"$1"; }
+ok "wide.html: every label of every figure inside its figure ($(measure "$tmp/wide.html" 1280 false))" \
+  clipped "$(measure "$tmp/wide.html" 1280 false)"
+ok "one.html: every label of every figure inside its figure ($(measure "$tmp/one.html" 1280 false))" \
+  clipped "$(measure "$tmp/one.html" 1280 false)"
+browse "file://$tmp/one.html" --window-size=1280,900 --screenshot="$tmp/one.png" >/dev/null
+ok "a screenshot of the single-n page at 1280 pixels" test -s "$tmp/one.png"
 done_testing
