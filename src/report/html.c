@@ -7,15 +7,17 @@
  * timing; what stopped the repetitions; the error in units of the
  * tolerance; whether repeated runs gave the same bits; whether the device
  * was throttled); a cell is empty where the value is not known, and a
- * column that no row fills is left out. The table fits a page 1,400
+ * column that no row fills is left out. The table fits a page 1,280
  * pixels wide: the main numbers have columns of their own, headed with
- * their units; how a row was measured is folded into one details cell;
- * the reason and the parameters wrap (the numbers do not). Rows that did
- * not run (skipped, unsupported) are folded under their count, below. With
+ * their units, each with a tooltip giving it in full with its unit; how a
+ * row was measured is folded into one details cell; the reason and the
+ * parameters wrap (the numbers do not). Rows that did not run (skipped,
+ * unsupported) are folded under their count, below, then under one line
+ * for each distinct reason. With
  * two sizes or more, a map of each strategy's best GB/s at each n
  * (report/html_map.c) leads the plots.
  * A run of several rounds adds each round's order of the configurations,
- * bounded for large result sets. */
+ * bounded for large result sets, in a closed details section. */
 #include "report/html.h"
 
 #include <math.h>
