@@ -179,3 +179,24 @@ void format_duration_ns(double ns, char *buf, unsigned len)
     int decimals = magnitude >= 99.95 ? 0 : magnitude >= 9.995 ? 1 : 2;
     snprintf(buf, len, "%.*f %s", decimals, ns, units[unit]);
 }
+
+void format_seconds(double s, char *buf, unsigned len)
+{
+    if (!isfinite(s) || s < 0) {
+        snprintf(buf, len, "n/a");
+        return;
+    }
+    if (s < 10)
+        snprintf(buf, len, "%.3g s", s);
+    else if (s < 120)
+        snprintf(buf, len, "%.1f s", s);
+    else if (s < 3600) {
+        double rest = s - 60 * floor(s / 60);
+        if (rest >= 59.95) /* rounds up to the next minute */
+            rest = 0, s += 60;
+        snprintf(buf, len, "%dm%04.1fs", (int)(s / 60), rest);
+    } else {
+        long whole = lround(s);
+        snprintf(buf, len, "%ldh%02ldm%02lds", whole / 3600, whole / 60 % 60, whole % 60);
+    }
+}

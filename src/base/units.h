@@ -20,5 +20,8 @@ int parse_bool(const char *text, int *out, const char **why);
 void format_size(uint64_t n, char *buf, unsigned len);
 /* 1234.5 ns -> "1.23 us"; picks ns, us, ms or s. */
 void format_duration_ns(double ns, char *buf, unsigned len);
+/* Seconds as people read a wall time: "0.25 s", "62.6 s" under two
+ * minutes, then "2m05.3s", "1h02m05s". */
+void format_seconds(double s, char *buf, unsigned len);
 
 #endif

@@ -52,6 +52,9 @@ typedef struct rb_setting_spec {
     const char *initial;          /* the default as written in a file; NULL: none */
     const char *zero_note;        /* a warning when set to 0, or NULL */
     const char *help;
+    const char *unit;             /* NUMBER: the unit of its value as reports write
+                                     it ("s": seconds; "%": a fraction written as a
+                                     percentage); NULL: a bare number */
     enum rb_setting_results results;
     int results_order;            /* its place among the results' settings */
     int if_set;                   /* written to a file only when not at its default */

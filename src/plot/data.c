@@ -424,15 +424,23 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set)
             free(safe);
         } else
             file = xasprintf("bandwidth-%d", devices[d]);
-        plot_figure *fig = lines_figure(
-            set, file, xasprintf("Bandwidth against n%s%s", name ? " on " : "", name ? name : ""),
-            n_eligible, "bandwidth (GB/s)", PLOT_UNIT_NUMBER);
-        add_lines(fig, b, chosen, devices[d], 1);
-        note_spread(fig);
-        fig->y_log10 = spans_decades(fig);
-        if (fig->y_log10) {
-            free(fig->y_label);
-            fig->y_label = xstrdup("bandwidth (GB/s, log scale)");
+        double single_n = plot_single_n(b, devices[d]);
+        plot_figure *fig;
+        if (!isnan(single_n) && n_eligible > 1) {
+            fig = plot_ranking_figure(b, set, devices[d], file, name, single_n);
+        } else {
+            fig = lines_figure(set, file,
+                               xasprintf("Bandwidth against n%s%s", name ? " on " : "",
+                                         name ? name : ""),
+                               n_eligible, "bandwidth (GB/s)", PLOT_UNIT_NUMBER);
+            fig->value_label = xstrdup("GB/s");
+            add_lines(fig, b, chosen, devices[d], 1);
+            note_spread(fig);
+            fig->y_log10 = spans_decades(fig);
+            if (fig->y_log10) {
+                free(fig->y_label);
+                fig->y_label = xstrdup("bandwidth (GB/s, log scale)");
+            }
         }
         double peak = dev && dev->info.peak_gbs != 0 ? dev->info.peak_gbs : NAN;
         double measured = dev && dev->measured_peak_gbs != 0 ? dev->measured_peak_gbs : NAN;

@@ -88,6 +88,13 @@ void plot_read_rows(plot_builder *b);
 void plot_group_configs(plot_builder *b);
 /* Adds the bandwidth figures, and the time figure. */
 void plot_bandwidth_figures(plot_builder *b, plot_set *set);
+/* plot/ranking.c: the one n of the rows with a bandwidth on `device`
+ * (NaN: none, or several), and the figure of a single n: each
+ * configuration's best GB/s as a horizontal bar, fastest first (`name`
+ * taken; `device_name` may be NULL). */
+double plot_single_n(const plot_builder *b, int device);
+plot_figure *plot_ranking_figure(const plot_builder *b, plot_set *set, int device, char *name,
+                                 const char *device_name, double n);
 void plot_time_figure(plot_builder *b, plot_set *set);
 /* Adds the energy figures (J/GB against n, one per op and dtype) where
  * rows have energy (plot/energy.c). */

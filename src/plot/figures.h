@@ -8,7 +8,9 @@
  * The figures of one results file:
  *   bandwidth  GB/s against n (log2), one line per configuration, with the
  *              device's theoretical and measured peaks; one per device; GB/s
- *              on a log10 axis when they span two decades or more
+ *              on a log10 axis when they span two decades or more; a
+ *              sweep at a single n: each configuration's GB/s as a
+ *              horizontal bar, fastest first (plot/ranking.c)
  *   time       median time against n (log2 x, log y), one line per configuration
  *              (bandwidth and time: each point with error bars from the
  *              interquartile range of its samples, where it has four or more)
@@ -33,7 +35,10 @@
 /* At most this many heat maps from one results file. */
 #define PLOT_MAX_HEATMAPS 24
 
-enum plot_kind { PLOT_LINES, PLOT_BARS, PLOT_HEATMAP };
+/* At most this many bars in a figure of a single n (the fastest). */
+#define PLOT_MAX_BARS 40
+
+enum plot_kind { PLOT_LINES, PLOT_BARS, PLOT_HEATMAP, PLOT_HBARS };
 
 /* How an axis's numbers are written. */
 enum plot_unit {
@@ -73,12 +78,15 @@ typedef struct plot_figure {
     size_t n_series;
     plot_hline *hlines;
     size_t n_hlines;
-    char **columns;    /* BARS: the groups; HEATMAP: the x values */
+    char **columns;    /* BARS: the groups; HEATMAP: the x values; HBARS: the
+                          bars, top down (series[0].y: their values) */
     size_t n_columns;
     char **rows;       /* HEATMAP: the y values */
     size_t n_rows;
     double *cells;     /* HEATMAP: n_rows * n_columns values, row-major, NaN: none */
-    char *value_label; /* HEATMAP: what a cell holds ("GB/s") */
+    char *value_label; /* HEATMAP: what a cell holds ("GB/s"); LINES, BARS,
+                          HBARS: the unit of y written after a bare number in
+                          tooltips, or NULL */
 } plot_figure;
 
 typedef struct plot_set {

@@ -301,12 +301,53 @@ static void heatmap_script(FILE *out, const plot_figure *fig)
           out);
 }
 
+/* A sweep at a single n: a horizontal bar per configuration, top down,
+ * its value at its end; the peaks as vertical lines. */
+static void hbars_script(FILE *out, const plot_figure *fig)
+{
+    double hi = 0;
+    fputs("$HBARS << EOD\n", out);
+    for (size_t k = 0; k < fig->n_columns; k++) {
+        double v = fig->series[0].y[k];
+        char value[32], text[96];
+        plot_format(v, fig->y_unit, value, sizeof value);
+        snprintf(text, sizeof text, "%s%s%s", value, fig->value_label ? " " : "",
+                 fig->value_label ? fig->value_label : "");
+        fprintf(out, "%zu %.17g ", k, v);
+        put_data_word(out, text);
+        fputc(' ', out);
+        put_data_word(out, fig->columns[k]);
+        fputc('\n', out);
+        hi = fmax(hi, v);
+    }
+    fputs("EOD\n", out);
+    for (size_t h = 0; h < fig->n_hlines; h++) {
+        hi = fmax(hi, fig->hlines[h].y);
+        fprintf(out, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead dt 2 lw 1.5 "
+                     "lc rgb \"#444444\"\nset label ",
+                fig->hlines[h].y, fig->hlines[h].y);
+        put_quoted(out, fig->hlines[h].label);
+        fprintf(out, " at %.17g, graph %.3f right offset -0.5, 0\n", fig->hlines[h].y,
+                1.02 + 0.04 * (double)h);
+    }
+    plot_ticks t;
+    plot_axis_linear(0, fmax(hi, 1e-9) * 1.05, fig->y_unit, &t);
+    put_tics(out, "x", &t, 0);
+    fprintf(out, "set rmargin 14\nset yrange [%zu.5:-0.5]\nset ytics scale 0\nset grid xtics\nunset key\n"
+                 "plot $HBARS using ($2/2):1:($2/2):(0.4):ytic(4) with boxxyerror "
+                 "fs solid 0.9 noborder lc rgb word(colors, 1), \\\n"
+                 "     $HBARS using 2:1:(\" \" . strcol(3)) with labels left\n",
+            fig->n_columns ? fig->n_columns - 1 : 0);
+}
+
 static void figure_size(const plot_figure *fig, int *width, int *height)
 {
     *width = 960;
     *height = 540;
     if (key_below(fig))
         *height += 20 * (int)((fig->n_series + fig->n_hlines + 1) / 2);
+    if (fig->kind == PLOT_HBARS)
+        *height = 160 + 28 * (int)fig->n_columns;
     if (fig->kind == PLOT_HEATMAP) {
         *width = 200 + 72 * (int)fig->n_columns;
         *height = 170 + 34 * (int)fig->n_rows;
@@ -374,6 +415,8 @@ static int write_script(const plot_figure *fig, const char *dir, const char *sou
         lines_script(out, fig);
     else if (fig->kind == PLOT_BARS)
         bars_script(out, fig);
+    else if (fig->kind == PLOT_HBARS)
+        hbars_script(out, fig);
     else
         heatmap_script(out, fig);
     int failed = safe_file_commit(&f) != 0;

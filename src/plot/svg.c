@@ -1,7 +1,7 @@
 /* src/plot/svg.c: a figure drawn as one self-contained <svg> element, in
  * C, so that the HTML report needs no other program: lines on log2/log10 or
- * linear axes with reference lines, grouped bars, and heat maps with a colour
- * scale. Every point, bar and cell carries a <title> tooltip with its value.
+ * linear axes with reference lines, grouped bars, horizontal bars (a sweep
+ * at a single n), and heat maps with a colour scale. Every point, bar and cell carries a <title> tooltip with its value.
  * `redbench plot` writes them as files where gnuplot is not installed. */
 #include "plot/figures.h"
 
@@ -47,6 +47,33 @@ static void put_short(FILE *out, const char *s, size_t max)
     put_markup(out, buf);
 }
 
+/* " GB/s" after a bare number of the figure's y, where it has a unit. */
+static void put_unit(FILE *out, const plot_figure *fig)
+{
+    if (fig->value_label && *fig->value_label && fig->y_unit == PLOT_UNIT_NUMBER) {
+        fputc(' ', out);
+        put_markup(out, fig->value_label);
+    }
+}
+
+/* The width in pixels of a label of `chars` characters at font size 12
+ * (an average glyph of 7 pixels). */
+static double text_width(size_t chars)
+{
+    return 7.0 * (double)chars;
+}
+
+/* How many characters a label has (UTF-8), at most `max`. */
+static size_t label_chars(const char *s, size_t max)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && n < max; n++) {
+        size_t len = utf8_length(p);
+        p += len ? len : 1;
+    }
+    return n;
+}
+
 typedef struct frame {
     double x0, x1, y0, y1; /* the plot area in pixels: x0 left, y0 top */
     plot_ticks xt, yt;
@@ -82,7 +109,7 @@ static void begin_svg(FILE *out, const plot_figure *fig, int width, int height)
     if (fig->kind != PLOT_HEATMAP) /* the axes' scales, for scripts and tests */
         fprintf(out, " data-x-scale=\"%s\" data-y-scale=\"%s\"",
                 fig->kind == PLOT_BARS ? "groups" : fig->x_log2 ? "log2" : "linear",
-                fig->y_log10 ? "log10" : "linear");
+                fig->kind == PLOT_HBARS ? "groups" : fig->y_log10 ? "log10" : "linear");
     fputs(">\n<title>", out);
     put_markup(out, fig->title);
     fprintf(out, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
@@ -264,10 +291,13 @@ static void draw_lines(FILE *out, const plot_figure *fig)
                     py(&f, ser->y[p]));
             put_markup(out, ser->label);
             fprintf(out, ": n = %s, %s", xs, ys);
+            put_unit(out, fig);
             if (ser->lo && ser->hi[p] > ser->lo[p]) {
                 plot_format(ser->lo[p], fig->y_unit, los, sizeof los);
                 plot_format(ser->hi[p], fig->y_unit, his, sizeof his);
-                fprintf(out, " (middle half of the samples: %s to %s)", los, his);
+                fprintf(out, " (middle half of the samples: %s to %s", los, his);
+                put_unit(out, fig);
+                fputc(')', out);
             }
             fputs("</title></circle>\n", out);
         }
@@ -320,7 +350,9 @@ static void draw_bars(FILE *out, const plot_figure *fig)
             put_markup(out, fig->series[s].label);
             fputs(", ", out);
             put_markup(out, fig->columns[c]);
-            fprintf(out, ": %s</title></rect>\n", vs);
+            fprintf(out, ": %s", vs);
+            put_unit(out, fig);
+            fputs("</title></rect>\n", out);
         }
         double cx = f.x0 + group * ((double)c + 0.5);
         if (rotate)
@@ -339,6 +371,13 @@ static void draw_bars(FILE *out, const plot_figure *fig)
     fputs("</svg>\n", out);
 }
 
+/* Labels longer than this are cut (the full text in a tooltip). */
+#define LABEL_CHARS 40
+
+/* A heat map: cells of a readable aspect (at most twice as wide as high,
+ * taller where there are few rows), the row labels in a margin as wide as
+ * the longest, the column labels turned where they do not fit their cell,
+ * and a colour scale with ticks in the value's unit. */
 static void draw_heatmap(FILE *out, const plot_figure *fig)
 {
     double lo = INFINITY, hi = -INFINITY;
@@ -347,19 +386,40 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
             lo = fmin(lo, fig->cells[k]);
             hi = fmax(hi, fig->cells[k]);
         }
-    double cell_w = fmax(52, fmin(96, 600.0 / (double)fig->n_columns));
-    double cell_h = 30;
-    double x0 = LEFT + 20, y0 = TOP + 8;
-    int width = (int)(x0 + cell_w * (double)fig->n_columns + 150);
-    int height = (int)(y0 + cell_h * (double)fig->n_rows + BOTTOM + 8);
+    size_t row_chars = 1, col_chars = 1;
+    for (size_t r = 0; r < fig->n_rows; r++)
+        row_chars = fmax(row_chars, label_chars(fig->rows[r], LABEL_CHARS));
+    for (size_t c = 0; c < fig->n_columns; c++)
+        col_chars = fmax(col_chars, label_chars(fig->columns[c], LABEL_CHARS));
+    double cell_h = fmax(34, fmin(72, 280.0 / (double)(fig->n_rows ? fig->n_rows : 1)));
+    double cell_w = fmax(56, fmin(2 * cell_h, 720.0 / (double)(fig->n_columns ? fig->n_columns : 1)));
+    cell_w = fmin(cell_w, 2 * cell_h);
+    if (cell_w < 56) /* keeps the values readable: the cells grow taller too */
+        cell_w = 56;
+    if (cell_h < cell_w / 2)
+        cell_h = cell_w / 2;
+    int turned = text_width(col_chars) > cell_w - 8;
+    double below = turned ? 12 + 0.6 * text_width(col_chars) : 24; /* the column labels */
+    double x0 = fmax(LEFT, 40 + text_width(row_chars)), y0 = TOP + 8;
+    double grid_right = x0 + cell_w * (double)fig->n_columns;
+    double grid_bottom = y0 + cell_h * (double)fig->n_rows;
+    char los[32], his[32];
+    plot_format(isfinite(lo) ? lo : NAN, PLOT_UNIT_NUMBER, los, sizeof los);
+    plot_format(isfinite(hi) ? hi : NAN, PLOT_UNIT_NUMBER, his, sizeof his);
+    size_t scale_chars = strlen(his) + strlen(fig->value_label) + 2;
+    int width = (int)(grid_right + 40 + text_width(scale_chars > 12 ? scale_chars : 12) + 16);
+    int height = (int)(grid_bottom + below + 40);
     if (width < 520)
         width = 520;
     begin_svg(out, fig, width, height);
     for (size_t r = 0; r < fig->n_rows; r++) {
         double y = y0 + cell_h * (double)r;
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\">", x0 - 8,
-                y + cell_h / 2 + 4);
+        fprintf(out, "<text class=\"rb-row\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+                     "fill=\"#333\"><title>",
+                x0 - 8, y + cell_h / 2 + 4);
         put_markup(out, fig->rows[r]);
+        fputs("</title>", out);
+        put_short(out, fig->rows[r], LABEL_CHARS);
         fputs("</text>\n", out);
         for (size_t c = 0; c < fig->n_columns; c++) {
             double v = fig->cells[r * fig->n_columns + c];
@@ -382,8 +442,12 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
             put_markup(out, fig->y_label);
             fputs(" = ", out);
             put_markup(out, fig->rows[r]);
-            fprintf(out, ": %s %s</title></rect>\n", text,
-                    isnan(v) ? "(no ok row)" : fig->value_label);
+            fprintf(out, ": %s ", text);
+            if (isnan(v))
+                fputs("(no ok row)", out);
+            else
+                put_markup(out, fig->value_label);
+            fputs("</title></rect>\n", out);
             fprintf(out,
                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
                     x + cell_w / 2, y + cell_h / 2 + 4,
@@ -391,33 +455,119 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
                     text);
         }
     }
-    double grid_bottom = y0 + cell_h * (double)fig->n_rows;
     for (size_t c = 0; c < fig->n_columns; c++) {
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333\">",
-                x0 + cell_w * ((double)c + 0.5), grid_bottom + 18);
+        double cx = x0 + cell_w * ((double)c + 0.5);
+        if (turned)
+            fprintf(out, "<text class=\"rb-column\" transform=\"translate(%.1f %.1f) "
+                         "rotate(-35)\" text-anchor=\"end\" fill=\"#333\"><title>",
+                    cx, grid_bottom + 14);
+        else
+            fprintf(out, "<text class=\"rb-column\" x=\"%.1f\" y=\"%.1f\" "
+                         "text-anchor=\"middle\" fill=\"#333\"><title>",
+                    cx, grid_bottom + 18);
         put_markup(out, fig->columns[c]);
+        fputs("</title>", out);
+        put_short(out, fig->columns[c], LABEL_CHARS);
         fputs("</text>\n", out);
     }
-    /* The colour scale. */
-    double sx = x0 + cell_w * (double)fig->n_columns + 24, sh = cell_h * (double)fig->n_rows;
-    fputs("<defs><linearGradient id=\"", out);
-    fprintf(out, "scale-%s\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">", fig->name);
-    for (int k = 0; k <= 8; k++) {
+    /* The colour scale: a bar with the lowest, middle and highest values,
+     * each with its unit, and what the colour is. */
+    double sx = grid_right + 24, sh = grid_bottom - y0;
+    fprintf(out, "<defs><linearGradient id=\"scale-%s\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">",
+            fig->name);
+    for (int k = 0; k <= 8; k++)
         fprintf(out, "<stop offset=\"%.3f\" stop-color=\"#%06x\"/>", k / 8.0,
                 plot_heat_colour(k / 8.0));
-    }
-    fprintf(out, "</linearGradient></defs>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" "
-                 "height=\"%.1f\" fill=\"url(#scale-%s)\"/>\n",
+    fprintf(out, "</linearGradient></defs>\n<g class=\"rb-scale\" fill=\"#333\">\n"
+                 "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"%.1f\" "
+                 "fill=\"url(#scale-%s)\" stroke=\"#888\"/>\n",
             sx, y0, sh, fig->name);
-    char los[32], his[32];
-    plot_format(isfinite(lo) ? lo : NAN, PLOT_UNIT_NUMBER, los, sizeof los);
-    plot_format(isfinite(hi) ? hi : NAN, PLOT_UNIT_NUMBER, his, sizeof his);
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">%s</text>\n", sx + 20, y0 + 10, his);
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">%s</text>\n", sx + 20, y0 + sh, los);
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">", sx + 20, y0 + sh / 2 + 4);
-    put_markup(out, fig->value_label);
-    fputs("</text>\n", out);
-    frame f = {.x0 = x0, .x1 = x0 + cell_w * (double)fig->n_columns, .y0 = y0, .y1 = grid_bottom};
+    double ticks[3] = {hi, (lo + hi) / 2, lo};
+    for (int k = 0; k < 3 && isfinite(lo); k++) {
+        char value[32];
+        double y = y0 + sh * k / 2.0;
+        if (k == 1 && !(hi > lo))
+            continue;
+        plot_format(ticks[k], PLOT_UNIT_NUMBER, value, sizeof value);
+        fprintf(out, "<path d=\"M%.1f %.1fh4\" stroke=\"#333\"/><text class=\"rb-scale-tick\" "
+                     "x=\"%.1f\" y=\"%.1f\">%s ",
+                sx + 14, y, sx + 20, y + 4, value);
+        put_markup(out, fig->value_label);
+        fputs("</text>\n", out);
+    }
+    fputs("</g>\n", out);
+    frame f = {.x0 = x0, .x1 = grid_right, .y0 = y0, .y1 = grid_bottom};
+    axis_titles(out, fig, &f, below + 22);
+    fputs("</svg>\n", out);
+}
+
+/* A sweep at a single n: one horizontal bar per configuration, top down,
+ * its value at its end; the peaks as vertical lines. */
+static void draw_hbars(FILE *out, const plot_figure *fig)
+{
+    const plot_series *ser = &fig->series[0];
+    double hi = 0;
+    size_t chars = 1;
+    for (size_t k = 0; k < fig->n_columns; k++) {
+        hi = fmax(hi, ser->y[k]);
+        chars = fmax(chars, label_chars(fig->columns[k], LABEL_CHARS));
+    }
+    for (size_t h = 0; h < fig->n_hlines; h++)
+        hi = fmax(hi, fig->hlines[h].y);
+    double step = fmax(28, fmin(48, 300.0 / (double)(fig->n_columns ? fig->n_columns : 1)));
+    double bar_h = step - 6;
+    frame f = {.x0 = fmax(LEFT, 40 + text_width(chars)), .x1 = WIDTH - 90, .y0 = TOP + 8};
+    f.y1 = f.y0 + step * (double)fig->n_columns + 6;
+    if (f.x1 - f.x0 < 360) /* long labels: a wider figure, the plot keeps its room */
+        f.x1 = f.x0 + 360;
+    int width = (int)f.x1 + 90, height = (int)f.y1 + 64;
+    plot_axis_linear(0, hi * 1.05, fig->y_unit, &f.xt);
+    f.yt.lo = 0;
+    f.yt.hi = 1;
+    begin_svg(out, fig, width, height);
+    fputs("<g stroke=\"#e4e4e4\" stroke-width=\"1\">\n", out);
+    for (size_t k = 0; k < f.xt.count; k++)
+        fprintf(out, "<path d=\"M%.1f %.1fV%.1f\"/>\n", px(&f, f.xt.at[k]), f.y0, f.y1);
+    fprintf(out, "</g>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                 "fill=\"none\" stroke=\"#888\"/>\n<g fill=\"#333\">\n",
+            f.x0, f.y0, f.x1 - f.x0, f.y1 - f.y0);
+    for (size_t k = 0; k < f.xt.count; k++) {
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", px(&f, f.xt.at[k]),
+                f.y1 + 18);
+        put_markup(out, f.xt.label[k]);
+        fputs("</text>\n", out);
+    }
+    fputs("</g>\n", out);
+    for (size_t k = 0; k < fig->n_columns; k++) {
+        double y = f.y0 + 6 + step * (double)k, v = ser->y[k];
+        char vs[32];
+        plot_format(v, fig->y_unit, vs, sizeof vs);
+        fprintf(out, "<text class=\"rb-row\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+                     "fill=\"#333\"><title>",
+                f.x0 - 8, y + bar_h / 2 + 4);
+        put_markup(out, fig->columns[k]);
+        fputs("</title>", out);
+        put_short(out, fig->columns[k], LABEL_CHARS);
+        fprintf(out, "</text>\n<rect class=\"rb-bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                     "height=\"%.1f\" fill=\"%s\"><title>",
+                f.x0, y, fmax(px(&f, v) - f.x0, 1), bar_h, palette[0]);
+        put_markup(out, fig->columns[k]);
+        fprintf(out, ": %s", vs);
+        put_unit(out, fig);
+        fprintf(out, "</title></rect>\n<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">%s",
+                px(&f, v) + 4, y + bar_h / 2 + 4, vs);
+        put_unit(out, fig);
+        fputs("</text>\n", out);
+    }
+    for (size_t h = 0; h < fig->n_hlines; h++) {
+        double x = px(&f, fig->hlines[h].y);
+        fprintf(out, "<path class=\"rb-hline\" d=\"M%.1f %.1fV%.1f\" stroke=\"#444\" "
+                     "stroke-width=\"1.5\" stroke-dasharray=\"6 4\" fill=\"none\"/>\n"
+                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#444\">",
+                x, f.y0 - 14.0 * (double)h, f.y1, x - 4, f.y0 - 4 - 14.0 * (double)h);
+        put_markup(out, fig->hlines[h].label);
+        fputs("</text>\n", out);
+    }
     axis_titles(out, fig, &f, 42);
     fputs("</svg>\n", out);
 }
@@ -428,6 +578,7 @@ void plot_svg_write(FILE *out, const plot_figure *fig)
     case PLOT_LINES: draw_lines(out, fig); break;
     case PLOT_BARS: draw_bars(out, fig); break;
     case PLOT_HEATMAP: draw_heatmap(out, fig); break;
+    case PLOT_HBARS: draw_hbars(out, fig); break;
     default: break;
     }
 }

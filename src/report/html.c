@@ -7,15 +7,17 @@
  * timing; what stopped the repetitions; the error in units of the
  * tolerance; whether repeated runs gave the same bits; whether the device
  * was throttled); a cell is empty where the value is not known, and a
- * column that no row fills is left out. The table fits a page 1,400
+ * column that no row fills is left out. The table fits a page 1,280
  * pixels wide: the main numbers have columns of their own, headed with
- * their units; how a row was measured is folded into one details cell;
- * the reason and the parameters wrap (the numbers do not). Rows that did
- * not run (skipped, unsupported) are folded under their count, below. With
+ * their units, each with a tooltip giving it in full with its unit; how a
+ * row was measured is folded into one details cell; the reason and the
+ * parameters wrap (the numbers do not). Rows that did not run (skipped,
+ * unsupported) are folded under their count, below, then under one line
+ * for each distinct reason. With
  * two sizes or more, a map of each strategy's best GB/s at each n
  * (report/html_map.c) leads the plots.
  * A run of several rounds adds each round's order of the configurations,
- * bounded for large result sets. */
+ * bounded for large result sets, in a closed details section. */
 #include "report/html.h"
 
 #include <math.h>
@@ -24,6 +26,7 @@
 #include <string.h>
 
 #include "base/names.h"
+#include "base/units.h"
 #include "base/util.h"
 #include "config/settings.h"
 #include "report/fields.h"
@@ -59,6 +62,9 @@ static const char style[] =
     "table.results td.more summary.caution{color:#b25a00;font-weight:bold}\n"
     "table.results td.more span.caution{color:#b25a00;font-weight:bold}\n"
     "details.folded{margin:10px 0}details.folded>summary{cursor:pointer;color:#555}\n"
+    "details.reason{margin:4px 0 4px 18px}details.reason>summary{cursor:pointer;"
+    "overflow-wrap:anywhere}\n"
+    "p.reason{white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0;font-size:13px}\n"
     ".status{font-weight:bold}.status.ok{color:#2e7d32}.status.wrong{color:#c62828}"
     ".status.failed{color:#8e0000}.status.unsupported,.status.skipped{color:#757575}\n"
     "tr.wrong td,tr.failed td{background:#fff3f3}\n"
@@ -136,8 +142,11 @@ static void write_heading(FILE *out, const rb_results *res, const char *source)
         sb_printf(&line, "Started %s", info->started);
     if (*info->host)
         sb_printf(&line, "%s%s", *info->started ? " on " : "Ran on ", info->host);
-    if (info->wall_seconds > 0)
-        sb_printf(&line, "%s%.1f s", line.len ? ", " : "Took ", info->wall_seconds);
+    if (info->wall_seconds > 0) {
+        char took[40];
+        format_seconds(info->wall_seconds, took, sizeof took);
+        sb_printf(&line, "%s%s", line.len ? ", " : "Took ", took);
+    }
     if (exp)
         sb_printf(&line, "%scache %s", line.len ? "; " : "", cache_mode_name(exp->cache));
     sb_printf(&line, "%sFrom ", line.len ? ". " : "");
@@ -279,10 +288,6 @@ static const result_column result_columns[] = {
     {"reason", NULL, IN_COLUMN},
 };
 
-/* The columns of the skipped and unsupported rows' table. */
-static const char *const folded_columns[] = {"run",   "plugin", "params_text", "op",
-                                             "dtype", "n",      "status",      "reason"};
-
 /* Whether a field's value draws the eye: a cap that stopped the
  * repetitions before the noise target, results that differed between
  * runs, a throttled device. */
@@ -342,20 +347,70 @@ static void field_value(FILE *out, const rb_results *res, const rb_row *row, con
     }
 }
 
-/* One field's cell: its text as people read it, empty when not known. */
+/* The units of the numbers that the table writes bare, under a header
+ * that names the unit: their tooltips say it. */
+static const struct {
+    const char *field, *what, *unit;
+} bare_units[] = {
+    {"bandwidth_gbs", "bandwidth", "GB/s"},     {"busbw_gbs", "bus bandwidth", "GB/s"},
+    {"j_per_gb", "energy", "J/GB"},             {"power_w", "power", "W"},
+    {"sm_clock_min_mhz", "SM clock min", "MHz"}, {"sm_clock_max_mhz", "SM clock max", "MHz"},
+    {"reps", "repetitions", ""},                {"ranks", "ranks", ""},
+};
+
+/* A number cell's tooltip (a title attribute), the value in full with its
+ * unit: "median: 1.23 us (1234.5 ns)", "n: 4M (4194304 elements)",
+ * "bandwidth: 12.3456 GB/s"; nothing for a value not known or not a
+ * number. */
+static void number_title(FILE *out, const rb_results *res, const rb_row *row, const rb_field *f)
+{
+    rb_row_ref ref = {res, row};
+    rb_value v;
+    memset(&v, 0, sizeof v);
+    f->get(&ref, &v);
+    double x = v.kind == RB_VALUE_NUMBER ? v.number
+               : v.kind == RB_VALUE_UINT ? (double)v.u
+               : v.kind == RB_VALUE_INT  ? (double)v.i
+                                         : NAN;
+    if (!isfinite(x))
+        return;
+    strbuf title = {0};
+    for (size_t k = 0; k < RB_ARRAY_LEN(bare_units); k++)
+        if (strcmp(bare_units[k].field, f->name) == 0)
+            sb_printf(&title, "%s: %.6g %s", bare_units[k].what, x, bare_units[k].unit);
+    if (!title.len) {
+        char *text = field_text(f, &ref);
+        sb_printf(&title, "%s: %s", f->title ? f->title : f->name, text);
+        free(text);
+        if (f->unit == RB_UNIT_DURATION && fabs(x) >= 1000)
+            sb_printf(&title, " (%.6g ns)", x);
+        else if (f->unit == RB_UNIT_SIZE)
+            sb_printf(&title, " (%.0f elements)", x);
+    }
+    fputs(" title=\"", out);
+    put_markup(out, title.data);
+    fputc('"', out);
+    sb_free(&title);
+}
+
+/* One field's cell: its text as people read it, empty when not known; a
+ * number's tooltip gives it in full with its unit. */
 static void field_cell(FILE *out, const rb_results *res, const rb_row *row, const rb_field *f)
 {
     const char *name = f->name;
     if (strcmp(name, "status") == 0)
-        fprintf(out, "<td class=\"status %s\">", row_status_name(row->status));
+        fprintf(out, "<td class=\"status %s\"", row_status_name(row->status));
     else if (caution(row, name))
-        fputs("<td class=\"caution\">", out);
+        fputs("<td class=\"caution\"", out);
     else if (field_unit_is_number(f->unit))
-        fputs("<td class=\"num\">", out);
+        fputs("<td class=\"num\"", out);
     else if (strcmp(name, "reason") == 0 || strcmp(name, "params_text") == 0)
-        fprintf(out, "<td class=\"%s\">", name[0] == 'r' ? "reason" : "params");
+        fprintf(out, "<td class=\"%s\"", name[0] == 'r' ? "reason" : "params");
     else
-        fputs("<td>", out);
+        fputs("<td", out);
+    if (field_unit_is_number(f->unit) || f->unit == RB_UNIT_SIZE)
+        number_title(out, res, row, f);
+    fputc('>', out);
     field_value(out, res, row, f);
     fputs("</td>", out);
 }
@@ -444,30 +499,111 @@ static void details_cell(FILE *out, const rb_results *res, const rb_row *row,
 }
 
 /* The rows that did not run (skipped, unsupported), folded away under
- * their count, with why. */
-static void write_folded(FILE *out, const rb_results *res, size_t count)
+ * their count, then by reason: one line for each distinct status and
+ * reason, with how many rows it covers and which runs, opening on the
+ * reason in full and the rows (number, run, parameters, data). */
+#define REASON_RUNS_NAMED 4
+
+/* Whether rows a and b are folded under the same line. */
+static int same_reason(const rb_row *a, const rb_row *b)
 {
-    fprintf(out, "<details class=\"folded\"><summary>%zu row%s skipped or unsupported "
-                 "(not run)</summary>\n<div class=\"wide\"><table class=\"results folded\">\n"
-                 "<tr><th>#</th>",
-            count, count == 1 ? "" : "s");
-    for (size_t c = 0; c < RB_ARRAY_LEN(folded_columns); c++)
-        column_header(out, row_field(folded_columns[c]),
-                      strcmp(folded_columns[c], "params_text") == 0 ? "params"
-                      : strcmp(folded_columns[c], "n") == 0        ? "n (elements)"
-                                                                   : NULL);
-    fputs("</tr>\n", out);
+    return a->status == b->status &&
+           strcmp(a->reason, b->reason) == 0;
+}
+
+/* The summary of one reason's line: "4 skipped (run a, b): first line of
+ * the reason", the reason cut at its first line break or 160 characters.
+ * Returns whether it was cut. */
+static int reason_summary(FILE *out, const rb_results *res, const rb_row *first, size_t count)
+{
+    fprintf(out, "<summary><b>%zu</b> <span class=\"status %s\">%s</span>", count,
+            row_status_name(first->status), row_status_name(first->status));
+    /* the runs the line covers, each once, in order */
+    const char *runs[REASON_RUNS_NAMED];
+    size_t n_runs = 0, more = 0;
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
-        if (!row_folded(row))
+        if (!row_folded(row) || !same_reason(row, first))
             continue;
-        fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>",
-                row_status_name(row->status), row->config->index + 1);
-        for (size_t c = 0; c < RB_ARRAY_LEN(folded_columns); c++)
-            field_cell(out, res, row, row_field(folded_columns[c]));
-        fputs("</tr>\n", out);
+        const char *run = row->config->run && row->config->run->name ? row->config->run->name : "";
+        size_t r = 0;
+        while (r < n_runs && strcmp(runs[r], run) != 0)
+            r++;
+        if (r < n_runs)
+            continue;
+        if (n_runs < REASON_RUNS_NAMED)
+            runs[n_runs++] = run;
+        else
+            more++; /* counted once per row past the named runs: an upper bound */
     }
-    fputs("</table></div>\n</details>\n", out);
+    fputs(n_runs == 1 ? " (run " : " (runs ", out);
+    for (size_t r = 0; r < n_runs; r++) {
+        fputs(r ? ", " : "", out);
+        put_markup(out, runs[r]);
+    }
+    if (more)
+        fputs(", ...", out);
+    fputs("): ", out);
+    const char *reason = first->reason;
+    size_t len = strcspn(reason, "\n");
+    int cut = len > 160 || reason[len];
+    char *line = xstrndup(reason, len > 160 ? 160 : len);
+    put_markup(out, line);
+    free(line);
+    fputs(cut ? " ...</summary>" : "</summary>", out);
+    return cut;
+}
+
+static void write_folded(FILE *out, const rb_results *res, size_t count)
+{
+    static const char *const names[] = {"run", "params_text", "op", "dtype", "n"};
+    size_t reasons = 0;
+    for (size_t k = 0; k < res->n_rows; k++) {
+        size_t j = 0;
+        while (j < k && !(row_folded(&res->rows[j]) && same_reason(&res->rows[j], &res->rows[k])))
+            j++;
+        reasons += row_folded(&res->rows[k]) && j == k;
+    }
+    fprintf(out, "<details class=\"folded\"><summary>%zu row%s skipped or unsupported "
+                 "(not run), for %zu reason%s</summary>\n",
+            count, count == 1 ? "" : "s", reasons, reasons == 1 ? "" : "s");
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_row *first = &res->rows[k];
+        size_t j = 0, rows = 0;
+        if (!row_folded(first))
+            continue;
+        while (j < k && !(row_folded(&res->rows[j]) && same_reason(&res->rows[j], first)))
+            j++;
+        if (j < k)
+            continue; /* listed under an earlier row's reason */
+        for (j = k; j < res->n_rows; j++)
+            rows += row_folded(&res->rows[j]) && same_reason(&res->rows[j], first);
+        fputs("<details class=\"reason\">", out);
+        if (reason_summary(out, res, first, rows)) { /* the reason in full */
+            fputs("\n<p class=\"reason\">", out);
+            put_html_lines(out, first->reason);
+            fputs("</p>", out);
+        }
+        fputs("\n<div class=\"wide\"><table class=\"results folded\">\n<tr><th>#</th>", out);
+        for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
+            column_header(out, row_field(names[c]),
+                          strcmp(names[c], "params_text") == 0 ? "params"
+                          : strcmp(names[c], "n") == 0        ? "n (elements)"
+                                                              : NULL);
+        fputs("</tr>\n", out);
+        for (j = k; j < res->n_rows; j++) {
+            const rb_row *row = &res->rows[j];
+            if (!row_folded(row) || !same_reason(row, first))
+                continue;
+            fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>",
+                    row_status_name(row->status), row->config->index + 1);
+            for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
+                field_cell(out, res, row, row_field(names[c]));
+            fputs("</tr>\n", out);
+        }
+        fputs("</table></div>\n</details>\n", out);
+    }
+    fputs("</details>\n", out);
 }
 
 static void write_results(FILE *out, const rb_results *res)
@@ -579,16 +715,17 @@ static void write_rounds(FILE *out, const rb_results *res)
         fputs(" Fewer rounds ran than were asked for (the run was interrupted, or no "
               "configuration was left to measure); an interrupted round lists the "
               "configurations it began.", out);
-    fputs("</p>\n<div class=\"wide\"><table class=\"rounds\">\n"
-          "<tr><th>round</th><th>order</th></tr>\n",
-          out);
+    fprintf(out, "</p>\n<details class=\"folded rounds\"><summary>Each round's order (%d "
+                 "round%s)</summary>\n<div class=\"wide\"><table class=\"rounds\">\n"
+                 "<tr><th>round</th><th>order</th></tr>\n",
+            info->rounds_run, info->rounds_run == 1 ? "" : "s");
     int rounds = info->rounds_run < ROUNDS_SHOWN ? info->rounds_run : ROUNDS_SHOWN;
     for (int r = 0; r < rounds; r++)
         write_round_order(out, res, r);
     if (info->rounds_run > rounds)
         fprintf(out, "<tr><td></td><td>... and %d more rounds</td></tr>\n",
                 info->rounds_run - rounds);
-    fputs("</table></div>\n", out);
+    fputs("</table></div>\n</details>\n", out);
 }
 
 static void definition(FILE *out, const char *name, const char *value)
@@ -622,7 +759,13 @@ static void write_settings(FILE *out, const rb_experiment *exp)
             continue;
         if (s->results == RB_RESULTS_BOOL)
             definition(out, s->name, setting_whole(s, exp) ? "true" : "false");
-        else if (s->kind == RB_SETTING_NUMBER)
+        else if (s->kind == RB_SETTING_NUMBER && s->unit && strcmp(s->unit, "s") == 0) {
+            format_seconds(*setting_number(s, (rb_experiment *)exp), text, sizeof text);
+            definition(out, s->name, text);
+        } else if (s->kind == RB_SETTING_NUMBER && s->unit && strcmp(s->unit, "%") == 0) {
+            snprintf(text, sizeof text, "%.4g%%", *setting_number(s, (rb_experiment *)exp) * 100);
+            definition(out, s->name, text);
+        } else if (s->kind == RB_SETTING_NUMBER)
             definition_number(out, s->name, *setting_number(s, (rb_experiment *)exp));
         else if (setting_text(s, exp, text, sizeof text) || s->kind == RB_SETTING_COUNT)
             definition(out, s->name, text);
@@ -675,8 +818,10 @@ static void write_provenance(FILE *out, const rb_results *res)
     definition(out, "plugin ABI", text);
     definition(out, "command line", info->command_line);
     definition(out, "started", info->started);
-    if (info->wall_seconds > 0)
-        definition_number(out, "wall seconds", info->wall_seconds);
+    if (info->wall_seconds > 0) {
+        format_seconds(info->wall_seconds, text, sizeof text);
+        definition(out, "wall time", text);
+    }
     definition(out, "host", info->host);
     definition(out, "operating system", info->os);
     definition(out, "CPU", info->cpu);

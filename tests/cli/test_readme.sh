@@ -5,13 +5,16 @@
 # from the documents as they are: each is valid (--dry-run), and runs, with
 # -D making its sizes and times small, every row ok. README's first command
 # updates apt's lists and installs every package the build, `make check`
-# and `plot` use; its -r/-D example is valid.
+# and `plot` use; its -r/-D example is valid. Its sample output (between
+# the readme-sample markers) has the shape of what tools/readme-sample.sh
+# makes now: the same columns, rows and statuses (the times may differ), so
+# that it cannot go stale unseen; run the tool to remake it.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 readme=$top_srcdir/README.md
 man=$top_builddir/man/redbench.1
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 15
+plan 20
 small=(-D n=1K -D warmup=1 -D min_time=0.01 -D max_reps=20 -D min_reps=5)
 
 # README.md: the indented block after "## Experiment files".
@@ -49,4 +52,19 @@ example=$(grep -m 1 "^    redbench -c conf/default.ini -r " "$readme" | sed 's/^
 eval "set -- $example"
 "$rb" --dry-run -c "$top_srcdir/$2" "${@:3}" >/dev/null 2>"$tmp/err"
 is "$?" 0 "README's -r/-D example is valid: $example"
+# README's sample output, against the tool's output now (short times).
+sample() { sed -n '/^<!-- readme-sample: begin -->$/,/^<!-- readme-sample: end -->$/p' "$readme" | sed '1d;$d'; }
+shape() { # the header's columns, then each row's number and status
+  awk '/^ +# +run / { $1 = $1; print "columns:", $0 } /^ +[0-9]+  / { print $1, $NF }'
+}
+sample >"$tmp/readme-sample"
+ok "README.md has a sample between the readme-sample markers" grep -q '^    \$ ./redbench -c conf/default.ini$' "$tmp/readme-sample"
+"$top_srcdir/tools/readme-sample.sh" --print -C "$top_builddir" -D warmup=1 -D min_time=0.01 -D max_reps=20 \
+  >"$tmp/now-sample" 2>"$tmp/err"
+is "$?" 0 "tools/readme-sample.sh --print runs the README's example"
+shape <"$tmp/readme-sample" >"$tmp/readme-shape"
+shape <"$tmp/now-sample" >"$tmp/now-shape"
+is "$(head -1 "$tmp/readme-shape")" "$(head -1 "$tmp/now-shape")" "... with the README's columns"
+is "$(grep -vc '^columns:' "$tmp/readme-shape")" "$(grep -vc '^columns:' "$tmp/now-shape")" "... as many rows"
+ok "... each with the README's status (else run tools/readme-sample.sh)" diff "$tmp/readme-shape" "$tmp/now-shape"
 done_testing

@@ -226,10 +226,10 @@ static void test_cap(void)
     strbuf sb = {0};
     sb_append(&sb, "{\"results\": [");
     for (int k = 0; k < 14; k++)
-        sb_printf(&sb, "%s{\"run\": \"r%d\", \"plugin\": \"p\", \"params\": {}, \"status\": \"ok\", \"n\": 1024,"
+        sb_printf(&sb, "%s{\"run\": \"r%d\", \"plugin\": \"p\", \"params\": {}, \"status\": \"ok\", \"n\": %d,"
                        " \"op\": \"sum\", \"dtype\": \"f32\", \"median_ns\": %d,"
                        " \"bandwidth_gbs\": %g}",
-                  k ? "," : "", k, 100 + k, 4096.0 / (100 + k));
+                  k ? "," : "", k, k == 1 ? 2048 : 1024, 100 + k, 4096.0 / (100 + k));
     sb_append(&sb, "]}");
     json_value *doc = json_parse(sb.data, sb.len, NULL);
     plot_set set;
@@ -249,7 +249,7 @@ static void test_cap(void)
                        " \"plugin\": \"p\", \"op\": \"sum\", \"dtype\": \"f32\","
                        " \"status\": \"ok\", \"n\": 1024, \"median_ns\": 10, \"reps\": 1,"
                        " \"bandwidth_gbs\": 4}, {\"run\": \"b\", \"plugin\": \"p\", \"op\": \"sum\","
-                       " \"dtype\": \"f32\", \"status\": \"ok\", \"n\": 1024, \"median_ns\": 20,"
+                       " \"dtype\": \"f32\", \"status\": \"ok\", \"n\": 2048, \"median_ns\": 20,"
                        " \"reps\": 1, \"bandwidth_gbs\": 2}]}";
     doc = json_parse(text, strlen(text), NULL);
     build_doc(doc, "long.json", NULL, &set);
@@ -260,6 +260,37 @@ static void test_cap(void)
     free(svg);
     plot_set_free(&set);
     json_free(doc);
+}
+
+/* A sweep at a single n: horizontal bars, fastest first, not a vertical
+ * stack of points. */
+static void test_single_n(void)
+{
+    strbuf sb = {0};
+    sb_append(&sb, "{\"results\": [");
+    for (int k = 0; k < 14; k++)
+        sb_printf(&sb, "%s{\"run\": \"r%d\", \"plugin\": \"p\", \"params\": {}, \"status\": \"ok\","
+                       " \"n\": 4096, \"op\": \"sum\", \"dtype\": \"f32\", \"median_ns\": %d,"
+                       " \"bandwidth_gbs\": %g}",
+                  k ? "," : "", k, 200 - k, 4096.0 / (200 - k));
+    sb_append(&sb, "]}");
+    json_value *doc = json_parse(sb.data, sb.len, NULL);
+    plot_set set;
+    build_doc(doc, "one-n.json", NULL, &set);
+    const plot_figure *bw = figure(&set, "bandwidth");
+    ok(bw && bw->kind == PLOT_HBARS && bw->n_columns == 14 && bw->n_series == 1,
+       "one n, 14 configurations: a horizontal bar each");
+    ok(bw && bw->n_columns == 14 && strcmp(bw->columns[0], "r13") == 0 &&
+           strcmp(bw->columns[13], "r0") == 0 && bw->series[0].y[0] > bw->series[0].y[13],
+       "... fastest first");
+    char *svg = bw ? svg_of(bw) : xstrdup("");
+    ok(strstr(svg, "class=\"rb-bar\"") && !strstr(svg, "<circle") &&
+           strstr(svg, "<title>r13: 21.9 GB/s</title>"),
+       "... drawn as bars, no points, each with its GB/s");
+    free(svg);
+    plot_set_free(&set);
+    json_free(doc);
+    sb_free(&sb);
 }
 
 /* A point's error bar: the interquartile range of its samples. */
@@ -360,7 +391,7 @@ static void test_svg(const json_value *doc)
 
 int main(void)
 {
-    plan(65);
+    plan(68);
     char *text = results_document();
     json_error err;
     json_value *doc = json_parse(text, strlen(text), &err);
@@ -369,6 +400,7 @@ int main(void)
     test_figures(doc);
     test_errors(text);
     test_cap();
+    test_single_n();
     test_axes();
     test_spread();
     test_svg(doc);

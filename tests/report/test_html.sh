@@ -12,7 +12,7 @@
 # its reason column readable. Without Chromium those checks are skipped.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 28
+plan 29
 f=$top_srcdir/tests/plot/fixtures
 
 # small.ini: plain and fast x 2 dtypes x 2 sizes, grid 6 x 2 sizes: 20 rows;
@@ -92,13 +92,14 @@ shot=$(stat -c %s "$tmp/shot.png" 2>/dev/null || echo 0)
 ok "... and not blank ($shot bytes against a blank page's $blank)" test "$shot" -gt $((blank * 5))
 
 # 16 rows skipped with a long reason (an optional plugin absent): in a
-# 1400-pixel window the results table fits, the reason column is readable
-# and the page is not thousands of pixels tall.
+# 1400-pixel window they fold under one line for their reason, whose
+# table fits, the reason is readable (at least 200 pixels wide) and the
+# page is not thousands of pixels tall.
 "$rb" -q -c "$top_srcdir/tests/cli/fixtures/skips.ini" -r absent \
   -D n=1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M,2M,4M,8M,16M,32M --format html -o "$tmp/skips.html" >/dev/null 2>&1
 sed 's|</body>|<script>\
 document.querySelectorAll("details").forEach(function (d) { d.open = true; });\
-var t = document.querySelector("table.results"), r = t.querySelector("td.reason");\
+var t = document.querySelector("table.results"), r = document.querySelector("details.reason > summary");\
 var pre = document.createElement("pre"); pre.id = "layout";\
 pre.textContent = "rows=" + (t.rows.length - 1) + " fits=" + (t.getBoundingClientRect().right <= document.documentElement.clientWidth) +\
   " reason=" + Math.round(r.getBoundingClientRect().width) + " height=" + document.documentElement.scrollHeight;\
@@ -107,6 +108,7 @@ document.body.appendChild(pre);\
 browse "file://$tmp/skips-check.html" --window-size=1400,2000 --dump-dom >"$tmp/skips-dom.html"
 layout=$(sed -n 's/.*id="layout">\([^<]*\)<.*/\1/p' "$tmp/skips-dom.html")
 ok "16 skipped rows in a 1400-pixel window: the table fits ($layout)" bash -c "echo '$layout' | grep -q '^rows=16 fits=true '"
-ok "... the reason column is at least 200 pixels wide" test "$(echo "$layout" | sed -n 's/.* reason=\([0-9]*\).*/\1/p')" -ge 200
+is "$(grep -c '<details class="reason">' "$tmp/skips.html")" 1 "... folded under one line for their one reason"
+ok "... the reason is at least 200 pixels wide" test "$(echo "$layout" | sed -n 's/.* reason=\([0-9]*\).*/\1/p')" -ge 200
 ok "... and the page under 2500 pixels tall" test "$(echo "$layout" | sed -n 's/.* height=\([0-9]*\).*/\1/p')" -lt 2500
 done_testing
