@@ -29,7 +29,9 @@ trap 'rm -f "$out" "$out.md"' EXIT
 # or failed row) is shown too: the sample is what the run says.
 {
   echo "    \$ ./redbench -c conf/default.ini"
-  (cd "$build" && ./redbench -c "$src/conf/default.ini" "$@" 2>&1) | sed 's/^/    /; s/ *$//' || true
+  # the build folder's plugin path as a reader's own build shows it
+  (cd "$build" && ./redbench -c "$src/conf/default.ini" "$@" 2>&1) |
+    sed "s|$(cd "$build" && pwd)/plugins|./plugins|g; s/^/    /; s/ *$//" || true
 } >"$out"
 if [ "$print" = 1 ]; then
   cat "$out"
