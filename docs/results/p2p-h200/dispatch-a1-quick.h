@@ -21,7 +21,7 @@ typedef struct p2p_h200_entry {
                                tell them apart; -1 unknown */
 } p2p_h200_entry;
 
-static const char p2p_h200_source[] = "/tmp/p2pdoc/a1-quick.json";
+static const char p2p_h200_source[] = "a1-quick.json";
 static const char p2p_h200_device[] = "NVIDIA H200";
 
 static const p2p_h200_entry p2p_h200_table[] = {
