@@ -2,9 +2,9 @@
 # Vulkan headers and loader and glslc): the backend and one module per
 # strategy, installed into $(pkglibdir)/vulkan. Each shader is compiled to
 # SPIR-V at build time, once per element type and operation (and with the
-# atomic finish where a strategy has one), and embedded in its module as C
-# arrays (spirv-embed.sh writes plugins/vulkan/NAME_spv.h in the build
-# tree). The sources include only SDK headers and the pack's pack.h.
+# atomic finish where a strategy has one; subgroup's also for f16 and
+# bf16), and embedded in its module as C arrays (spirv-embed.sh writes
+# plugins/vulkan/NAME_spv.h in the build tree). The sources include only SDK headers and the pack's pack.h.
 VULKAN_SHADER_DIR = $(srcdir)/plugins/vulkan/shaders
 VULKAN_SHADERS = \
 	plugins/vulkan/shaders/common.glsl \
@@ -26,7 +26,8 @@ plugins/vulkan/backend_spv.h: plugins/vulkan/shaders/stream_read.comp $(VULKAN_S
 plugins/vulkan/tree_spv.h: plugins/vulkan/shaders/tree.comp $(VULKAN_SPV_DEPS)
 	$(AM_V_GEN)$(make_spirv_header) tree.comp $@ tree_spirv @plain @subgroup
 plugins/vulkan/subgroup_spv.h: plugins/vulkan/shaders/subgroup.comp $(VULKAN_SPV_DEPS)
-	$(AM_V_GEN)$(make_spirv_header) subgroup.comp $@ subgroup_spirv @plain @atomic
+	$(AM_V_GEN)$(make_spirv_header) subgroup.comp $@ subgroup_spirv @plain @atomic \
+	  @plain=f16,bf16 @atomic=f16,bf16
 plugins/vulkan/atomic_spv.h: plugins/vulkan/shaders/atomic.comp $(VULKAN_SPV_DEPS)
 	$(AM_V_GEN)$(make_spirv_header) atomic.comp $@ atomic_spirv @atomic
 plugins/vulkan/histogram_spv.h: plugins/vulkan/shaders/histogram.comp $(VULKAN_SPV_DEPS)

@@ -4,8 +4,8 @@
  * the grid of a dispatch, the parameters `block` and `grid`, the buffers
  * of a result and their reset before an atomic finish, the zeroing of a
  * counter in init, what teardown
- * frees, the result as verify hands it over, and the descriptor's fields
- * that every strategy has. Only SDK headers are included, as in an
+ * frees, the result as verify hands it over (halves' results are f32:
+ * pack_value_dtype), and the descriptor's fields that every strategy has. Only SDK headers are included, as in an
  * external pack. */
 #ifndef RB_VULKAN_PACK_H
 #define RB_VULKAN_PACK_H
@@ -49,6 +49,22 @@ typedef struct subgroup_push {
 #define PACK_DTYPES (RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_I64) |               \
                      RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64))
 
+/* The half-precision dtypes, for the strategies that read them (subgroup):
+ * their shaders read the halves as 32-bit words and reduce them in f32. */
+#define PACK_HALF_DTYPES (RB_DTYPE_BIT(RB_DTYPE_F16) | RB_DTYPE_BIT(RB_DTYPE_BF16))
+
+static inline int pack_is_half(int dtype)
+{
+    return dtype == RB_DTYPE_F16 || dtype == RB_DTYPE_BF16;
+}
+
+/* The dtype a shader reduces and writes for `dtype`: f32 for the halves
+ * (partials, shared memory, atomics and the result), else dtype itself. */
+static inline int pack_value_dtype(int dtype)
+{
+    return pack_is_half(dtype) ? RB_DTYPE_F32 : dtype;
+}
+
 /* The parameter every strategy has, and its value. */
 #define PACK_PARAM_BLOCK                                                                     \
     {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "invocations per workgroup"}
@@ -80,6 +96,8 @@ static inline const char *pack_dtype_word(int dtype)
     case RB_DTYPE_F32: return "f32";
     case RB_DTYPE_F64: return "f64";
     case RB_DTYPE_U8: return "u8";
+    case RB_DTYPE_F16: return "f16";
+    case RB_DTYPE_BF16: return "bf16";
     default: return "?";
     }
 }
@@ -144,7 +162,7 @@ static inline int pack_check(const rb_config *cfg, uint32_t block, int atomic, i
     }
     pack_device_name(q, name, sizeof name);
     uint32_t f = q->features;
-    int d = cfg->dtype, op = cfg->op;
+    int d = pack_value_dtype(cfg->dtype), op = cfg->op;
     if (d == RB_DTYPE_I64 && !(f & RB_VULKAN_INT64)) {
         host->error(host, "%s has no 64-bit integers in shaders (shaderInt64)", name);
         return RB_UNSUPPORTED;
@@ -155,7 +173,7 @@ static inline int pack_check(const rb_config *cfg, uint32_t block, int atomic, i
     }
     if (pack_check_n(cfg) != RB_OK)
         return RB_UNSUPPORTED;
-    uint64_t bytes = cfg->n * rb_dtype_size(d);
+    uint64_t bytes = cfg->n * rb_dtype_size(cfg->dtype);
     if (bytes > q->max_buffer_bytes) {
         host->error(host, "%llu bytes of input: more than %s's largest buffer (%llu bytes)",
                     (unsigned long long)bytes, name, (unsigned long long)q->max_buffer_bytes);
@@ -205,7 +223,7 @@ static inline int pack_check(const rb_config *cfg, uint32_t block, int atomic, i
 static inline int pack_has_atomic(const rb_config *cfg)
 {
     uint32_t f = pack_queue(cfg)->features;
-    int d = cfg->dtype, op = cfg->op;
+    int d = pack_value_dtype(cfg->dtype), op = cfg->op;
     if (op == RB_OP_SUM && d == RB_DTYPE_F32)
         return (f & RB_VULKAN_FLOAT32_ATOMIC_ADD) != 0;
     if (op == RB_OP_SUM && d == RB_DTYPE_F64)
@@ -267,6 +285,24 @@ static inline uint32_t pack_groups(const rb_config *cfg, uint64_t n, uint32_t bl
     return grid ? (uint32_t)grid : pack_auto_groups(pack_queue(cfg), n, block, per_group);
 }
 
+/* Makes the pipeline of a table's variant ("OP_DTYPE" and `suffix`, for
+ * `dtype`: the configuration's, or the f32 of a second pass over a half
+ * reduction's partials) with the given constants. */
+static inline int pack_pipeline_dtype(const rb_config *cfg, const rb_vk_spirv *table, int dtype,
+                                      const char *suffix, uint32_t push_bytes,
+                                      const uint32_t *constants, uint32_t n_constants,
+                                      rb_vulkan_pipeline *out)
+{
+    const rb_vk_spirv *code = pack_spirv_suffix(table, cfg->op, dtype, suffix);
+    if (!code) {
+        cfg->host->error(cfg->host, "no shader %s_%s%s in this module", pack_op_word(cfg->op),
+                         pack_dtype_word(dtype), suffix);
+        return RB_UNSUPPORTED;
+    }
+    return rb_vulkan_pipeline_create(pack_queue(cfg), cfg->host, code->words, code->count,
+                                     push_bytes, constants, n_constants, out);
+}
+
 /* Makes the pipeline of a table's variant ("OP_DTYPE" and `suffix`) with
  * the given constants. */
 static inline int pack_pipeline_suffix(const rb_config *cfg, const rb_vk_spirv *table,
@@ -274,14 +310,8 @@ static inline int pack_pipeline_suffix(const rb_config *cfg, const rb_vk_spirv *
                                        const uint32_t *constants, uint32_t n_constants,
                                        rb_vulkan_pipeline *out)
 {
-    const rb_vk_spirv *code = pack_spirv_suffix(table, cfg->op, cfg->dtype, suffix);
-    if (!code) {
-        cfg->host->error(cfg->host, "no shader %s_%s%s in this module", pack_op_word(cfg->op),
-                         pack_dtype_word(cfg->dtype), suffix);
-        return RB_UNSUPPORTED;
-    }
-    return rb_vulkan_pipeline_create(pack_queue(cfg), cfg->host, code->words, code->count,
-                                     push_bytes, constants, n_constants, out);
+    return pack_pipeline_dtype(cfg, table, cfg->dtype, suffix, push_bytes, constants,
+                               n_constants, out);
 }
 
 /* Makes the pipeline of a table's variant with the given constants. */
@@ -389,10 +419,10 @@ static inline int pack_read_result(rb_vulkan_queue *q, const rb_config *cfg,
                                    rb_result *result)
 {
     unsigned char bytes[8];
-    if (rb_vulkan_read(q, cfg->host, value, 0, readback, bytes, rb_dtype_size(cfg->dtype)) !=
-        RB_OK)
+    int dtype = pack_value_dtype(cfg->dtype); /* a half reduction's value is an f32 */
+    if (rb_vulkan_read(q, cfg->host, value, 0, readback, bytes, rb_dtype_size(dtype)) != RB_OK)
         return RB_ERROR;
-    pack_result(cfg->dtype, bytes, ordered, result);
+    pack_result(dtype, bytes, ordered, result);
     return RB_OK;
 }
 

@@ -9,7 +9,8 @@
 # Each VARIANT is NAME or NAME:FLAG,FLAG,... (glslc flags, e.g. -DT_F32);
 # @plain stands for OP_DTYPE:-DOP_OP,-DT_DTYPE for every operation (sum,
 # min, max) and element type (i32, i64, f32, f64), @atomic for the same
-# with _atomic and -DATOMIC, @subgroup with _subgroup and -DSUBGROUP.
+# with _atomic and -DATOMIC, @subgroup with _subgroup and -DSUBGROUP;
+# @plain=f16,bf16 (and so on) expands over the element types listed instead.
 # The header gets `static const uint32_t NAME_spv[]` per variant and, unless
 # TABLE is `-`, `static const rb_vk_spirv TABLE[]` listing them by name
 # (rb_vk_spirv is declared in plugins/vulkan/pack.h). The header is written
@@ -27,9 +28,11 @@ trap 'rm -f "$tmp" "$spv"' EXIT
 expanded=
 for variant in "$@"; do
   case $variant in
-    @plain|@atomic|@subgroup)
+    @plain|@atomic|@subgroup|@plain=*|@atomic=*|@subgroup=*)
+      dtypes="i32 i64 f32 f64"
+      case $variant in *=*) dtypes=$(echo "${variant#*=}" | tr ',' ' ') variant=${variant%%=*} ;; esac
       for op in sum min max; do
-        for dtype in i32 i64 f32 f64; do
+        for dtype in $dtypes; do
           OP=$(echo "$op" | tr a-z A-Z) DT=$(echo "$dtype" | tr a-z A-Z)
           case $variant in
             @plain) expanded="$expanded ${op}_$dtype:-DOP_$OP,-DT_$DT" ;;

@@ -14,7 +14,13 @@
  *             before it, no barrier and no second dispatch inside a call
  *             (the counter is zeroed once, in init, and every call leaves
  *             it at 0), and a float sum in a fixed order
- *   auto      atomic where the device has the atomic, else two-pass */
+ *   auto      atomic where the device has the atomic, else two-pass
+ * f16 and bf16 are read as 32-bit words of two halves (16-byte vectors of
+ * eight with `vector`), widened to f32 and reduced in f32: no 16-bit
+ * storage or arithmetic feature is needed, and the input needs only its
+ * 2-byte alignment (the shader reads an odd first or last half from the
+ * word that holds it). Their partials and result are f32; the two-pass
+ * finish's second pass is the f32 shader's. */
 #include "plugins/vulkan/pack.h"
 #include "plugins/vulkan/subgroup_spv.h"
 
@@ -29,7 +35,7 @@ static const rb_param_spec subgroup_params[] = {
     {"items", RB_PARAM_INT, "2", 1, 8, NULL, RB_PARAM_POW2,
      "loads in flight per invocation and loop step"},
     {"vector", RB_PARAM_BOOL, "true", 0, 0, NULL, 0,
-     "16-byte loads (4 elements of 32 bits, 2 of 64 bits)"},
+     "16-byte loads (4 elements of 32 bits, 2 of 64 bits, 8 halves)"},
     {"finish", RB_PARAM_CHOICE, "auto", 0, 0, finish_words, 0,
      "auto | atomic | two-pass | one-pass (the last workgroup done joins them): how "
      "the workgroups' values are joined"},
@@ -39,6 +45,8 @@ typedef struct subgroup_state {
     const rb_config *cfg;
     rb_vulkan_queue *q;
     rb_vulkan_pipeline pipeline;
+    rb_vulkan_pipeline f32_pipeline; /* halves, two-pass: the second pass's */
+    const rb_vulkan_pipeline *second_pipeline;
     rb_vulkan_buffer partials, counter, result, readback;
     int atomic, one_pass;
     uint32_t groups;
@@ -70,6 +78,7 @@ static void subgroup_teardown(void *state)
 {
     subgroup_state *s = state;
     rb_vulkan_buffer *buffers[] = {&s->partials, &s->counter, &s->result, &s->readback};
+    rb_vulkan_pipeline_destroy(s->q, &s->f32_pipeline);
     pack_release(s->q, &s->pipeline, buffers, 4);
     free(s);
 }
@@ -84,7 +93,13 @@ static int subgroup_init(const rb_config *cfg, void **state)
     if (st != RB_OK)
         return st;
     VkDeviceAddress input = rb_vulkan_input_address(cfg);
-    if (vector && input % 16 != 0) {
+    int half = pack_is_half(cfg->dtype);
+    if (half && input % 2 != 0) {
+        cfg->host->error(cfg->host, "%s input at an odd byte address: halves need 2-byte "
+                                    "alignment", pack_dtype_word(cfg->dtype));
+        return RB_UNSUPPORTED;
+    }
+    if (!half && vector && input % 16 != 0) {
         cfg->host->error(cfg->host, "vector = true needs the input 16-byte aligned");
         return RB_UNSUPPORTED;
     }
@@ -97,12 +112,25 @@ static int subgroup_init(const rb_config *cfg, void **state)
     s->one_pass = uses_one_pass(cfg);
     *state = s;
     size_t size = rb_dtype_size(cfg->dtype);
-    uint64_t per_group = (uint64_t)block * items * (vector ? 16 / size : 1);
-    s->groups = pack_groups(cfg, cfg->n, block, per_group);
+    /* halves: a load is a word of two, or a vector of eight */
+    uint64_t per_load = vector ? 16 / size : half ? 2 : 1;
+    s->groups = pack_groups(cfg, cfg->n, block, (uint64_t)block * items * per_load);
+    size_t value_size = rb_dtype_size(pack_value_dtype(cfg->dtype));
     uint32_t constants[4] = {block, items, vector, (uint32_t)s->one_pass};
+    s->second_pipeline = &s->pipeline;
+    if (half && !atomic && !s->one_pass && s->groups > 1) {
+        s->second_pipeline = &s->f32_pipeline;
+        if ((st = pack_pipeline_dtype(cfg, subgroup_spirv, RB_DTYPE_F32, "",
+                                      sizeof(subgroup_push), constants, 4,
+                                      &s->f32_pipeline)) != RB_OK) {
+            subgroup_teardown(s);
+            *state = NULL;
+            return st;
+        }
+    }
     if ((st = pack_pipeline(cfg, subgroup_spirv, atomic, sizeof(subgroup_push), constants, 4,
                             &s->pipeline)) != RB_OK ||
-        (st = s->q->buffer_create(s->q, cfg->host, (uint64_t)s->groups * size,
+        (st = s->q->buffer_create(s->q, cfg->host, (uint64_t)s->groups * value_size,
                                   RB_VULKAN_DEVICE_MEMORY, &s->partials)) != RB_OK ||
         (st = s->q->buffer_create(s->q, cfg->host, 4, RB_VULKAN_DEVICE_MEMORY,
                                   &s->counter)) != RB_OK ||
@@ -137,7 +165,7 @@ static int subgroup_run(void *state)
         pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
         if (s->groups > 1) {
             rb_vulkan_barrier(cmd);
-            pack_dispatch(s->q, cmd, &s->pipeline, &s->second, 1);
+            pack_dispatch(s->q, cmd, s->second_pipeline, &s->second, 1);
         }
     }
     return s->q->submit(s->q, s->cfg->host, cmd);
@@ -156,7 +184,7 @@ static const rb_plugin subgroup_plugin = {
     .summary = "grid-stride loads, subgroupAdd/Min/Max, shared memory across subgroups, "
                "then one atomic per workgroup or a second pass",
     .ops = PACK_OPS,
-    .dtypes = PACK_DTYPES,
+    .dtypes = PACK_DTYPES | PACK_HALF_DTYPES,
     RB_PLUGIN_PARAMS(subgroup_params),
     .describe = subgroup_describe,
     .init = subgroup_init,

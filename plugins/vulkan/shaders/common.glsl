@@ -1,7 +1,12 @@
 // plugins/vulkan/shaders/common.glsl: what the pack's reduction shaders
 // share. Compiled once per element type (-DT_I32, -DT_I64, -DT_F32,
-// -DT_F64) and operation (-DOP_SUM, -DOP_MIN, -DOP_MAX); -DATOMIC adds the
-// atomic finishes, so that a module without it needs no atomic capability.
+// -DT_F64; -DT_F16 and -DT_BF16 where a shader reads halves) and operation
+// (-DOP_SUM, -DOP_MIN, -DOP_MAX); -DATOMIC adds the atomic finishes, so
+// that a module without it needs no atomic capability.
+// Halves (T_F16, T_BF16) define HALF_INPUT and are reduced as f32 (T is
+// float: partials, shared memory, atomics and the result); the shader
+// reads them as 32-bit words of two halves (Words, Quads, halves()), so
+// that no 16-bit storage or arithmetic feature is needed.
 //   T       the element type; VEC a 16-byte vector of it (VEC_N elements)
 //   IDENT   the operation's identity; combine(a, b) the operation
 //   Elems, Vecs   read-only views of memory by device address
@@ -11,6 +16,11 @@
 // type are atomicMin / atomicMax on integers; atomic_combine() finishes.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+
+#if defined(T_F16) || defined(T_BF16)
+#define HALF_INPUT 1
+#define T_F32 1 // reduced in f32
+#endif
 
 #if defined(T_I32)
 #define T int
@@ -73,6 +83,36 @@ T combine_vec(VEC v) { return combine(v.x, v.y); }
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Elems { T v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Vecs { VEC v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer Values { T v[]; };
+
+#if defined(HALF_INPUT)
+#extension GL_EXT_buffer_reference_uvec2 : require
+// Halves as 32-bit words, two a word (the lower address in the low 16
+// bits), and as 16-byte vectors of eight.
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Words { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Quads { uvec4 v[]; };
+
+// The two halves of a word as f32 values, exact: (low, high).
+vec2 halves(uint w)
+{
+#if defined(T_BF16)
+    return vec2(uintBitsToFloat(w << 16), uintBitsToFloat(w & 0xffff0000u));
+#else
+    return unpackHalf2x16(w);
+#endif
+}
+
+T combine_word(uint w)
+{
+    vec2 h = halves(w);
+    return combine(h.x, h.y);
+}
+
+T combine_quad(uvec4 q)
+{
+    return combine(combine(combine_word(q.x), combine_word(q.y)),
+                   combine(combine_word(q.z), combine_word(q.w)));
+}
+#endif
 
 #if defined(ATOMIC)
 #extension GL_EXT_shader_atomic_int64 : enable

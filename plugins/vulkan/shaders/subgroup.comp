@@ -13,6 +13,12 @@
 // counter back to 0 for the next call (the plugin zeroes it once, in
 // init). Built with PLANTED_KEEP_COUNT (the tests' planted bug only), the
 // counter is never set back.
+// Halves (T_F16, T_BF16: common.glsl's HALF_INPUT) are read as 32-bit
+// words and reduced in f32 (fold_halves); their address in the push
+// constants is 2-byte aligned only. The two-pass finish's second pass
+// reduces the f32 partials with the f32 build. Built with
+// PLANTED_DROP_TAIL (the tests' planted bug only), an odd last half is
+// never read.
 #version 460
 #include "common.glsl"
 #extension GL_KHR_shader_subgroup_basic : require
@@ -32,7 +38,12 @@ layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Cou
 
 // plugins/vulkan/pack.h's subgroup_push
 layout(push_constant) uniform Push {
-    Elems src; Values dst; uint n; uint groups; Partials partials; Counter counter;
+#if defined(HALF_INPUT)
+    uvec2 src; // the first half's address (low, high 32 bits): 2-byte aligned only
+#else
+    Elems src;
+#endif
+    Values dst; uint n; uint groups; Partials partials; Counter counter;
 } p;
 
 shared T partial[gl_WorkGroupSize.x]; // one per subgroup
@@ -69,6 +80,62 @@ T workgroup_combine(T acc)
     return v;
 }
 
+#if defined(HALF_INPUT)
+// This invocation's share of the n halves from p.src, folded in f32. The
+// halves are numbered from the 16-byte boundary at or below p.src: they
+// are halves [lo, hi) of the words from there, lo = 0..7. Half h is the
+// low (h even) or high (h odd) half of word h / 2. The whole words
+// [wb, we) are read in 16-byte vectors (VECTOR, those of whole vectors)
+// and single words; an odd first half (the high half of word wb - 1) and
+// an odd last half (the low half of word we) are read by invocation 0.
+T fold_halves(uint gid, uint threads)
+{
+    uvec2 base = uvec2(p.src.x & ~15u, p.src.y);
+    uint lo = (p.src.x & 15u) >> 1, hi = lo + p.n;
+    uint wb = (lo + 1u) >> 1, we = hi >> 1;
+    Words ws = Words(base);
+    T acc = IDENT;
+    if (gid == 0u) {
+        if ((lo & 1u) != 0u)
+            acc = combine(acc, halves(ws.v[lo >> 1]).y);
+#if !defined(PLANTED_DROP_TAIL)
+        if ((hi & 1u) != 0u)
+            acc = combine(acc, halves(ws.v[we]).x);
+#endif
+    }
+    uint words_to = we, rest_from = we; // single words: [wb, words_to), [rest_from, we)
+    uint vb = (wb + 3u) >> 2, ve = we >> 2;
+    if (VECTOR != 0u && vb < ve) {
+        Quads qs = Quads(base);
+        uint i = vb + gid;
+        for (; i + (ITEMS - 1u) * threads < ve; i += ITEMS * threads) {
+            uvec4 x[ITEMS];
+            for (uint k = 0u; k < ITEMS; k++)
+                x[k] = qs.v[i + k * threads];
+            for (uint k = 0u; k < ITEMS; k++)
+                acc = combine(acc, combine_quad(x[k]));
+        }
+        for (; i < ve; i += threads)
+            acc = combine(acc, combine_quad(qs.v[i]));
+        words_to = vb * 4u;
+        rest_from = ve * 4u;
+    }
+    uint i = wb + gid;
+    for (; i + (ITEMS - 1u) * threads < words_to; i += ITEMS * threads) {
+        uint x[ITEMS];
+        for (uint k = 0u; k < ITEMS; k++)
+            x[k] = ws.v[i + k * threads];
+        for (uint k = 0u; k < ITEMS; k++)
+            acc = combine(acc, combine_word(x[k]));
+    }
+    for (; i < words_to; i += threads)
+        acc = combine(acc, combine_word(ws.v[i]));
+    for (i = rest_from + gid; i < we; i += threads)
+        acc = combine(acc, combine_word(ws.v[i]));
+    return acc;
+}
+#endif
+
 void main()
 {
     uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -76,6 +143,9 @@ void main()
         return;
     uint threads = p.groups * gl_WorkGroupSize.x;
     uint gid = group * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+#if defined(HALF_INPUT)
+    T acc = fold_halves(gid, threads);
+#else
     T acc = IDENT;
     uint scalar_from = 0u;
     if (VECTOR != 0u) {
@@ -103,6 +173,7 @@ void main()
     }
     for (; i < p.n; i += threads)
         acc = combine(acc, p.src.v[i]);
+#endif
 
     T v = workgroup_combine(acc);
     bool one_pass = ONE_PASS != 0u && p.groups > 1u;

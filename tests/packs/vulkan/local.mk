@@ -2,16 +2,19 @@
 # built: every strategy, variant, op and dtype it offers judged on the
 # Vulkan device (lavapipe in CI) at small, odd and medium sizes, declined
 # dtypes, the timing modes, the validation layers where installed, and
-# four plugins with planted bugs (planted.c) that must be judged wrong;
-# the fourth carries its own build of subgroup.comp (planted_spv.h, with
-# -DPLANTED_KEEP_COUNT), so the pack's modules hold no planted code.
+# five plugins with planted bugs (planted.c) that must be judged wrong,
+# and the control of the fifth (half-shifted); the fourth and fifth carry
+# their own builds of subgroup.comp (planted_spv.h with
+# -DPLANTED_KEEP_COUNT, planted_half_spv.h with -DPLANTED_DROP_TAIL), so
+# the pack's modules hold no planted code.
 # test_vulkan.sh skips (TAP SKIP) without jq or a Vulkan device.
 EXTRA_DIST += tests/packs/vulkan/test_vulkan.sh tests/packs/vulkan/planted.c
 if BUILD_VULKAN
 TESTS += tests/packs/vulkan/test_vulkan.sh
 
 VULKAN_PLANTED = tests/packs/vulkan/bug-skip-tail.la tests/packs/vulkan/bug-last-byte.la \
-	tests/packs/vulkan/bug-stale.la tests/packs/vulkan/bug-one-pass-count.la
+	tests/packs/vulkan/bug-stale.la tests/packs/vulkan/bug-one-pass-count.la \
+	tests/packs/vulkan/bug-half-tail.la tests/packs/vulkan/half-shifted.la
 check_LTLIBRARIES += $(VULKAN_PLANTED)
 VULKAN_PLANTED_CPPFLAGS = -I$(top_srcdir)/sdk -I$(top_srcdir) -I$(top_builddir) $(VULKAN_CFLAGS)
 
@@ -40,7 +43,25 @@ tests_packs_vulkan_bug_one_pass_count_la_SOURCES = tests/packs/vulkan/planted.c
 tests_packs_vulkan_bug_one_pass_count_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=4
 tests_packs_vulkan_bug_one_pass_count_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_packs_vulkan_bug_one_pass_count_la_LIBADD = $(VULKAN_LIBS)
-BUILT_SOURCES += tests/packs/vulkan/planted_spv.h
+
+tests/packs/vulkan/planted_half_spv.h: plugins/vulkan/shaders/subgroup.comp $(VULKAN_SPV_DEPS)
+	$(AM_V_GEN)$(MKDIR_P) tests/packs/vulkan && \
+	$(SHELL) $(srcdir)/plugins/vulkan/spirv-embed.sh '$(GLSLC)' $(VULKAN_SHADER_DIR) \
+	  subgroup.comp $@ planted_half_spirv \
+	  sum_f16:-DOP_SUM,-DT_F16,-DPLANTED_DROP_TAIL sum_bf16:-DOP_SUM,-DT_BF16,-DPLANTED_DROP_TAIL \
+	  min_f16:-DOP_MIN,-DT_F16,-DPLANTED_DROP_TAIL min_bf16:-DOP_MIN,-DT_BF16,-DPLANTED_DROP_TAIL \
+	  max_f16:-DOP_MAX,-DT_F16,-DPLANTED_DROP_TAIL max_bf16:-DOP_MAX,-DT_BF16,-DPLANTED_DROP_TAIL
+nodist_tests_packs_vulkan_bug_half_tail_la_SOURCES = tests/packs/vulkan/planted_half_spv.h
+tests_packs_vulkan_bug_half_tail_la_SOURCES = tests/packs/vulkan/planted.c
+tests_packs_vulkan_bug_half_tail_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=5
+tests_packs_vulkan_bug_half_tail_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_packs_vulkan_bug_half_tail_la_LIBADD = $(VULKAN_LIBS)
+
+tests_packs_vulkan_half_shifted_la_SOURCES = tests/packs/vulkan/planted.c
+tests_packs_vulkan_half_shifted_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=6
+tests_packs_vulkan_half_shifted_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_packs_vulkan_half_shifted_la_LIBADD = $(VULKAN_LIBS)
+BUILT_SOURCES += tests/packs/vulkan/planted_spv.h tests/packs/vulkan/planted_half_spv.h
 
 # The folder test_vulkan.sh points --plugin-path at.
 tests/packs/vulkan/dir.stamp: $(VULKAN_PLANTED)
@@ -48,4 +69,4 @@ tests/packs/vulkan/dir.stamp: $(VULKAN_PLANTED)
 check_DATA += tests/packs/vulkan/dir.stamp
 endif
 CLEANFILES += tests/packs/vulkan/dir.stamp tests/packs/vulkan/dir/*.so \
-	tests/packs/vulkan/planted_spv.h
+	tests/packs/vulkan/planted_spv.h tests/packs/vulkan/planted_half_spv.h

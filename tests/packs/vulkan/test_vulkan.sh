@@ -4,11 +4,14 @@
 # dtype the pack offers is judged `ok` (probes included) at n = 1, 2, 3,
 # 31, 1000, 1000001 (odd: no block or vector width divides it) and 4M;
 # what the device cannot run is `unsupported` with the reason (on lavapipe:
-# double atomic adds); the three timing modes time it; the planted-bug
-# plugins of tests/packs/vulkan/ (the one-pass finish's counter left
-# unreset among them) are each judged `wrong`; and, where the Khronos
-# validation layer is installed, a run of every strategy makes no
-# validation error. Runs name the pack (vulkan/tree): other packs offer the
+# double atomic adds); subgroup's f16 and bf16 at n = 1, 7, 1001 and
+# 2^20 + 3, also read at 0 to 7 halves past a 16-byte boundary (the
+# half-shifted control), and the other strategies declining them; the
+# three timing modes time it; the planted-bug plugins of
+# tests/packs/vulkan/ (the one-pass finish's counter left unreset and the
+# odd last half dropped among them) are each judged `wrong`; and, where the
+# Khronos validation layer is installed, a run of every strategy (and of
+# the half shaders) makes no validation error. Runs name the pack (vulkan/tree): other packs offer the
 # same names. Skips without jq, without the pack or without a device.
 . "$top_srcdir/tests/lib.sh"
 
@@ -77,7 +80,7 @@ n_dtypes=$(echo "$dtypes" | tr ',' '\n' | wc -l)
 sizes="1, 2, 3, 31, 1000, 1000001"
 n_sizes=6
 
-plan 15
+plan 19
 
 # 1. tree: every variant (reduce0..reduce7), op and dtype the device has,
 # at every size; grid-stride and subgroup also with 3 workgroups a pass.
@@ -188,6 +191,65 @@ dtype = i32
 EOF2
 ok "n = 4M: tree, subgroup and atomic all ok" all_ok medium $((2 * 2 * 2 + 2 * 2 + 2))
 
+# 5b. halves: subgroup's f16 and bf16 (read as 32-bit words, reduced in
+# f32) with each finish (auto: atomic where the device has it), scalar and
+# 16-byte loads, 1 and 4 loads in flight, at odd sizes.
+half_sizes="1, 7, 1001, 1048579"
+header half >"$tmp/half.ini"
+cat >>"$tmp/half.ini" <<EOF2
+[data]
+op = sum, min, max
+dtype = f16, bf16
+n = $half_sizes
+[run subgroup]
+plugin = vulkan/subgroup
+finish = auto, two-pass, one-pass
+vector = true, false
+items = 1, 4
+EOF2
+ok "subgroup f16/bf16: finish x vector x items x sum/min/max at n = $half_sizes all ok" \
+  all_ok half $((3 * 2 * 2 * 3 * 2 * 4))
+
+# 5c. halves at a 2-byte offset: half-shifted (tests/packs/vulkan/planted.c)
+# copies the input to 0, 1, 3 and 7 halves past a 16-byte boundary and runs
+# subgroup's half shaders there (the host hands the input at offset 0).
+header half-shifted >"$tmp/half-shifted.ini"
+cat >>"$tmp/half-shifted.ini" <<EOF2
+[data]
+op = sum, min, max
+dtype = f16, bf16
+n = $half_sizes
+[run half-shifted]
+plugin = half-shifted
+shift = 0, 1, 3, 7
+vector = true, false
+EOF2
+ok "f16/bf16 at 0, 1, 3 and 7 halves past a 16-byte boundary all ok" \
+  all_ok half-shifted $((4 * 2 * 3 * 2 * 4))
+
+# 5d. the strategies without halves decline them, with the reason.
+header half-declined >"$tmp/half-declined.ini"
+cat >>"$tmp/half-declined.ini" <<EOF2
+[data]
+op = sum, max
+dtype = f16, bf16
+n = 1000
+[run tree]
+plugin = vulkan/tree
+[run atomic]
+plugin = vulkan/atomic
+EOF2
+half_declined() {
+  # shellcheck disable=SC2086
+  "$rb" -c "$tmp/half-declined.ini" $paths --format json -o "$tmp/half-declined.json" >/dev/null 2>&1
+  [ "$(rows half-declined unsupported)" = 8 ] ||
+    { echo "unsupported rows: $(rows half-declined unsupported), want 8"; return 1; }
+  bad=$("$JQ" -r '.results[] | select(.reason | test("does not support (sum|max) on b?f16") | not)
+    | "\(.run) \(.dtype): \(.reason)"' "$tmp/half-declined.json")
+  [ -z "$bad" ] || { echo "declined without the reason: $bad"; return 1; }
+}
+ok "tree and atomic decline f16 and bf16 (unsupported, with the reason)" half_declined
+
 # 6. declined: what the device lacks is unsupported, with the reason.
 header declined >"$tmp/declined.ini"
 cat >>"$tmp/declined.ini" <<EOF2
@@ -272,6 +334,11 @@ plugin = bug-one-pass-count
 plugin = bug-last-byte
 op = histogram
 dtype = u8
+[run half-tail]
+plugin = bug-half-tail
+op = sum, min, max
+dtype = f16, bf16
+n = 7, 1001
 EOF2
 # shellcheck disable=SC2086
 "$rb" -c "$tmp/planted.ini" $paths --format json -o "$tmp/planted.json" >/dev/null 2>&1
@@ -288,9 +355,11 @@ ok "bug-last-byte (a histogram that ignores the last byte) is wrong" wrong_rows 
 ok "bug-stale (computes on the first call only) is wrong, by the probes" wrong_rows stale
 ok "bug-one-pass-count (the one-pass finish's counter never set back to 0) is wrong" \
   wrong_rows one-pass-count
+ok "bug-half-tail (f16 and bf16 without an odd last half) is wrong" wrong_rows half-tail
 is "$planted_status" 1 "a run with wrong rows exits 1"
 
-# 13. validation layers: no error over every strategy and timing mode.
+# 13. validation layers: no error over every strategy and timing mode,
+# nor over the half shaders (each finish).
 layer=
 for d in /usr/share/vulkan/explicit_layer.d /usr/local/share/vulkan/explicit_layer.d; do
   [ -f "$d/VkLayer_khronos_validation.json" ] && layer=yes
@@ -310,6 +379,20 @@ EOF2
       VK_LAYER_SETTINGS_PATH=$tmp/layer VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
         all_ok "timing-$mode" 6 || return 1
     done
+    half_finishes="two-pass, one-pass" n_half_finishes=2
+    has f32-atomic-add && half_finishes="$half_finishes, atomic" n_half_finishes=3
+    header half-validated >"$tmp/half-validated.ini"
+    cat >>"$tmp/half-validated.ini" <<EOF2
+[data]
+op = sum, min
+dtype = f16, bf16
+n = 1001
+[run subgroup]
+plugin = vulkan/subgroup
+finish = $half_finishes
+EOF2
+    VK_LAYER_SETTINGS_PATH=$tmp/layer VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
+      all_ok half-validated $((4 * n_half_finishes)) || return 1
     [ -f "$tmp/validation.log" ] || return 0
     errors=$(grep -c 'Validation Error' "$tmp/validation.log")
     [ "$errors" = 0 ] || { grep 'Validation Error' "$tmp/validation.log" | head -n 5; return 1; }
