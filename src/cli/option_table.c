@@ -199,8 +199,9 @@ const rb_command_spec rb_commands[] = {
      NULL, tune_options},
     {"plot", "RESULTS.json", RB_OPERAND_JSON, "figures and the HTML report",
      "Draws, with gnuplot, from a results file (redbench -c FILE --format json): "
-     "bandwidth*.svg (GB/s against n, one line per configuration, with the peaks), time.svg "
-     "(median time against n), energy*.svg (J/GB read against n, one per op and dtype, where "
+     "bandwidth*.svg (GB/s against n, one line per configuration, with the peaks; at a "
+     "single n, one bar per configuration, fastest first), time.svg (median time against n; "
+     "none at a single n), energy*.svg (J/GB read against n, one per op and dtype, where "
      "rows measured energy), speedup.svg (the baseline's time / each configuration's, "
      "grouped bars) and heatmap-*.svg (GB/s over two swept parameters, for runs that sweep "
      "two), each with its gnuplot script (.gp) and a .png where gnuplot can, and report.html, "

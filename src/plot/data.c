@@ -461,8 +461,17 @@ void plot_bandwidth_figures(plot_builder *b, plot_set *set)
     free(score);
 }
 
+/* The median time against n; none for a sweep at a single n, where it
+ * would be a vertical stack of points: the bandwidth figure ranks those
+ * configurations as bars (plot/ranking.c). */
 void plot_time_figure(plot_builder *b, plot_set *set)
 {
+    double one_n = b->n_rows ? b->rows[0].n : NAN;
+    for (size_t k = 1; k < b->n_rows && !isnan(one_n); k++)
+        if (b->rows[k].n != one_n)
+            one_n = NAN;
+    if (!isnan(one_n) && b->n_configs > 1)
+        return;
     int *eligible = xcalloc(b->n_configs, sizeof *eligible);
     int *chosen = xcalloc(b->n_configs, sizeof *chosen);
     double *score = xcalloc(b->n_configs, sizeof *score);

@@ -287,6 +287,7 @@ static void test_single_n(void)
     ok(strstr(svg, "class=\"rb-bar\"") && !strstr(svg, "<circle") &&
            strstr(svg, "<title>r13: 21.9 GB/s</title>"),
        "... drawn as bars, no points, each with its GB/s");
+    ok(figure(&set, "time") == NULL, "... and no time figure: it would be a stack of points");
     free(svg);
     plot_set_free(&set);
     json_free(doc);
@@ -391,7 +392,7 @@ static void test_svg(const json_value *doc)
 
 int main(void)
 {
-    plan(68);
+    plan(69);
     char *text = results_document();
     json_error err;
     json_value *doc = json_parse(text, strlen(text), &err);
