@@ -105,6 +105,7 @@ static void energy_figure(const plot_builder *b, plot_set *set, const plot_row *
                         : NULL;
     fig->x_label = xstrdup("n (elements)");
     fig->y_label = xstrdup("energy (J/GB)");
+    fig->value_label = xstrdup("J/GB"); /* the points' tooltips */
     fig->x_unit = PLOT_UNIT_SIZE;
     fig->y_unit = PLOT_UNIT_NUMBER;
     fig->x_log2 = 1;

@@ -11,7 +11,7 @@ dir=$top_builddir/tests/run/energy/dir
 standin=$top_builddir/tests/run/energy/nvml-standin.so
 [ -f "$standin" ] || skip_all "the stand-in NVML is not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 9
+plan 10
 export REDBENCH_NVML_LIBRARY=$standin REDBENCH_NVML_STANDIN=$tmp/script
 printf 'power_w = 300\nenergy_period_ms = 0\n' >"$tmp/script"
 write() { # write NAME ENERGY DTYPES
@@ -29,6 +29,7 @@ ok "rows with energy: an energy figure" grep -q '<svg' "$tmp/on/energy.svg"
 ok "... of J/GB against n, for the op and dtype" bash -c \
   "grep -q 'Energy per GB read against n (sum i32)' '$tmp/on/energy.svg' && grep -q 'energy (J/GB' '$tmp/on/energy.svg'"
 ok "... with one line of the 3 sizes" grep -q '>s</text>' "$tmp/on/energy.svg"
+ok "... whose points say their unit" grep -q 'J/GB</title>' "$tmp/on/energy.svg"
 ok "... and in the HTML report" grep -q 'Energy per GB read against n' "$tmp/on/report.html"
 svg "$tmp/off.json" "$tmp/off"
 ok "rows without energy: the other figures, no energy figure" bash -c \
