@@ -7,13 +7,14 @@
 # the nearest one and nothing for an op or rank count it lacks, and every
 # text comes back byte for byte. From a results file, the best ok row of
 # each data set (its ranks a part of it) wins, with the best row of another
-# plugin as runner-up.
+# plugin as runner-up. `tune` over 1 and 2 ranks writes a winner for each
+# in its map and its tuned experiment, and its map makes a header.
 # Bad input: a file that is neither a map nor results, a map whose member
 # has the wrong type or whose range is upside down, a bad --prefix: exit 2
 # naming the file and line; nothing is written.
 . "$top_srcdir/tests/lib.sh"
 cc=${CC:-cc}
-plan 13
+plan 16
 
 "$rb" dispatch "$fixtures/crossover-map.json" --prefix my_map -o "$tmp/dispatch.h" 2>"$tmp/err"
 ok "a header is written from a winner map" test $? -eq 0 -a -s "$tmp/dispatch.h"
@@ -61,6 +62,17 @@ ok "its first entry is the fastest ok row at the smallest n ($best)" \
 "$rb" dispatch "$tmp/ranks.json" >"$tmp/ranks.h" 2>"$tmp/err"
 ok "rows of 1 and 2 ranks give an entry each" \
   sh -c "grep -q '\"i32\", \"uniform\", 1u, 1024u' '$tmp/ranks.h' && grep -q '\"i32\", \"uniform\", 2u, 1024u' '$tmp/ranks.h'"
+
+# tune keeps the ranks in each data set: its map and tuned experiment
+"$rb" tune -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/ranks.ini" -m "$tmp/tuned-map.json" \
+  -o "$tmp/tuned.ini" >"$tmp/tune.out" 2>&1
+is "$("$JQ" -c '[.winners[] | .ranks]' "$tmp/tuned-map.json")" "[1,2]" \
+  "tune: a winner for 1 and for 2 ranks in the map"
+ok "  the tuned experiment runs the 2-rank winner on 2 ranks" \
+  sh -c "grep -q '^ranks = 2\$' '$tmp/tuned.ini' && '$rb' -p '$top_builddir/tests/run/ranks/dir' -c '$tmp/tuned.ini' --dry-run >/dev/null 2>&1"
+"$rb" dispatch "$tmp/tuned-map.json" >"$tmp/tuned.h" 2>"$tmp/err"
+ok "  and its map makes a header with both" \
+  sh -c "grep -q '\"i32\", \"uniform\", 1u, 1024u' '$tmp/tuned.h' && grep -q '\"i32\", \"uniform\", 2u, 1024u' '$tmp/tuned.h'"
 
 # bad input
 printf '{"tool": "other", "rows": []}\n' >"$tmp/neither.json"
