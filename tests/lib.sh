@@ -5,6 +5,7 @@
 #   statuses FILE: the statuses of a results file's rows
 #   start_slow ARGS...: redbench in the background, once slow-sum runs
 #   own_peak_cache DIR: a peak cache of the test's own, with the host's peak
+#   energy_standin: the stand-in NVML library (tests/run/energy/) in use
 #   sanitized: true under the sanitizers (their options are set)
 #   crashes_as_signals: plugins' crashes reach redbench as signals
 # Sets $tmp (removed at exit), $rb (the redbench binary), $fixtures (the
@@ -78,3 +79,13 @@ sanitized() { [ -n "${ASAN_OPTIONS:-}${UBSAN_OPTIONS:-}" ]; }
 # signals, also in a sanitized build.
 crashes_as_signals() {
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0"; }
+# energy_standin: the stand-in NVML library of tests/run/energy/ in use:
+# sets $dir (its test plugins) and $standin, exports REDBENCH_NVML_LIBRARY
+# and REDBENCH_NVML_STANDIN (the script the test writes to $tmp/script);
+# skips the whole test where it is not built or jq is missing.
+energy_standin() {
+  dir=$top_builddir/tests/run/energy/dir
+  standin=$top_builddir/tests/run/energy/nvml-standin.so
+  [ -f "$standin" ] || skip_all "the stand-in NVML is not built"
+  [ -n "${JQ:-}" ] || skip_all "jq not found"
+  export REDBENCH_NVML_LIBRARY=$standin REDBENCH_NVML_STANDIN=$tmp/script; }

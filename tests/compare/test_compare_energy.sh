@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/compare/test_compare_energy.sh: `redbench compare` on rows with
 # energy (energy = on), measured on the `standin` backend through the
-# stand-in NVML (tests/run/energy/, as tests/run/test_energy.sh runs it):
+# stand-in NVML (tests/run/energy/, as tests/run/test_energy_rows.sh runs it):
 # each round's energy per call kept in JSON and read back; power scripted
 # 4x higher in a second run: every pair's energy higher, exit 1, and
 # --energy report leaves the exit status to time. Then files made from the
@@ -13,12 +13,8 @@
 # CSV header, JSON member); a bad round energy is refused, naming the file.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-dir=$top_builddir/tests/run/energy/dir
-standin=$top_builddir/tests/run/energy/nvml-standin.so
-[ -f "$standin" ] || skip_all "the stand-in NVML is not built"
-[ -n "${JQ:-}" ] || skip_all "jq not found"
+energy_standin
 plan 24
-export REDBENCH_NVML_LIBRARY=$standin REDBENCH_NVML_STANDIN=$tmp/script
 { experiment_header energy energy=on energy_min_time=0.05 timing=graph graph_calls=200
   printf '[data]\nop = sum\ndtype = i32\nn = 64K, 256K\n[run s]\nplugin = standin-sum\n'
 } >"$tmp/e.ini"

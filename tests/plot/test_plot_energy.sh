@@ -2,17 +2,13 @@
 # tests/plot/test_plot_energy.sh: the energy figure of `redbench plot`
 # (src/plot/energy.c): J/GB against n, one figure per op and dtype, drawn
 # from rows with energy measured on the `standin` backend through the
-# stand-in NVML (tests/run/energy/, as tests/run/test_energy.sh runs it),
+# stand-in NVML (tests/run/energy/, as tests/run/test_energy_rows.sh runs it),
 # by redbench itself (SVG) and by gnuplot where it is installed; no energy
 # figure from rows without energy.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-dir=$top_builddir/tests/run/energy/dir
-standin=$top_builddir/tests/run/energy/nvml-standin.so
-[ -f "$standin" ] || skip_all "the stand-in NVML is not built"
-[ -n "${JQ:-}" ] || skip_all "jq not found"
+energy_standin
 plan 10
-export REDBENCH_NVML_LIBRARY=$standin REDBENCH_NVML_STANDIN=$tmp/script
 printf 'power_w = 300\nenergy_period_ms = 0\n' >"$tmp/script"
 write() { # write NAME ENERGY DTYPES
   { experiment_header "$1" energy="$2" energy_min_time=0.05 timing=graph graph_calls=100

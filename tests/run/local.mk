@@ -325,8 +325,8 @@ EXTRA_DIST += tests/run/test_progress.sh tests/run/test_provenance.sh
 # one is, answering from the script REDBENCH_NVML_STANDIN names).
 check_PROGRAMS += tests/run/test_energy
 tests_run_test_energy_SOURCES = tests/run/test_energy.c
-TESTS += tests/run/test_energy tests/run/test_energy.sh
-EXTRA_DIST += tests/run/test_energy.sh
+TESTS += tests/run/test_energy tests/run/test_energy_rows.sh
+EXTRA_DIST += tests/run/test_energy_rows.sh
 ENERGY_PLUGINS = tests/run/energy/standin-backend.la tests/run/energy/standin-sum.la \
 	tests/run/energy/standin-exchange.la
 check_LTLIBRARIES += $(ENERGY_PLUGINS) tests/run/energy/nvml-standin.la

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/run/test_energy.sh: each row's energy (energy = on, src/run/energy.c)
+# tests/run/test_energy_rows.sh: each row's energy (energy = on, src/run/energy.c)
 # on the `standin` backend, whose device has an NVIDIA UUID, with the
 # stand-in NVML (tests/run/energy/nvml-standin.c) opened through
 # REDBENCH_NVML_LIBRARY as the real one is, answering from a script: energy
@@ -11,12 +11,8 @@
 # the reason; the fields read back from JSON; CSV and Markdown columns.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-dir=$top_builddir/tests/run/energy/dir
-standin=$top_builddir/tests/run/energy/nvml-standin.so
-[ -f "$standin" ] || skip_all "the stand-in NVML is not built"
-[ -n "${JQ:-}" ] || skip_all "jq not found"
+energy_standin
 plan 24
-export REDBENCH_NVML_LIBRARY=$standin REDBENCH_NVML_STANDIN=$tmp/script
 q() { "$JQ" -r "$1" "$2"; }
 within() { # within GOT WANT FRACTION
   awk -v g="$1" -v w="$2" -v f="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w > 0 && d <= f * w) }'; }
