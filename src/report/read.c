@@ -568,6 +568,7 @@ static int read_rows(rb_results_file *f, const char *path, const json_value *doc
         if (status == 0) {
             if (!fill.has_params_text)
                 cfg->params_text = (char *)params_text(f, cfg);
+            cfg->ranks = row->ranks ? row->ranks : 1; /* as the run's configuration had it */
             cfg->run = find_run(f, &run_index, fill.run, fill.plugin);
             cfg->plugin = find_plugin(f, &plugin_index, plugins, &fill);
             if (!cache)

@@ -88,7 +88,8 @@ int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out)
                 "MAP.json writes one)");
         return -1;
     }
-    out->source = xstrdup(json_string(json_get(doc, "experiment")) ? json_string(json_get(doc, "experiment")) : path);
+    const char *experiment = json_string(json_get(doc, "experiment"));
+    out->source = xstrdup(experiment ? experiment : path);
     const char *device = json_string(json_get(json_get(doc, "device"), "name"));
     out->device = xstrdup(device ? device : "");
     size_t cap = 0;
@@ -142,19 +143,11 @@ int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out)
 
 /* ---- from a results file ---- */
 
-/* A row's ranks: the row's own (a results file read back keeps them
- * there), else its configuration's. */
-static uint32_t ranks_of(const rb_row *row)
-{
-    uint32_t r = row->ranks ? row->ranks : row->config->ranks;
-    return r ? r : 1;
-}
-
 static int same_data(const rb_row *a, const rb_row *b)
 {
     const rb_configuration *x = a->config, *y = b->config;
     return x->op == y->op && x->dtype == y->dtype && x->distribution == y->distribution &&
-           x->bins == y->bins && ranks_of(a) == ranks_of(b) && x->n == y->n;
+           x->bins == y->bins && x->ranks == y->ranks && x->n == y->n;
 }
 
 static int same_strategy(const rb_row *a, const rb_row *b)
@@ -166,13 +159,13 @@ static int same_strategy(const rb_row *a, const rb_row *b)
 
 static int by_data(const void *pa, const void *pb)
 {
-    const rb_row *a = *(const rb_row *const *)pa, *b = *(const rb_row *const *)pb;
-    const rb_configuration *x = a->config, *y = b->config;
+    const rb_configuration *x = (*(const rb_row *const *)pa)->config;
+    const rb_configuration *y = (*(const rb_row *const *)pb)->config;
     if (x->op != y->op) return x->op - y->op;
     if (x->dtype != y->dtype) return x->dtype - y->dtype;
     if (x->distribution != y->distribution) return x->distribution - y->distribution;
     if (x->bins != y->bins) return x->bins < y->bins ? -1 : 1;
-    if (ranks_of(a) != ranks_of(b)) return ranks_of(a) < ranks_of(b) ? -1 : 1;
+    if (x->ranks != y->ranks) return x->ranks < y->ranks ? -1 : 1;
     return x->n < y->n ? -1 : x->n > y->n;
 }
 
@@ -200,8 +193,8 @@ int dispatch_from_results(const char *path, const rb_results_file *file, rb_disp
     out->source = xstrdup(path);
     out->device = xstrdup(res->info.n_devices ? res->info.devices[0].info.name : "");
     size_t cap = 0;
-    rb_dispatch_entry *open = NULL; /* the range being grown */
-    const rb_row *open_winner = NULL;
+    rb_dispatch_entry *range = NULL; /* the range being grown */
+    const rb_row *range_winner = NULL;
     for (size_t k = 0; k < n;) {
         size_t end = k + 1;
         while (end < n && same_data(rows[k], rows[end]))
@@ -215,38 +208,39 @@ int dispatch_from_results(const char *path, const rb_results_file *file, rb_disp
                 (!second || rows[j]->stats.median < second->stats.median))
                 second = rows[j];
         const rb_configuration *c = best->config;
-        int extends = open && open_winner->config->op == c->op &&
-                      open_winner->config->dtype == c->dtype &&
-                      open_winner->config->distribution == c->distribution &&
-                      ranks_of(open_winner) == ranks_of(best) && same_strategy(open_winner, best) &&
-                      strcmp(open_winner->config->params_text, c->params_text) == 0;
+        int extends = range && range_winner->config->op == c->op &&
+                      range_winner->config->dtype == c->dtype &&
+                      range_winner->config->distribution == c->distribution &&
+                      range_winner->config->bins == c->bins &&
+                      range_winner->config->ranks == c->ranks && same_strategy(range_winner, best) &&
+                      strcmp(range_winner->config->params_text, c->params_text) == 0;
         if (!extends) {
-            open = add_entry(out, &cap);
-            open->op = xstrdup(op_name(c->op));
-            open->dtype = xstrdup(dtype_name(c->dtype));
-            open->distribution = xstrdup(distribution_name(c->distribution));
-            open->ranks = ranks_of(best);
-            open->n_min = c->n;
-            open->pack = xstrdup(c->plugin->pack);
-            open->plugin = xstrdup(c->plugin->desc->name);
-            open->params = xstrdup(c->params_text ? c->params_text : "");
+            range = add_entry(out, &cap);
+            range->op = xstrdup(op_name(c->op));
+            range->dtype = xstrdup(dtype_name(c->dtype));
+            range->distribution = xstrdup(distribution_name(c->distribution));
+            range->ranks = c->ranks ? c->ranks : 1;
+            range->n_min = c->n;
+            range->pack = xstrdup(c->plugin->pack);
+            range->plugin = xstrdup(c->plugin->desc->name);
+            range->params = xstrdup(c->params_text ? c->params_text : "");
         }
-        open_winner = best;
-        open->n_max = c->n;
-        open->median_ns = best->stats.median;
-        free(open->runner_up);
+        range_winner = best;
+        range->n_max = c->n;
+        range->median_ns = best->stats.median;
+        free(range->runner_up);
         if (second) {
             const rb_configuration *s = second->config;
-            open->runner_up = xasprintf("%s/%s%s%s", s->plugin->pack, s->plugin->desc->name,
+            range->runner_up = xasprintf("%s/%s%s%s", s->plugin->pack, s->plugin->desc->name,
                                         s->params_text && *s->params_text ? " " : "",
                                         s->params_text ? s->params_text : "");
-            open->margin = second->stats.median / best->stats.median - 1.0;
+            range->margin = second->stats.median / best->stats.median - 1.0;
             double noise = best->stats.noise + second->stats.noise;
-            open->confidence = noise > 0 ? open->margin / noise : -1;
+            range->confidence = noise > 0 ? range->margin / noise : -1;
         } else {
-            open->runner_up = xstrdup("");
-            open->margin = 0;
-            open->confidence = -1;
+            range->runner_up = xstrdup("");
+            range->margin = 0;
+            range->confidence = -1;
         }
         k = end;
     }
