@@ -7,7 +7,8 @@
  * per group; the vector answer (`result = vector`: the n-element
  * all-reduce alone, handed to the host whole); the NCCL type and op of a
  * configuration, a device buffer of n elements for the collective's result,
- * CUB's reduction of a device vector to the one value verify reads, the
+ * CUB's reduction of a device vector to the one value verify reads
+ * (plugins/cuda/vector_reduce.cuh), the
  * `algo` and `proto` parameters, setup (the body of every strategy's
  * init), verify and teardown, and the descriptor's fields that every
  * strategy has. Integer sums are reduced in the unsigned type, so that
@@ -21,11 +22,12 @@
 
 #include <type_traits>
 
-#include <cub/device/device_reduce.cuh>
 #include <nccl.h>
 
 #include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
+
+#include "../cuda/vector_reduce.cuh"
 
 #define RB_NCCL_CHECK(host, call)                                                          \
     do {                                                                                   \
@@ -222,29 +224,11 @@ inline void group_close(void *st)
     free(g);
 }
 
-/* CUB's reduction of n elements at `in` to *out (device memory), T the
- * dtype's type; temp == NULL asks for the temporary storage's size. */
-template <class T>
-inline cudaError_t reduce_vector(int op, const void *in, void *out, size_t n, void *temp,
-                                 size_t *temp_bytes, cudaStream_t stream)
-{
-    typedef typename rb_cuda::sum_type<T>::type S; /* unsigned for integer sums */
-    if (op == RB_OP_SUM)
-        return cub::DeviceReduce::Sum(temp, *temp_bytes, static_cast<const S *>(in),
-                                      static_cast<S *>(out), (int64_t)n, stream);
-    if (op == RB_OP_MIN)
-        return cub::DeviceReduce::Min(temp, *temp_bytes, static_cast<const T *>(in),
-                                      static_cast<T *>(out), (int64_t)n, stream);
-    return cub::DeviceReduce::Max(temp, *temp_bytes, static_cast<const T *>(in),
-                                  static_cast<T *>(out), (int64_t)n, stream);
-}
-
+/* CUB's reduction of n elements at `in` to *out (device memory). */
 inline cudaError_t reduce(const rb_config *cfg, const void *in, void *out, size_t n, void *temp,
                           size_t *temp_bytes, cudaStream_t stream)
 {
-    return rb_cuda::with_numeric_type(cfg->dtype, [&](auto t) {
-        return reduce_vector<decltype(t)>(cfg->op, in, out, n, temp, temp_bytes, stream);
-    });
+    return rb_cuda::reduce_vector(cfg, in, out, n, temp, temp_bytes, stream);
 }
 
 /* The communicator, the n-element result buffer (when `vector`), the value

@@ -35,11 +35,12 @@
 
 #include <type_traits>
 
-#include <cub/device/device_reduce.cuh>
 #include <cuda.h>
 
 #include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
+
+#include "../cuda/vector_reduce.cuh"
 
 namespace rb_p2p {
 
@@ -388,28 +389,10 @@ template <class T> inline peers<T> view(const state *s)
 }
 
 /* CUB's reduction of the n-element result to the one value. */
-template <class T>
-inline cudaError_t reduce_vector(int op, const void *in, void *out, size_t n, void *temp,
-                                 size_t *temp_bytes, cudaStream_t stream)
-{
-    typedef typename rb_cuda::sum_type<T>::type S;
-    if (op == RB_OP_SUM)
-        return cub::DeviceReduce::Sum(temp, *temp_bytes, static_cast<const S *>(in),
-                                      static_cast<S *>(out), (int64_t)n, stream);
-    if (op == RB_OP_MIN)
-        return cub::DeviceReduce::Min(temp, *temp_bytes, static_cast<const T *>(in),
-                                      static_cast<T *>(out), (int64_t)n, stream);
-    return cub::DeviceReduce::Max(temp, *temp_bytes, static_cast<const T *>(in),
-                                  static_cast<T *>(out), (int64_t)n, stream);
-}
-
 inline cudaError_t reduce(const state *s, size_t *temp_bytes, void *temp)
 {
     const rb_config *cfg = s->cfg;
-    return rb_cuda::with_numeric_type(cfg->dtype, [&](auto t) {
-        return reduce_vector<decltype(t)>(cfg->op, s->out, s->value, cfg->n, temp, temp_bytes,
-                                          s->stream);
-    });
+    return rb_cuda::reduce_vector(cfg, s->out, s->value, cfg->n, temp, temp_bytes, s->stream);
 }
 
 /* The number of SMs of the configuration's device. */
