@@ -322,6 +322,19 @@ static void end_mpi_child(mpi_child *m, double seconds)
     }
 }
 
+/* fork() after flushing stdio, with the child killed when this process
+ * dies (Linux), as every process the hub starts is. */
+static pid_t fork_bound(void)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+#ifdef __linux__
+    if (pid == 0)
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    return pid;
+}
+
 /* Hands a RUN of an MPI plugin to the MPI rank process, starting it the
  * first time. */
 static void run_mpi(mpi_child *m, const hub_msg *msg, int hub_fd, hub_mpi_fn serve_mpi,
@@ -333,12 +346,8 @@ static void run_mpi(mpi_child *m, const hub_msg *msg, int hub_fd, hub_mpi_fn ser
         int sv[2];
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
             return;
-        fflush(NULL);
-        pid_t pid = fork();
+        pid_t pid = fork_bound();
         if (pid == 0) {
-#ifdef __linux__
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
             close(hub_fd);
             close(sv[0]);
             serve_mpi(user, sv[1], msg->rank);
@@ -407,12 +416,8 @@ static void serve_requests(int fd, hub_serve_fn serve, hub_mpi_fn serve_mpi, voi
             run_mpi(&mpi, &m, fd, serve_mpi, user);
             continue;
         }
-        fflush(NULL);
-        child = fork();
+        child = fork_bound();
         if (child == 0) {
-#ifdef __linux__
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
             close(fd);
             if (mpi.fd >= 0)
                 close(mpi.fd);
@@ -449,12 +454,8 @@ static void start_helper(hub_serve_fn serve, hub_mpi_fn serve_mpi, void *user)
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
         return;
-    fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = fork_bound();
     if (pid == 0) {
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
         signal(SIGINT, SIG_IGN); /* process 0 says when the run is over */
         close(sv[0]);
         serve_requests(sv[1], serve, serve_mpi, user);
