@@ -442,6 +442,20 @@ static VkCommandBuffer q_begin(rb_vulkan_queue *q, const rb_host *host)
     return s->cmd;
 }
 
+/* As q_begin; while recording a timed batch, where the run before is the
+ * same compute-only run, the barrier covers compute work only. A command
+ * buffer of its own (launch timing) gets the full barrier: what was
+ * submitted before it may have been anything. */
+static VkCommandBuffer q_begin_compute(rb_vulkan_queue *q, const rb_host *host)
+{
+    vk_ctx *c = (vk_ctx *)q->backend;
+    if (c->recording) {
+        rb_vulkan_compute_barrier(c->recording);
+        return c->recording;
+    }
+    return q_begin(q, host);
+}
+
 static int q_submit(rb_vulkan_queue *q, const rb_host *host, VkCommandBuffer cmd)
 {
     vk_ctx *c = (vk_ctx *)q->backend;
@@ -825,6 +839,7 @@ static int vk_open(const rb_host *host, int device, void **ctx, rb_device_info *
     if (f->has_sm_builtins)
         q->compute_units = f->sm_builtins.shaderSMCount;
     q->begin = q_begin;
+    q->begin_compute = q_begin_compute;
     q->submit = q_submit;
     q->wait = q_wait;
     q->buffer_create = q_buffer_create;

@@ -30,11 +30,13 @@ typedef struct pack_push {
     uint32_t n, groups;
 } pack_push;
 
-/* Push constants of subgroup (shaders/subgroup.comp): pack_push's, and
- * the one-pass finish's partials and the counter of workgroups done. */
+/* Push constants of subgroup (shaders/subgroup.comp): pack_push's, the
+ * one-pass finish's partials and the counter of workgroups done, and
+ * whether this call reads the vectors from the end (order = alternate). */
 typedef struct subgroup_push {
     pack_push pass;
     VkDeviceAddress partials, counter;
+    uint32_t reverse, unused;
 } subgroup_push;
 
 /* The descriptor's fields that every strategy of the pack has: the ABI it

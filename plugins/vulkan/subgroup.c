@@ -15,6 +15,10 @@
  *             (the counter is zeroed once, in init, and every call leaves
  *             it at 0), and a float sum in a fixed order
  *   auto      atomic where the device has the atomic, else two-pass
+ * `order = alternate` reads every other call's vectors (elements, without
+ * `vector`) from the end: under cache = hot a call then starts on what the
+ * call before read last, still in L2 where the input is not much larger
+ * than it (as the cuda pack's onepass; f16 and bf16 are read forward only).
  * f16 and bf16 are read as 32-bit words of two halves (16-byte vectors of
  * eight with `vector`), widened to f32 and reduced in f32: no 16-bit
  * storage or arithmetic feature is needed, and the input needs only its
@@ -22,11 +26,21 @@
  * word that holds it). Their partials and result are f32; the two-pass
  * finish's second pass is the f32 shader's. */
 #include "plugins/vulkan/pack.h"
-#include "plugins/vulkan/subgroup_spv.h"
 
 enum finish { FINISH_AUTO, FINISH_ATOMIC, FINISH_TWO_PASS, FINISH_ONE_PASS };
+enum order { ORDER_FORWARD, ORDER_ALTERNATE };
 
 static const char *const finish_words[] = {"auto", "atomic", "two-pass", "one-pass", NULL};
+static const char *const order_words[] = {"forward", "alternate", NULL};
+
+/* Its planted-bug twin, tests/packs/vulkan/bug-reverse-round-up, is this
+ * file built with SUBGROUP_NAME and SUBGROUP_SPV, the header of
+ * subgroup.comp's shaders built with -DPLANTED_REVERSE_ROUND_UP. */
+#ifndef SUBGROUP_NAME
+#define SUBGROUP_NAME "subgroup"
+#define SUBGROUP_SPV "plugins/vulkan/subgroup_spv.h"
+#endif
+#include SUBGROUP_SPV
 
 static const rb_param_spec subgroup_params[] = {
     PACK_PARAM_BLOCK,
@@ -39,6 +53,9 @@ static const rb_param_spec subgroup_params[] = {
     {"finish", RB_PARAM_CHOICE, "auto", 0, 0, finish_words, 0,
      "auto | atomic | two-pass | one-pass (the last workgroup done joins them): how "
      "the workgroups' values are joined"},
+    {"order", RB_PARAM_CHOICE, "forward", 0, 0, order_words, 0,
+     "forward | alternate (every other call reads from the end, starting on what the "
+     "call before left in L2)"},
 };
 
 typedef struct subgroup_state {
@@ -48,8 +65,9 @@ typedef struct subgroup_state {
     rb_vulkan_pipeline f32_pipeline; /* halves, two-pass: the second pass's */
     const rb_vulkan_pipeline *second_pipeline;
     rb_vulkan_buffer partials, counter, result, readback;
-    int atomic, one_pass;
+    int atomic, one_pass, alternate;
     uint32_t groups;
+    uint64_t calls; /* runs recorded so far: alternate's parity */
     subgroup_push first, second; /* second: the two-pass finish's pass */
 } subgroup_state;
 
@@ -94,6 +112,12 @@ static int subgroup_init(const rb_config *cfg, void **state)
         return st;
     VkDeviceAddress input = rb_vulkan_input_address(cfg);
     int half = pack_is_half(cfg->dtype);
+    int alternate = rb_param_int(cfg, "order", ORDER_FORWARD) == ORDER_ALTERNATE;
+    if (half && alternate) {
+        cfg->host->error(cfg->host, "order = alternate is for 32- and 64-bit types; %s is read "
+                                    "forward only", pack_dtype_word(cfg->dtype));
+        return RB_UNSUPPORTED;
+    }
     if (half && input % 2 != 0) {
         cfg->host->error(cfg->host, "%s input at an odd byte address: halves need 2-byte "
                                     "alignment", pack_dtype_word(cfg->dtype));
@@ -110,6 +134,7 @@ static int subgroup_init(const rb_config *cfg, void **state)
     s->q = pack_queue(cfg);
     s->atomic = atomic;
     s->one_pass = uses_one_pass(cfg);
+    s->alternate = alternate;
     *state = s;
     size_t size = rb_dtype_size(cfg->dtype);
     /* halves: a load is a word of two, or a vector of eight */
@@ -153,9 +178,13 @@ static int subgroup_init(const rb_config *cfg, void **state)
 static int subgroup_run(void *state)
 {
     subgroup_state *s = state;
-    VkCommandBuffer cmd = s->q->begin(s->q, s->cfg->host);
+    /* the atomic finish clears the result with a fill; the others record
+     * compute dispatches only */
+    VkCommandBuffer cmd = s->atomic ? s->q->begin(s->q, s->cfg->host)
+                                    : rb_vulkan_begin_compute(s->q, s->cfg->host);
     if (!cmd)
         return RB_ERROR;
+    s->first.reverse = s->alternate && (s->calls++ & 1u);
     if (s->atomic) {
         pack_reset(cmd, &s->result, pack_atomic_start(s->cfg->op));
         pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
@@ -164,7 +193,7 @@ static int subgroup_run(void *state)
     } else {
         pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
         if (s->groups > 1) {
-            rb_vulkan_barrier(cmd);
+            rb_vulkan_compute_barrier(cmd);
             pack_dispatch(s->q, cmd, s->second_pipeline, &s->second, 1);
         }
     }
@@ -180,7 +209,7 @@ static int subgroup_verify(void *state, rb_result *result)
 
 static const rb_plugin subgroup_plugin = {
     PACK_DESCRIPTOR_FIELDS,
-    .name = "subgroup",
+    .name = SUBGROUP_NAME,
     .summary = "grid-stride loads, subgroupAdd/Min/Max, shared memory across subgroups, "
                "then one atomic per workgroup or a second pass",
     .ops = PACK_OPS,

@@ -1,10 +1,11 @@
 #!/bin/sh
 # tests/packs/cuda/test_gpu_sanitize.sh: compute-sanitizer finds nothing in the cuda
 # pack. redbench runs every plugin and variant once (no warm-up, one
-# repetition) at n = 1000 and n = 2^20 + 3, which are not multiples of any
-# block or vector width, under --tool memcheck and then --tool racecheck, in
-# one process (--no-isolation); each must report 0 errors. Skips without
-# compute-sanitizer, without the cuda pack or without a device.
+# repetition) at n = 1000 and n = 2^20 + 3 (odd: no multiple of any block
+# or vector width, the 8 halves of f16 and bf16 included), under --tool
+# memcheck and then --tool racecheck, in one process (--no-isolation); each
+# must report 0 errors. Skips without compute-sanitizer, without the cuda
+# pack or without a device.
 . "$top_srcdir/tests/lib.sh"
 
 sanitizer=${COMPUTE_SANITIZER:-}
@@ -132,6 +133,29 @@ plugin = cub
 variant = thrust
 op = sum, max
 dtype = i32
+[run onepass-half]
+plugin = onepass
+op = sum, max
+dtype = f16, bf16
+finish = last-block, tagged
+batch = 1, 8
+[run onepass-half-atomic]
+plugin = onepass
+op = sum
+dtype = f16, bf16
+finish = atomic
+order = alternate
+keep = 0, 50
+[run shuffle-half]
+plugin = shuffle
+op = sum, argmax
+dtype = f16, bf16
+finish = two-pass, last-block
+vector = 1, 8
+[run cub-half]
+plugin = cub
+op = sum, max
+dtype = f16, bf16
 EOF
 
 plan 4

@@ -6,7 +6,9 @@
 # and the control of the fifth (half-shifted); the fourth and fifth carry
 # their own builds of subgroup.comp (planted_spv.h with
 # -DPLANTED_KEEP_COUNT, planted_half_spv.h with -DPLANTED_DROP_TAIL), so
-# the pack's modules hold no planted code.
+# the pack's modules hold no planted code; and bug-reverse-round-up,
+# plugins/vulkan/subgroup.c itself built with its shaders' planted bug
+# (planted_reverse_spv.h with -DPLANTED_REVERSE_ROUND_UP).
 # test_vulkan.sh skips (TAP SKIP) without jq or a Vulkan device.
 EXTRA_DIST += tests/packs/vulkan/test_vulkan.sh tests/packs/vulkan/planted.c
 if BUILD_VULKAN
@@ -14,7 +16,8 @@ TESTS += tests/packs/vulkan/test_vulkan.sh
 
 VULKAN_PLANTED = tests/packs/vulkan/bug-skip-tail.la tests/packs/vulkan/bug-last-byte.la \
 	tests/packs/vulkan/bug-stale.la tests/packs/vulkan/bug-one-pass-count.la \
-	tests/packs/vulkan/bug-half-tail.la tests/packs/vulkan/half-shifted.la
+	tests/packs/vulkan/bug-half-tail.la tests/packs/vulkan/half-shifted.la \
+	tests/packs/vulkan/bug-reverse-round-up.la
 check_LTLIBRARIES += $(VULKAN_PLANTED)
 VULKAN_PLANTED_CPPFLAGS = -I$(top_srcdir)/sdk -I$(top_srcdir) -I$(top_builddir) $(VULKAN_CFLAGS)
 
@@ -61,7 +64,19 @@ tests_packs_vulkan_half_shifted_la_SOURCES = tests/packs/vulkan/planted.c
 tests_packs_vulkan_half_shifted_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) -DPLANTED=6
 tests_packs_vulkan_half_shifted_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_packs_vulkan_half_shifted_la_LIBADD = $(VULKAN_LIBS)
-BUILT_SOURCES += tests/packs/vulkan/planted_spv.h tests/packs/vulkan/planted_half_spv.h
+tests/packs/vulkan/planted_reverse_spv.h: plugins/vulkan/shaders/subgroup.comp $(VULKAN_SPV_DEPS)
+	$(AM_V_GEN)$(MKDIR_P) tests/packs/vulkan && \
+	$(SHELL) $(srcdir)/plugins/vulkan/spirv-embed.sh '$(GLSLC)' $(VULKAN_SHADER_DIR) \
+	  subgroup.comp $@ subgroup_spirv \
+	  sum_i32:-DOP_SUM,-DT_I32,-DPLANTED_REVERSE_ROUND_UP sum_f32:-DOP_SUM,-DT_F32,-DPLANTED_REVERSE_ROUND_UP
+nodist_tests_packs_vulkan_bug_reverse_round_up_la_SOURCES = tests/packs/vulkan/planted_reverse_spv.h
+tests_packs_vulkan_bug_reverse_round_up_la_SOURCES = plugins/vulkan/subgroup.c
+tests_packs_vulkan_bug_reverse_round_up_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) \
+	-DSUBGROUP_NAME='"bug-reverse-round-up"' -DSUBGROUP_SPV='"tests/packs/vulkan/planted_reverse_spv.h"'
+tests_packs_vulkan_bug_reverse_round_up_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_packs_vulkan_bug_reverse_round_up_la_LIBADD = $(VULKAN_LIBS)
+BUILT_SOURCES += tests/packs/vulkan/planted_spv.h tests/packs/vulkan/planted_half_spv.h \
+	tests/packs/vulkan/planted_reverse_spv.h
 
 # The folder test_vulkan.sh points --plugin-path at.
 tests/packs/vulkan/dir.stamp: $(VULKAN_PLANTED)
@@ -69,4 +84,5 @@ tests/packs/vulkan/dir.stamp: $(VULKAN_PLANTED)
 check_DATA += tests/packs/vulkan/dir.stamp
 endif
 CLEANFILES += tests/packs/vulkan/dir.stamp tests/packs/vulkan/dir/*.so \
-	tests/packs/vulkan/planted_spv.h tests/packs/vulkan/planted_half_spv.h
+	tests/packs/vulkan/planted_spv.h tests/packs/vulkan/planted_half_spv.h \
+	tests/packs/vulkan/planted_reverse_spv.h

@@ -81,7 +81,7 @@ n_dtypes=$(echo "$dtypes" | tr ',' '\n' | wc -l)
 sizes="1, 2, 3, 31, 1000, 1000001"
 n_sizes=6
 
-plan 19
+plan 23
 
 # 1. tree: every variant (reduce0..reduce7), op and dtype the device has,
 # at every size; grid-stride and subgroup also with 3 workgroups a pass.
@@ -292,7 +292,7 @@ declined_ok() {
 ok "what the device lacks is unsupported with the reason" declined_ok
 
 # 7-8. the timing modes: launch, device and graph each time every strategy.
-for mode in launch graph; do
+for mode in launch graph device; do
   header "timing-$mode" "timing = $mode" >"$tmp/timing-$mode.ini"
   cat >>"$tmp/timing-$mode.ini" <<EOF2
 [data]
@@ -344,6 +344,11 @@ plugin = bug-half-tail
 op = sum, min, max
 dtype = f16, bf16
 n = 7, 1001
+[run reverse-round-up]
+plugin = bug-reverse-round-up
+finish = one-pass
+order = alternate
+vector = true
 EOF2
 # shellcheck disable=SC2086
 "$rb" -c "$tmp/planted.ini" $paths --format json -o "$tmp/planted.json" >/dev/null 2>&1
@@ -361,6 +366,51 @@ ok "bug-stale (computes on the first call only) is wrong, by the probes" wrong_r
 ok "bug-one-pass-count (the one-pass finish's counter never set back to 0) is wrong" \
   wrong_rows one-pass-count
 ok "bug-half-tail (f16 and bf16 without an odd last half) is wrong" wrong_rows half-tail
+ok "bug-reverse-round-up (order = alternate with the vectors counted rounded up) is wrong" \
+  wrong_rows reverse-round-up
+
+# The control of bug-reverse-round-up: subgroup in alternate order, every
+# finish, with and without 16-byte loads, right at odd sizes; halves are
+# declined in that order, with the reason.
+alternate_finishes="two-pass, one-pass"
+n_alternate_finishes=2
+has f32-atomic-add && alternate_finishes="$alternate_finishes, atomic" n_alternate_finishes=3
+header alternate >"$tmp/alternate.ini"
+cat >>"$tmp/alternate.ini" <<EOF2
+[data]
+op = sum
+dtype = i32, f32
+n = 31, 1000001
+[run subgroup]
+plugin = vulkan/subgroup
+finish = $alternate_finishes
+order = alternate
+vector = false, true
+EOF2
+ok "subgroup order = alternate: every finish, vector or not, i32 and f32 at odd n all ok" \
+  all_ok alternate $((n_alternate_finishes * 2 * 2 * 2))
+header alternate-half >"$tmp/alternate-half.ini"
+cat >>"$tmp/alternate-half.ini" <<EOF2
+[data]
+op = sum
+dtype = f16
+n = 1001
+[run subgroup]
+plugin = vulkan/subgroup
+order = alternate
+EOF2
+declined_alternate() {
+  # shellcheck disable=SC2086
+  "$rb" -c "$tmp/alternate-half.ini" $paths --format json -o "$tmp/alternate-half.json" \
+    >/dev/null 2>&1
+  why=$("$JQ" -r '.results[] | "\(.status): \(.reason)"' "$tmp/alternate-half.json")
+  case $why in
+  "unsupported: "*"read forward only"*) return 0 ;;
+  esac
+  echo "got: $why"
+  return 1
+}
+ok "subgroup order = alternate declines f16, saying why" declined_alternate
 is "$planted_status" 1 "a run with wrong rows exits 1"
 
 # 13. validation layers: no error over every strategy and timing mode,
@@ -380,7 +430,7 @@ khronos_validation.report_flags = error
 khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
 EOF2
   validated() {
-    for mode in launch graph; do
+    for mode in launch graph device; do
       VK_LAYER_SETTINGS_PATH=$tmp/layer VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
         all_ok "timing-$mode" 6 || return 1
     done
