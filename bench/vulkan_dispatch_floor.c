@@ -9,12 +9,13 @@
  *   none        no barrier between dispatches (they may overlap)
  *   execution   compute-to-compute execution barrier, no memory barrier
  *   shader      compute-to-compute, shader writes made visible to shader
- *               reads and writes (rb_vulkan_compute_barrier)
+ *               reads and writes
  *   transfer    compute and transfer stages, shader and transfer writes made
  *               visible to shader and transfer reads and writes
- *               (rb_vulkan_barrier)
+ *               (rb_vulkan_barrier: the backend's barrier between calls)
  *   full        compute and transfer stages, any memory write made visible
- *               to any read or write (the backend's barrier between calls)
+ *               to any read or write (VK_ACCESS_MEMORY_*: the backend's
+ *               barrier between calls until 2026-11-28)
  *   fill+full   a 4-byte vkCmdFillBuffer, a full barrier, the dispatch, a
  *               full barrier (an atomic finish's reset)
  *

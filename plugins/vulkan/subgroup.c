@@ -178,10 +178,7 @@ static int subgroup_init(const rb_config *cfg, void **state)
 static int subgroup_run(void *state)
 {
     subgroup_state *s = state;
-    /* the atomic finish clears the result with a fill; the others record
-     * compute dispatches only */
-    VkCommandBuffer cmd = s->atomic ? s->q->begin(s->q, s->cfg->host)
-                                    : rb_vulkan_begin_compute(s->q, s->cfg->host);
+    VkCommandBuffer cmd = s->q->begin(s->q, s->cfg->host);
     if (!cmd)
         return RB_ERROR;
     s->first.reverse = s->alternate && (s->calls++ & 1u);
@@ -193,7 +190,7 @@ static int subgroup_run(void *state)
     } else {
         pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
         if (s->groups > 1) {
-            rb_vulkan_compute_barrier(cmd);
+            rb_vulkan_barrier(cmd);
             pack_dispatch(s->q, cmd, s->second_pipeline, &s->second, 1);
         }
     }

@@ -130,13 +130,12 @@ static int tree_init(const rb_config *cfg, void **state)
 static int tree_run(void *state)
 {
     tree_state *s = state;
-    /* compute dispatches only */
-    VkCommandBuffer cmd = rb_vulkan_begin_compute(s->q, s->cfg->host);
+    VkCommandBuffer cmd = s->q->begin(s->q, s->cfg->host);
     if (!cmd)
         return RB_ERROR;
     for (uint32_t k = 0; k < s->n_passes; k++) {
         if (k > 0)
-            rb_vulkan_compute_barrier(cmd);
+            rb_vulkan_barrier(cmd);
         pack_dispatch(s->q, cmd, &s->pipeline, &s->push[k], s->groups[k]);
     }
     return s->q->submit(s->q, s->cfg->host, cmd);

@@ -21,11 +21,7 @@
  * submit leaves it open, so that the runs are replayed back to back on the
  * device. begin starts each command buffer with a full memory barrier
  * against everything recorded or submitted before, so a run may treat the
- * device as idle and only orders its own passes (rb_vulkan_barrier). A run
- * that records compute dispatches only may begin with
- * rb_vulkan_begin_compute instead, whose barrier covers compute work only
- * and costs less between calls, and order its passes with
- * rb_vulkan_compute_barrier.
+ * device as idle and only orders its own passes (rb_vulkan_barrier).
  * verify records its copy back with begin/submit too, then calls q->wait
  * and reads host memory.
  *
@@ -35,7 +31,6 @@
 #ifndef REDBENCH_VULKAN_H
 #define REDBENCH_VULKAN_H
 
-#include <stddef.h>
 #include <string.h>
 
 #include <redbench/backend.h>
@@ -126,16 +121,6 @@ typedef struct rb_vulkan_queue {
                          int memory, rb_vulkan_buffer *out);
     void (*buffer_destroy)(struct rb_vulkan_queue *q, rb_vulkan_buffer *buffer);
     void *backend; /* the backend's own; a plugin MUST NOT touch it */
-
-    /* Appended (check `size`): as begin, for a run that records compute
-     * dispatches only, no transfer command (no fill, no copy). The barrier
-     * it records against earlier work orders compute shaders' reads and
-     * writes only, which the device waits on for less time between calls
-     * recorded back to back (device and graph timing): 1.7 us against 4.1
-     * for a barrier over compute and transfers on an NVIDIA H200
-     * (bench/vulkan_dispatch_floor.c). rb_vulkan_begin_compute picks it
-     * where the backend has it. */
-    VkCommandBuffer (*begin_compute)(struct rb_vulkan_queue *q, const rb_host *host);
 } rb_vulkan_queue;
 
 /* ---- helpers for plugins ---- */
@@ -153,31 +138,6 @@ static inline void rb_vulkan_barrier(VkCommandBuffer cmd)
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                          0, 1, &barrier, 0, NULL, 0, NULL);
-}
-
-/* Orders a plugin's compute passes inside one run, for runs that record
- * compute dispatches only (begun by rb_vulkan_begin_compute): the shaders'
- * writes before are done and visible to the shaders after. */
-static inline void rb_vulkan_compute_barrier(VkCommandBuffer cmd)
-{
-    VkMemoryBarrier barrier;
-    memset(&barrier, 0, sizeof barrier);
-    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
-}
-
-/* The command buffer for a run that records compute dispatches only:
- * q->begin_compute where the backend has it, else q->begin. */
-static inline VkCommandBuffer rb_vulkan_begin_compute(struct rb_vulkan_queue *q,
-                                                      const rb_host *host)
-{
-    if (q->size >= offsetof(struct rb_vulkan_queue, begin_compute) + sizeof q->begin_compute &&
-        q->begin_compute)
-        return q->begin_compute(q, host);
-    return q->begin(q, host);
 }
 
 /* A compute pipeline whose only interface is a push-constant block (the
