@@ -12,7 +12,7 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 energy_standin
-plan 24
+plan 27
 q() { "$JQ" -r "$1" "$2"; }
 within() { # within GOT WANT FRACTION
   awk -v g="$1" -v w="$2" -v f="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w > 0 && d <= f * w) }'; }
@@ -56,6 +56,22 @@ ok "... which covered at least 20 updates (1 s) and more calls than were timed" 
 ok "... at the scripted 200 W (within 10%)" within "$(q '.results[0].power_w' "$tmp/coarse.json")" 200 0.1
 is "$(q '.results[0]|"\(.sm_clock_min_mhz) \(.sm_clock_max_mhz) \(.throttled)"' "$tmp/coarse.json")" \
   "1500 1980 false" "the SM clock's lowest and highest, sampled during the calls; not throttled"
+
+# Graph timing with batches of 10 short calls and the coarse counter: the
+# energy batch replays a batch made longer (the host's part between two
+# replays is then a small share of what the counter charges to the calls),
+# said in the note; the time is still the timed batches'.
+write replays timing=graph graph_calls=10
+run -c "$tmp/replays.ini" -o "$tmp/replays.json" 2>"$tmp/err" || cat "$tmp/err"
+replays=$(q '.results[0].energy_note' "$tmp/replays.json" |
+  sed -n 's/.*replays batches of \([0-9]*\) calls (the timed ones: 10).*/\1/p')
+ok "graph timing, short batches: the energy batch replays longer ones (note: ${replays:-none})" \
+  test "${replays:-0}" -gt 10
+is "$(q '.results[0]|"\(.status) \(.batch_calls)"' "$tmp/replays.json")" "ok 10" \
+  "... while the row's time is still that of the timed batches of 10"
+ok "... and its energy covers whole replays: calls a multiple of them" \
+  "$JQ" -e --argjson m "${replays:-1}" '.results[0]|(.energy_calls % $m == 0) and .energy_calls > 0' \
+  "$tmp/replays.json"
 
 # The counter missing: power sampled, labelled.
 printf 'power_w = 150\nenergy = missing\n' >"$tmp/script"
