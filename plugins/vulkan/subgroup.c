@@ -169,9 +169,9 @@ static int subgroup_init(const rb_config *cfg, void **state)
     int direct = atomic || s->one_pass || s->groups == 1;
     s->first = (subgroup_push){{input, direct ? s->result.address : s->partials.address,
                                 (uint32_t)cfg->n, s->groups},
-                               s->partials.address, s->counter.address};
+                               s->partials.address, s->counter.address, 0, 0};
     s->second = (subgroup_push){{s->partials.address, s->result.address, s->groups, 1},
-                                s->partials.address, s->counter.address};
+                                s->partials.address, s->counter.address, 0, 0};
     return RB_OK;
 }
 

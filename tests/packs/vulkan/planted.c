@@ -142,9 +142,9 @@ static int planted_init(const rb_config *cfg, void **state)
     }
     s->first = (subgroup_push){{input, PLANTED >= 4 ? s->result.address : s->partials.address,
                                 covered, s->groups},
-                               s->partials.address, s->counter.address};
+                               s->partials.address, s->counter.address, 0, 0};
     s->second = (subgroup_push){{s->partials.address, s->result.address, s->groups, 1},
-                                s->partials.address, s->counter.address};
+                                s->partials.address, s->counter.address, 0, 0};
 #endif
     return RB_OK;
 }
