@@ -19,6 +19,8 @@
  * `vector`) from the end: under cache = hot a call then starts on what the
  * call before read last, still in L2 where the input is not much larger
  * than it (as the cuda pack's onepass; f16 and bf16 are read forward only).
+ * A reversed call hands each invocation other elements, so float sums of
+ * the two orders may differ in their last bits (determinism `differs`).
  * f16 and bf16 are read as 32-bit words of two halves (16-byte vectors of
  * eight with `vector`), widened to f32 and reduced in f32: no 16-bit
  * storage or arithmetic feature is needed, and the input needs only its

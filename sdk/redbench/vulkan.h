@@ -19,9 +19,13 @@
  * timing and in graph timing (batch_prepare) begin hands out the one command
  * buffer the backend is recording, between its timestamp queries, and
  * submit leaves it open, so that the runs are replayed back to back on the
- * device. begin starts each command buffer with a full memory barrier
- * against everything recorded or submitted before, so a run may treat the
- * device as idle and only orders its own passes (rb_vulkan_barrier).
+ * device. begin starts each command buffer with a memory barrier against
+ * everything recorded or submitted before, over compute shaders and
+ * transfers and their reads and writes (rb_vulkan_barrier's), so a run
+ * whose work is compute dispatches, fills and copies may treat the device
+ * as idle and only orders its own passes (rb_vulkan_barrier). A run that
+ * reads through another path (indirect dispatch parameters, uniform
+ * buffers) records its own barrier for that first.
  * verify records its copy back with begin/submit too, then calls q->wait
  * and reads host memory.
  *

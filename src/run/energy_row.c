@@ -1,7 +1,8 @@
 /* src/run/energy_row.c: a row's energy (run/energy.h) as the timing loop
  * measures it: the meter of the row's device, the region around the timed
  * repetitions, the longer energy-only batch where those repetitions are
- * too short for the counter (in graph timing, replays of a longer batch), and the row's fields made from the readings:
+ * too short for the counter (in graph timing, replays of a longer
+ * batch), and the row's fields made from the readings:
  * energy_source and energy_note, energy_j per call, power_w, the SM
  * clock's minimum and maximum, and the throttle reasons seen during the
  * calls (added to the row's). */
@@ -107,10 +108,13 @@ static uint32_t batch_count(runner *r, const rb_row *row, uint32_t batch_calls, 
 }
 
 /* Graph timing, one rank: the prepared batch made longer for the energy
- * batch (ENERGY_REPLAY_NS), in place of the timed one (the host releases
- * whichever is prepared). batch_calls > 0. Returns the calls of the batch
- * now prepared: the longer one, or batch_calls where it needs none or
- * cannot be made (then prepared again as it was; 0 if even that fails). */
+ * batch (ENERGY_REPLAY_NS, an even count), in place of the timed one: the
+ * timed batch is released first, as the backend ABI asks, and
+ * ob->batch_prepared says whether one is prepared at the end for the host
+ * to release. batch_calls > 0. Returns the calls of the batch now
+ * prepared: the longer one, or batch_calls where it needs none or cannot
+ * be made (then prepared again as it was; 0 if even that fails, with the
+ * backend's reason in its host state). */
 static uint32_t longer_replays(runner *r, const rb_plugin *p, void *state, open_backend *ob,
                                const rb_row *row, uint32_t batch_calls)
 {
@@ -120,12 +124,21 @@ static uint32_t longer_replays(runner *r, const rb_plugin *p, void *state, open_
         return batch_calls;
     double want = ceil(ENERGY_REPLAY_NS / call_ns);
     uint32_t calls = want > ENERGY_REPLAY_MAX_CALLS ? ENERGY_REPLAY_MAX_CALLS : (uint32_t)want;
+    calls += calls & 1u; /* call parity alternates across replays */
     if (calls <= batch_calls)
         return batch_calls;
     isolate_step(RB_STEP_RUN);
-    if (b->batch_prepare(ob->ctx, p->run, state, calls) == RB_OK)
-        return calls;
-    return b->batch_prepare(ob->ctx, p->run, state, batch_calls) == RB_OK ? batch_calls : 0;
+    b->batch_release(ob->ctx);
+    ob->batch_prepared = 0;
+    uint32_t tries[2] = {calls, batch_calls};
+    for (int k = 0; k < 2; k++) {
+        host_clear_error(&ob->host);
+        if (b->batch_prepare(ob->ctx, p->run, state, tries[k]) == RB_OK) {
+            ob->batch_prepared = 1;
+            return tries[k];
+        }
+    }
+    return 0;
 }
 
 int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backend *ob,
@@ -154,8 +167,12 @@ int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backen
     int fits = left > target;
     uint32_t replay = batch_calls;
     if (batch_calls && short_batches && fits &&
-        !(replay = longer_replays(r, p, state, ob, row, batch_calls)))
-        return RB_ERROR;
+        !(replay = longer_replays(r, p, state, ob, row, batch_calls))) {
+        note(row, "no energy: the batch could not be prepared again for the energy batch: %.200s",
+             ob->host.error[0] ? ob->host.error : "no reason given");
+        row->energy_source = RB_ENERGY_NONE;
+        return RB_OK;
+    }
     uint32_t count = batch_count(r, row, replay, short_batches && fits, target);
 
     rb_energy_reading reading = *timed;

@@ -133,11 +133,13 @@ uint32_t rules_batch_calls(long requested, double call_ns)
     if (!(call_ns > 0))
         return RB_BATCH_MAX_CALLS;
     double calls = ceil(RB_BATCH_TARGET_NS / call_ns);
-    if (calls < 1)
-        return 1;
     if (calls > RB_BATCH_MAX_CALLS)
         return RB_BATCH_MAX_CALLS;
-    return (uint32_t)calls;
+    /* even, so that a strategy alternating by call parity (order =
+     * alternate) alternates across replays too: F R F F R F would
+     * start every replay of an odd batch on the order the last ended on */
+    uint32_t even = (uint32_t)calls + ((uint32_t)calls & 1u);
+    return even < 2 ? 2 : even;
 }
 
 int rules_same_result(const rb_result *a, const rb_result *b, int op, uint32_t bins)

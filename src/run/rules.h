@@ -66,8 +66,9 @@ const char *rules_should_stop(const rb_stop_rule *rule, const double *samples, s
 int rules_checks_noise_at(size_t count);
 
 /* Calls per graph batch: `requested` when it is not 0, otherwise enough
- * calls of call_ns each for RB_BATCH_TARGET_NS, within 1..RB_BATCH_MAX_CALLS
- * (RB_BATCH_MAX_CALLS when call_ns is unknown, 0 or less). */
+ * calls of call_ns each for RB_BATCH_TARGET_NS, rounded up to an even
+ * count, within 2..RB_BATCH_MAX_CALLS (RB_BATCH_MAX_CALLS, which is even,
+ * when call_ns is unknown, 0 or less). */
 uint32_t rules_batch_calls(long requested, double call_ns);
 
 /* Whether two results of op have the same bits: the value (integer and

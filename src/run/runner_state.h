@@ -36,6 +36,7 @@ typedef struct open_backend {
     rb_host_state host; /* handed to the backend's device_count and open */
     struct rb_energy_meter *energy; /* energy = on: its device's meter
                                        (run/energy.h), made on first use */
+    int batch_prepared; /* graph timing: a batch is prepared, to release */
 } open_backend;
 
 /* The vector answers of a data set (run/vector_answer.c): the buffer

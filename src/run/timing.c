@@ -228,8 +228,11 @@ static int time_batches(runner *r, const rb_plugin *p, void *state, open_backend
         return RB_ERROR;
     }
     row->batch_calls = calls;
+    ob->batch_prepared = 1;
     st = time_repetitions(r, p, state, ob, host, row, calls);
-    b->batch_release(ob->ctx);
+    if (ob->batch_prepared) /* the energy batch may have prepared another */
+        b->batch_release(ob->ctx);
+    ob->batch_prepared = 0;
     return st;
 }
 

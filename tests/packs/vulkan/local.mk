@@ -10,7 +10,9 @@
 # plugins/vulkan/subgroup.c itself built with its shaders' planted bug
 # (planted_reverse_spv.h with -DPLANTED_REVERSE_ROUND_UP).
 # test_vulkan.sh skips (TAP SKIP) without jq or a Vulkan device.
-EXTRA_DIST += tests/packs/vulkan/test_vulkan.sh tests/packs/vulkan/planted.c
+EXTRA_DIST += tests/packs/vulkan/test_vulkan.sh tests/packs/vulkan/planted.c \
+	bench/vulkan_on_nvidia.sh bench/vulkan_dispatch_floor.c bench/vulkan_dispatch_floor.comp \
+	bench/vulkan_dispatch_floor.sh
 if BUILD_VULKAN
 TESTS += tests/packs/vulkan/test_vulkan.sh
 
