@@ -81,7 +81,7 @@ n_dtypes=$(echo "$dtypes" | tr ',' '\n' | wc -l)
 sizes="1, 2, 3, 31, 1000, 1000001"
 n_sizes=6
 
-plan 23
+plan 24
 
 # 1. tree: every variant (reduce0..reduce7), op and dtype the device has,
 # at every size; grid-stride and subgroup also with 3 workgroups a pass.
@@ -412,6 +412,21 @@ declined_alternate() {
 }
 ok "subgroup order = alternate declines f16, saying why" declined_alternate
 is "$planted_status" 1 "a run with wrong rows exits 1"
+
+# bench/vulkan_dispatch_floor.sh (the cost of each barrier between
+# dispatches, docs/vulkan-pack.md) builds and measures on this device.
+floor_bench() {
+  sh "$top_srcdir/bench/vulkan_dispatch_floor.sh" 20 >"$tmp/floor.txt" 2>&1 ||
+    { tail -n 5 "$tmp/floor.txt"; return 1; }
+  got=$(grep -cE '^(none|execution|shader|transfer|full|fill\+full) +[0-9]+\.[0-9]+ us per dispatch$' \
+    "$tmp/floor.txt")
+  [ "$got" = 6 ] || { echo "$got of 6 barrier lines"; cat "$tmp/floor.txt"; return 1; }
+}
+if command -v "${GLSLC:-glslc}" >/dev/null 2>&1 && command -v "${CC:-cc}" >/dev/null 2>&1; then
+  ok "bench/vulkan_dispatch_floor.sh builds and times the six barriers" floor_bench
+else
+  skip "glslc or a C compiler is missing: the dispatch floor bench is not built"
+fi
 
 # 13. validation layers: no error over every strategy and timing mode,
 # nor over the half shaders (each finish).
