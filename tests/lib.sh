@@ -46,6 +46,10 @@ cuda_probe() {
   [ $? -ne 2 ] || skip_all "the cuda pack is not built (no cub plugin found)"
   probe_status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
   probe_reason=$("$JQ" -r '.results[0].reason' "$tmp/probe.json" 2>/dev/null); }
+# nvcc_path: nvcc on the PATH or in CUDA's default place (nothing if neither).
+nvcc_path() { command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null; }
+# gpu_count: how many GPUs nvidia-smi lists (0 without it).
+gpu_count() { nvidia-smi -L 2>/dev/null | grep -c '^GPU'; }
 # statuses FILE: the statuses of FILE's rows in order, on one line.
 statuses() { "$JQ" -r '[.results[]|.status]|join(" ")' "$1"; }
 # start_slow ARGS...: `redbench -q ARGS` in the background (standard error

@@ -771,3 +771,13 @@ void sweep_free(rb_sweep *sweep)
     free(sweep->configs);
     memset(sweep, 0, sizeof *sweep);
 }
+
+int sweep_data_order(const rb_configuration *a, const rb_configuration *b)
+{
+    if (a->op != b->op) return a->op - b->op;
+    if (a->dtype != b->dtype) return a->dtype - b->dtype;
+    if (a->distribution != b->distribution) return a->distribution - b->distribution;
+    if (a->bins != b->bins) return a->bins < b->bins ? -1 : 1;
+    if (a->ranks != b->ranks) return a->ranks < b->ranks ? -1 : 1;
+    return a->n < b->n ? -1 : a->n > b->n;
+}

@@ -50,4 +50,9 @@ int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out
 
 void sweep_free(rb_sweep *sweep);
 
+/* The order of the data two configurations read, their runs aside: op,
+ * dtype, distribution, bins, ranks, then n. Negative, 0 (the same data)
+ * or positive, as qsort's comparisons. */
+int sweep_data_order(const rb_configuration *a, const rb_configuration *b);
+
 #endif

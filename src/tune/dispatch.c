@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "base/names.h"
 #include "base/util.h"
+#include "config/sweep.h"
 
 void dispatch_free(rb_dispatch *d)
 {
@@ -145,9 +146,7 @@ int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out)
 
 static int same_data(const rb_row *a, const rb_row *b)
 {
-    const rb_configuration *x = a->config, *y = b->config;
-    return x->op == y->op && x->dtype == y->dtype && x->distribution == y->distribution &&
-           x->bins == y->bins && x->ranks == y->ranks && x->n == y->n;
+    return sweep_data_order(a->config, b->config) == 0;
 }
 
 static int same_strategy(const rb_row *a, const rb_row *b)
@@ -159,14 +158,8 @@ static int same_strategy(const rb_row *a, const rb_row *b)
 
 static int by_data(const void *pa, const void *pb)
 {
-    const rb_configuration *x = (*(const rb_row *const *)pa)->config;
-    const rb_configuration *y = (*(const rb_row *const *)pb)->config;
-    if (x->op != y->op) return x->op - y->op;
-    if (x->dtype != y->dtype) return x->dtype - y->dtype;
-    if (x->distribution != y->distribution) return x->distribution - y->distribution;
-    if (x->bins != y->bins) return x->bins < y->bins ? -1 : 1;
-    if (x->ranks != y->ranks) return x->ranks < y->ranks ? -1 : 1;
-    return x->n < y->n ? -1 : x->n > y->n;
+    return sweep_data_order((*(const rb_row *const *)pa)->config,
+                            (*(const rb_row *const *)pb)->config);
 }
 
 static int usable(const rb_row *row)

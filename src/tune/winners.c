@@ -93,14 +93,8 @@ static int same_winner(const rb_tune_group *a, const rb_tune_group *b)
 
 static int by_n(const void *a, const void *b)
 {
-    const rb_configuration *x = (*(const rb_tune_group *const *)a)->cands[0].config;
-    const rb_configuration *y = (*(const rb_tune_group *const *)b)->cands[0].config;
-    if (x->op != y->op) return x->op - y->op;
-    if (x->dtype != y->dtype) return x->dtype - y->dtype;
-    if (x->distribution != y->distribution) return x->distribution - y->distribution;
-    if (x->bins != y->bins) return x->bins < y->bins ? -1 : 1;
-    if (x->ranks != y->ranks) return x->ranks < y->ranks ? -1 : 1;
-    return x->n < y->n ? -1 : x->n > y->n;
+    return sweep_data_order((*(const rb_tune_group *const *)a)->cands[0].config,
+                            (*(const rb_tune_group *const *)b)->cands[0].config);
 }
 
 /* A winner's entry: its range of n, its strategy and time, and its margin

@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+nvcc=$(nvcc_path)
 [ -n "$nvcc" ] || skip_all "nvcc not found"
 "$rb" --describe cub >/dev/null 2>&1 || skip_all "the cuda pack is not built (no plugin cub)"
 # a device first: nvcc takes a minute for nothing where there is none

@@ -21,7 +21,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+nvcc=$(nvcc_path)
 [ -n "$nvcc" ] || skip_all "nvcc not found"
 large=${RB_GPU_TEST_LARGE:-1}
 # a device first (the cuda pack's cub): the three nvcc builds below take

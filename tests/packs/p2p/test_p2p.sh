@@ -19,11 +19,11 @@
 export NCCL_NVLS_ENABLE=0
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+nvcc=$(nvcc_path)
 [ -n "$nvcc" ] || skip_all "nvcc not found"
 cuda_probe
 [ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+gpus=$(gpu_count)
 [ "${gpus:-0}" -ge 2 ] || skip_all "the p2p pack needs two GPUs; this machine has ${gpus:-0}"
 ranks=2
 [ "$gpus" -gt 2 ] && ranks="2, $gpus"
