@@ -11,9 +11,9 @@ CLEANFILES += man/redbench.1 man/redbench.1.tmp man/redbench.1.options man/redbe
 
 man/redbench.1: man/redbench.1.in src/cli/write-completion$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) man && \
-	src/cli/write-completion$(EXEEXT) --man >$@.options && \
-	src/cli/write-completion$(EXEEXT) --man-settings >$@.settings && \
-	$(SED) -e '/^@OPTION_SUMMARY@$$/{r $@.options' -e 'd' -e '}' \
-	  -e '/^@EXPERIMENT_KEYS@$$/{r $@.settings' -e 'd' -e '}' \
-	  $(srcdir)/man/redbench.1.in >$@.tmp && \
-	rm -f $@.options $@.settings && mv -f $@.tmp $@
+	src/cli/write-completion$(EXEEXT) --man >$@.$$$$.options && \
+	src/cli/write-completion$(EXEEXT) --man-settings >$@.$$$$.settings && \
+	$(SED) -e '/^@OPTION_SUMMARY@$$/{r $@.$$$$.options' -e 'd' -e '}' \
+	  -e '/^@EXPERIMENT_KEYS@$$/{r $@.$$$$.settings' -e 'd' -e '}' \
+	  $(srcdir)/man/redbench.1.in >$@.$$$$.tmp && \
+	rm -f $@.$$$$.options $@.$$$$.settings && mv -f $@.$$$$.tmp $@

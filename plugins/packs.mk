@@ -42,7 +42,7 @@ edit_manifest = $(SED) -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
 # Each manifest from its pack.ini.in beside it (in the source tree).
 $(PACK_MANIFEST_FILES): Makefile
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
-	$(edit_manifest) $(srcdir)/$@.in >$@.tmp && mv -f $@.tmp $@
+	$(edit_manifest) $(srcdir)/$@.in >$@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 plugins/cpu/pack.ini: plugins/cpu/pack.ini.in
 plugins/cuda/pack.ini: plugins/cuda/pack.ini.in
 plugins/vulkan/pack.ini: plugins/vulkan/pack.ini.in

@@ -89,20 +89,22 @@ nodist_bashcompletion_DATA = completion/redbench
 CLEANFILES += completion/redbench
 completion/redbench: src/cli/write-completion$(EXEEXT)
 	@$(MKDIR_P) completion
-	$(AM_V_GEN)src/cli/write-completion$(EXEEXT) >$@.tmp && mv -f $@.tmp $@
+	$(AM_V_GEN)src/cli/write-completion$(EXEEXT) >$@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 
 # src/base/git_revision.h: the git revision the program is built from, looked
 # up at every build and rewritten only when it changes ("unknown" from a
-# tarball).
+# tarball). Each generated header is written to a file named after the
+# shell's process first, so that two makes in one tree (the tests run make
+# install and make distdir side by side) never move each other's file.
 BUILT_SOURCES = src/base/git_revision.h
 CLEANFILES += src/base/git_revision.h
 EXTRA_DIST += src/base/git-revision.sh docs/report.png docs/architecture.md
 src/base/git_revision.h: rb-git-revision-check
 	@$(MKDIR_P) src/base && \
 	rev=`$(SHELL) $(top_srcdir)/src/base/git-revision.sh $(top_srcdir)` && \
-	echo "#define RB_GIT_REVISION \"$$rev\"" >$@.tmp && \
-	if cmp -s $@.tmp $@; then rm -f $@.tmp; \
-	else echo "  GEN      $@ ($$rev)"; mv -f $@.tmp $@; fi
+	echo "#define RB_GIT_REVISION \"$$rev\"" >$@.$$$$.tmp && \
+	if cmp -s $@.$$$$.tmp $@; then rm -f $@.$$$$.tmp; \
+	else echo "  GEN      $@ ($$rev)"; mv -f $@.$$$$.tmp $@; fi
 rb-git-revision-check:
 
 # src/host/paths.h: the folders configure chose that the program embeds (the
@@ -114,9 +116,9 @@ CLEANFILES += src/host/paths.h
 src/host/paths.h: rb-paths-check
 	@$(MKDIR_P) src/host && \
 	{ echo "/* src/host/paths.h: made by make from configure's choices; do not edit. */" && \
-	  echo "#define RB_PLUGIN_DIR \"$(pkglibdir)\""; } >$@.tmp && \
-	if cmp -s $@.tmp $@; then rm -f $@.tmp; \
-	else echo "  GEN      $@ ($(pkglibdir))"; mv -f $@.tmp $@; fi
+	  echo "#define RB_PLUGIN_DIR \"$(pkglibdir)\""; } >$@.$$$$.tmp && \
+	if cmp -s $@.$$$$.tmp $@; then rm -f $@.$$$$.tmp; \
+	else echo "  GEN      $@ ($(pkglibdir))"; mv -f $@.$$$$.tmp $@; fi
 rb-paths-check:
 .PHONY: rb-paths-check
 # Made before any object of the program, also for `make redbench` in a new

@@ -5,5 +5,8 @@
 #   test_docs.sh    the documents against the source: the licence named
 #                   everywhere, the guide's ABI minor, the manual page's
 #                   compare, README's plot, the SDK's installed docs
-TESTS += tests/source/test_layers.sh tests/source/test_docs.sh
-EXTRA_DIST += tests/source/test_layers.sh tests/source/test_docs.sh
+#   test_make_rules.sh  the rules that write through a temporary file name
+#                   it after their process (two makes in one tree); the
+#                   check refuses a planted shared name
+TESTS += tests/source/test_layers.sh tests/source/test_docs.sh tests/source/test_make_rules.sh
+EXTRA_DIST += tests/source/test_layers.sh tests/source/test_docs.sh tests/source/test_make_rules.sh
