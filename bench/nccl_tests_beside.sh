@@ -6,11 +6,12 @@
 # that travels with the tree, since the GPU machine has no network), runs
 # all_reduce_perf eager and with CUDA graphs (-G) right before redbench's
 # nccl/allreduce with `result = vector` (the all-reduce alone, out of
-# place, every element judged) in timing = device and timing = graph, on
-# f32 from 1K to 256M elements per rank (4 KiB to 1 GiB), and prints one
-# table: n, redbench's timing mode (beside nccl-tests' eager run for device
-# and launch, its -G run for graph), nccl-tests us, redbench us, their
-# ratio, busbw of both.
+# place, every element judged) in timing = eager (batches of ITERS calls
+# launched back to back, as all_reduce_perf times them) and timing =
+# graph, on f32 from 1K to 256M elements per rank (4 KiB to 1 GiB), and
+# prints one table: n, redbench's timing mode (beside nccl-tests' eager run
+# for eager, device and launch, its -G run for graph), nccl-tests us,
+# redbench us, their ratio, busbw of both.
 # NCCL's NVLink multicast stays off (NCCL_NVLS_ENABLE=0) in every process.
 #   NCCL_TESTS_SRC=DIR bench/nccl_tests_beside.sh GPUS [OUT]
 # Run from the build folder (./redbench and plugins/nccl built). Other
@@ -19,9 +20,10 @@
 # tests' target GPUs, e.g. -gencode=arch=compute_90,code=sm_90: fewer
 # build faster), MAX_BYTES (default 1G), ITERS (nccl-tests' -n, default
 # 20), MIN_TIME (redbench's min_time, default 0.2), MODES (redbench's
-# timing modes, default "device graph"; launch is the other), THREADS=1
-# (nccl-tests drives each GPU from a thread of its own, -t GPUS -g 1, as
-# redbench's ranks each have a process; default: one thread, -g GPUS).
+# timing modes, default "eager graph"; device and launch are the others),
+# THREADS=1 (nccl-tests drives each GPU from a thread of its own, -t GPUS
+# -g 1, as redbench's ranks each have a process; default: one thread, -g
+# GPUS).
 set -u
 gpus=${1:?usage: NCCL_TESTS_SRC=DIR bench/nccl_tests_beside.sh GPUS [OUT]}
 out=${2:-$(mktemp -d)}
@@ -31,7 +33,7 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 max_bytes=${MAX_BYTES:-1G}
 iters=${ITERS:-20}
 min_time=${MIN_TIME:-0.2}
-modes=${MODES:-device graph}
+modes=${MODES:-eager graph}
 export NCCL_NVLS_ENABLE=0
 mkdir -p "$out"
 
@@ -80,7 +82,9 @@ scheme = allreduce
 result = vector
 INI
 for mode in $modes; do
-  "$rb" -q -c "$out/beside.ini" -D timing=$mode -o "$out/redbench-$mode.json" \
+  batch=()
+  [ "$mode" = eager ] && batch=(-D "graph_calls=$iters")
+  "$rb" -q -c "$out/beside.ini" -D timing=$mode "${batch[@]}" -o "$out/redbench-$mode.json" \
     2>"$out/redbench-$mode.err"
   code=$?
   [ "$code" -le 1 ] || { echo "redbench failed (exit $code); see $out/redbench-$mode.err" >&2; exit 2; }

@@ -26,12 +26,12 @@ static const char *const energy_source_words[RB_ENERGY_COUNT_] = {
     [RB_ENERGY_SAMPLED] = "sampled", [RB_ENERGY_RAPL] = "rapl"};
 static const char *const objective_words[RB_OBJECTIVE_COUNT_] = {
     [RB_OBJECTIVE_TIME] = "time", [RB_OBJECTIVE_ENERGY] = "energy", [RB_OBJECTIVE_EDP] = "edp"};
-/* in the order of enum rb_timing_mode (redbench/backend.h), with what each
- * measures */
-static const char *const timing_words[] = {"launch", "graph", "device"};
+/* in the order of enum rb_timing_mode (redbench/backend.h), then the host's
+ * own eager mode (RB_TIMING_EAGER), with what each measures */
+static const char *const timing_words[] = {"launch", "graph", "device", "eager"};
 static const char *const timing_help[RB_ARRAY_LEN(timing_words)] = {
     "one call timed, launch cost included", "a captured batch replayed, time per call",
-    "one call on a held queue"};
+    "one call on a held queue", "a batch of calls launched back to back, time per call"};
 
 static const char *word_at(const char *const *words, int count, int k)
 {

@@ -5,6 +5,7 @@
 #ifndef RB_NAMES_H
 #define RB_NAMES_H
 
+#include <redbench/backend.h>
 #include <redbench/plugin.h>
 
 /* Input distributions (the `distribution` data key). */
@@ -71,7 +72,15 @@ const char *distribution_name(int d); /* "uniform", ... */
 const char *row_status_name(int s);   /* "ok", ... */
 const char *probes_name(int p);       /* enum rb_probes: "passed", ... */
 const char *format_name(int f);       /* enum rb_format: "table", ... */
-/* enum rb_timing_mode: "launch", "graph", "device"; NULL for anything else. */
+/* The host's own timing mode after those of enum rb_timing_mode: a batch of
+ * calls launched one after the other without waiting, timed together in
+ * launch mode (time_begin, run `calls` times, time_end), as an application
+ * calling in a loop, or nccl-tests' eager column, sees them. Backends never
+ * see it. */
+enum { RB_TIMING_EAGER = RB_TIMING_COUNT_ };
+
+/* enum rb_timing_mode and RB_TIMING_EAGER: "launch", "graph", "device",
+ * "eager"; NULL for anything else. */
 const char *timing_mode_name(int mode);
 
 /* Return the value, or -1 for an unknown word. */
@@ -94,7 +103,7 @@ const char *dtype_choices(void);
 const char *distribution_choices(void);
 /* The formats joined by `sep`: ", " for messages, "|" for usage lines. */
 const char *format_choices(const char *sep);
-/* "launch (one call timed, ...), graph (...), device (...)": each timing
+/* "launch (one call timed, ...), graph (...), device (...), eager (...)": each timing
  * mode with what it measures. */
 const char *timing_mode_choices(void);
 

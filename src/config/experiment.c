@@ -384,14 +384,15 @@ static void check_whole(parse_state *st, int errors_before)
     int timing_line = line_of(st, offsetof(rb_experiment, timing));
     int cache_line = line_of(st, offsetof(rb_experiment, cache));
     int graph_line = line_of(st, offsetof(rb_experiment, graph_calls));
-    if (exp->timing == RB_TIMING_GRAPH && exp->cache == RB_CACHE_COLD)
+    int batched = exp->timing == RB_TIMING_GRAPH || exp->timing == RB_TIMING_EAGER;
+    if (batched && exp->cache == RB_CACHE_COLD)
         setting_error(exp, timing_line ? timing_line : cache_line,
-                "timing = graph replays calls back to back, with no cache flush between them, "
+                "timing = %s runs calls back to back, with no cache flush between them, "
                 "so cache = cold (line %d) cannot hold; use timing = launch or device with "
-                "cache = cold", cache_line);
-    if (graph_line && exp->timing != RB_TIMING_GRAPH)
+                "cache = cold", timing_mode_name(exp->timing), cache_line);
+    if (graph_line && !batched)
         setting_error(exp, graph_line, "graph_calls applies to timing = "
-                "graph only; remove it or add 'timing = graph'");
+                "graph and eager only; remove it or add 'timing = graph' or 'timing = eager'");
     if (exp->n_runs == 0 && diag_count() == errors_before)
         setting_error(exp, 0, "no [run NAME] section: nothing to run; add one, e.g. "
                 "'[run mine]' followed by 'plugin = NAME'");

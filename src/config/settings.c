@@ -111,13 +111,13 @@ static const rb_setting_spec table[] = {
      .unit = "s", .help = "seconds per configuration at most", .results = RB_RESULTS_VALUE,
      .results_order = 8},
     {.name = "timing", .kind = RB_SETTING_WORD, .store = RB_STORE_INT, .offset = PLACE(timing),
-     .word = timing_mode_name, .n_words = RB_TIMING_DEVICE + 1, .valid = timing_mode_choices,
+     .word = timing_mode_name, .n_words = RB_TIMING_EAGER + 1, .valid = timing_mode_choices,
      .initial = "device", .help = "how a repetition is timed", .results = RB_RESULTS_VALUE,
      .results_order = 10},
     {.name = "graph_calls", .kind = RB_SETTING_COUNT, .store = RB_STORE_LONG,
      .offset = PLACE(graph_calls), .max = 100000, .initial = "auto", .if_set = 1,
-     .help = "calls per captured batch under timing = graph (auto: a batch of about a "
-             "millisecond)",
+     .help = "calls per captured batch under timing = graph, and per timed batch under "
+             "timing = eager (auto: a batch of about 2 ms, at most 1000 calls)",
      .results = RB_RESULTS_VALUE, .results_order = 11},
     {.name = "determinism_runs", .kind = RB_SETTING_WHOLE, .store = RB_STORE_INT,
      .offset = PLACE(determinism_runs), .min = 0, .max = 100, .initial = "2",

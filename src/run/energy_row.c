@@ -142,7 +142,8 @@ static uint32_t longer_replays(runner *r, const rb_plugin *p, void *state, open_
 }
 
 int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backend *ob,
-                         rb_row *row, rb_energy_reading *timed, uint32_t batch_calls)
+                         rb_row *row, rb_energy_reading *timed, uint32_t batch_calls,
+                         uint32_t rep_calls)
 {
     rb_energy_meter *m = ob->energy;
     const char *why;
@@ -155,7 +156,7 @@ int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backen
     row->throttled = row->throttle_reasons != 0;
 
     double res = row->energy_source != RB_ENERGY_NONE ? energy_meter_resolution(m) : 0;
-    double rep_s = row->stats.median * 1e-9 * (batch_calls ? batch_calls : 1);
+    double rep_s = row->stats.median * 1e-9 * (rep_calls ? rep_calls : 1);
     int short_batches = row->energy_source != RB_ENERGY_NONE &&
                         energy_batch_too_short(rep_s, res);
     if (row->energy_source == RB_ENERGY_SAMPLED)
@@ -192,7 +193,7 @@ int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backen
         note(row, "energy over a longer batch of %llu calls (%.0f ms): the timed %s of %.3g ms "
              "shorter than %d updates of the %s (every %.3g ms)",
              (unsigned long long)reading.calls, reading.seconds * 1e3,
-             batch_calls ? "batches" : "calls", rep_s * 1e3, ENERGY_RESOLUTIONS,
+             rep_calls > 1 ? "batches" : "calls", rep_s * 1e3, ENERGY_RESOLUTIONS,
              row->energy_source == RB_ENERGY_SAMPLED ? "power samples" : "energy counter",
              res * 1e3);
         if (replay != batch_calls)

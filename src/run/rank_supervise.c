@@ -39,8 +39,9 @@
 
 /* The words a row's timing and stopped_by may hold: a ROW message sends
  * them as text (row_words), and the leader's row points at these. */
-static const char *const known_words[] = {"launch", "graph", "device", "backend", "noise",
-                                          "max_reps", "timeout", "profile", "ranks", NULL};
+static const char *const known_words[] = {"launch", "graph", "device", "eager", "backend",
+                                          "noise", "max_reps", "timeout", "profile", "ranks",
+                                          NULL};
 
 static const char *static_word(const char *text)
 {

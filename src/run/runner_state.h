@@ -117,10 +117,13 @@ struct rb_energy_meter *runner_energy_meter(runner *r, open_backend *ob);
 /* After the timed repetitions (reading *timed, with the batch still
  * prepared under graph timing): the row's energy fields, measured again
  * over a longer batch where the timed ones are too short for the counter.
- * RB_OK, or RB_ERROR when a call of that batch failed. */
+ * batch_calls: the calls of the prepared graph batch, else 0; rep_calls:
+ * the calls each timed repetition made (the batch's, an eager batch's, or
+ * 1). RB_OK, or RB_ERROR when a call of that batch failed. */
 struct rb_energy_reading;
 int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backend *ob,
-                         rb_row *row, struct rb_energy_reading *timed, uint32_t batch_calls);
+                         rb_row *row, struct rb_energy_reading *timed, uint32_t batch_calls,
+                         uint32_t rep_calls);
 
 /* ---- run/dataset.c ---- */
 

@@ -1,6 +1,6 @@
 /* src/run/timing.c: how a configuration is timed on its backend: the timing
- * plan (single calls timed in launch or device mode, or replays of a
- * captured batch), the warm-up, the timed repetitions until the stop rule of
+ * plan (single calls timed in launch or device mode, replays of a captured
+ * batch, or eager batches: calls launched back to back), the warm-up, the timed repetitions until the stop rule of
  * run/rules.c says so, and the device's clocks sampled around them; with
  * `energy = on`, the energy meter's edges around each repetition and its
  * region around them all (run/energy_row.c). */
@@ -26,6 +26,8 @@
 /* How a configuration is timed on its backend. */
 typedef struct timing_plan {
     int graph;          /* replayed batches (timing = graph) */
+    int eager;          /* batches of calls launched back to back in launch
+                           mode (timing = eager) */
     const char *single; /* what a single timed call measures: "launch",
                            "device", or "backend" (a 1.0 backend's own) */
 } timing_plan;
@@ -52,11 +54,12 @@ int runner_graph_offered(const rb_backend *b, rb_row *row)
 /* Tells the backend how to time single calls: `device` where it offers it
  * (also to estimate a graph batch's size), else `launch` (a backend with no
  * queue to hold: a call returns when its work is done); a backend of ABI 1.0
- * times its own way. */
+ * times its own way. Eager batches are timed in launch mode. */
 static void choose_timing(const rb_backend *b, void *ctx, int want, timing_plan *plan)
 {
     plan->graph = want == RB_TIMING_GRAPH;
-    int single = plan->graph ? RB_TIMING_DEVICE : want;
+    plan->eager = want == RB_TIMING_EAGER;
+    int single = plan->graph ? RB_TIMING_DEVICE : plan->eager ? RB_TIMING_LAUNCH : want;
     uint32_t offered = b->timing_modes;
     if (single == RB_TIMING_DEVICE && !(offered & RB_TIMING_BIT(RB_TIMING_DEVICE)))
         single = RB_TIMING_LAUNCH;
@@ -69,13 +72,17 @@ static void choose_timing(const rb_backend *b, void *ctx, int want, timing_plan 
         plan->single = "backend";
 }
 
-/* One call, timed between time_begin and time_end. */
-static int time_one_call(const rb_backend *b, void *ctx, const rb_plugin *p, void *state,
-                         double *ns)
+/* `calls` calls launched one after the other, timed together between
+ * time_begin and time_end. */
+static int time_calls(const rb_backend *b, void *ctx, const rb_plugin *p, void *state,
+                      uint32_t calls, double *ns)
 {
-    if (b->time_begin(ctx) != RB_OK || p->run(state) != RB_OK || b->time_end(ctx, ns) != RB_OK)
+    if (b->time_begin(ctx) != RB_OK)
         return RB_ERROR;
-    return RB_OK;
+    for (uint32_t k = 0; k < calls; k++)
+        if (p->run(state) != RB_OK)
+            return RB_ERROR;
+    return b->time_end(ctx, ns);
 }
 
 /* A sample as it is kept: whole nanoseconds, whatever the timer (the cpu
@@ -91,12 +98,15 @@ static double whole_ns(double ns)
 }
 
 /* Timed repetitions, each one call (or, with batch_calls > 0, one replay of
- * the prepared batch, recorded as its time per call), until the stop rule
- * of run/rules.c says so: the noise target met after min_reps and min_time,
+ * the prepared batch, or, with eager_calls > 0, that many calls launched
+ * back to back; recorded as the time per call), until the stop rule of
+ * run/rules.c says so: the noise target met after min_reps and min_time,
  * max_reps, or the share of the timeout. --profile: one repetition. */
 static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_backend *ob,
-                            rb_host_state *host, rb_row *row, uint32_t batch_calls)
+                            rb_host_state *host, rb_row *row, uint32_t batch_calls,
+                            uint32_t eager_calls)
 {
+    uint32_t rep_calls = batch_calls ? batch_calls : eager_calls ? eager_calls : 1;
     rb_energy_meter *meter = runner_energy_meter(r, ob);
     rb_energy_reading energy;
     const rb_experiment *exp = r->exp;
@@ -135,9 +145,9 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         if (meter)
             energy_edge_begin(meter);
         int st = batch_calls ? b->batch_time(ob->ctx, &ns)
-                             : time_one_call(b, ob->ctx, p, state, &ns);
+                             : time_calls(b, ob->ctx, p, state, rep_calls, &ns);
         if (meter && st == RB_OK)
-            energy_edge_end(meter, &energy, batch_calls ? batch_calls : 1);
+            energy_edge_end(meter, &energy, rep_calls);
         if (st != RB_OK) {
             runner_set_reason(row, RB_ROW_FAILED, "run failed: %s", runner_failure_text(host, ob));
             status = RB_ERROR;
@@ -145,9 +155,7 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
             break;
         }
         total_ns += ns;
-        if (batch_calls)
-            ns /= batch_calls;
-        ns = whole_ns(ns);
+        ns = whole_ns(ns / rep_calls);
         if (count == cap) {
             cap *= 2;
             samples = xrealloc(samples, cap * sizeof *samples);
@@ -185,7 +193,7 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
     row->multimodal_known = multimodal >= 0;
     row->multimodal = multimodal == 1;
     if (meter && status == RB_OK && count &&
-        runner_energy_finish(r, p, state, ob, row, &energy, batch_calls) != RB_OK) {
+        runner_energy_finish(r, p, state, ob, row, &energy, batch_calls, rep_calls) != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "a call of the energy batch failed: %s",
                           runner_failure_text(host, ob));
         status = RB_ERROR;
@@ -229,16 +237,28 @@ static int time_batches(runner *r, const rb_plugin *p, void *state, open_backend
     }
     row->batch_calls = calls;
     ob->batch_prepared = 1;
-    st = time_repetitions(r, p, state, ob, host, row, calls);
+    st = time_repetitions(r, p, state, ob, host, row, calls, 0);
     if (ob->batch_prepared) /* the energy batch may have prepared another */
         b->batch_release(ob->ctx);
     ob->batch_prepared = 0;
     return st;
 }
 
+/* Eager timing: batches sized from the warm-up's fastest call (launch
+ * timed), as a graph batch is, each launched call after call and timed as
+ * a whole. A backend that cannot time in launch mode makes the row
+ * `unsupported`. */
+static int time_eager(runner *r, const rb_plugin *p, void *state, open_backend *ob,
+                      rb_host_state *host, rb_row *row, double call_ns)
+{
+    uint32_t calls = ranks_rank0_value(r, rules_batch_calls(r->exp->graph_calls, call_ns));
+    row->batch_calls = calls;
+    return time_repetitions(r, p, state, ob, host, row, 0, calls);
+}
+
 /* Warm-up runs. With `timed`, each is timed as a single call and the
- * fastest is stored in *call_ns (for sizing a graph batch); with no warm-up
- * then, one timed call is made anyway. */
+ * fastest is stored in *call_ns (for sizing a graph or eager batch); with
+ * no warm-up then, one timed call is made anyway. */
 static int warm_up(runner *r, const rb_plugin *p, void *state, open_backend *ob,
                    rb_host_state *host, rb_row *row, int timed, double *call_ns)
 {
@@ -252,7 +272,7 @@ static int warm_up(runner *r, const rb_plugin *p, void *state, open_backend *ob,
         host_clear_error(&ob->host);
         isolate_step(RB_STEP_WARMUP);
         double ns = 0;
-        int st = timed ? time_one_call(b, ob->ctx, p, state, &ns) : p->run(state);
+        int st = timed ? time_calls(b, ob->ctx, p, state, 1, &ns) : p->run(state);
         if (st == RB_OK && !timed)
             st = b->synchronize(ob->ctx);
         if (st != RB_OK) {
@@ -275,8 +295,14 @@ int runner_time_config(runner *r, const rb_plugin *p, void *state, open_backend 
     const rb_backend *b = ob->loaded->desc;
     timing_plan plan;
     choose_timing(b, ob->ctx, runner_wanted_timing(r->exp), &plan);
+    if (plan.eager && strcmp(plan.single, "launch") != 0) {
+        runner_set_reason(row, RB_ROW_UNSUPPORTED, "timing = eager: the %s backend (ABI %u.%u) "
+                          "cannot time calls in launch mode; use timing = launch or device",
+                          b->name, (unsigned)b->abi_major, (unsigned)b->abi_minor);
+        return RB_UNSUPPORTED;
+    }
     double call_ns = 0;
-    int st = warm_up(r, p, state, ob, host, row, plan.graph, &call_ns);
+    int st = warm_up(r, p, state, ob, host, row, plan.graph || plan.eager, &call_ns);
     if (r->n_ranks > 1 && ranks_agree(r, st != RB_OK) && st == RB_OK) {
         runner_set_reason(row, RB_ROW_SKIPPED, "another rank failed in its warm-up");
         st = RB_ERROR;
@@ -284,9 +310,10 @@ int runner_time_config(runner *r, const rb_plugin *p, void *state, open_backend 
     rb_clock_sample before, after;
     int clocks = st == RB_OK && sample_clocks(b, ob, &before);
     if (st == RB_OK) {
-        row->timing = plan.graph ? "graph" : plan.single;
-        st = plan.graph ? time_batches(r, p, state, ob, host, row, call_ns)
-                        : time_repetitions(r, p, state, ob, host, row, 0);
+        row->timing = plan.graph ? "graph" : plan.eager ? "eager" : plan.single;
+        st = plan.graph   ? time_batches(r, p, state, ob, host, row, call_ns)
+             : plan.eager ? time_eager(r, p, state, ob, host, row, call_ns)
+                          : time_repetitions(r, p, state, ob, host, row, 0, 0);
     }
     if (st == RB_OK && clocks && sample_clocks(b, ob, &after)) {
         row->clocks_known = 1;

@@ -15,6 +15,7 @@
 #include <redbench/backend.h>
 
 #include "base/diag.h"
+#include "base/names.h"
 #include "config/experiment.h"
 #include "capture.h"
 #include "tap.h"
@@ -254,7 +255,8 @@ static const struct refusal measurement_mistakes[] = {
     {"bad timing", "[experiment]\ntiming = wall\n[run a]\nplugin = p\n", 1,
      "t.ini:2: error: timing = wall is not valid; valid: launch (one call timed, launch "
      "cost included), graph (a captured batch replayed, time per call), device (one "
-     "call on a held queue)"},
+     "call on a held queue), eager (a batch of calls launched back to back, time per "
+     "call)"},
     {"graph_calls of 0", "[experiment]\ntiming = graph\ngraph_calls = 0\n[run a]\n"
      "plugin = p\n", 1,
      "t.ini:3: error: graph_calls = 0 is not valid; valid: auto or a whole number from "
@@ -263,8 +265,11 @@ static const struct refusal measurement_mistakes[] = {
      "[run a]\nplugin = p\n", 1, "t.ini:3: error: graph_calls = many is not valid"},
     {"graph_calls without graph timing", "[experiment]\ngraph_calls = 10\n[run a]\n"
      "plugin = p\n", 1,
-     "t.ini:2: error: graph_calls applies to timing = graph only; remove it or add "
-     "'timing = graph'"},
+     "t.ini:2: error: graph_calls applies to timing = graph and eager only; remove it "
+     "or add 'timing = graph' or 'timing = eager'"},
+    {"graph_calls with launch timing", "[experiment]\ntiming = launch\ngraph_calls = 10\n"
+     "[run a]\nplugin = p\n", 1,
+     "t.ini:3: error: graph_calls applies to timing = graph and eager only"},
     {"determinism_runs too many", "[experiment]\ndeterminism_runs = 101\n[run a]\n"
      "plugin = p\n", 1,
      "t.ini:2: error: determinism_runs = 101 is out of range; valid: 0 to 100"},
@@ -273,9 +278,13 @@ static const struct refusal measurement_mistakes[] = {
      "device and kept in the cache folder), measure (measured again)"},
     {"graph timing with a cold cache", "[experiment]\ncache = cold\ntiming = graph\n"
      "[run a]\nplugin = p\n", 1,
-     "t.ini:3: error: timing = graph replays calls back to back, with no cache flush "
+     "t.ini:3: error: timing = graph runs calls back to back, with no cache flush "
      "between them, so cache = cold (line 2) cannot hold; use timing = launch or device "
      "with cache = cold"},
+    {"eager timing with a cold cache", "[experiment]\ntiming = eager\ncache = cold\n"
+     "[run a]\nplugin = p\n", 1,
+     "t.ini:2: error: timing = eager runs calls back to back, with no cache flush "
+     "between them, so cache = cold (line 3) cannot hold"},
     {"duplicate timing", "[experiment]\ntiming = launch\ntiming = graph\n[run a]\n"
      "plugin = p\n", 1,
      "t.ini:3: error: duplicate key 'timing' in [experiment] (first set at line 2)"},
@@ -288,7 +297,7 @@ static void test_measurement_keys(void)
         const char *word;
         int mode;
     } timings[] = {{"launch", RB_TIMING_LAUNCH}, {"graph", RB_TIMING_GRAPH},
-                   {"device", RB_TIMING_DEVICE}};
+                   {"device", RB_TIMING_DEVICE}, {"eager", RB_TIMING_EAGER}};
     rb_experiment exp;
     char text[256];
     for (size_t k = 0; k < sizeof timings / sizeof *timings; k++) {
@@ -309,6 +318,11 @@ static void test_measurement_keys(void)
                        "[run a]\nplugin = p\n", &exp);
     ok(errors == 0 && exp.graph_calls == 0 && exp.peak == RB_PEAK_USE_CACHE,
        "graph_calls = auto is 0; peak = cached");
+    experiment_free(&exp);
+    errors = load_text("[experiment]\ntiming = eager\ngraph_calls = 64\n[run a]\nplugin = p\n",
+                       &exp);
+    ok(errors == 0 && exp.timing == RB_TIMING_EAGER && exp.graph_calls == 64,
+       "graph_calls = 64 under timing = eager");
     experiment_free(&exp);
 
     refused_each(measurement_mistakes, N_REFUSALS(measurement_mistakes));
@@ -522,7 +536,7 @@ static void test_files(void)
 
 int main(void)
 {
-    plan(102);
+    plan(106);
     test_valid_file();
     test_defaults();
     test_sections_and_keys();

@@ -12,7 +12,7 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 energy_standin
-plan 27
+plan 29
 q() { "$JQ" -r "$1" "$2"; }
 within() { # within GOT WANT FRACTION
   awk -v g="$1" -v w="$2" -v f="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w > 0 && d <= f * w) }'; }
@@ -43,6 +43,15 @@ ok "... which is average power x time per call (within 25%: back-to-back batches
 ok "J/GB = energy per call / (n x 4 bytes / 1e9)" \
   within "$(q '.results[0].j_per_gb' "$tmp/fine.json")" \
          "$(q '.results[0].energy_j/(65536*4/1e9)' "$tmp/fine.json")" 1e-9
+# Eager timing, the same counter: each timed batch's edges count its calls.
+write eager timing=eager graph_calls=2000
+run -c "$tmp/eager.ini" -D min_time=0.2 -D max_reps=20 -o "$tmp/eager.json" 2>"$tmp/err" || cat "$tmp/err"
+ok "eager timing: the energy covers the timed batches, every call of them (reps x 2000)" \
+  "$JQ" -e '.results[0]|.status == "ok" and .timing == "eager" and .energy_source == "counter" and
+    .energy_calls == .reps * 2000' "$tmp/eager.json"
+ok "... and energy per call is average power x time per call (within 25%)" \
+  within "$(q '.results[0]|.energy_j' "$tmp/eager.json")" \
+         "$(q '.results[0]|.power_w*.median_ns*1e-9' "$tmp/eager.json")" 0.25
 
 # Single calls of microseconds with a counter moving every 50 ms: a longer
 # energy batch, said in the note; the time is still the timed calls'.

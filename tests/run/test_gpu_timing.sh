@@ -1,9 +1,10 @@
 #!/bin/bash
 # tests/run/test_gpu_timing.sh: the measurement on a GPU, with the cuda pack.
 # A CUB sum, a shuffle sum, thrust and a float atomic sum at 1M elements in
-# each timing mode (launch, device, graph): rows ok and labelled with their
-# mode, graph rows with a batch of calls, and the times in the expected
-# order (graph and held device time not above launch); thrust (which
+# each timing mode (launch, device, graph, eager): rows ok and labelled
+# with their mode, graph and eager rows with a batch of calls, and the
+# times in the expected order (graph, eager and held device time not above
+# launch); thrust (which
 # allocates and waits inside each call) declined for graph timing with the
 # CUDA capture error, not crashed, and the stream usable after it; clocks
 # from NVML where present; the float atomics not deterministic while CUB's
@@ -49,7 +50,7 @@ experiment launch launch
 case $? in 2) skip_all "the cuda pack is not built: $(head -n 3 "$tmp/probe.out")" ;; esac
 status=$(q '.results[0].status' "$tmp/launch.json" 2>/dev/null)
 [ "$status" = skipped ] && skip_all "$(q '.results[0].reason' "$tmp/launch.json")"
-plan 17
+plan 19
 
 is "$(q '[.results[]|.status+":"+.timing]|join(",")' "$tmp/launch.json")" \
    "ok:launch,ok:launch,ok:launch,ok:launch" "timing = launch: every row ok and labelled launch"
@@ -76,6 +77,14 @@ ok "a held (device) time is not above a launched one (cub)" "$JQ" -e \
    "$tmp/device.json"
 ok "the stream is usable after the failed capture: the row after thrust is ok" \
    test "$(q '.results[3].status' "$tmp/graph.json")" = ok
+experiment eager eager
+"$rb" -q -c "$tmp/eager.ini" -o "$tmp/eager.json"
+ok "timing = eager: every row ok (thrust too), labelled eager, with a batch of 2 to 1000 calls" \
+   "$JQ" -e '[.results[]|.status=="ok" and .timing=="eager" and .batch_calls>=2 and .batch_calls<=1000]|all' \
+   "$tmp/eager.json"
+ok "an eager call's time is not above a launched call's (cub)" "$JQ" -e \
+   --slurpfile l "$tmp/launch.json" '.results[0].median_ns <= $l[0].results[0].median_ns * 1.02' \
+   "$tmp/eager.json"
 
 nvml=$(q '.devices[0].properties.nvml // ""' "$tmp/launch.json")
 case $nvml in

@@ -9,12 +9,13 @@
 # rank, a rank that declines. Also: `n_scope = total`, `devices`, a
 # plugin without a collective on two ranks, and the vector answer
 # (`result = vector`, ABI 1.4): every element judged, a rank's slice left
-# out and one element off each wrong; and graph timing across ranks.
+# out and one element off each wrong; and graph and eager timing across
+# ranks.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plugins=$top_builddir/tests/run/ranks/dir
-plan 33
+plan 35
 
 cat >"$tmp/good.ini" <<INI
 [experiment]
@@ -177,3 +178,9 @@ is "$?" 0 "timing = graph across ranks: exit 0"
 is "$("$JQ" -r '[.results[] | "\(.status) \(.timing) \(.batch_calls > 0) \(.probes)"] | unique |
     join(",")' "$tmp/graph.json")" "ok graph true passed" \
   "each rank replays its batch of calls (rank 0's size), every row ok and proven"
+"$rb" -q -p "$plugins" -c "$tmp/vector.ini" -D bug=none -D op=sum -D ranks=2,4 \
+  -D timing=eager -D graph_calls=6 -o "$tmp/eager.json" 2>"$tmp/eager.err"
+is "$?" 0 "timing = eager across ranks: exit 0"
+is "$("$JQ" -r '[.results[] | "\(.status) \(.timing) \(.batch_calls) \(.probes)"] | unique |
+    join(",")' "$tmp/eager.json")" "ok eager 6 passed" \
+  "each rank launches its batches of 6 calls back to back, every row ok and proven"

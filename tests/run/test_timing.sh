@@ -2,13 +2,14 @@
 # tests/run/test_timing.sh: how configurations are measured, on the cpu pack and
 # the plugins of tests/run/timing/. Each timing mode is recorded in every row
 # (device falls back to launch on the cpu, which has no queue to hold;
-# graph rows carry their batch size); stopped_by says whether the noise
+# graph and eager rows carry their batch size, and an eager batch's time
+# per call is a call's, not a batch's); stopped_by says whether the noise
 # target, max_reps or the timeout ended the repetitions, and the reports
 # say so; error_ratio is the error in units of the tolerance; determinism
 # is checked by comparing result bits (threads: same; flaky-bits: not); the
 # measured peak is cached per device and measured again when its key
 # changes or `peak = measure` (or REDBENCH_PEAK=measure) asks; a backend of ABI 1.0 still loads, is
-# timed its own way and declines graph timing with the reason; --profile
+# timed its own way and declines graph and eager timing with the reason; --profile
 # runs each configuration once. Every sample is whole nanoseconds, in
 # every mode (a batch's time over its calls too).
 . "$top_srcdir/tests/lib.sh"
@@ -16,7 +17,7 @@ cd "$top_builddir"
 dir=$top_builddir/tests/run/timing/dir
 [ -d "$dir" ] || skip_all "the timing test plugins are not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 50
+plan 56
 # The peak cache is under test, in a folder of its own; until its own
 # tests below, that folder holds the host's peak from the suite's cache
 # (tests/local.mk), so the runs before them do not measure it.
@@ -59,8 +60,10 @@ is "$(q '[.results[].timing]|unique|join(",")' "$tmp/device.json")" "launch" \
 
 write graph "min_time = 0.01" "timing = graph" "graph_calls = 7"
 run -c "$tmp/graph.ini" -o "$tmp/graph.json"
+write eager "min_time = 0.01" "timing = eager" "graph_calls = 7"
+run -c "$tmp/eager.ini" -o "$tmp/eager.json"
 whole='[.results[].samples_ns[]?] | [length, (map(select(. != floor)) | length)] | map(tostring) | join(" ")'
-for mode in launch device graph; do
+for mode in launch device graph eager; do
   q "$whole" "$tmp/$mode.json" >"$tmp/whole"
   ok "timing = $mode: every samples_ns value is whole nanoseconds ($(cat "$tmp/whole"): samples, fractional)" \
     grep -qE '^[1-9][0-9]* 0$' "$tmp/whole"
@@ -71,16 +74,25 @@ is "$(q '[.results[].batch_calls]|unique|map(tostring)|join(",")' "$tmp/graph.js
    "... each with its batch of graph_calls = 7 calls"
 is "$(q '[.results[].status]|unique|join(",")' "$tmp/graph.json")" "ok" "... and every row is ok"
 
-write graph-auto "min_time = 0.01" "timing = graph"
-run -c "$tmp/graph-auto.ini" -o "$tmp/graph-auto.json"
-ok "graph_calls = auto: a 1K serial sum (about 1 us) gets a batch of 100 to 1000 calls" \
-   test "$(q '.results[0].batch_calls' "$tmp/graph-auto.json")" -ge 100 -a \
-        "$(q '.results[0].batch_calls' "$tmp/graph-auto.json")" -le 1000
-ok "... and its time per call (the batch's / calls) is near a launch-timed call's (within 5x)" \
-   "$JQ" -e --slurpfile l "$tmp/launch.json" \
-   '.results[1].median_ns < 5 * $l[0].results[1].median_ns and
-    .results[1].median_ns > $l[0].results[1].median_ns / 5 and .results[1].batch_calls > 5' \
-   "$tmp/graph-auto.json"
+# auto_batch MODE: graph_calls = auto sizes MODE's batches from the
+# warm-up, and a batch's time over its calls is a call's.
+auto_batch() {
+  write "$1-auto" "min_time = 0.01" "timing = $1"
+  run -c "$tmp/$1-auto.ini" -o "$tmp/$1-auto.json"
+  ok "graph_calls = auto under $1: a 1K serial sum (about 1 us) gets a batch of 100 to 1000 calls" \
+     test "$(q '.results[0].batch_calls' "$tmp/$1-auto.json")" -ge 100 -a \
+          "$(q '.results[0].batch_calls' "$tmp/$1-auto.json")" -le 1000
+  ok "... and its time per call (the batch's / calls) is near a launch-timed call's (within 5x)" \
+     "$JQ" -e --slurpfile l "$tmp/launch.json" \
+     '.results[1].median_ns < 5 * $l[0].results[1].median_ns and
+      .results[1].median_ns > $l[0].results[1].median_ns / 5 and .results[1].batch_calls > 5' \
+     "$tmp/$1-auto.json"
+}
+auto_batch graph
+
+is "$(q '[.results[]|.timing+":"+.status+":"+(.batch_calls|tostring)]|unique|join(",")' "$tmp/eager.json")" \
+   "eager:ok:7" "timing = eager: every row says eager, ok, with its batch of graph_calls = 7 calls"
+auto_batch eager
 
 # ---- what stopped the repetitions ----
 is "$(q '[.results[].stopped_by]|unique|join(",")' "$tmp/launch.json")" "noise" \
@@ -209,6 +221,12 @@ run -c "$tmp/old-graph.ini" -o "$tmp/old-graph.json"
 is "$(q '.results[0].status' "$tmp/old-graph.json")" "unsupported" "timing = graph on it: unsupported"
 ok "... saying the backend (ABI 1.0) cannot replay batches" "$JQ" -e \
    '.results[0].reason|test("oldclock backend \\(ABI 1.0\\) cannot replay batches")' "$tmp/old-graph.json"
+sed 's/timing = launch/timing = eager/' "$tmp/old.ini" >"$tmp/old-eager.ini"
+run -c "$tmp/old-eager.ini" -o "$tmp/old-eager.json"
+is "$(q '.results[0].status' "$tmp/old-eager.json")" "unsupported" "timing = eager on it: unsupported"
+ok "... saying the backend (ABI 1.0) cannot time calls in launch mode" "$JQ" -e \
+   '.results[0].reason|test("oldclock backend \\(ABI 1.0\\) cannot time calls in launch mode")' \
+   "$tmp/old-eager.json"
 
 # ---- --profile ----
 write profile "min_time = 1" "timing = graph"

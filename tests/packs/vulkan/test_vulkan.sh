@@ -8,7 +8,7 @@
 # double atomic adds); subgroup's f16 and bf16 at n = 1, 7, 1001 and
 # 2^16 + 3, also read at 0 to 7 halves past a 16-byte boundary (the
 # half-shifted control), and the other strategies declining them; the
-# three timing modes time it; the planted-bug plugins of
+# four timing modes time it; the planted-bug plugins of
 # tests/packs/vulkan/ (the one-pass finish's counter left unreset and the
 # odd last half dropped among them) are each judged `wrong`; and, where the
 # Khronos validation layer is installed, a run of every strategy (and of
@@ -81,7 +81,7 @@ n_dtypes=$(echo "$dtypes" | tr ',' '\n' | wc -l)
 sizes="1, 2, 3, 31, 1000, 1000001"
 n_sizes=6
 
-plan 24
+plan 25
 
 # 1. tree: every variant (reduce0..reduce7), op and dtype the device has,
 # at every size; grid-stride and subgroup also with 3 workgroups a pass.
@@ -294,8 +294,9 @@ declined_ok() {
 }
 ok "what the device lacks is unsupported with the reason" declined_ok
 
-# 7-8. the timing modes: launch, device and graph each time every strategy.
-for mode in launch graph device; do
+# 7-8. the timing modes: launch, device, graph and eager (calls submitted
+# back to back, timed together) each time every strategy.
+for mode in launch graph device eager; do
   header "timing-$mode" "timing = $mode" >"$tmp/timing-$mode.ini"
   cat >>"$tmp/timing-$mode.ini" <<EOF2
 [data]
@@ -448,7 +449,7 @@ khronos_validation.report_flags = error
 khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
 EOF2
   validated() {
-    for mode in launch graph device; do
+    for mode in launch graph device eager; do
       VK_LAYER_SETTINGS_PATH=$tmp/layer VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
         all_ok "timing-$mode" 6 || return 1
     done
