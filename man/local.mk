@@ -7,13 +7,16 @@
 # installed into $(mandir)/man1.
 man1_MANS = man/redbench.1
 EXTRA_DIST += man/redbench.1.in
-CLEANFILES += man/redbench.1 man/redbench.1.tmp man/redbench.1.options man/redbench.1.settings
+# (and what an interrupted make left: the rule's files are named after its
+# process, so that two makes in one tree never share one)
+CLEANFILES += man/redbench.1 man/redbench.1.*.tmp man/redbench.1.*.options \
+	man/redbench.1.*.settings
 
 man/redbench.1: man/redbench.1.in src/cli/write-completion$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	src/cli/write-completion$(EXEEXT) --man >$@.$$$$.options && \
 	src/cli/write-completion$(EXEEXT) --man-settings >$@.$$$$.settings && \
-	$(SED) -e '/^@OPTION_SUMMARY@$$/{r $@.$$$$.options' -e 'd' -e '}' \
-	  -e '/^@EXPERIMENT_KEYS@$$/{r $@.$$$$.settings' -e 'd' -e '}' \
+	$(SED) -e '/^@OPTION_SUMMARY@$$/{r '"$@.$$$$.options" -e 'd' -e '}' \
+	  -e '/^@EXPERIMENT_KEYS@$$/{r '"$@.$$$$.settings" -e 'd' -e '}' \
 	  $(srcdir)/man/redbench.1.in >$@.$$$$.tmp && \
 	rm -f $@.$$$$.options $@.$$$$.settings && mv -f $@.$$$$.tmp $@

@@ -34,7 +34,7 @@ PACK_MANIFEST_FILES = plugins/cpu/pack.ini plugins/cuda/pack.ini plugins/vulkan/
 EXTRA_DIST += plugins/cpu/pack.ini.in plugins/cuda/pack.ini.in plugins/vulkan/pack.ini.in \
 	plugins/mpi/pack.ini.in plugins/nccl/pack.ini.in \
 	plugins/p2p/pack.ini.in
-CLEANFILES += $(PACK_MANIFEST_FILES)
+CLEANFILES += $(PACK_MANIFEST_FILES) plugins/*/pack.ini.*.tmp plugins/*/*.so.*.tmp
 RB_ALL_HOOKS += $(PACK_MANIFESTS)
 
 edit_manifest = $(SED) -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'

@@ -86,7 +86,7 @@ src_cli_write_completion_SOURCES = src/cli/write_completion.c
 src_cli_write_completion_LDADD = src/libredbench.la
 bashcompletiondir = $(datadir)/bash-completion/completions
 nodist_bashcompletion_DATA = completion/redbench
-CLEANFILES += completion/redbench
+CLEANFILES += completion/redbench completion/redbench.*.tmp
 completion/redbench: src/cli/write-completion$(EXEEXT)
 	@$(MKDIR_P) completion
 	$(AM_V_GEN)src/cli/write-completion$(EXEEXT) >$@.$$$$.tmp && mv -f $@.$$$$.tmp $@
@@ -97,7 +97,7 @@ completion/redbench: src/cli/write-completion$(EXEEXT)
 # shell's process first, so that two makes in one tree (the tests run make
 # install and make distdir side by side) never move each other's file.
 BUILT_SOURCES = src/base/git_revision.h
-CLEANFILES += src/base/git_revision.h
+CLEANFILES += src/base/git_revision.h src/base/git_revision.h.*.tmp
 EXTRA_DIST += src/base/git-revision.sh docs/report.png docs/architecture.md
 src/base/git_revision.h: rb-git-revision-check
 	@$(MKDIR_P) src/base && \
@@ -112,7 +112,7 @@ rb-git-revision-check:
 # re-running configure with another --prefix rebuilds exactly what embeds
 # them (make's dependency tracking sees the header change).
 BUILT_SOURCES += src/host/paths.h
-CLEANFILES += src/host/paths.h
+CLEANFILES += src/host/paths.h src/host/paths.h.*.tmp
 src/host/paths.h: rb-paths-check
 	@$(MKDIR_P) src/host && \
 	{ echo "/* src/host/paths.h: made by make from configure's choices; do not edit. */" && \

@@ -11,11 +11,12 @@
  * status and reason, the time statistics, bandwidth and peaks, result and
  * expected value; then, appended so that earlier columns keep their
  * positions, how it was measured and how far to trust it: timing (mode),
- * batch_calls (graph timing), stopped_by, error_ratio (the error in units of
- * the tolerance), deterministic and determinism_results (repeated runs gave
- * the same bits: true or false, empty when not checked), throttled and
- * throttle_reasons (empty where the clocks could not be read). The columns
- * are fields of report/fields.c, named as in the JSON report. */
+ * batch_calls (graph and eager timing), stopped_by, error_ratio (the
+ * error in units of the tolerance), deterministic and determinism_results
+ * (repeated runs gave the same bits: true or false, empty when not
+ * checked), throttled and throttle_reasons (empty where the clocks could
+ * not be read). The columns are fields of report/fields.c, named as in the
+ * JSON report. */
 #include "report/reporters.h"
 
 #include <inttypes.h>

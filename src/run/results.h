@@ -58,11 +58,11 @@ typedef struct rb_row {
     int device_index;       /* index into rb_run_info.devices, -1 if none */
 
     /* How it was measured. The strings are static. */
-    const char *timing;     /* "launch", "graph", "device", or "backend" (a
-                               backend of ABI 1.0 timed it its own way);
-                               NULL when nothing was timed */
-    uint32_t batch_calls;   /* graph timing: calls per replayed batch (each
-                               sample is a batch's time / batch_calls) */
+    const char *timing;     /* "launch", "graph", "device", "eager", or
+                               "backend" (a backend of ABI 1.0 timed it its
+                               own way); NULL when nothing was timed */
+    uint32_t batch_calls;   /* graph and eager timing: calls per timed batch
+                               (each sample is a batch's time / batch_calls) */
     const char *stopped_by; /* why the repetitions stopped: "noise" (the
                                target was met after min_time and min_reps),
                                "max_reps", "timeout", "profile" (--profile:

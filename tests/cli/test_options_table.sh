@@ -3,7 +3,8 @@
 # (src/cli/option_table.c, listed by src/cli/write-completion --options) is
 # accepted by its command's parser, listed by `redbench [COMMAND] --help`,
 # named in the manual page and offered by the bash completion script; every
-# command is listed by `redbench --help` and the manual page, and completed.
+# command is listed by `redbench --help` and the manual page, and completed;
+# the manual page holds its generated OPTION SUMMARY and [experiment] keys.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 lister=$top_builddir/src/cli/write-completion
@@ -12,7 +13,7 @@ man=$top_builddir/man/redbench.1
 [ -x "$lister" ] && [ -f "$completion" ] || skip_all "the completion script is not built"
 "$lister" --options >"$tmp/options"
 commands=$(cut -f1 "$tmp/options" | grep -v '^-$' | sort -u)
-plan $(( $(wc -l <"$tmp/options") * 4 + $(echo "$commands" | wc -l) * 3 + 3 ))
+plan $(( $(wc -l <"$tmp/options") * 4 + $(echo "$commands" | wc -l) * 3 + 5 ))
 
 # What bash completion offers after the words given (the last one being
 # completed).
@@ -50,6 +51,14 @@ complete_words redbench --format "" >"$tmp/completed"
 is "$(sort "$tmp/completed" | tr '\n' ' ')" "csv html json md table " "the completion offers --format's words"
 complete_words redbench compare --format "" >"$tmp/completed"
 is "$(sort "$tmp/completed" | tr '\n' ' ')" "csv json md table " "... and compare's own"
+# The manual page holds its two generated parts whole: the OPTION SUMMARY
+# (write-completion --man) and the [experiment] keys (--man-settings).
+for part in man man-settings; do
+  "$lister" --$part >"$tmp/$part"
+  missing=$(grep -Fxvf "$man" "$tmp/$part" | head -n 3)
+  ok "the manual page holds every line of write-completion --$part ($(wc -l <"$tmp/$part") lines)" \
+    test -s "$tmp/$part" -a -z "$missing"
+done
 "$rb" --bogus 2>"$tmp/err"
 ok "an unknown option's error lists the valid ones" grep -q 'unknown option: --bogus; valid: --config, --run, -D, ' "$tmp/err"
 done_testing
