@@ -103,8 +103,8 @@ const char *dtype_choices(void);
 const char *distribution_choices(void);
 /* The formats joined by `sep`: ", " for messages, "|" for usage lines. */
 const char *format_choices(const char *sep);
-/* "launch (one call timed, ...), graph (...), device (...), eager (...)": each timing
- * mode with what it measures. */
+/* "launch (one call timed, ...), graph (...), device (...), eager (...)":
+ * each timing mode with what it measures. */
 const char *timing_mode_choices(void);
 
 /* "sum, min" from a mask of RB_OP_BIT / RB_DTYPE_BIT; a static buffer per call

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/names.h"
 #include "base/util.h"
 #include "run/isolate.h"
 #include "run/rank_link.h"
@@ -37,14 +38,17 @@
 #define RANKS_MESSAGE_MAX ((uint64_t)1 << 31)
 
 
-/* The words a row's timing and stopped_by may hold: a ROW message sends
- * them as text (row_words), and the leader's row points at these. */
-static const char *const known_words[] = {"launch", "graph", "device", "eager", "backend",
-                                          "noise", "max_reps", "timeout", "profile", "ranks",
-                                          NULL};
+/* The words a row's timing and stopped_by may hold besides the timing
+ * modes' (base/names.h): a ROW message sends them as text (row_words), and
+ * the leader's row points at these or at the names' table. */
+static const char *const known_words[] = {"backend", "noise", "max_reps", "timeout",
+                                          "profile", "ranks", NULL};
 
 static const char *static_word(const char *text)
 {
+    int mode = timing_mode_from_name(text);
+    if (mode >= 0)
+        return timing_mode_name(mode);
     for (const char *const *w = known_words; *w; w++)
         if (strncmp(*w, text, 15) == 0 && strlen(*w) < 16 && text[strlen(*w)] == '\0')
             return *w;

@@ -249,8 +249,7 @@ static int open_and_describe(runner *r, const rb_configuration *cfg, rb_row *row
                           "gets a fresh process)", p->backend);
         return -1;
     }
-    if (runner_wanted_timing(r->exp) == RB_TIMING_GRAPH &&
-        !runner_graph_offered(ob->loaded->desc, row))
+    if (!runner_timing_offered(ob->loaded->desc, runner_wanted_timing(r->exp), row))
         return -1;
     if (describe_one(r, cfg, ob, row) != 0)
         return -1;

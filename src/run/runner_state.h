@@ -141,8 +141,9 @@ void runner_restore_input(runner *r, open_backend *ob);
 
 /* The timing mode the experiment asks for. */
 int runner_wanted_timing(const rb_experiment *exp);
-/* Whether backend b can replay batches; if not, says why in the row. */
-int runner_graph_offered(const rb_backend *b, rb_row *row);
+/* Whether backend b can time in the mode asked for (graph: replay batches;
+ * eager: time calls in launch mode); if not, says why in the row. */
+int runner_timing_offered(const rb_backend *b, int want, rb_row *row);
 /* The warm-up and the timed repetitions of an initialised configuration,
  * with the clocks sampled around them. Returns RB_OK, or another status
  * with the row's reason set. */

@@ -1,9 +1,10 @@
 /* src/run/timing.c: how a configuration is timed on its backend: the timing
  * plan (single calls timed in launch or device mode, replays of a captured
- * batch, or eager batches: calls launched back to back), the warm-up, the timed repetitions until the stop rule of
- * run/rules.c says so, and the device's clocks sampled around them; with
- * `energy = on`, the energy meter's edges around each repetition and its
- * region around them all (run/energy_row.c). */
+ * batch, or eager batches: calls launched back to back), the warm-up, the
+ * timed repetitions until the stop rule of run/rules.c says so, and the
+ * device's clocks sampled around them; with `energy = on`, the energy
+ * meter's edges around each repetition and its region around them all
+ * (run/energy_row.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,15 +40,23 @@ int runner_wanted_timing(const rb_experiment *exp)
     return exp->profile ? RB_TIMING_LAUNCH : exp->timing;
 }
 
-/* Whether backend b can replay batches; if not, says why in the row. */
-int runner_graph_offered(const rb_backend *b, rb_row *row)
+/* Whether backend b can time as `want` asks: graph timing needs batch
+ * replays, eager timing launch timing (the host makes its calls); the
+ * other modes every backend serves (or times its own way). If not, says
+ * why in the row. */
+int runner_timing_offered(const rb_backend *b, int want, rb_row *row)
 {
-    if ((b->timing_modes & RB_TIMING_BIT(RB_TIMING_GRAPH)) && b->batch_prepare &&
-        b->batch_time && b->batch_release)
+    const char *lacks;
+    if (want == RB_TIMING_GRAPH && !((b->timing_modes & RB_TIMING_BIT(RB_TIMING_GRAPH)) &&
+                                     b->batch_prepare && b->batch_time && b->batch_release))
+        lacks = "replay batches of calls";
+    else if (want == RB_TIMING_EAGER && !(b->timing_modes & RB_TIMING_BIT(RB_TIMING_LAUNCH)))
+        lacks = "time calls in launch mode";
+    else
         return 1;
-    runner_set_reason(row, RB_ROW_UNSUPPORTED, "timing = graph: the %s backend (ABI %u.%u) cannot "
-                      "replay batches of calls; use timing = launch or device", b->name,
-                      (unsigned)b->abi_major, (unsigned)b->abi_minor);
+    runner_set_reason(row, RB_ROW_UNSUPPORTED, "timing = %s: the %s backend (ABI %u.%u) cannot "
+                      "%s; use timing = launch or device", timing_mode_name(want), b->name,
+                      (unsigned)b->abi_major, (unsigned)b->abi_minor, lacks);
     return 0;
 }
 
@@ -97,16 +106,15 @@ static double whole_ns(double ns)
     return whole < 1 ? 1 : whole;
 }
 
-/* Timed repetitions, each one call (or, with batch_calls > 0, one replay of
- * the prepared batch, or, with eager_calls > 0, that many calls launched
- * back to back; recorded as the time per call), until the stop rule of
- * run/rules.c says so: the noise target met after min_reps and min_time,
- * max_reps, or the share of the timeout. --profile: one repetition. */
+/* Timed repetitions, each `calls` calls (with `replay`, one replay of the
+ * prepared batch of that many; else calls launched back to back, one
+ * outside eager timing), recorded as the time per call, until the stop
+ * rule of run/rules.c says so: the noise target met after min_reps and
+ * min_time, max_reps, or the share of the timeout. --profile: one
+ * repetition. */
 static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_backend *ob,
-                            rb_host_state *host, rb_row *row, uint32_t batch_calls,
-                            uint32_t eager_calls)
+                            rb_host_state *host, rb_row *row, uint32_t calls, int replay)
 {
-    uint32_t rep_calls = batch_calls ? batch_calls : eager_calls ? eager_calls : 1;
     rb_energy_meter *meter = runner_energy_meter(r, ob);
     rb_energy_reading energy;
     const rb_experiment *exp = r->exp;
@@ -144,10 +152,10 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         double ns = 0;
         if (meter)
             energy_edge_begin(meter);
-        int st = batch_calls ? b->batch_time(ob->ctx, &ns)
-                             : time_calls(b, ob->ctx, p, state, rep_calls, &ns);
+        int st = replay ? b->batch_time(ob->ctx, &ns)
+                        : time_calls(b, ob->ctx, p, state, calls, &ns);
         if (meter && st == RB_OK)
-            energy_edge_end(meter, &energy, rep_calls);
+            energy_edge_end(meter, &energy, calls);
         if (st != RB_OK) {
             runner_set_reason(row, RB_ROW_FAILED, "run failed: %s", runner_failure_text(host, ob));
             status = RB_ERROR;
@@ -155,7 +163,7 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
             break;
         }
         total_ns += ns;
-        ns = whole_ns(ns / rep_calls);
+        ns = whole_ns(ns / calls);
         if (count == cap) {
             cap *= 2;
             samples = xrealloc(samples, cap * sizeof *samples);
@@ -193,7 +201,7 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
     row->multimodal_known = multimodal >= 0;
     row->multimodal = multimodal == 1;
     if (meter && status == RB_OK && count &&
-        runner_energy_finish(r, p, state, ob, row, &energy, batch_calls, rep_calls) != RB_OK) {
+        runner_energy_finish(r, p, state, ob, row, &energy, replay ? calls : 0, calls) != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "a call of the energy batch failed: %s",
                           runner_failure_text(host, ob));
         status = RB_ERROR;
@@ -212,6 +220,13 @@ static int sample_clocks(const rb_backend *b, open_backend *ob, rb_clock_sample 
     return b->sample_clocks(ob->ctx, out) == RB_OK;
 }
 
+/* The calls of a graph or eager batch: graph_calls, or enough calls of
+ * call_ns for about 2 ms (run/rules.c); rank 0's for every rank. */
+static uint32_t batch_size(runner *r, double call_ns)
+{
+    return ranks_rank0_value(r, rules_batch_calls(r->exp->graph_calls, call_ns));
+}
+
 /* Graph timing: sizes a batch from the warm-up's fastest call, captures it,
  * measures replays and releases it. A run that cannot be captured makes the
  * row `unsupported`, with the backend's and the plugin's reasons. */
@@ -219,7 +234,7 @@ static int time_batches(runner *r, const rb_plugin *p, void *state, open_backend
                         rb_host_state *host, rb_row *row, double call_ns)
 {
     const rb_backend *b = ob->loaded->desc;
-    uint32_t calls = ranks_rank0_value(r, rules_batch_calls(r->exp->graph_calls, call_ns));
+    uint32_t calls = batch_size(r, call_ns);
     host_clear_error(host);
     host_clear_error(&ob->host);
     isolate_step(RB_STEP_RUN);
@@ -237,23 +252,21 @@ static int time_batches(runner *r, const rb_plugin *p, void *state, open_backend
     }
     row->batch_calls = calls;
     ob->batch_prepared = 1;
-    st = time_repetitions(r, p, state, ob, host, row, calls, 0);
+    st = time_repetitions(r, p, state, ob, host, row, calls, 1);
     if (ob->batch_prepared) /* the energy batch may have prepared another */
         b->batch_release(ob->ctx);
     ob->batch_prepared = 0;
     return st;
 }
 
-/* Eager timing: batches sized from the warm-up's fastest call (launch
- * timed), as a graph batch is, each launched call after call and timed as
- * a whole. A backend that cannot time in launch mode makes the row
- * `unsupported`. */
+/* Eager timing: batches sized as a graph batch is, from the warm-up's
+ * fastest call (launch timed), each launched call after call and timed as
+ * a whole. */
 static int time_eager(runner *r, const rb_plugin *p, void *state, open_backend *ob,
                       rb_host_state *host, rb_row *row, double call_ns)
 {
-    uint32_t calls = ranks_rank0_value(r, rules_batch_calls(r->exp->graph_calls, call_ns));
-    row->batch_calls = calls;
-    return time_repetitions(r, p, state, ob, host, row, 0, calls);
+    row->batch_calls = batch_size(r, call_ns);
+    return time_repetitions(r, p, state, ob, host, row, row->batch_calls, 0);
 }
 
 /* Warm-up runs. With `timed`, each is timed as a single call and the
@@ -295,12 +308,6 @@ int runner_time_config(runner *r, const rb_plugin *p, void *state, open_backend 
     const rb_backend *b = ob->loaded->desc;
     timing_plan plan;
     choose_timing(b, ob->ctx, runner_wanted_timing(r->exp), &plan);
-    if (plan.eager && strcmp(plan.single, "launch") != 0) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "timing = eager: the %s backend (ABI %u.%u) "
-                          "cannot time calls in launch mode; use timing = launch or device",
-                          b->name, (unsigned)b->abi_major, (unsigned)b->abi_minor);
-        return RB_UNSUPPORTED;
-    }
     double call_ns = 0;
     int st = warm_up(r, p, state, ob, host, row, plan.graph || plan.eager, &call_ns);
     if (r->n_ranks > 1 && ranks_agree(r, st != RB_OK) && st == RB_OK) {
@@ -313,7 +320,7 @@ int runner_time_config(runner *r, const rb_plugin *p, void *state, open_backend 
         row->timing = plan.graph ? "graph" : plan.eager ? "eager" : plan.single;
         st = plan.graph   ? time_batches(r, p, state, ob, host, row, call_ns)
              : plan.eager ? time_eager(r, p, state, ob, host, row, call_ns)
-                          : time_repetitions(r, p, state, ob, host, row, 0, 0);
+                          : time_repetitions(r, p, state, ob, host, row, 1, 0);
     }
     if (st == RB_OK && clocks && sample_clocks(b, ob, &after)) {
         row->clocks_known = 1;
