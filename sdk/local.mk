@@ -5,7 +5,7 @@
 # (share/doc/redbench/).
 rbincludedir = $(includedir)/redbench
 rbinclude_HEADERS = sdk/redbench/plugin.h sdk/redbench/backend.h \
-	sdk/redbench/cuda_helpers.cuh sdk/redbench/vulkan.h sdk/redbench/half.h
+	sdk/redbench/cuda_helpers.cuh sdk/redbench/cuda_vector_reduce.cuh sdk/redbench/vulkan.h sdk/redbench/half.h
 pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = sdk/redbench.pc
 aclocaldir = $(datadir)/aclocal

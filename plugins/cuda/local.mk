@@ -24,7 +24,7 @@ CUDA_PACK_DEPS = \
 	sdk/redbench/plugin.h \
 	sdk/redbench/backend.h \
 	sdk/redbench/cuda_helpers.cuh
-EXTRA_DIST += $(CUDA_PACK_CU) sdk/redbench/cuda_helpers.cuh plugins/cuda/vector_reduce.cuh
+EXTRA_DIST += $(CUDA_PACK_CU) sdk/redbench/cuda_helpers.cuh
 
 # NVCCFLAGS is the user's, as CFLAGS is.
 NVCC_PLUGIN_FLAGS = $(NVCC_ARCH_FLAGS) -O3 -std=c++20 -shared \

@@ -10,9 +10,9 @@ ncclpackdir = $(pkglibdir)/nccl
 NCCL_PACK_MODULES = $(NCCL_PACK_CU:.cu=.so)
 # libnccl after the source, so that the linker keeps it.
 nccl_compile = $(MKDIR_P) plugins/nccl && $(NVCC) $(NVCC_PLUGIN_FLAGS) $(NCCL_CPPFLAGS) $(NVCCFLAGS)
-plugins/nccl/allreduce.so: plugins/nccl/allreduce.cu plugins/nccl/nccl_pack.cuh plugins/cuda/vector_reduce.cuh $(CUDA_PACK_DEPS)
+plugins/nccl/allreduce.so: plugins/nccl/allreduce.cu plugins/nccl/nccl_pack.cuh sdk/redbench/cuda_vector_reduce.cuh $(CUDA_PACK_DEPS)
 	$(AM_V_GEN)$(nccl_compile) -o $@ $(srcdir)/plugins/nccl/allreduce.cu $(NCCL_LIBS)
-plugins/nccl/reduce.so: plugins/nccl/reduce.cu plugins/nccl/nccl_pack.cuh plugins/cuda/vector_reduce.cuh $(CUDA_PACK_DEPS)
+plugins/nccl/reduce.so: plugins/nccl/reduce.cu plugins/nccl/nccl_pack.cuh sdk/redbench/cuda_vector_reduce.cuh $(CUDA_PACK_DEPS)
 	$(AM_V_GEN)$(nccl_compile) -o $@ $(srcdir)/plugins/nccl/reduce.cu $(NCCL_LIBS)
 
 RB_ALL_HOOKS += $(NCCL_PACK_MODULES)

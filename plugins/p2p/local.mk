@@ -10,7 +10,7 @@ EXTRA_DIST += $(P2P_PACK_CU) plugins/p2p/p2p_pack.cuh
 if BUILD_CUDA
 p2ppackdir = $(pkglibdir)/p2p
 P2P_PACK_MODULES = $(P2P_PACK_CU:.cu=.so)
-$(P2P_PACK_MODULES): plugins/p2p/p2p_pack.cuh plugins/cuda/vector_reduce.cuh $(CUDA_PACK_DEPS)
+$(P2P_PACK_MODULES): plugins/p2p/p2p_pack.cuh sdk/redbench/cuda_vector_reduce.cuh $(CUDA_PACK_DEPS)
 
 RB_ALL_HOOKS += $(P2P_PACK_MODULES)
 RB_INSTALL_HOOKS += p2p-install

@@ -40,7 +40,7 @@
 #include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
 
-#include "../cuda/vector_reduce.cuh"
+#include <redbench/cuda_vector_reduce.cuh>
 
 namespace rb_p2p {
 

@@ -1,4 +1,4 @@
-/* plugins/cuda/vector_reduce.cuh: CUB's reduction of a device vector of n
+/* sdk/redbench/cuda_vector_reduce.cuh: CUB's reduction of a device vector of n
  * elements of a configuration's dtype to its one value, for the packs whose
  * collectives leave an n-element vector and whose `result = value` reduces
  * it further (nccl, p2p). Integer sums are reduced in the unsigned type, so
