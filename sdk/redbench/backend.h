@@ -246,14 +246,18 @@ typedef struct rb_backend {
      * arithmetic on it or read through it: it writes into it only through
      * upload, fill, write and copy (which such a backend MUST offer), and
      * hands it to plugins unchanged as rb_config.input, with the elements'
-     * place in rb_config.input_offset. */
+     * place in rb_config.input_offset. RB_MEMORY_HOST: an address in
+     * the host process's own memory, which the host may hand to plugins in
+     * place of an upload; only the host's built-in cpu backend has it, and
+     * a backend file that declares it is rejected. */
     uint32_t memory_kind;
 } rb_backend;
 
 /* Values of rb_backend.memory_kind. */
 enum rb_memory_kind {
-    RB_MEMORY_POINTER = 0, /* alloc returns an address (cpu, cuda) */
-    RB_MEMORY_HANDLE = 1   /* alloc returns a handle (vulkan) */
+    RB_MEMORY_POINTER = 0, /* alloc returns an address (cuda) */
+    RB_MEMORY_HANDLE = 1,  /* alloc returns a handle (vulkan) */
+    RB_MEMORY_HOST = 2     /* the host's own memory (the built-in cpu backend) */
 };
 
 typedef const rb_backend *(*rb_backend_entry_fn)(void);

@@ -234,8 +234,8 @@ typedef struct rb_config {
 
     /* Where the input starts, in bytes, inside the backend memory that
      * `input` names. For backends whose memory is addressed by pointers
-     * (cpu, cuda: rb_backend.memory_kind == RB_MEMORY_POINTER) it is 0 and
-     * `input` points at the first element. For a backend whose memory is a
+     * (cpu, cuda: rb_backend.memory_kind is RB_MEMORY_HOST or
+     * RB_MEMORY_POINTER) it is 0 and `input` points at the first element. For a backend whose memory is a
      * handle (vulkan: `input` is a const rb_vulkan_buffer *, see
      * <redbench/vulkan.h>) the n elements start input_offset bytes into the
      * buffer; a plugin adds it to the buffer's device address or descriptor

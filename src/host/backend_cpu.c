@@ -674,6 +674,7 @@ static const rb_backend cpu_backend = {
     .fill = cpu_fill,
     .write = cpu_write,
     .copy = cpu_copy,
+    .memory_kind = RB_MEMORY_HOST,
 };
 
 const rb_backend *backend_cpu(void) { return &cpu_backend; }

@@ -325,6 +325,13 @@ int backend_ok(rb_registry *reg, const char *path, const rb_backend *d, uint32_t
                d->name);
         return 0;
     }
+    if (d->memory_kind != RB_MEMORY_POINTER && d->memory_kind != RB_MEMORY_HANDLE) {
+        reject(reg, path,
+               "backend '%s' declares memory kind %u; valid: %d (pointer) or %d (handle); "
+               "%d (host memory) is the built-in cpu backend's alone",
+               d->name, d->memory_kind, RB_MEMORY_POINTER, RB_MEMORY_HANDLE, RB_MEMORY_HOST);
+        return 0;
+    }
     uint32_t required = (1u << BACKEND_REQUIRED) - 1;
     if ((callbacks & required) != required) {
         reject(reg, path, "backend '%s' is missing a required callback", d->name);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host/backend_cpu.h"
 #include "run/runner_state.h"
 #include "run/vector_answer.h"
 
@@ -71,8 +70,8 @@ int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
     if (r->device_input && r->device_input_owner == ob)
         return 0;
     runner_drop_device_input(r);
-    if (b == backend_cpu() && !r->exp->probes) {
-        r->device_input = r->input.data; /* the cpu backend's memory is host memory */
+    if (b->memory_kind == RB_MEMORY_HOST && !r->exp->probes) {
+        r->device_input = r->input.data; /* the backend's memory is the host's */
         r->device_input_shared = 1;
     } else {
         rb_host_state host;
@@ -97,13 +96,13 @@ int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
 
 /* Keeps a copy of the input on the device before the probes overwrite it,
  * where the backend can copy and the device has room; otherwise the input
- * is uploaded again afterwards. The cpu backend always uploads (a copy in
- * host memory). */
+ * is uploaded again afterwards. A backend of host memory always uploads (a
+ * copy in host memory). */
 void runner_back_up_input(runner *r, open_backend *ob)
 {
     const rb_backend *b = ob->loaded->desc;
     const rb_device_info *dev = &r->res->info.devices[ob->record].info;
-    if (r->device_backup || !b->copy || b == backend_cpu())
+    if (r->device_backup || !b->copy || b->memory_kind == RB_MEMORY_HOST)
         return;
     if (dev->memory_bytes && 3 * r->input.bytes > dev->memory_bytes)
         return;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "host/backend_cpu.h"
+#include "host/descriptor_check.h"
 #include "tap.h"
 
 static char last_error[256];
@@ -37,7 +38,7 @@ static const char *prop(const rb_device_info *info, const char *key)
 
 int main(void)
 {
-    plan(20);
+    plan(23);
     rb_host host = {sizeof host, REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR, ignore_log,
                     capture_error, NULL, NULL};
     const rb_backend *b = backend_cpu();
@@ -97,5 +98,21 @@ int main(void)
     b->time_end(ctx, &ns);
     ok(ns > 0, "a flush takes %.2f ms", ns / 1e6);
     b->close(ctx);
+
+    /* Host memory is the built-in backend's alone: a backend file that
+     * declares it is rejected, naming the kinds it may declare. */
+    ok(b->memory_kind == RB_MEMORY_HOST, "the cpu backend's memory is the host's");
+    rb_backend other = *b;
+    other.name = "imposter";
+    rb_registry reg = {0};
+    uint32_t callbacks = backend_callbacks(&other);
+    int kept = backend_ok(&reg, "imposter.so", &other, callbacks);
+    ok(!kept && reg.n_rejected == 1 &&
+           strstr(reg.rejected[0].reason, "memory kind 2; valid: 0 (pointer) or 1 (handle)"),
+       "a backend file declaring host memory is rejected: %s",
+       reg.n_rejected ? reg.rejected[0].reason : "(not rejected)");
+    other.memory_kind = RB_MEMORY_POINTER;
+    ok(backend_ok(&reg, "imposter.so", &other, callbacks) && reg.n_rejected == 1,
+       "... and kept when it declares pointers");
     return done();
 }
