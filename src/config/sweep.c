@@ -790,10 +790,14 @@ int sweep_prepare(const char *path, const rb_override *overrides, size_t n_overr
     int before = diag_count();
     diag_hold();
     int failed = experiment_load_overridden(path, overrides, n_overrides, exp) != 0;
-    if (exp->parsed && experiment_keep_runs(exp, runs, n_runs) != 0)
-        failed = 1;
-    else if (exp->parsed && sweep_expand(exp, reg, out) != 0)
-        failed = 1;
+    if (exp->parsed) {
+        /* a -r that matches no run keeps them all, so that the file's and
+         * the options' errors are still found in this pass */
+        if (experiment_keep_runs(exp, runs, n_runs) != 0)
+            failed = 1;
+        if (sweep_expand(exp, reg, out) != 0)
+            failed = 1;
+    }
     diag_release();
     if (diag_count() != before)
         diag_say("%s has errors; nothing was run", path);

@@ -7,7 +7,7 @@
 # key in a [run] section is said to belong in [experiment].
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 14
+plan 16
 
 # Three misspelt keys: one in [experiment], one in [data], one a plugin
 # parameter of a run; and an unknown plugin value found by the expansion
@@ -61,6 +61,11 @@ printf '[data]\nn = 1K\n[run a]\nplugin = threads\n[run b]\nplugin = threads\n[r
 "$rb" -q -c "$tmp/shared.ini" -D lanse=8 >"$tmp/out" 2>"$tmp/err"
 is "$?" 2 "-D lanse=8: exit status 2"
 is "$(grep -o 'threads: [a-z, ]*' "$tmp/err" | wc -l)" 1 "-D lanse=8: threads's parameters are listed once"
+
+# A -r that matches no run does not hide the options' errors.
+"$rb" -q -c "$tmp/shared.ini" -r nosuch -D n=5Q >"$tmp/out" 2>"$tmp/err"
+ok "-r nosuch: said" grep -q "^redbench: error: -r nosuch matches no run" "$tmp/err"
+ok "... and -D n=5Q's error in the same pass" grep -q "^-D n=5Q: error: n = 5Q" "$tmp/err"
 
 # An [experiment] key in a [run] section.
 printf '[data]\nn = 1K\n[run a]\nplugin = serial\nmin_time = 0.1\n' >"$tmp/misplaced.ini"
