@@ -10,7 +10,7 @@ pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = sdk/redbench.pc
 aclocaldir = $(datadir)/aclocal
 dist_aclocal_DATA = sdk/redbench.m4
-EXTRA_DIST += sdk/redbench.pc.in
+EXTRA_DIST += sdk/redbench.pc.in sdk/redbench-uninstalled.pc.in
 
 # The skeleton pack: a project of its own that builds against the installed
 # SDK only (sdk/examples/README.md).

@@ -7,10 +7,23 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 
 static int errors;
+
+/* The errors held since diag_hold, in the order found. */
+typedef struct held_error {
+    char *file, *text; /* text: the whole line, printable */
+    int line, file_rank;
+    size_t order;
+} held_error;
+static struct {
+    int on;
+    held_error *items;
+    size_t count, cap;
+} held;
 
 /* The message after its lead, on one line of standard error. */
 static void say(const char *fmt, va_list ap)
@@ -31,10 +44,70 @@ void diag_error(const char *fmt, ...)
     va_end(ap);
 }
 
+static void hold_error(const char *file, int line, const char *fmt, va_list ap)
+{
+    char *text = xvasprintf(fmt, ap), *message = printable_text(text), *shown = printable_text(file);
+    if (held.count == held.cap) {
+        held.cap = held.cap ? 2 * held.cap : 16;
+        held.items = xrealloc(held.items, held.cap * sizeof *held.items);
+    }
+    held_error *e = &held.items[held.count];
+    e->file = xstrdup(file);
+    e->text = line > 0 ? xasprintf("%s:%d: error: %s", shown, line, message)
+                       : xasprintf("%s: error: %s", shown, message);
+    e->line = line > 0 ? line : 0;
+    e->order = held.count;
+    e->file_rank = (int)held.count;
+    for (size_t k = 0; k < held.count; k++)
+        if (strcmp(held.items[k].file, file) == 0) {
+            e->file_rank = held.items[k].file_rank;
+            break;
+        }
+    held.count++;
+    free(shown);
+    free(message);
+    free(text);
+}
+
+static int held_order(const void *a, const void *b)
+{
+    const held_error *x = a, *y = b;
+    if (x->file_rank != y->file_rank)
+        return x->file_rank < y->file_rank ? -1 : 1;
+    if (x->line != y->line) { /* line 0 (the whole file) last */
+        if (x->line == 0 || y->line == 0)
+            return x->line == 0 ? 1 : -1;
+        return x->line < y->line ? -1 : 1;
+    }
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void diag_hold(void) { held.on = 1; }
+
+void diag_release(void)
+{
+    held.on = 0;
+    qsort(held.items, held.count, sizeof *held.items, held_order);
+    for (size_t k = 0; k < held.count; k++) {
+        fputs(held.items[k].text, stderr);
+        fputc('\n', stderr);
+        free(held.items[k].text);
+        free(held.items[k].file);
+    }
+    free(held.items);
+    memset(&held, 0, sizeof held);
+}
+
 void diag_at(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (held.on) {
+        hold_error(file, line, fmt, ap);
+        va_end(ap);
+        errors++;
+        return;
+    }
     char *shown = printable_text(file);
     if (line > 0)
         fprintf(stderr, "%s:%d: error: ", shown, line);
@@ -44,6 +117,15 @@ void diag_at(const char *file, int line, const char *fmt, ...)
     say(fmt, ap);
     va_end(ap);
     errors++;
+}
+
+void diag_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("redbench: ", stderr);
+    say(fmt, ap);
+    va_end(ap);
 }
 
 void diag_warn(const char *fmt, ...)

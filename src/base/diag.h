@@ -8,8 +8,16 @@ void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "FILE:LINE: error: ..." (LINE 0: "FILE: error: ...") and counts it. */
 void diag_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Prints "redbench: ..." (a closing line after errors). */
+void diag_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "redbench: warning: ...". */
 void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Errors of one pass: from diag_hold, diag_at keeps its errors (counted as
+ * usual) instead of printing them; diag_release prints them sorted by
+ * file (in the order each first appeared) and line (a whole-file error,
+ * line 0, after the file's lines), each file's in the order found. */
+void diag_hold(void);
+void diag_release(void);
 /* Number of diag_at errors printed so far (tests reset it). */
 int diag_count(void);
 void diag_reset(void);

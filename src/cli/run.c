@@ -275,22 +275,16 @@ static int plan_outputs(const rb_options *opt, const rb_experiment *exp, output_
 int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, char **argv)
 {
     rb_experiment exp;
-    if (experiment_load_overridden(opt->config, opt->overrides, opt->n_overrides, &exp) != 0 ||
-        experiment_keep_runs(&exp, opt->runs, opt->n_runs) != 0) {
+    rb_sweep sweep;
+    if (sweep_prepare(opt->config, opt->overrides, opt->n_overrides, opt->runs, opt->n_runs, reg,
+                      &exp, &sweep) != 0) {
+        sweep_free(&sweep);
         experiment_free(&exp);
         return 2;
     }
     exp.profile = opt->profile;
     if (opt->no_probes)
         exp.probes = 0;
-    rb_sweep sweep;
-    memset(&sweep, 0, sizeof sweep);
-    if (sweep_expand(&exp, reg, &sweep) != 0) {
-        fprintf(stderr, "redbench: %s has errors; nothing was run\n", opt->config);
-        sweep_free(&sweep);
-        experiment_free(&exp);
-        return 2;
-    }
     output_plan outputs;
     if (plan_outputs(opt, &exp, &outputs) != 0) {
         output_plan_free(&outputs);

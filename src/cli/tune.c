@@ -162,10 +162,9 @@ int command_tune(int argc, char **argv)
     rb_sweep sweep = {0};
     status = 2;
     char why[768];
-    if (experiment_load_overridden(opt.config, opt.overrides, opt.n_overrides, &exp) != 0 ||
-        experiment_keep_runs(&exp, opt.runs, opt.n_runs) != 0 ||
-        sweep_expand(&exp, &reg, &sweep) != 0) {
-        fprintf(stderr, "redbench: %s has errors; nothing was run\n", opt.config);
+    if (sweep_prepare(opt.config, opt.overrides, opt.n_overrides, opt.runs, opt.n_runs, &reg,
+                      &exp, &sweep) != 0) {
+        /* said why, then "FILE has errors; nothing was run" */
     } else if (opt.dry_run) {
         rb_tune_group *groups = NULL;
         size_t n_groups = make_groups(&sweep, &groups);

@@ -657,6 +657,7 @@ static int parse_text(rb_experiment *exp, size_t len, const rb_override *overrid
         setting_error(exp, 0, "cannot parse the file (inih error %d)", first_error);
     check_whole(&st, before);
     exp->key_lines = st.key_lines; /* kept for errors found after reading */
+    exp->parsed = 1;
     return diag_count() - before;
 }
 

@@ -105,6 +105,9 @@ typedef struct rb_experiment {
     /* Where each [experiment] key was set, by its row of config/settings.c's
      * table: a file line, an option's -(k + 1), or 0 when it was not set. */
     int *key_lines;
+    /* 1 once the file's text was read and parsed (whatever errors it held):
+     * its runs can then be checked further against the plugins found. */
+    int parsed;
 } rb_experiment;
 
 /* rounds = auto: RB_AUTO_ROUNDS rounds, or 1 when one round is estimated

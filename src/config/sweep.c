@@ -18,6 +18,7 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "config/settings.h"
 
 enum data_key { DATA_OP, DATA_DTYPE, DATA_N, DATA_DISTRIBUTION, DATA_BINS, DATA_RANKS, DATA_COUNT_ };
 
@@ -288,7 +289,20 @@ typedef struct every_run_use {
     strbuf plugins;            /* "serial: acc; kahan: acc" */
     const rb_plugin *plugin;   /* the plugin of the runs left out, when one */
     int plugins_differ;
+    const rb_plugin **listed;  /* the plugins in `plugins`, each once */
+    size_t n_listed;
 } every_run_use;
+
+/* Whether `desc` is in u->plugins already; adds it to the list if not. */
+static int listed_before(every_run_use *u, const rb_plugin *desc)
+{
+    for (size_t k = 0; k < u->n_listed; k++)
+        if (u->listed[k] == desc)
+            return 1;
+    u->listed = xrealloc(u->listed, (u->n_listed + 1) * sizeof *u->listed);
+    u->listed[u->n_listed++] = desc;
+    return 0;
+}
 
 /* The use of `s` (an every_run setting): its option's entry in `uses`. */
 static every_run_use *use_of(const rb_experiment *exp, every_run_use *uses, const rb_setting *s)
@@ -442,6 +456,12 @@ static int spec_index(const rb_plugin *desc, const char *name)
 static void report_unknown_parameter(const rb_experiment *exp, const rb_plugin *desc,
                                      const rb_setting *s)
 {
+    if (setting_find(s->key)) { /* min_time in a [run] section, say */
+        setting_error(exp, s->line, "'%s' is an [experiment] key, the same for every run, not a "
+                "parameter of plugin '%s': move it to the [experiment] section", s->key,
+                desc->name);
+        return;
+    }
     strbuf names = {0};
     for (uint32_t k = 0; k < desc->n_params; k++)
         sb_printf(&names, "%s%s", k ? ", " : "", desc->params[k].name);
@@ -473,6 +493,8 @@ static void plan_parameters(const rb_experiment *exp, every_run_use *uses, run_p
                       desc->name);
             use->plugins_differ |= use->plugin && use->plugin != desc;
             use->plugin = desc;
+            if (listed_before(use, desc))
+                continue;
             sb_printf(&use->plugins, "%s%s: ", use->plugins.len ? "; " : "", desc->name);
             for (uint32_t q = 0; q < desc->n_params; q++)
                 sb_printf(&use->plugins, "%s%s", q ? ", " : "", desc->params[q].name);
@@ -610,9 +632,10 @@ static void plan_run(const rb_experiment *exp, const rb_registry *reg, const axi
     }
     check_float_bytes(exp, plan, float_bytes_line);
 
-    if (!run->plugin) {
-        setting_error(exp, run->line, "[run %s] has no 'plugin' key; add 'plugin = NAME'",
-                run->name);
+    if (!run->plugin) { /* a parsed file said so already, at its line */
+        if (!exp->parsed)
+            setting_error(exp, run->line, "[run %s] has no 'plugin' key; add 'plugin = NAME'",
+                    run->name);
         return;
     }
     plan->plugin = registry_find(reg, run->plugin);
@@ -711,6 +734,7 @@ static void report_every_run_uses(const rb_experiment *exp, every_run_use *uses,
         sb_free(&u->used);
         sb_free(&u->left_out);
         sb_free(&u->plugins);
+        free(u->listed);
     }
     free(uses);
 }
@@ -756,6 +780,28 @@ int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out
     for (int d = 0; d < DATA_COUNT_; d++)
         axis_free(&shared[d]);
     return diag_count() - before;
+}
+
+int sweep_prepare(const char *path, const rb_override *overrides, size_t n_overrides,
+                  char *const *runs, size_t n_runs, const rb_registry *reg,
+                  rb_experiment *exp, rb_sweep *out)
+{
+    memset(out, 0, sizeof *out);
+    int before = diag_count();
+    diag_hold();
+    int failed = experiment_load_overridden(path, overrides, n_overrides, exp) != 0;
+    if (exp->parsed) {
+        /* a -r that matches no run keeps them all, so that the file's and
+         * the options' errors are still found in this pass */
+        if (experiment_keep_runs(exp, runs, n_runs) != 0)
+            failed = 1;
+        if (sweep_expand(exp, reg, out) != 0)
+            failed = 1;
+    }
+    diag_release();
+    if (diag_count() != before)
+        diag_say("%s has errors; nothing was run", path);
+    return failed || diag_count() != before;
 }
 
 void sweep_free(rb_sweep *sweep)

@@ -48,6 +48,17 @@ typedef struct rb_sweep {
  * file, the line and what is valid. Returns the number of errors. */
 int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out);
 
+/* An experiment file made ready to run in one pass of errors: read with the
+ * options' overrides, the runs the -r patterns match kept, and expanded
+ * against the plugins found. Every error of the file and of the options is
+ * found before any is printed (an error of the file's keys does not hide
+ * one of its plugin parameters); they come out sorted by line, then
+ * "redbench: FILE has errors; nothing was run". Returns 0, or nonzero
+ * after reporting why (exp and out are then still to be freed). */
+int sweep_prepare(const char *path, const rb_override *overrides, size_t n_overrides,
+                  char *const *runs, size_t n_runs, const rb_registry *reg,
+                  rb_experiment *exp, rb_sweep *out);
+
 void sweep_free(rb_sweep *sweep);
 
 /* The order of the data two configurations read, their runs aside: op,

@@ -4,8 +4,10 @@
  * and holds `key = value` lines: every field of the key it was measured
  * under, the figure and when it was measured. A lookup compares every
  * field; one that differs makes the figure stale, and so does an age past
- * the key's limit (a file without the clocks field, written before it
- * existed, is stale too). A file is read only when
+ * the key's limit, or, for a key with a limit, past RB_PEAK_BUSY_MAX_AGE_S
+ * when the file's load1 and cores say the host was busy while it was
+ * measured (a file without the clocks field, written before it existed,
+ * is stale too). A file is read only when
  * it is a regular file of at most PEAK_FILE_MAX bytes, and written through
  * src/base/safe_file.h (a temporary renamed into place; never a device). */
 #include "host/peak_cache.h"
@@ -144,8 +146,51 @@ static void iso_now(char *out, size_t len)
     strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &utc);
 }
 
+int peak_load_read(const char *path, int cores, rb_peak_load *out)
+{
+    out->load1 = -1;
+    out->cores = cores > 0 ? cores : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (out->cores < 0)
+        out->cores = 0;
+    if (!path) {
+        const char *standin = getenv("REDBENCH_LOADAVG");
+        path = standin && *standin ? standin : "/proc/loadavg";
+    }
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    double load1;
+    int got = fscanf(f, "%lf", &load1);
+    fclose(f);
+    if (got != 1 || !(load1 >= 0))
+        return -1;
+    out->load1 = load1;
+    return 0;
+}
+
+int peak_load_busy(const rb_peak_load *load)
+{
+    return load && load->load1 >= 0 && load->cores > 0 &&
+           load->load1 >= RB_PEAK_BUSY_SHARE * load->cores;
+}
+
+void peak_load_text(const rb_peak_load *load, char *out, size_t len)
+{
+    if (!load || load->load1 < 0 || load->cores <= 0)
+        snprintf(out, len, "load unknown");
+    else
+        snprintf(out, len, "load %.2f on %d core%s%s", load->load1, load->cores,
+                 load->cores == 1 ? "" : "s", peak_load_busy(load) ? ": busy" : "");
+}
+
 int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *when,
                      size_t when_len)
+{
+    return peak_cache_store_under(dir, key, gbs, NULL, when, when_len);
+}
+
+int peak_cache_store_under(const char *dir, const rb_peak_key *key, double gbs,
+                           const rb_peak_load *load, char *when, size_t when_len)
 {
     if (!dir || !(gbs > 0)) {
         errno = EINVAL;
@@ -172,6 +217,8 @@ int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *
         free(text);
     }
     fprintf(f, "measured_gbs = %.17g\nmeasured_at = %s\n", gbs, stamp);
+    if (load && load->load1 >= 0 && load->cores > 0) /* what the figure was measured under */
+        fprintf(f, "load1 = %.2f\ncores = %d\n", load->load1, load->cores);
     if (safe_file_commit(&file) != 0)
         return -1;
     if (when && when_len)
@@ -187,6 +234,7 @@ typedef struct cache_reader {
     int seen[KEY_FIELDS];
     double figure;
     char stamp[40];
+    rb_peak_load load;
     int result;
     char *why;
     size_t why_len;
@@ -221,6 +269,17 @@ static void cache_key(void *user, int line, const char *name, const char *value)
         snprintf(c->stamp, sizeof c->stamp, "%s", value);
         return;
     }
+    if (strcmp(name, "load1") == 0) {
+        char *end;
+        double v = strtod(value, &end);
+        c->load.load1 = end != value && *end == '\0' && v >= 0 ? v : -1;
+        return;
+    }
+    if (strcmp(name, "cores") == 0) {
+        long v = strtol(value, NULL, 10);
+        c->load.cores = v > 0 && v < 1 << 20 ? (int)v : 0;
+        return;
+    }
     for (int k = 0; k < KEY_FIELDS; k++) {
         if (strcmp(name, c->fields[k].name) != 0)
             continue;
@@ -251,11 +310,13 @@ static void cache_problem(void *user, int line, int problem, const char *text, s
 }
 
 int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *when,
-                    size_t when_len, char *why, size_t why_len)
+                    size_t when_len, char *why, size_t why_len, rb_peak_load *load)
 {
     if (why && why_len)
         why[0] = '\0';
     *gbs = 0;
+    if (load)
+        *load = (rb_peak_load){.load1 = -1, .cores = 0};
     if (!dir)
         return RB_PEAK_ABSENT;
     char *path = peak_cache_path(dir, key);
@@ -283,7 +344,8 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
         return RB_PEAK_STALE;
     }
 
-    cache_reader c = {.result = RB_PEAK_CACHED, .why = why, .why_len = why_len};
+    cache_reader c = {.result = RB_PEAK_CACHED, .why = why, .why_len = why_len,
+                      .load = {.load1 = -1, .cores = 0}};
     c.ini = (rb_ini_text){.user = &c, .key = cache_key, .problem = cache_problem};
     key_fields(key, c.fields);
     ini_text_read(&c.ini, text, len);
@@ -317,8 +379,19 @@ int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *
             if (why && why_len)
                 snprintf(why, why_len, "measured %s, %s ago: older than %s", c.stamp, age_text,
                          limit_text);
+        } else if (peak_load_busy(&c.load) && age > RB_PEAK_BUSY_MAX_AGE_S) {
+            /* others took part of the host while it was measured */
+            char load_text[64], busy_text[32];
+            peak_load_text(&c.load, load_text, sizeof load_text);
+            peak_cache_age_text(RB_PEAK_BUSY_MAX_AGE_S, busy_text, sizeof busy_text);
+            result = RB_PEAK_STALE;
+            if (why && why_len)
+                snprintf(why, why_len, "measured %s, %s ago, under %s: a figure of a busy host "
+                         "is kept %s", c.stamp, age_text, load_text, busy_text);
         }
     }
+    if (load)
+        *load = c.load;
     /* stale: the figure still says what this device measured before */
     *gbs = c.figure > 0 ? c.figure : 0;
     if (when && when_len)

@@ -8,7 +8,10 @@
  * device's clocks, and redbench's version; and, for a device whose
  * bandwidth depends on what else runs (a host's processor), only while it
  * is younger than the backend's limit. Anything else is measured again and
- * the file rewritten. */
+ * the file rewritten. Each file also says the load the figure was measured
+ * under (the host's load average and its cores): for such a device, a
+ * figure measured on a busy host is kept RB_PEAK_BUSY_MAX_AGE_S only, not
+ * for the backend's whole limit. */
 #ifndef RB_PEAK_CACHE_H
 #define RB_PEAK_CACHE_H
 
@@ -35,6 +38,34 @@ enum rb_peak_lookup {
     RB_PEAK_STALE       /* a file, made under another key (versions differ) */
 };
 
+/* The load a figure was measured under: the host's 1-minute load average
+ * (the runnable processes, redbench's own among them) against its cores. */
+typedef struct rb_peak_load {
+    double load1; /* < 0: unknown */
+    int cores;    /* online processors; 0: unknown */
+} rb_peak_load;
+
+/* A host is busy when its load average is at least this share of its
+ * cores: others then take processor time and memory bandwidth from the
+ * measurement. */
+#define RB_PEAK_BUSY_SHARE 0.5
+/* How long a figure measured on a busy host is kept (where the key has a
+ * limit): long enough for a run's commands to share it, short enough that
+ * it is not the yardstick for the rest of the day. */
+#define RB_PEAK_BUSY_MAX_AGE_S 900
+
+/* Reads the load from `path` (a /proc/loadavg: "1.52 0.80 0.33 ..."; NULL:
+ * $REDBENCH_LOADAVG, a stand-in, else /proc/loadavg), with `cores` the
+ * host's (0: the online processors). Returns 0, or -1 (load1 then -1). */
+int peak_load_read(const char *path, int cores, rb_peak_load *out);
+
+/* 1 when `load` is known and busy (RB_PEAK_BUSY_SHARE). */
+int peak_load_busy(const rb_peak_load *load);
+
+/* The load in words: "load 1.52 on 2 cores: busy", "load 0.10 on 16
+ * cores", "load unknown". */
+void peak_load_text(const rb_peak_load *load, char *out, size_t len);
+
 /* The cache folder, newly allocated, or NULL when neither XDG_CACHE_HOME
  * nor HOME is set. */
 char *peak_cache_dir(void);
@@ -44,12 +75,15 @@ char *peak_cache_path(const char *dir, const rb_peak_key *key);
 
 /* Looks the device up. On RB_PEAK_CACHED sets *gbs and copies when it was
  * measured (ISO 8601 UTC) into `when`; on RB_PEAK_STALE `why` says which
- * field differs (or that the figure is older than key->max_age_s), and
- * *gbs and `when` are the figure the file holds (0 and "" when it holds
- * none), for a new measurement to be compared with. `dir` may be NULL
- * (absent). */
+ * field differs (or that the figure is older than key->max_age_s, or, for
+ * a key with a limit, that it was measured on a busy host more than
+ * RB_PEAK_BUSY_MAX_AGE_S ago), and *gbs and `when` are the figure the file
+ * holds (0 and "" when it holds none), for a new measurement to be
+ * compared with. `load` (may be NULL) gets the load the figure was
+ * measured under (unknown for a file written without one). `dir` may be
+ * NULL (absent). */
 int peak_cache_load(const char *dir, const rb_peak_key *key, double *gbs, char *when,
-                    size_t when_len, char *why, size_t why_len);
+                    size_t when_len, char *why, size_t why_len, rb_peak_load *load);
 
 /* How long ago `stamp` (ISO 8601 UTC, as the cache writes it) was, in
  * seconds before `now`; -1 when it cannot be read. */
@@ -64,6 +98,10 @@ void peak_cache_age_text(long seconds, char *out, size_t len);
  * set (EINVAL: something other than a regular file is in the file's place). */
 int peak_cache_store(const char *dir, const rb_peak_key *key, double gbs, char *when,
                      size_t when_len);
+/* The same, recording the load the figure was measured under (NULL:
+ * unknown). */
+int peak_cache_store_under(const char *dir, const rb_peak_key *key, double gbs,
+                           const rb_peak_load *load, char *when, size_t when_len);
 
 /* How far a new measurement may be from the cached figure, as a fraction
  * of the cached figure, before it is taken again. */

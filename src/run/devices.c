@@ -76,11 +76,16 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
     const char *forced = getenv("REDBENCH_PEAK");
     int use_cache = r->exp->peak == RB_PEAK_USE_CACHE && !(forced && strcmp(forced, "measure") == 0);
     double cached = 0;
-    int found = peak_cache_load(dir, &key, &cached, cached_at, sizeof cached_at, why, sizeof why);
+    rb_peak_load load;
+    char load_text[64];
+    int found = peak_cache_load(dir, &key, &cached, cached_at, sizeof cached_at, why, sizeof why,
+                                &load);
     if (use_cache && found == RB_PEAK_CACHED) {
         rec->measured_peak_gbs = cached;
         rec->measured_peak_cached = 1;
         snprintf(rec->measured_peak_at, sizeof rec->measured_peak_at, "%s", cached_at);
+        peak_load_text(&load, load_text, sizeof load_text);
+        rb_device_add_property(&rec->info, "peak_load", "%s", load_text);
         free(dir);
         return;
     }
@@ -100,16 +105,29 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
                 b->name, why);
     double peak = 0;
     peak_probe probe = {b, ob};
+    /* what else runs on the host, read before measuring: a figure of a busy
+     * host is cached briefly, and the run says so */
+    peak_load_read(NULL, 0, &load);
+    peak_load_text(&load, load_text, sizeof load_text);
     if (peak_measure_checked(cached, measure_once, &probe, &peak, rec->measured_peak_note,
                              sizeof rec->measured_peak_note) > 0) {
         rec->measured_peak_gbs = peak;
+        rb_device_add_property(&rec->info, "peak_load", "%s", load_text);
+        if (key.max_age_s > 0 && peak_load_busy(&load) && r->opt->verbosity > 0) {
+            char kept[32];
+            peak_cache_age_text(RB_PEAK_BUSY_MAX_AGE_S, kept, sizeof kept);
+            fprintf(stderr, "redbench: warning: %s device %d: the peak bandwidth (%.1f GB/s) was "
+                    "measured under %s, so others took part of it; it is cached for %s only, "
+                    "and %%meas is against it\n",
+                    b->name, rec->device, peak, load_text, kept);
+        }
         if (*rec->measured_peak_note && r->opt->verbosity > 0)
             fprintf(stderr, "redbench: warning: %s device %d: peak bandwidth: %s%s%s%s\n",
                     b->name, rec->device, rec->measured_peak_note,
                     *cached_at ? " (the cached figure was measured " : "", cached_at,
                     *cached_at ? ")" : "");
-        if (!dir || peak_cache_store(dir, &key, peak, rec->measured_peak_at,
-                                     sizeof rec->measured_peak_at) != 0) {
+        if (!dir || peak_cache_store_under(dir, &key, peak, &load, rec->measured_peak_at,
+                                           sizeof rec->measured_peak_at) != 0) {
             if (r->opt->verbosity > 1)
                 fprintf(stderr, "redbench: %s: the peak is not cached (%s): %s\n", b->name,
                         dir ? dir : "no cache folder: neither XDG_CACHE_HOME nor HOME is set",

@@ -8,7 +8,9 @@
  * from the cached figure taken again, and what is kept; other clocks make
  * a figure stale, and so does its age past the key's limit (the cpu
  * backend's day), while a key without a limit keeps it for good; ages read
- * and said in words. Works in a temporary folder. */
+ * and said in words; the load a figure was measured under (a stand-in
+ * /proc/loadavg) stored with it, and a busy host's figure kept 15 minutes
+ * only. Works in a temporary folder. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +30,7 @@ static const rb_peak_key gpu = {
 static int lookup(const char *dir, const rb_peak_key *key, double *gbs, char *why)
 {
     char when[40];
-    return peak_cache_load(dir, key, gbs, when, sizeof when, why, 256);
+    return peak_cache_load(dir, key, gbs, when, sizeof when, why, 256, NULL);
 }
 
 static void test_folder(void)
@@ -196,6 +198,87 @@ static void test_clocks_and_age(const char *dir)
     is_str(words, "3 days", "3 days");
 }
 
+/* The load a peak was measured under, from a stand-in /proc/loadavg: read
+ * and said in words; stored with the figure and read back; a figure of a
+ * busy host is stale after RB_PEAK_BUSY_MAX_AGE_S under a key with a limit,
+ * one of an idle host is not, and a key without a limit keeps either. */
+static void test_load(const char *dir)
+{
+    char *standin = xasprintf("%s/loadavg", dir), text[64];
+    FILE *f = fopen(standin, "w");
+    fputs("1.52 0.80 0.33 3/412 12345\n", f);
+    fclose(f);
+    rb_peak_load load;
+    ok(peak_load_read(standin, 2, &load) == 0 && load.load1 == 1.52 && load.cores == 2,
+       "the 1-minute load read from a stand-in /proc/loadavg");
+    ok(peak_load_busy(&load), "1.52 on 2 cores is busy");
+    peak_load_text(&load, text, sizeof text);
+    is_str(text, "load 1.52 on 2 cores: busy", "in words");
+    ok(peak_load_read(standin, 4, &load) == 0 && !peak_load_busy(&load),
+       "1.52 on 4 cores is not busy");
+    peak_load_text(&load, text, sizeof text);
+    is_str(text, "load 1.52 on 4 cores", "... in words");
+    setenv("REDBENCH_LOADAVG", standin, 1);
+    ok(peak_load_read(NULL, 2, &load) == 0 && load.load1 == 1.52,
+       "REDBENCH_LOADAVG names the stand-in");
+    unsetenv("REDBENCH_LOADAVG");
+    char *missing = xasprintf("%s/none", dir);
+    ok(peak_load_read(missing, 2, &load) == -1 && load.load1 < 0 && !peak_load_busy(&load),
+       "no file: the load is unknown, not busy");
+    peak_load_text(&load, text, sizeof text);
+    is_str(text, "load unknown", "... in words");
+    free(missing);
+    unlink(standin);
+    free(standin);
+
+    rb_peak_key cpu = {.backend = "cpu", .backend_version = "1.0", .device = "Xeon",
+                       .uuid = "", .host = "node2", .driver = "", .clocks = "",
+                       .tool_version = "0.1.0", .max_age_s = 86400};
+    rb_peak_load busy = {.load1 = 3.9, .cores = 2}, idle = {.load1 = 0.1, .cores = 2};
+    double gbs = 0;
+    char why[256] = "", when[40];
+    ok(peak_cache_store_under(dir, &cpu, 21.4, &busy, NULL, 0) == 0 &&
+           peak_cache_load(dir, &cpu, &gbs, when, sizeof when, why, sizeof why, &load) ==
+               RB_PEAK_CACHED && gbs == 21.4 && load.load1 == 3.9 && load.cores == 2,
+       "a figure measured busy just now is found, with its load");
+    char *path = peak_cache_path(dir, &cpu);
+    char stamp[40];
+    time_t then = time(NULL) - 20 * 60;
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&then));
+    write_cpu_file(path, &cpu, stamp);
+    f = fopen(path, "a");
+    fputs("load1 = 3.90\ncores = 2\n", f);
+    fclose(f);
+    ok(peak_cache_load(dir, &cpu, &gbs, when, sizeof when, why, sizeof why, &load) ==
+               RB_PEAK_STALE && gbs == 12.5 && strstr(why, "under load 3.90 on 2 cores: busy") &&
+           strstr(why, "kept 15 min"),
+       "measured busy 20 min ago: stale (%s)", why);
+    rb_peak_key forever = cpu;
+    forever.max_age_s = 0;
+    ok(peak_cache_load(dir, &forever, &gbs, when, sizeof when, why, sizeof why, NULL) ==
+           RB_PEAK_CACHED, "... a key without a limit keeps it");
+    write_cpu_file(path, &cpu, stamp);
+    f = fopen(path, "a");
+    fputs("load1 = 0.10\ncores = 2\n", f);
+    fclose(f);
+    ok(peak_cache_load(dir, &cpu, &gbs, when, sizeof when, why, sizeof why, &load) ==
+           RB_PEAK_CACHED && load.load1 == 0.1,
+       "measured idle 20 min ago: still used");
+    write_cpu_file(path, &cpu, stamp);
+    ok(peak_cache_load(dir, &cpu, &gbs, when, sizeof when, why, sizeof why, &load) ==
+           RB_PEAK_CACHED && load.load1 < 0,
+       "a file without a load (written before it was a field): used, its load unknown");
+    ok(peak_cache_store_under(dir, &cpu, 30, &idle, NULL, 0) == 0, "stored under an idle load");
+    f = fopen(path, "r");
+    char body[1024] = "";
+    size_t got = fread(body, 1, sizeof body - 1, f);
+    body[got] = '\0';
+    fclose(f);
+    ok(strstr(body, "\nload1 = 0.10\ncores = 2\n") != NULL, "the file holds the load and cores");
+    unlink(path);
+    free(path);
+}
+
 static void test_store_errors(const char *dir)
 {
     char *file = xasprintf("%s/plain-file", dir);
@@ -352,20 +435,20 @@ static void test_checked_measurement(const char *dir)
     old.tool_version = "0.0.9";
     char when[40] = "", why[256];
     ok(peak_cache_store(dir, &old, 36, NULL, 0) == 0 &&
-           peak_cache_load(dir, &gpu, &gbs, when, sizeof when, why, sizeof why) == RB_PEAK_STALE &&
+           peak_cache_load(dir, &gpu, &gbs, when, sizeof when, why, sizeof why, NULL) == RB_PEAK_STALE &&
            gbs == 36 && strlen(when) == 20,
        "a stale file gives its figure and when it was measured");
     char *path = peak_cache_path(dir, &gpu);
     unlink(path);
     free(path);
-    ok(peak_cache_load(dir, &gpu, &gbs, when, sizeof when, why, sizeof why) == RB_PEAK_ABSENT &&
+    ok(peak_cache_load(dir, &gpu, &gbs, when, sizeof when, why, sizeof why, NULL) == RB_PEAK_ABSENT &&
            gbs == 0,
        "no file: no figure");
 }
 
 int main(void)
 {
-    plan(61);
+    plan(76);
     alarm(60); /* a read that never ends fails the test instead of hanging it */
     const char *tmpdir = getenv("TMPDIR");
     char *dir = xasprintf("%s/rb-peaks.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -374,6 +457,7 @@ int main(void)
     test_folder();
     test_store_and_find(dir);
     test_clocks_and_age(dir);
+    test_load(dir);
     test_store_errors(dir);
     test_untrusted_files(dir);
     test_checked_measurement(dir);

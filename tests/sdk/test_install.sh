@@ -11,7 +11,7 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 unset REDBENCH_PLUGIN_PATH PKG_CONFIG PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR ACLOCAL_PATH # set below, as the test needs
-plan 44
+plan 45
 root=$tmp/root
 pre() { echo "$root$1"; }
 make_quietly() { # make without the jobserver of the make running the tests
@@ -73,7 +73,9 @@ is "$(grep -c '^mine,mysum,.*,ok,' "$tmp/guide.csv")" 2 "... and runs ok, droppe
 build_skeleton() {
   skel=$tmp/skeleton
   cp -r "$(pre "$rb_pkgdatadir")/skeleton" "$skel"
-  ok "the skeleton's autogen.sh makes its configure (redbench.m4 from the staged root)" bash -c "cd '$skel' && ./autogen.sh"
+  ok "the skeleton's autogen.sh makes its configure (redbench.m4 from the staged root)" bash -c "cd '$skel' && ./autogen.sh >'$tmp/autogen.log' 2>&1"
+  is "$(grep -ci 'warning' "$tmp/autogen.log")" 0 "... without a warning (the m4 folder made first)" ||
+    sed 's/^/#   /' "$tmp/autogen.log"
   mkdir -p "$skel/build"
   # one GPU target (where nvcc is found): nvcc's second pass would double the build
   ok "its configure finds the SDK" bash -c "cd '$skel/build' && ../configure REDBENCH_PLUGINDIR='$tmp/plugins' --with-cuda-arch=sm_80 >'$tmp/configure.log' 2>&1 && grep -q 'redbench plugin ABI.*yes' '$tmp/configure.log'"
@@ -121,7 +123,7 @@ command -v glslc >/dev/null 2>&1 && pkg-config --exists vulkan 2>/dev/null && gl
 if [ -z "$missing" ]; then
   build_skeleton
 else
-  for k in $(seq 1 16); do skip "building the skeleton needs$missing"; done
+  for k in $(seq 1 17); do skip "building the skeleton needs$missing"; done
 fi
 
 ok "redbench's make uninstall succeeds" make_quietly -C "$top_builddir" uninstall DESTDIR="$root"
