@@ -365,6 +365,66 @@ static void push_key(parser *ps, char *key)
     ps->keys[ps->key_top++] = key;
 }
 
+/* For finding a member name given twice: names sorted, then by place. */
+typedef struct key_place {
+    const char *key;
+    size_t at;
+} key_place;
+
+static int key_place_order(const void *a, const void *b)
+{
+    const key_place *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The open object's members from `base` (keys from key_base): a name given
+ * twice is an error at the second's line. Readers disagree on which of two
+ * counts (the first, the last), so no reader of redbench takes either.
+ * Few members are compared pairwise, more sorted: O(m log m). */
+static int check_duplicate_keys(parser *ps, size_t base, size_t key_base)
+{
+    size_t count = ps->top - base, first = 0, second = 0;
+    char **keys = ps->keys + key_base;
+    int found = 0;
+    if (count < 2)
+        return 0;
+    if (count <= 16) {
+        for (size_t j = 1; j < count && !found; j++)
+            for (size_t i = 0; i < j && !found; i++)
+                if (strcmp(keys[i], keys[j]) == 0) {
+                    first = i;
+                    second = j;
+                    found = 1;
+                }
+    } else {
+        key_place *sorted = xmalloc(count * sizeof *sorted);
+        for (size_t k = 0; k < count; k++)
+            sorted[k] = (key_place){keys[k], k};
+        qsort(sorted, count, sizeof *sorted, key_place_order);
+        for (size_t k = 1; k < count; k++)
+            if (strcmp(sorted[k - 1].key, sorted[k].key) == 0 &&
+                (!found || sorted[k].at < second)) {
+                first = sorted[k - 1].at;
+                second = sorted[k].at;
+                found = 1;
+            }
+        free(sorted);
+    }
+    if (!found)
+        return 0;
+    char *name = name_for_message(keys[second]);
+    int first_line = ps->stack[base + first].line;
+    ps->line = ps->stack[base + second].line;
+    ps->line_start = ps->p; /* the column is not known: the line is */
+    fail(ps, "the member \"%s\" is given twice in one object (first at line %d); give each "
+             "name once", name, first_line);
+    if (ps->err)
+        ps->err->column = 0; /* valid JSON, refused: no column to point at */
+    free(name);
+    return -1;
+}
+
 /* Moves the members from `base` up off the stack into the arena. */
 static void close_container(parser *ps, json_value *out, size_t base, size_t key_base)
 {
@@ -464,6 +524,8 @@ static int parse_object(parser *ps, json_value *out)
             continue;
         }
         if (ps->p < ps->end && *ps->p == '}') {
+            if (check_duplicate_keys(ps, base, key_base) != 0)
+                return -1;
             close_container(ps, out, base, key_base);
             return 0;
         }
@@ -647,7 +709,9 @@ json_value *json_read_file_max(const char *path, size_t max_bytes)
     }
     json_error err;
     json_value *root = parse_owned(buffer, total, &err);
-    if (!root)
+    if (!root && err.column == 0)
+        diag_at(path, err.line, "%s", err.message);
+    else if (!root)
         diag_at(path, err.line, "column %d: %s (not valid JSON)", err.column, err.message);
     return root;
 }

@@ -71,9 +71,10 @@ static int param_is_number(const rb_configuration *cfg, uint32_t k)
            (!text || strcmp(text, "auto") != 0);
 }
 
-/* "block=256 variant=tree": every parameter, keys sorted, so that files
- * written in a different order still match. */
-static char *params_text(const rb_configuration *cfg)
+/* "block=256 variant=tree": every parameter, keys sorted when `sorted`, so
+ * that files written in a different order still match; else in the row's
+ * own order (the plugin's), as the run's table shows them. */
+static char *params_text(const rb_configuration *cfg, int sorted)
 {
     if (cfg->n_params == 0)
         return xstrdup("");
@@ -81,7 +82,8 @@ static char *params_text(const rb_configuration *cfg)
     for (uint32_t k = 0; k < cfg->n_params; k++)
         items[k] = xasprintf("%s=%s", cfg->params[k].name ? cfg->params[k].name : "",
                              cfg->params[k].text ? cfg->params[k].text : "");
-    qsort(items, cfg->n_params, sizeof *items, compare_strings);
+    if (sorted)
+        qsort(items, cfg->n_params, sizeof *items, compare_strings);
     char *text = join_words((const char *const *)items, cfg->n_params, " ");
     free_list(items, cfg->n_params);
     return text;
@@ -115,9 +117,11 @@ static const rb_compare_params *load_params(rb_compare_file *file, const rb_conf
         set->items[k].type = param_is_number(cfg, (uint32_t)k) ? JSON_NUMBER : JSON_STRING;
         set->items[k].text = keep(file, cfg->params[k].text ? cfg->params[k].text : "");
     }
-    char *text = params_text(cfg);
+    char *text = params_text(cfg, 1), *shown = params_text(cfg, 0);
     set->text = keep(file, text);
+    set->shown = keep(file, shown);
     free(text);
+    free(shown);
     text_index_put(&file->params_index, keep(file, id.data), file->n_params_sets - 1, NULL);
     sb_free(&id);
     return set;
@@ -458,15 +462,15 @@ char *compare_pair_params(const rb_compare_pair *p)
     const rb_compare_row *a = p->old_row, *b = p->new_row;
     int plugin_differs = strcmp(a->plugin, b->plugin) != 0;
     int params_differ = strcmp(a->params_text, b->params_text) != 0;
+    const char *shown_a = a->params->shown, *shown_b = b->params->shown;
     if (!plugin_differs && !params_differ)
-        return xstrdup(a->params_text);
+        return xstrdup(shown_a);
     strbuf sb = {0};
     if (plugin_differs)
-        sb_printf(&sb, "%s%s%s -> %s%s%s", a->plugin, *a->params_text ? " " : "",
-                  a->params_text, b->plugin, *b->params_text ? " " : "", b->params_text);
+        sb_printf(&sb, "%s%s%s -> %s%s%s", a->plugin, *shown_a ? " " : "", shown_a, b->plugin,
+                  *shown_b ? " " : "", shown_b);
     else
-        sb_printf(&sb, "%s -> %s", *a->params_text ? a->params_text : "(none)",
-                  *b->params_text ? b->params_text : "(none)");
+        sb_printf(&sb, "%s -> %s", *shown_a ? shown_a : "(none)", *shown_b ? shown_b : "(none)");
     return sb.data;
 }
 
@@ -762,8 +766,9 @@ char *compare_row_title(const rb_compare_row *row)
 {
     char n[32];
     format_size(row->n, n, sizeof n);
+    const char *params = row->params->shown;
     char *text = xasprintf("%s %s%s%s %s %s n=%s%s%s", row->run, row->plugin,
-                           *row->params_text ? " " : "", row->params_text, row->op, row->dtype, n,
+                           *params ? " " : "", params, row->op, row->dtype, n,
                            *row->distribution ? " " : "", row->distribution);
     char *line = printable_text(text);
     free(text);

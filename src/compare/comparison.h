@@ -38,7 +38,10 @@ typedef struct rb_compare_param {
 typedef struct rb_compare_params {
     rb_compare_param *items;
     size_t count;
-    const char *text;       /* "block=256 variant=tree", keys sorted; "" if none */
+    const char *text;       /* "block=256 variant=tree", keys sorted (for
+                               matching); "" if none */
+    const char *shown;      /* the same in the row's own order, as the run's
+                               table shows them (for people) */
 } rb_compare_params;
 
 /* One row of a result file. Texts are the file's own copies (one per

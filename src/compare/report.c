@@ -268,6 +268,23 @@ static void write_energy_summary(FILE *out, const rb_comparison *cmp, int markdo
                 100 * cmp->criteria.threshold);
 }
 
+/* The test behind the p-values, as the pairs were judged: over their
+ * rounds (the hierarchical bootstrap's distribution of the ratio), on one
+ * run's samples a side (Mann-Whitney U), or some of each. */
+static void test_used_text(const rb_comparison *cmp, char *buf, size_t len)
+{
+    size_t rounds = cmp->n_from_rounds, one_run = cmp->n_tested - cmp->n_from_rounds;
+    if (cmp->n_tested == 0)
+        snprintf(buf, len, "none tested");
+    else if (one_run == 0)
+        snprintf(buf, len, "from the hierarchical bootstrap over the rounds");
+    else if (rounds == 0)
+        snprintf(buf, len, "Mann-Whitney U on the samples, one run a side");
+    else
+        snprintf(buf, len, "from the hierarchical bootstrap over the rounds for %zu, "
+                 "Mann-Whitney U on the samples for %zu with one run a side", rounds, one_run);
+}
+
 static void write_summary(FILE *out, const rb_comparison *cmp)
 {
     fprintf(out, "\n%zu configuration%s in both files: %zu same, %zu faster, %zu slower, "
@@ -275,10 +292,11 @@ static void write_summary(FILE *out, const rb_comparison *cmp)
             cmp->n_pairs, cmp->n_pairs == 1 ? "" : "s", cmp->counts[RB_VERDICT_SAME],
             cmp->counts[RB_VERDICT_FASTER], cmp->counts[RB_VERDICT_SLOWER],
             cmp->counts[RB_VERDICT_UNCLEAR], cmp->n_only_old, cmp->n_only_new);
+    char test[192];
+    test_used_text(cmp, test, sizeof test);
     fprintf(out, "ratio = new / old median (of the rounds' medians); %g%% bootstrap interval; "
-                 "p of no change (Mann-Whitney with one run a side); "
-                 "threshold %g%%\n",
-            confidence_percent(cmp), 100 * cmp->criteria.threshold);
+                 "p of no change (%s); threshold %g%%\n",
+            confidence_percent(cmp), test, 100 * cmp->criteria.threshold);
     fprintf(out, "compared: %zu configuration%s (both ok, enough samples); p-values adjusted "
                  "over them with Holm's method\n",
             cmp->n_tested, cmp->n_tested == 1 ? "" : "s");
@@ -413,7 +431,7 @@ static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
     char *params = pair ? compare_pair_params(pair) : NULL;
     int other_run = pair && strcmp(pair->old_row->run, pair->new_row->run) != 0;
     char *run = other_run ? xasprintf("%s -> %s", pair->old_row->run, pair->new_row->run) : NULL;
-    const char *fields[] = {run ? run : row->run, row->plugin, params ? params : row->params_text,
+    const char *fields[] = {run ? run : row->run, row->plugin, params ? params : row->params->shown,
                             row->op, row->dtype};
     for (size_t k = 0; k < RB_ARRAY_LEN(fields); k++) {
         csv_field(out, fields[k], 1);
@@ -626,7 +644,9 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
     json_member_number(&w, "threshold", cmp->criteria.threshold);
     json_member_number(&w, "confidence", 1 - cmp->criteria.alpha);
     json_member_string(&w, "interval", "bootstrap percentile interval of median(new) / median(old)");
-    json_member_string(&w, "test", "Mann-Whitney U, normal approximation, two-sided");
+    char test[192];
+    test_used_text(cmp, test, sizeof test);
+    json_member_string(&w, "test", test);
     jw_key(&w, "device_changes");
     jw_begin_array(&w);
     for (size_t k = 0; k < cmp->n_device_changes; k++)
@@ -741,10 +761,11 @@ int compare_report_md(FILE *out, const rb_comparison *cmp)
     fputs("# redbench compare\n\n", out);
     md_file_line(out, "old", &cmp->old_file);
     md_file_line(out, "new", &cmp->new_file);
+    char test[192];
+    test_used_text(cmp, test, sizeof test);
     fprintf(out, "- ratio = new / old median (of the rounds' medians), with its %g%% bootstrap "
-                 "interval; p of no change (Mann-Whitney with one run a side); "
-                 "threshold %g%%\n",
-            confidence_percent(cmp), 100 * cmp->criteria.threshold);
+                 "interval; p of no change (%s); threshold %g%%\n",
+            confidence_percent(cmp), test, 100 * cmp->criteria.threshold);
     for (size_t k = 0; k < cmp->n_device_changes; k++) {
         fputs("- devices differ (compared anyway): ", out);
         md_text(out, cmp->device_changes[k]);

@@ -12,6 +12,7 @@
 
 #include "base/random.h"
 #include "base/util.h"
+#include "config/experiment.h"
 
 static const char *const verdict_names[RB_VERDICT_COUNT_] = {
     [RB_VERDICT_SAME] = "same",
@@ -334,6 +335,8 @@ static void percent_text(double fraction, char *buf, size_t len)
     snprintf(buf, len, "%.3g%%", fraction * 100);
 }
 
+static void add_settling(rb_sample_comparison *out, const rb_compare_criteria *criteria);
+
 void compare_decide(rb_sample_comparison *out, const rb_compare_criteria *criteria)
 {
     if (!out->tested)
@@ -390,10 +393,12 @@ void compare_decide(rb_sample_comparison *out, const rb_compare_criteria *criter
         snprintf(out->why, sizeof out->why,
                  "a significant change (p = %.2g%s), but the %s reaches within %s", out->p_value,
                  adjusted, interval, threshold);
+        add_settling(out, criteria);
     } else {
         snprintf(out->why, sizeof out->why,
                  "no significant change (p = %.2g%s), but the %s reaches past %s", out->p_value,
                  adjusted, interval, threshold);
+        add_settling(out, criteria);
     }
 }
 
@@ -411,7 +416,94 @@ static void comparison_begin(rb_sample_comparison *out, size_t n_old, size_t n_n
     out->median_old = median_old;
     out->median_new = median_new;
     out->ratio = out->ci_low = out->ci_high = out->p_value = out->p_adjusted = NAN;
-    out->p_smallest = NAN;
+    out->p_smallest = out->spread_old = out->spread_new = NAN;
+}
+
+static size_t usable_rounds(const rb_round_samples *side, size_t *start, size_t *reps);
+
+/* One run's samples: their interquartile range over their median. */
+static double samples_spread(const double *v, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    double *sorted = xmalloc(n * sizeof *sorted);
+    memcpy(sorted, v, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, compare_doubles);
+    double median = sorted_quantile(sorted, n, 0.5);
+    double spread = median > 0 ? (sorted_quantile(sorted, n, 0.75) -
+                                  sorted_quantile(sorted, n, 0.25)) / median
+                               : NAN;
+    free(sorted);
+    return spread;
+}
+
+/* A side measured in rounds: the range of its rounds' medians over their
+ * median. */
+static double rounds_spread(const rb_round_samples *side)
+{
+    if (side->n_rounds < 2 || !side->reps)
+        return samples_spread(side->samples, side->n_samples);
+    size_t *start = xmalloc(side->n_rounds * sizeof *start);
+    size_t *reps = xmalloc(side->n_rounds * sizeof *reps);
+    size_t n = usable_rounds(side, start, reps);
+    double low = INFINITY, high = -INFINITY, *medians = xmalloc((n ? n : 1) * sizeof *medians);
+    for (size_t k = 0; k < n; k++) {
+        medians[k] = sample_median(side->samples + start[k], reps[k]);
+        low = medians[k] < low ? medians[k] : low;
+        high = medians[k] > high ? medians[k] : high;
+    }
+    double middle = n ? median_in_place(medians, n) : NAN;
+    free(medians);
+    free(start);
+    free(reps);
+    return n >= 2 && middle > 0 ? (high - low) / middle : NAN;
+}
+
+/* After an unclear verdict whose interval is known: how noisy the sides
+ * were, and what would settle it: rounds enough that the interval (its
+ * width shrinking as one over the root of the rounds), were it centred on
+ * no change, fits within the threshold; and the threshold that calls it
+ * the same now. */
+static void add_settling(rb_sample_comparison *out, const rb_compare_criteria *criteria)
+{
+    if (!(out->ci_low > 0) || !(out->ci_high > 0) || !(out->ratio > 0))
+        return;
+    size_t used = strlen(out->why), len = sizeof out->why;
+    char *at = out->why + used;
+    const char *what = out->quantity == RB_QUANTITY_ENERGY ? "energy" : "time";
+    if (!isnan(out->spread_old) && !isnan(out->spread_new)) {
+        int n = snprintf(at, len - used, out->from_rounds
+                             ? "; the rounds' median %ss spread %.3g%% (old) and %.3g%% (new)"
+                             : "; the samples' %ss spread %.3g%% (old) and %.3g%% (new), "
+                               "interquartile",
+                         what, 100 * out->spread_old, 100 * out->spread_new);
+        used += n > 0 && (size_t)n < len - used ? (size_t)n : 0;
+        at = out->why + used;
+    }
+    double half = 0.5 * log(out->ci_high / out->ci_low);
+    double room = log(1 + criteria->threshold);
+    double same_at = (out->ci_high > 1 / out->ci_low ? out->ci_high : 1 / out->ci_low) - 1;
+    int threshold = (int)ceil(100 * same_at + 1e-9);
+    char rounds[160];
+    if (!out->from_rounds)
+        snprintf(rounds, sizeof rounds, "rounds = 5 or more in both runs' experiments (the "
+                 "run-to-run variation is then measured, not assumed)");
+    else if (fabs(log(out->ratio)) >= room)
+        snprintf(rounds, sizeof rounds, "more rounds (the ratio itself is past %g%%: they would "
+                 "tell whether it is a change)", 100 * criteria->threshold);
+    else {
+        size_t have = out->rounds_old < out->rounds_new ? out->rounds_old : out->rounds_new;
+        double need = ceil((double)have * (half / room) * (half / room));
+        if (need > RB_MAX_ROUNDS)
+            snprintf(rounds, sizeof rounds, "more rounds than a run takes (about %.3g a side; "
+                     "at most %d)", need, RB_MAX_ROUNDS);
+        else
+            snprintf(rounds, sizeof rounds, "about %.0f rounds a side (if nothing changed: "
+                     "the interval narrows to within %g%%)", need < 2 ? 2 : need,
+                     100 * criteria->threshold);
+    }
+    snprintf(at, len - used, "; settle it with %s, or --threshold %d would call it same",
+             rounds, threshold);
 }
 
 /* Whether there are enough samples a side and both medians are positive;
@@ -451,6 +543,8 @@ void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, s
     double widen = 1 + (criteria->run_allowance > 0 ? criteria->run_allowance : 0);
     out->ci_low = low / widen;
     out->ci_high = high * widen;
+    out->spread_old = samples_spread(old_ns, n_old);
+    out->spread_new = samples_spread(new_ns, n_new);
     out->p_value = out->p_adjusted = mann_whitney_p(old_ns, n_old, new_ns, n_new);
     out->p_smallest = rank_smallest_p(n_old, n_new);
     out->new_all_above = out->new_all_below = 1;
@@ -592,6 +686,8 @@ void compare_rounds(const rb_round_samples *old_side, const rb_round_samples *ne
     }
     out->ci_low = low;
     out->ci_high = high;
+    out->spread_old = rounds_spread(old_side);
+    out->spread_new = rounds_spread(new_side);
     /* the normal approximation reaches the small p-values that Holm's
      * adjustment over many configurations needs; the bootstrap's own tail
      * holds where a few rounds make its distribution far from normal */

@@ -97,7 +97,12 @@ typedef struct rb_sample_comparison {
     size_t rounds_old, rounds_new; /* rounds on each side (1: one run) */
     int from_rounds;        /* judged from the rounds (compare_rounds);
                                0: from one run's samples, interval widened */
-    char why[256];          /* one line saying how the verdict was reached */
+    double spread_old, spread_new; /* how noisy each side was, relative to its
+                               median: over rounds, the range of the rounds'
+                               medians; in one run, the samples'
+                               interquartile range; NaN unknown */
+    char why[512];          /* one line saying how the verdict was reached
+                               (and, when unclear, what would settle it) */
     int quantity;           /* enum rb_quantity: the words compare_decide
                                uses (comparisons begin with time) */
 } rb_sample_comparison;

@@ -26,10 +26,6 @@ static const char *const data_keys[DATA_COUNT_] = {"op", "dtype", "n", "distribu
                                                    "ranks"};
 static const char *const data_defaults[DATA_COUNT_] = {"sum", "f32", "1M", "uniform", "256", "1"};
 
-#define LARGEST_N (UINT64_C(1) << 40)
-#define LARGEST_BINS 256
-#define LARGEST_RANKS 4096
-
 /* The values of one key: a data key or a parameter. */
 typedef struct axis {
     const rb_setting *setting; /* where they were written; NULL for a default */
@@ -131,15 +127,15 @@ static int data_item(const rb_experiment *exp, int line, int key, const char *it
             setting_error(exp, line, "n = %s: %s; valid: 1 to 1T (2^40 elements)", item, why);
             return -1;
         }
-        if (size < 1 || size > LARGEST_N) {
+        if (size < 1 || size > RB_SWEEP_LARGEST_N) {
             setting_error(exp, line,
                           "n = %s is out of range; valid: 1 to 1T (2^40 elements)", item);
             return -1;
         }
         *out = (int64_t)size;
         return 0;
-    case DATA_BINS: return data_count(exp, line, key, item, LARGEST_BINS, out);
-    case DATA_RANKS: return data_count(exp, line, key, item, LARGEST_RANKS, out);
+    case DATA_BINS: return data_count(exp, line, key, item, RB_SWEEP_LARGEST_BINS, out);
+    case DATA_RANKS: return data_count(exp, line, key, item, RB_SWEEP_LARGEST_RANKS, out);
     }
     const char *choices = key == DATA_OP      ? op_choices()
                           : key == DATA_DTYPE ? dtype_choices()
@@ -159,7 +155,7 @@ static int range_end(const rb_experiment *exp, int line, const char *item, const
                       end, why);
         return -1;
     }
-    if (*out < 1 || *out > LARGEST_N) {
+    if (*out < 1 || *out > RB_SWEEP_LARGEST_N) {
         setting_error(exp, line, "n = %s: '%s' is out of range; valid: 1 to 1T (2^40 elements)",
                       item, end);
         return -1;

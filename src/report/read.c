@@ -4,6 +4,8 @@
  * report/fields.c. Rows share their run section and their plugin (found by
  * name, pack, path, version and the parameters' types), so that a file of
  * a million rows holds a few of each. */
+#include "config.h"
+
 #include "report/read.h"
 
 #include <errno.h>
@@ -145,7 +147,8 @@ static int meta_buffer(rb_results_file *f, const char *path, const json_value *o
     return 0;
 }
 
-/* A number member: *out, or `fallback` when absent or null. */
+/* A number member, a quantity (seconds, GB/s): *out, or `fallback` when
+ * absent or null. */
 static int meta_number(const char *path, const json_value *obj, const char *where,
                        const char *key, double fallback, double *out)
 {
@@ -155,6 +158,11 @@ static int meta_number(const char *path, const json_value *obj, const char *wher
         return 0;
     if (v->type != JSON_NUMBER)
         return member_error(path, v, where, key, "is not a number");
+    if (!(isfinite(v->number) && v->number >= 0))
+        return member_error(path, v, where, key,
+                            isfinite(v->number) ? "is negative; valid: a finite number 0 or more"
+                                                : "is too large for a double; valid: a finite "
+                                                  "number 0 or more");
     *out = v->number;
     return 0;
 }
@@ -630,9 +638,37 @@ static int read_rounds(rb_results_file *f, const char *path, const json_value *d
     return 0;
 }
 
+/* The layout's version (report/fields.h): a file written by a newer
+ * redbench may hold members renamed or retyped, which this one would read
+ * wrong; it is refused, naming both versions. A file without one is
+ * version 1. */
+static int check_schema_version(const char *path, const json_value *doc)
+{
+    const json_value *v = json_get(doc, "schema_version");
+    uint64_t version = 1;
+    if (!v)
+        return 0;
+    if (!json_uint64(v, &version) || version < 1) {
+        char shown[64], what[160];
+        shown_value(v, shown, sizeof shown);
+        snprintf(what, sizeof what, "is %s; valid: a whole number from 1 to %d", shown,
+                 RB_RESULTS_SCHEMA_VERSION);
+        return member_error(path, v, "", "schema_version", what);
+    }
+    if (version > RB_RESULTS_SCHEMA_VERSION) {
+        diag_at(path, v->line, "\"schema_version\" is %llu, newer than this redbench reads "
+                "(%d, redbench %s); read the file with the redbench that wrote it, or a newer "
+                "one", (unsigned long long)version, RB_RESULTS_SCHEMA_VERSION, PACKAGE_VERSION);
+        return -1;
+    }
+    return 0;
+}
+
 int results_from_doc(const char *path, const json_value *doc, rb_results_file *out)
 {
     memset(out, 0, sizeof *out);
+    if (check_schema_version(path, doc) != 0)
+        return -1;
     const json_value *results = json_get(doc, "results");
     if (!results || results->type != JSON_ARRAY) {
         diag_at(path, doc ? doc->line : 0,

@@ -14,6 +14,7 @@
 
 #include "base/names.h"
 #include "base/util.h"
+#include "config/sweep.h"
 #include "run/rules.h"
 
 const char *fill_keep(rb_row_fill *f, const char *text)
@@ -200,9 +201,21 @@ int fill_distribution(rb_row_fill *f, const rb_value *v, const json_value *j)
     return fill_word(f, v, &f->config->distribution, distribution_word, RB_DIST_COUNT_, 0);
 }
 
+/* A data key's whole number, held to the experiment file's limits
+ * (config/sweep.h): from 1 to `largest`. */
+static int data_count(rb_row_fill *f, const rb_value *v, uint64_t largest, const char *what)
+{
+    if (known(v) && (v->u < 1 || v->u > largest))
+        return why(f, "is %llu; valid: %s from 1 to %llu, as an experiment file allows",
+                   (unsigned long long)v->u, what, (unsigned long long)largest);
+    return 0;
+}
+
 int fill_n(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
+    if (data_count(f, v, RB_SWEEP_LARGEST_N, "elements") != 0)
+        return -1;
     f->config->n = v->u;
     return 0;
 }
@@ -210,8 +223,8 @@ int fill_n(rb_row_fill *f, const rb_value *v, const json_value *j)
 int fill_bins(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    if (known(v) && v->u > UINT32_MAX)
-        return why(f, "is %llu; valid: up to %u", (unsigned long long)v->u, UINT32_MAX);
+    if (data_count(f, v, RB_SWEEP_LARGEST_BINS, "histogram bins") != 0)
+        return -1;
     f->config->bins = known(v) ? (uint32_t)v->u : 256;
     return 0;
 }
@@ -250,36 +263,50 @@ int fill_expected(rb_row_fill *f, const rb_value *v, const json_value *j)
     return 0;
 }
 
-#define FILL_NUMBER(field_name, target)                                                        \
+/* A measured quantity: finite (a number too large for a double reads as
+ * infinite) and not negative; `what` names its unit for the error. */
+static int quantity(rb_row_fill *f, const rb_value *v, const char *what)
+{
+    if (known(v) && !(isfinite(v->number) && v->number >= 0))
+        return why(f, "is %s; valid: %s, a finite number 0 or more",
+                   isfinite(v->number) ? "negative" : "too large for a double", what);
+    return 0;
+}
+
+#define FILL_NUMBER(field_name, target, what)                                                  \
     int fill_##field_name(rb_row_fill *f, const rb_value *v, const json_value *j)             \
     {                                                                                         \
         (void)j;                                                                              \
+        if (quantity(f, v, what) != 0)                                                        \
+            return -1;                                                                        \
         target = known(v) ? v->number : 0;                                                    \
         return 0;                                                                             \
     }
-FILL_NUMBER(error, f->row->error)
-FILL_NUMBER(tolerance, f->row->tolerance)
+FILL_NUMBER(error, f->row->error, "the result's distance from the reference")
+FILL_NUMBER(tolerance, f->row->tolerance, "the bound applied")
 int fill_median(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
+    if (quantity(f, v, "nanoseconds") != 0)
+        return -1;
     f->has_time = known(v);
     f->row->stats.median = known(v) ? v->number : 0;
     return 0;
 }
 
-FILL_NUMBER(min, f->row->stats.min)
-FILL_NUMBER(max, f->row->stats.max)
-FILL_NUMBER(mean, f->row->stats.mean)
-FILL_NUMBER(stddev, f->row->stats.stddev)
-FILL_NUMBER(cv, f->row->stats.cv)
-FILL_NUMBER(noise, f->row->stats.noise)
-FILL_NUMBER(bandwidth, f->row->bandwidth_gbs)
-FILL_NUMBER(pct_peak, f->row->pct_peak)
-FILL_NUMBER(pct_measured_peak, f->row->pct_measured_peak)
-FILL_NUMBER(busbw, f->row->busbw_gbs)
-FILL_NUMBER(slowest_rank_ns, f->row->slowest_rank_ns)
-FILL_NUMBER(fastest_rank_ns, f->row->fastest_rank_ns)
-FILL_NUMBER(scaling, f->row->scaling)
+FILL_NUMBER(min, f->row->stats.min, "nanoseconds")
+FILL_NUMBER(max, f->row->stats.max, "nanoseconds")
+FILL_NUMBER(mean, f->row->stats.mean, "nanoseconds")
+FILL_NUMBER(stddev, f->row->stats.stddev, "nanoseconds")
+FILL_NUMBER(cv, f->row->stats.cv, "a ratio")
+FILL_NUMBER(noise, f->row->stats.noise, "a ratio")
+FILL_NUMBER(bandwidth, f->row->bandwidth_gbs, "GB/s")
+FILL_NUMBER(pct_peak, f->row->pct_peak, "a percentage")
+FILL_NUMBER(pct_measured_peak, f->row->pct_measured_peak, "a percentage")
+FILL_NUMBER(busbw, f->row->busbw_gbs, "GB/s")
+FILL_NUMBER(slowest_rank_ns, f->row->slowest_rank_ns, "nanoseconds")
+FILL_NUMBER(fastest_rank_ns, f->row->fastest_rank_ns, "nanoseconds")
+FILL_NUMBER(scaling, f->row->scaling, "a ratio of times")
 
 /* ---- energy ---- */
 
@@ -299,19 +326,9 @@ int fill_energy_note(rb_row_fill *f, const rb_value *v, const json_value *j)
     return 0;
 }
 
-/* A measured quantity that cannot be negative. */
-#define FILL_ENERGY(field_name, target, what)                                                  \
-    int fill_##field_name(rb_row_fill *f, const rb_value *v, const json_value *j)             \
-    {                                                                                         \
-        (void)j;                                                                              \
-        if (known(v) && !(v->number >= 0 && isfinite(v->number)))                             \
-            return why(f, "is %g; valid: %s, 0 or more", v->number, what);                    \
-        target = known(v) ? v->number : 0;                                                    \
-        return 0;                                                                             \
-    }
-FILL_ENERGY(energy_j, f->row->energy_j, "joules per call")
-FILL_ENERGY(power_w, f->row->power_w, "watts")
-FILL_ENERGY(energy_s, f->row->energy_s, "seconds")
+FILL_NUMBER(energy_j, f->row->energy_j, "joules per call")
+FILL_NUMBER(power_w, f->row->power_w, "watts")
+FILL_NUMBER(energy_s, f->row->energy_s, "seconds")
 
 int fill_energy_calls(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
@@ -364,10 +381,18 @@ int fill_rank_energy(rb_row_fill *f, const rb_value *v, const json_value *j)
         target = known(v) ? (__typeof__(target))v->u : (fallback);                            \
         return 0;                                                                             \
     }
-FILL_RANK(ranks, f->row->ranks, 4096, 1)
-FILL_RANK(slowest_rank, f->row->slowest_rank, 4095, 0)
-FILL_RANK(fastest_rank, f->row->fastest_rank, 4095, 0)
-FILL_RANK(wrong_ranks, f->row->wrong_ranks, 4096, 0)
+FILL_RANK(slowest_rank, f->row->slowest_rank, RB_SWEEP_LARGEST_RANKS - 1, 0)
+FILL_RANK(fastest_rank, f->row->fastest_rank, RB_SWEEP_LARGEST_RANKS - 1, 0)
+FILL_RANK(wrong_ranks, f->row->wrong_ranks, RB_SWEEP_LARGEST_RANKS, 0)
+
+int fill_ranks(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    if (data_count(f, v, RB_SWEEP_LARGEST_RANKS, "ranks") != 0)
+        return -1;
+    f->row->ranks = known(v) ? (uint32_t)v->u : 1;
+    return 0;
+}
 
 int fill_n_total(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
@@ -396,6 +421,8 @@ int fill_batch_calls(rb_row_fill *f, const rb_value *v, const json_value *j)
 int fill_error_ratio(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
+    if (quantity(f, v, "the error over the tolerance") != 0)
+        return -1;
     f->row->error_ratio_known = known(v);
     f->row->error_ratio = known(v) ? v->number : 0;
     return 0;
@@ -457,6 +484,9 @@ static int fill_clock_sample(rb_row_fill *f, const json_value *j, rb_clock_sampl
     c->memory_mhz = memory > 0 && memory < 1e9 ? (uint32_t)memory : 0;
     c->temperature_c = temperature > 0 && temperature < 1e9 ? (uint32_t)temperature : 0;
     c->power_w = json_number(json_get(j, "power_w"), 0);
+    if (!(isfinite(c->power_w) && c->power_w >= 0))
+        return why(f, "has a power_w that is negative or too large; valid: watts, a finite "
+                      "number 0 or more");
     c->throttle_reasons = throttle_bits(json_string(json_get(j, "throttle_reasons")));
     return 0;
 }

@@ -5,7 +5,9 @@
  * Then what a file may be: the size bound (a regular file and a pipe
  * larger than the limit), devices and folders refused at once, a named
  * pipe no one writes to not waited for, results files told from other
- * JSON, and a value's size (the tree stays compact). */
+ * JSON, and a value's size (the tree stays compact). A member name given
+ * twice in one object is refused at the second's line (readers disagree on
+ * which counts), in a small object and in a large one. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -319,9 +321,44 @@ static void test_results_marker(void)
     unlink(path);
 }
 
+/* The same name twice: refused at the second's line, naming the first. */
+static void test_duplicate_keys(void)
+{
+    json_error err;
+    json_value *doc = parse("{\"a\": 1,\n \"b\": {\"x\": 1,\n \"x\": 2}}", &err);
+    ok(doc == NULL, "a nested object with a name given twice is refused");
+    is_int(err.line, 3, "... at the second's line");
+    ok(strstr(err.message, "\"x\" is given twice") && strstr(err.message, "first at line 2"),
+       "... naming the member and the first's line (%s)", err.message);
+    json_free(doc);
+    /* 1000 members, the last repeating member 500: found by sorting. */
+    size_t cap = 1000 * 24 + 64, used = 0;
+    char *text = malloc(cap);
+    used += (size_t)snprintf(text + used, cap - used, "{");
+    for (int k = 0; k < 1000; k++)
+        used += (size_t)snprintf(text + used, cap - used, "%s\"k%d\": %d\n", k ? "," : "", k, k);
+    used += (size_t)snprintf(text + used, cap - used, ", \"k500\": 0}");
+    doc = json_parse(text, used, &err);
+    ok(doc == NULL && strstr(err.message, "\"k500\" is given twice") && err.line == 1001 &&
+           strstr(err.message, "first at line 501"),
+       "in 1001 members, the repeated one is found at line 1001 (%d: %s)", err.line, err.message);
+    json_free(doc);
+    text[used - 12] = '\0'; /* drop the repeat: "..., \"k999\": 999\n" */
+    strcat(text, "}");
+    doc = json_parse(text, strlen(text), &err);
+    ok(doc != NULL && json_count(doc) == 1000, "1000 distinct names read (%s)",
+       doc ? "" : err.message);
+    json_free(doc);
+    free(text);
+    doc = parse("[{\"a\": 1}, {\"a\": 2}]", &err);
+    ok(doc != NULL, "the same name in two objects is not a repeat");
+    json_free(doc);
+}
+
 int main(void)
 {
-    plan(59);
+    plan(65);
+    test_duplicate_keys();
     test_values();
     test_errors();
     test_round_trip();

@@ -9,6 +9,8 @@
 #                    compare
 #   test_results_read.sh  the results reader, with the malformed files it
 #                    refuses (fixtures/)
+#   test_read_strict.sh  names given twice, a newer schema_version and
+#                    numbers out of a run's ranges refused, naming file and line
 #   test_reports     the reporters (table, csv, json, md), the JSON writer,
 #                    results_free and results_count, on a results set built
 #                    by hand; its JSON checks read the report back with jq
@@ -21,12 +23,13 @@
 # test_results_large.sh and test_html.sh are among the slowest of the
 # suite: listed first.
 TESTS += tests/report/test_results_large.sh tests/report/test_html.sh \
-	tests/report/test_html_layout.sh tests/report/test_results_untrusted.sh tests/report/test_results_read.sh
+	tests/report/test_html_layout.sh tests/report/test_results_untrusted.sh tests/report/test_results_read.sh \
+	tests/report/test_read_strict.sh
 EXTRA_DIST += tests/report/test_results_large.sh tests/report/test_html.sh \
 	tests/report/test_html_layout.sh tests/report/fixtures/html-wide.json \
 	tests/report/fixtures/html-wide.ini \
 	tests/report/test_results_untrusted.sh tests/report/test_results_read.sh \
-	tests/report/gen_results.sh \
+	tests/report/test_read_strict.sh tests/report/gen_results.sh \
 	tests/report/fixtures/deterministic-text.json tests/report/fixtures/device-out-of-range.json \
 	tests/report/fixtures/experiment-cache.json tests/report/fixtures/host-text.json \
 	tests/report/fixtures/median-text.json tests/report/fixtures/n-text.json \
