@@ -21,7 +21,8 @@ side() { local f=$1; shift
     }
     printf "{\"tool\": \"redbench\", \"schema_version\": 2, \"results\": [\n"
     printf " {\"run\": \"a\", \"plugin\": \"p\", \"params\": {\"lanes\": 4, \"acc\": \"native\"}, \"op\": \"sum\", \"dtype\": \"f32\", \"n\": 1024, \"status\": \"ok\", \"median_ns\": %s, \"reps\": %d,\n", m[1], 20 * n
-    printf "  \"samples_ns\": [%s]%s}]}\n", samples, (n > 1 ? ", \"rounds\": [" rounds "]" : "")
+    tail = ""; if (n > 1) tail = ", \"rounds\": [" rounds "]"
+    printf "  \"samples_ns\": [%s]%s}]}\n", samples, tail
   }' >"$f"; }
 
 side "$tmp/old.json" 100 112 94
