@@ -31,6 +31,19 @@
 #include "run/results.h"
 #include "run/runner.h"
 
+/* Text made printable (printable_text), kept until a few more are made:
+ * enough for one printf. Every name the dry run prints (the file's, the
+ * runs', the plugins', the parameters') goes through it. */
+static const char *shown(const char *text)
+{
+    static char *ring[8];
+    static size_t at;
+    at = (at + 1) % RB_ARRAY_LEN(ring);
+    free(ring[at]);
+    ring[at] = printable_text(text);
+    return ring[at];
+}
+
 /* Whether the plugin offers the configuration's op and dtype; a row that
  * it does not is `unsupported` without running (run/runner.c). A
  * histogram counts u8 values (redbench/plugin.h): of another dtype, the
@@ -58,13 +71,13 @@ static void print_unsupported(const rb_plugin *p, const rb_configuration *c)
         return;
     char *ops = op_mask_text(p->ops), *dtypes = dtype_mask_text(p->dtypes);
     if (!(p->ops & RB_OP_BIT(c->op)))
-        printf("  (unsupported: %s does not offer op %s; its ops: %s)", p->name, op_name(c->op),
-               ops);
+        printf("  (unsupported: %s does not offer op %s; its ops: %s)", shown(p->name),
+               op_name(c->op), ops);
     else if (c->op == RB_OP_HISTOGRAM && c->dtype != RB_DTYPE_U8 &&
              (p->dtypes & RB_DTYPE_BIT(c->dtype)))
         printf("  (unsupported: a histogram counts u8 values, not %s)", dtype_name(c->dtype));
     else
-        printf("  (unsupported: %s does not offer dtype %s; its dtypes: %s)", p->name,
+        printf("  (unsupported: %s does not offer dtype %s; its dtypes: %s)", shown(p->name),
                dtype_name(c->dtype), dtypes);
     free(ops);
     free(dtypes);
@@ -72,17 +85,18 @@ static void print_unsupported(const rb_plugin *p, const rb_configuration *c)
 
 static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
 {
-    printf("%s: %zu configuration%s\n", exp->path, sweep->n_configs,
+    printf("%s: %zu configuration%s\n", shown(exp->path), sweep->n_configs,
            sweep->n_configs == 1 ? "" : "s");
     for (size_t k = 0; k < sweep->n_configs; k++) {
         const rb_configuration *c = &sweep->configs[k];
         char n[32];
         format_size(c->n, n, sizeof n);
-        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s %-11s %s", k + 1, c->run->name,
-               c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
-               dtype_name(c->dtype), n, distribution_name(c->distribution), c->params_text);
+        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s %-11s %s", k + 1, shown(c->run->name),
+               shown(c->plugin ? c->plugin->desc->name : c->run->plugin), op_name(c->op),
+               dtype_name(c->dtype), n, distribution_name(c->distribution),
+               shown(c->params_text));
         if (c->skip_reason)
-            printf("  (skipped: %s)", c->skip_reason);
+            printf("  (skipped: %s)", shown(c->skip_reason));
         else if (c->plugin)
             print_unsupported(c->plugin->desc, c);
         putchar('\n');
@@ -415,7 +429,7 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
     rb_sweep sweep;
     memset(&sweep, 0, sizeof sweep);
     if (sweep_expand(&exp, reg, &sweep) != 0) {
-        fprintf(stderr, "redbench: %s has errors; nothing was run\n", opt->config);
+        fprintf(stderr, "redbench: %s has errors; nothing was run\n", shown(opt->config));
         sweep_free(&sweep);
         experiment_free(&exp);
         return 2;

@@ -18,6 +18,8 @@
  *   one-element (result = vector) rank 1's element n/2 off by 1e-4 of
  *              itself: within the tolerance of the one value, not of the
  *              element
+ *   oversize   every rank exchanges RB_EXCHANGE_MAX + 1 bytes (over the
+ *              host's limit) and, refused, says only "the exchange failed"
  * With `result = vector` (ABI 1.4) every rank gathers all ranks' slices
  * through the exchange, in chunks, and combines them element by element:
  * its answer is the n-element vector, which verify hands to the host. */
@@ -29,9 +31,10 @@
 #include <redbench/plugin.h>
 
 enum bug { BUG_NONE, BUG_LOCAL, BUG_RANK1_OFF, BUG_CRASH, BUG_HANG, BUG_DECLINE, BUG_REMEMBER,
-           BUG_SKIP_RANK, BUG_ONE_ELEMENT };
+           BUG_SKIP_RANK, BUG_ONE_ELEMENT, BUG_OVERSIZE };
 static const char *const bug_words[] = {"none", "local", "rank1-off", "crash", "hang", "decline",
-                                        "remember", "skip-rank", "one-element", NULL};
+                                        "remember", "skip-rank", "one-element", "oversize",
+                                        NULL};
 static const char *const result_words[] = {"value", "vector", NULL};
 
 static const rb_param_spec params[] = {
@@ -200,6 +203,17 @@ static int run(void *st)
             pause();
     if (s->bug == BUG_REMEMBER && s->runs > 1)
         return RB_OK; /* the first call's answer, whatever the input is now */
+    if (s->bug == BUG_OVERSIZE) {
+        size_t bytes = RB_EXCHANGE_MAX + 1;
+        unsigned char *mine = calloc(1, bytes), *all = calloc(c->n_ranks, bytes);
+        int got = mine && all ? c->host->exchange(c->host, mine, bytes, all) : RB_ERROR;
+        free(mine);
+        free(all);
+        if (got != RB_OK) {
+            c->host->error(c->host, "the exchange failed");
+            return RB_ERROR;
+        }
+    }
     if (s->vector)
         return run_vector(s);
     partial mine = reduce_slice(c);
