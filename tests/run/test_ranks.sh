@@ -10,12 +10,13 @@
 # plugin without a collective on two ranks, and the vector answer
 # (`result = vector`, ABI 1.4): every element judged, a rank's slice left
 # out and one element off each wrong; graph and eager timing across
-# ranks; and an exchange over the host's limit, whose row names the limit.
+# ranks; an exchange over the host's limit, whose row names the limit; and
+# rank processes that hold no descriptor of the host's but their socket.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plugins=$top_builddir/tests/run/ranks/dir
-plan 37
+plan 39
 
 cat >"$tmp/good.ini" <<INI
 [experiment]
@@ -192,3 +193,10 @@ is "$("$JQ" -r '[.results[] | "\(.status) \(.timing) \(.batch_calls) \(.probes)"
 is "$?" 1 "an exchange over the host's limit: exit 1"
 is "$("$JQ" -r '[.results[] | select(.status == "failed" and (.reason | test("the exchange failed \\(the host refused an exchange of 4097 bytes: it takes at most 4096 bytes a rank at once")))] | length' "$tmp/oversize.json")" 2 \
   "... each row failed, its reason the plugin's words and the host's limit (1 and 2 ranks)"
+
+# A rank's process holds its socket to the leader and nothing else of the
+# host's (bug = fds fails in init, listing what it holds beyond that).
+"$rb" -q -p "$plugins" -c "$tmp/good.ini" -D bug=fds -D op=sum -D dtype=i32 -D ranks=1,2,4 \
+  -o "$tmp/fds.json" 7>"$tmp/seven" 2>"$tmp/fds.err"
+is "$?" 0 "ranks with descriptor 7 open in the host: exit 0"
+is "$(statuses "$tmp/fds.json")" "ok ok ok" "... on 1, 2 and 4 ranks no rank holds the host's descriptors"
