@@ -75,6 +75,9 @@ static const rb_option_spec run_options[] = {
     {"no-probes", 0, 'N', NULL, RB_OPERAND_NONE, NULL,
      "judge results on the random input only, not on probe inputs of exact answer (rows are "
      "then unproven)"},
+    {"require-ok", 0, 'O', NULL, RB_OPERAND_NONE, NULL,
+     "exit 1 unless every row is ok (an unsupported or skipped row fails the run too), for CI "
+     "gates"},
     {"profile", 0, 'P', NULL, RB_OPERAND_NONE, NULL,
      "run each configuration once, with no warm-up and launch timing, inside an NVTX range "
      "named after it: for ncu --nvtx --nvtx-include (docs/profiling.md)"},
@@ -161,9 +164,12 @@ const rb_command_spec rb_commands[] = {
      "wrong, failed, unsupported or skipped, with the reason.",
      "Plugins are searched in: each --plugin-path, then $REDBENCH_PLUGIN_PATH "
      "(colon-separated), then ./plugins, then " RB_PLUGIN_DIR ".\n"
-     "Exit status: 0 all configurations ok; 1 some wrong or failed; 2 bad usage, bad "
-     "experiment file or unknown plugin (nothing run); 130 interrupted by SIGINT or SIGTERM "
-     "(the configuration in progress is abandoned; the results of what finished are written).",
+     "Exit status: 0 every configuration that ran verified, at least one ok (unsupported and "
+     "skipped rows aside); 1 some wrong or failed (with --require-ok: some not ok), or the "
+     "results could not be written; 2 bad usage, bad experiment file or unknown plugin "
+     "(nothing run); 3 nothing was measured: every row unsupported or skipped; 130 "
+     "interrupted by SIGINT or SIGTERM (the configuration in progress is abandoned; the "
+     "results of what finished are written).",
      run_options},
     {"report", "RESULTS.json", RB_OPERAND_JSON,
      "saved results written again in any format",

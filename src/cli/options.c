@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/names.h"
@@ -82,6 +83,23 @@ void overrides_free(rb_override *overrides, size_t count)
 
 static int parse_with(int argc, char **argv, rb_options *opt, const rb_getopt *g);
 
+/* An operand where the run takes none. An experiment file given without -c
+ * (a name ending in .ini, or a file that exists) is shown the way to run
+ * it. Returns 2. */
+static int unexpected_argument(const char *arg, const char *config)
+{
+    char *shown = printable_text(arg);
+    size_t len = strlen(arg);
+    int looks_like_file = (len > 4 && strcmp(arg + len - 4, ".ini") == 0) || access(arg, F_OK) == 0;
+    if (looks_like_file && !config)
+        usage_error(NULL, "unexpected argument: %s; an experiment file is given with -c: "
+                    "redbench -c %s", shown, shown);
+    else
+        usage_error(NULL, "unexpected argument: %s", shown);
+    free(shown);
+    return 2;
+}
+
 int options_parse(int argc, char **argv, rb_options *opt)
 {
     rb_getopt g = command_getopt(command_spec(""));
@@ -123,6 +141,7 @@ static int parse_with(int argc, char **argv, rb_options *opt, const rb_getopt *g
         case 'I': opt->isolation = RB_ISOLATION_NONE; break;
         case 'P': opt->profile = 1; break;
         case 'N': opt->no_probes = 1; break;
+        case 'O': opt->require_ok = 1; break;
         case 'i':
             if (strcmp(optarg, "worker") == 0)
                 opt->isolation = RB_ISOLATION_WORKER;
@@ -143,7 +162,7 @@ static int parse_with(int argc, char **argv, rb_options *opt, const rb_getopt *g
         }
     }
     if (optind < argc)
-        return usage_error(NULL, "unexpected argument: %s", argv[optind]);
+        return unexpected_argument(argv[optind], opt->config);
     if (opt->format && !report_for(opt->format))
         return usage_error(NULL, "unknown format '%s'; valid: %s", opt->format, report_formats());
     if (help)

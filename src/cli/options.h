@@ -37,7 +37,13 @@ typedef struct rb_options {
                                 warm-up, launch timing (for ncu) */
     int no_probes;           /* --no-probes: rows judged on the random
                                 input only (unproven) */
+    int require_ok;          /* --require-ok: any row not ok exits 1 */
 } rb_options;
+
+/* The exit status of a run that measured nothing: every row unsupported
+ * or skipped (0 is every row that ran verified; 1 wrong or failed; 2 bad
+ * usage, nothing run; 130 interrupted). */
+#define RB_EXIT_NOTHING_MEASURED 3
 
 /* Parses argv. Returns 0, or 2 after printing what was wrong and a hint. */
 int options_parse(int argc, char **argv, rb_options *opt);

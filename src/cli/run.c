@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -29,6 +30,19 @@
 #include "run/progress.h"
 #include "run/results.h"
 #include "run/runner.h"
+
+/* Text made printable (printable_text), kept until a few more are made:
+ * enough for one printf. Every name the dry run prints (the file's, the
+ * runs', the plugins', the parameters') goes through it. */
+static const char *shown(const char *text)
+{
+    static char *ring[8];
+    static size_t at;
+    at = (at + 1) % RB_ARRAY_LEN(ring);
+    free(ring[at]);
+    ring[at] = printable_text(text);
+    return ring[at];
+}
 
 /* Whether the plugin offers the configuration's op and dtype; a row that
  * it does not is `unsupported` without running (run/runner.c). A
@@ -57,13 +71,13 @@ static void print_unsupported(const rb_plugin *p, const rb_configuration *c)
         return;
     char *ops = op_mask_text(p->ops), *dtypes = dtype_mask_text(p->dtypes);
     if (!(p->ops & RB_OP_BIT(c->op)))
-        printf("  (unsupported: %s does not offer op %s; its ops: %s)", p->name, op_name(c->op),
-               ops);
+        printf("  (unsupported: %s does not offer op %s; its ops: %s)", shown(p->name),
+               op_name(c->op), ops);
     else if (c->op == RB_OP_HISTOGRAM && c->dtype != RB_DTYPE_U8 &&
              (p->dtypes & RB_DTYPE_BIT(c->dtype)))
         printf("  (unsupported: a histogram counts u8 values, not %s)", dtype_name(c->dtype));
     else
-        printf("  (unsupported: %s does not offer dtype %s; its dtypes: %s)", p->name,
+        printf("  (unsupported: %s does not offer dtype %s; its dtypes: %s)", shown(p->name),
                dtype_name(c->dtype), dtypes);
     free(ops);
     free(dtypes);
@@ -71,17 +85,18 @@ static void print_unsupported(const rb_plugin *p, const rb_configuration *c)
 
 static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
 {
-    printf("%s: %zu configuration%s\n", exp->path, sweep->n_configs,
+    printf("%s: %zu configuration%s\n", shown(exp->path), sweep->n_configs,
            sweep->n_configs == 1 ? "" : "s");
     for (size_t k = 0; k < sweep->n_configs; k++) {
         const rb_configuration *c = &sweep->configs[k];
         char n[32];
         format_size(c->n, n, sizeof n);
-        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s %-11s %s", k + 1, c->run->name,
-               c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
-               dtype_name(c->dtype), n, distribution_name(c->distribution), c->params_text);
+        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s %-11s %s", k + 1, shown(c->run->name),
+               shown(c->plugin ? c->plugin->desc->name : c->run->plugin), op_name(c->op),
+               dtype_name(c->dtype), n, distribution_name(c->distribution),
+               shown(c->params_text));
         if (c->skip_reason)
-            printf("  (skipped: %s)", c->skip_reason);
+            printf("  (skipped: %s)", shown(c->skip_reason));
         else if (c->plugin)
             print_unsupported(c->plugin->desc, c);
         putchar('\n');
@@ -155,13 +170,27 @@ static void on_signal(int sig)
     }
 }
 
-static int exit_status(const rb_results *res)
+/* 130 interrupted; 1 a row wrong or failed (with --require-ok: any row
+ * not ok); 3 nothing was measured (every row unsupported or skipped: a CI
+ * gate must not pass on an empty run); else 0. */
+static int exit_status(const rb_results *res, int require_ok)
 {
     size_t counts[RB_ROW_COUNT_] = {0};
     results_count(res, counts);
     if (runner_stop_requested || runner_stop_now)
         return 130;
-    return counts[RB_ROW_WRONG] || counts[RB_ROW_FAILED] ? 1 : 0;
+    if (counts[RB_ROW_WRONG] || counts[RB_ROW_FAILED])
+        return 1;
+    if (require_ok && (counts[RB_ROW_UNSUPPORTED] || counts[RB_ROW_SKIPPED]))
+        return 1;
+    return counts[RB_ROW_OK] ? 0 : RB_EXIT_NOTHING_MEASURED;
+}
+
+/* The status once a file of results could not be written: 1, unless the
+ * run was interrupted. */
+static int write_failed(int status)
+{
+    return status == 130 ? status : 1;
 }
 
 /* Where the results go: each -o FILE in the format of its extension (or
@@ -192,8 +221,127 @@ static int format_of_path(const char *path)
     return format_from_path(path);
 }
 
+/* Which file a path names, so that two names of one file (a link, a hard
+ * link, "./x" and "x") are known as one: an existing file by its device
+ * and inode (links followed, as safe_file writes through them), a path
+ * that does not exist yet by its folder's device and inode and its last
+ * name. Returns 0, or -1 when neither can be found (no file is the same). */
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+    char *name;  /* NULL for an existing file */
+    int regular; /* an existing regular file (what a write replaces) */
+} file_id;
+
+static int file_id_of(const char *path, file_id *id)
+{
+    struct stat st;
+    memset(id, 0, sizeof *id);
+    if (stat(path, &st) == 0) {
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+        id->regular = S_ISREG(st.st_mode);
+        return 0;
+    }
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+    int found = stat(dir, &st) == 0;
+    free(dir);
+    if (!found)
+        return -1;
+    id->dev = st.st_dev;
+    id->ino = st.st_ino;
+    id->name = xstrdup(slash ? slash + 1 : path);
+    return 0;
+}
+
+static int file_id_same(const file_id *a, const file_id *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && !a->name == !b->name &&
+           (!a->name || strcmp(a->name, b->name) == 0);
+}
+
+/* How an output is named in a message, made printable: "-o PATH" or
+ * "output = PATH". */
+static char *output_named(const rb_options *opt, const char *path)
+{
+    char *shown = printable_text(path);
+    char *named = xasprintf(opt->n_outputs ? "-o %s" : "output = %s", shown);
+    free(shown);
+    return named;
+}
+
+/* Says why an output may not be written (`why`, freed here), at the option
+ * or the line that named it. Returns 2. */
+static int refuse_output(const rb_options *opt, const rb_experiment *exp, char *why)
+{
+    if (opt->n_outputs)
+        diag_error("%s; nothing was run", why);
+    else
+        setting_error(exp, experiment_setting_line(exp, offsetof(rb_experiment, output)),
+                      "%s; nothing was run", why);
+    free(why);
+    return 2;
+}
+
+/* A run's outputs never destroy its inputs: no output may be the
+ * experiment file or a plugin the run loads (by device and inode, through
+ * links too), nor the same file as another output. Returns 0, or 2 after
+ * naming both. */
+static int check_outputs_apart(const rb_options *opt, const rb_experiment *exp,
+                               const rb_sweep *sweep, const output_plan *plan)
+{
+    int status = 0;
+    file_id *ids = xcalloc(plan->n ? plan->n : 1, sizeof *ids);
+    int *known = xcalloc(plan->n ? plan->n : 1, sizeof *known);
+    file_id input;
+    int have_input = opt->config && file_id_of(opt->config, &input) == 0 && input.regular;
+    for (size_t k = 0; k < plan->n && !status; k++) {
+        known[k] = file_id_of(plan->paths[k], &ids[k]) == 0;
+        char *named = output_named(opt, plan->paths[k]);
+        if (known[k] && have_input && file_id_same(&ids[k], &input)) {
+            char *input_shown = printable_text(opt->config);
+            status = refuse_output(opt, exp, xasprintf("%s is the experiment file %s: the "
+                                                       "results would replace it",
+                                                       named, input_shown));
+            free(input_shown);
+        }
+        for (size_t c = 0; c < sweep->n_configs && !status && ids[k].regular; c++) {
+            const rb_loaded_plugin *p = sweep->configs[c].plugin;
+            file_id lib;
+            if (p && p->path && (c == 0 || p != sweep->configs[c - 1].plugin) &&
+                file_id_of(p->path, &lib) == 0 && lib.regular && file_id_same(&ids[k], &lib)) {
+                char *lib_shown = printable_text(p->path);
+                status = refuse_output(opt, exp, xasprintf("%s is the plugin file %s: the "
+                                                           "results would replace it",
+                                                           named, lib_shown));
+                free(lib_shown);
+            }
+        }
+        for (size_t j = 0; j < k && !status; j++)
+            if ((strcmp(plan->paths[j], plan->paths[k]) == 0) ||
+                (known[j] && (ids[k].regular || ids[k].name) && file_id_same(&ids[j], &ids[k]))) {
+                char *first = output_named(opt, plan->paths[j]);
+                status = refuse_output(
+                    opt, exp,
+                    strcmp(plan->paths[j], plan->paths[k]) == 0
+                        ? xasprintf("%s is given twice", named)
+                        : xasprintf("%s and %s are the same file: one would replace the other",
+                                    first, named));
+                free(first);
+            }
+        free(named);
+    }
+    for (size_t k = 0; k < plan->n; k++)
+        free(ids[k].name);
+    free(ids);
+    free(known);
+    return status;
+}
+
 /* Checks every path before anything runs. Returns 0, or 2 after saying why. */
-static int plan_outputs(const rb_options *opt, const rb_experiment *exp, output_plan *plan)
+static int plan_outputs(const rb_options *opt, const rb_experiment *exp, const rb_sweep *sweep,
+                        output_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
     size_t n = opt->n_outputs ? opt->n_outputs : exp->output ? 1 : 0;
@@ -215,13 +363,9 @@ static int plan_outputs(const rb_options *opt, const rb_experiment *exp, output_
                               "output = %s: %s; nothing was run", plan->paths[k], why);
             return 2;
         }
-        for (size_t j = 0; j < k; j++) {
-            if (strcmp(plan->paths[j], plan->paths[k]) == 0) {
-                diag_error("-o %s is given twice; nothing was run", plan->paths[k]);
-                return 2;
-            }
-        }
     }
+    if (check_outputs_apart(opt, exp, sweep, plan) != 0)
+        return 2;
     const char *fallback = exp->format ? exp->format : format_name(RB_FORMAT_TABLE);
     if (n == 1) {
         int by_extension = format_of_path(plan->paths[0]);
@@ -241,8 +385,9 @@ static int plan_outputs(const rb_options *opt, const rb_experiment *exp, output_
         }
         plan->formats[0] = format_from_name(format);
         plan->reporters[0] = report_for(format);
-        /* as before: the table on the terminal too, unless that is the file's */
-        if (!opt->quiet && plan->formats[0] != RB_FORMAT_TABLE) {
+        /* the table on standard output too, unless that is the file's (-q
+         * changes only what goes to standard error) */
+        if (plan->formats[0] != RB_FORMAT_TABLE) {
             plan->out = report_table;
             plan->out_format = RB_FORMAT_TABLE;
         }
@@ -258,9 +403,7 @@ static int plan_outputs(const rb_options *opt, const rb_experiment *exp, output_
         plan->formats[k] = f;
         plan->reporters[k] = report_for(format_name(f));
     }
-    const char *out = opt->format ? opt->format : n == 0 ? fallback : NULL;
-    if (!out && !opt->quiet)
-        out = format_name(RB_FORMAT_TABLE);
+    const char *out = opt->format ? opt->format : n == 0 ? fallback : format_name(RB_FORMAT_TABLE);
     if (out) {
         if (!report_for(out)) {
             diag_error("unknown format '%s'; valid: %s", out, report_formats());
@@ -286,7 +429,7 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
     if (opt->no_probes)
         exp.probes = 0;
     output_plan outputs;
-    if (plan_outputs(opt, &exp, &outputs) != 0) {
+    if (plan_outputs(opt, &exp, &sweep, &outputs) != 0) {
         output_plan_free(&outputs);
         sweep_free(&sweep);
         experiment_free(&exp);
@@ -330,16 +473,16 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
         close(saved_stdout);
     }
 
-    int status = exit_status(&res);
+    int status = exit_status(&res, opt->require_ok);
     for (size_t k = 0; k < outputs.n; k++)
         if (write_file(outputs.paths[k], outputs.reporters[k], &res) != 0)
-            status = status ? status : 1;
+            status = write_failed(status);
     if (outputs.out && (errno = 0, outputs.out(stdout, &res) != 0)) {
         /* said here, with the reason, rather than by main's later check */
         diag_error("cannot write the results to standard output: %s",
                    errno ? strerror(errno) : "a write failed");
         clearerr(stdout);
-        status = status ? status : 1;
+        status = write_failed(status);
     }
     output_plan_free(&outputs);
     results_free(&res);

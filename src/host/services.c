@@ -44,7 +44,12 @@ static void host_error(const rb_host *host, const char *fmt, ...)
     vsnprintf(st->error, sizeof st->error, fmt, ap);
     va_end(ap);
     char *text = printable_text(st->error);
-    snprintf(st->error, sizeof st->error, "%s", text);
+    /* the plugin's words after the host refused it: the host's too, which
+     * the plugin may not know (its own limit) */
+    if (st->refused[0] && !strstr(text, st->refused))
+        snprintf(st->error, sizeof st->error, "%s (%s)", text, st->refused);
+    else
+        snprintf(st->error, sizeof st->error, "%s", text);
     free(text);
 }
 
@@ -58,8 +63,15 @@ void host_set_exchange(host_exchange_fn fn)
 static int host_exchange(const rb_host *host, const void *mine, size_t bytes, void *all)
 {
     if (bytes > RB_EXCHANGE_MAX || (bytes && (!mine || !all))) {
-        host_error((rb_host *)host, "exchange of %zu bytes: at most %d, with both buffers given",
-                   bytes, RB_EXCHANGE_MAX);
+        rb_host_state *st = host->host_data;
+        if (bytes > RB_EXCHANGE_MAX)
+            snprintf(st->refused, sizeof st->refused, "the host refused an exchange of %zu "
+                     "bytes: it takes at most %d bytes a rank at once (RB_EXCHANGE_MAX)",
+                     bytes, RB_EXCHANGE_MAX);
+        else
+            snprintf(st->refused, sizeof st->refused, "the host refused an exchange of %zu "
+                     "bytes: a buffer was NULL", bytes);
+        snprintf(st->error, sizeof st->error, "%s", st->refused);
         return RB_ERROR;
     }
     if (exchange_impl)
@@ -86,4 +98,5 @@ void host_init(rb_host_state *st, const char *plugin, int verbosity)
 void host_clear_error(rb_host_state *st)
 {
     st->error[0] = '\0';
+    st->refused[0] = '\0';
 }

@@ -11,6 +11,10 @@ typedef struct rb_host_state {
     rb_host table;
     const char *plugin;   /* name used in log lines */
     char error[384];      /* last error text, "" if none */
+    char refused[160];    /* what the host refused in the callback in
+                             progress (an exchange over its limit), "" if
+                             nothing: kept in `error` whatever the plugin
+                             says after it */
     int verbosity;        /* highest rb_log_level printed */
 } rb_host_state;
 

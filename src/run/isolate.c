@@ -16,6 +16,9 @@
  * then is that configuration's) and ends itself after the row, so that
  * they cannot reach the next configuration.
  *
+ * A worker keeps no descriptor of the parent's but its pipe and the
+ * standard streams.
+ *
  * The parent reads the pipe with poll(). Preparing gets `timeout` seconds
  * and never less than ISOLATE_PREPARE_MIN (a large input takes time to
  * make); the plugin's callbacks get `timeout` seconds from the moment they
@@ -33,6 +36,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -40,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -336,6 +341,57 @@ static int end_leftovers(void)
     return now > before;
 }
 
+/* Closes descriptors lo..hi: close_range where the kernel has it, else
+ * those /proc/self/fd lists, else every number up to the limit. */
+static void close_span(unsigned lo, unsigned hi)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, lo, hi, 0) == 0)
+        return;
+#endif
+    DIR *dir = opendir("/proc/self/fd");
+    if (dir) {
+        int *open_fds = NULL;
+        size_t n = 0, cap = 0;
+        struct dirent *e;
+        while ((e = readdir(dir)) != NULL) {
+            char *end;
+            long fd = strtol(e->d_name, &end, 10);
+            if (*end || end == e->d_name || fd < (long)lo || fd > (long)hi || fd == dirfd(dir))
+                continue;
+            if (n == cap)
+                open_fds = xrealloc(open_fds, (cap = cap ? 2 * cap : 16) * sizeof *open_fds);
+            open_fds[n++] = (int)fd;
+        }
+        closedir(dir);
+        for (size_t k = 0; k < n; k++)
+            close(open_fds[k]);
+        free(open_fds);
+        return;
+    }
+    long max = sysconf(_SC_OPEN_MAX);
+    if (max < 0 || max > 65536)
+        max = 65536;
+    for (long fd = lo; fd < max && fd <= (long)hi; fd++)
+        close((int)fd);
+}
+
+void isolate_close_descriptors(const int *keep, size_t n_keep)
+{
+    unsigned lo = 3;
+    for (;;) {
+        unsigned next = UINT_MAX; /* the lowest kept descriptor from lo on */
+        for (size_t k = 0; k < n_keep; k++)
+            if (keep[k] >= 0 && (unsigned)keep[k] >= lo && (unsigned)keep[k] < next)
+                next = (unsigned)keep[k];
+        if (next > lo)
+            close_span(lo, next == UINT_MAX ? UINT_MAX : next - 1);
+        if (next == UINT_MAX)
+            return;
+        lo = next + 1;
+    }
+}
+
 static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_t parent,
                         const rb_loaded_plugin *plugin)
 {
@@ -359,6 +415,10 @@ static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_
     if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
         _exit(3);
     close(null);
+    /* The plugin gets the pipe to the parent and the standard streams,
+     * nothing else the parent had open (results, the caller's descriptors,
+     * other workers' pipes). */
+    isolate_close_descriptors(&worker_fd, 1);
     if (plugin) {
         char why[ISOLATE_REASON_MAX];
         isolate_step(RB_STEP_LOAD);

@@ -35,6 +35,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "config/settings.h"
+#include "run/isolate.h"
 #include "run/rank_hub.h"
 #include "run/rank_link.h"
 #include "run/rank_supervise.h"
@@ -64,9 +65,8 @@ int fork_ranks(rank_group *g, uint32_t count)
 #ifdef __linux__
             prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
-            close(sv[0]);
-            for (uint32_t j = 0; j < k; j++)
-                close(g->procs[j].fd);
+            /* its socket to the leader, and nothing else of the leader's */
+            isolate_close_descriptors(&sv[1], 1);
             rank_main(g->r, g->cfg, k, g->n, sv[1], 0, g->run);
         }
         close(sv[1]);
@@ -287,6 +287,7 @@ int launch_mpi_ranks(rank_group *g)
         if (null >= 0)
             dup2(null, STDIN_FILENO);
         dup2(STDERR_FILENO, STDOUT_FILENO);
+        isolate_close_descriptors(NULL, 0); /* the ranks find the leader by its address */
         execlp(mpirun, mpirun, "--oversubscribe", "-np", np, "-x", "REDBENCH_RANK_OF", "-x",
                "REDBENCH_RANK_CONFIG", exe,
                "-c", ini, "-p", pack_dir, (char *)NULL);

@@ -39,7 +39,7 @@ PATH=/nonexistent REDBENCH_GNUPLOT=/nonexistent "$rb" -q -c "$f/small.ini" --for
 is "$(grep -c '<svg xmlns' "$tmp/nognuplot.html")" 6 "the plots are drawn without gnuplot"
 
 "$rb" -q -c "$f/none-ok.ini" --format html >"$tmp/none.html" 2>/dev/null
-is "$?" 0 "nothing to plot: exit 0, the page on standard output"
+is "$?" 3 "nothing to plot: exit 3 (nothing was measured), the page on standard output"
 ok "... with a note where the plots would be" grep -q 'No plots: none of the 2 rows is ok' "$tmp/none.html"
 ok "... and the unsupported and skipped rows counted" bash -c "grep -q 'class=\"count unsupported\"><b>1</b>' '$tmp/none.html' && grep -q 'class=\"count skipped\"><b>1</b>' '$tmp/none.html'"
 

@@ -295,7 +295,7 @@ tests_run_test_probe_SOURCES = tests/run/test_probe.c
 
 check_LTLIBRARIES += tests/run/ranks/exchange-sum.la tests/run/ranks/slow-setup.la \
 	tests/run/ranks/half-group.la
-tests_run_ranks_exchange_sum_la_SOURCES = tests/run/ranks/exchange-sum.c
+tests_run_ranks_exchange_sum_la_SOURCES = tests/run/ranks/exchange-sum.c tests/plugins/open_fds.h
 tests_run_ranks_exchange_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_run_ranks_exchange_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_run_ranks_slow_setup_la_SOURCES = tests/run/ranks/slow-setup.c
@@ -336,7 +336,7 @@ tests_run_energy_standin_backend_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_run_energy_standin_sum_la_SOURCES = tests/run/energy/standin-sum.c
 tests_run_energy_standin_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_run_energy_standin_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
-tests_run_energy_standin_exchange_la_SOURCES = tests/run/ranks/exchange-sum.c
+tests_run_energy_standin_exchange_la_SOURCES = tests/run/ranks/exchange-sum.c tests/plugins/open_fds.h
 tests_run_energy_standin_exchange_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) \
 	-DEXCHANGE_SUM_NAME='"standin-exchange"' -DEXCHANGE_SUM_BACKEND='"standin"'
 tests_run_energy_standin_exchange_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)

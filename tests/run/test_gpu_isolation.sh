@@ -13,7 +13,7 @@ nvcc=$(nvcc_path)
 "$rb" --describe cub >/dev/null 2>&1 || skip_all "the cuda pack is not built (no plugin cub)"
 # a device first: nvcc takes a minute for nothing where there is none
 cuda_probe
-[ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
+[ "$probe_status" = ok ] || skip_all "the cuda probe row is $probe_status: $probe_reason"
 mkdir -p "$tmp/plugins"
 "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static -arch=sm_80 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/run/crashers/cuda-fault.cu" -o "$tmp/plugins/cuda-fault.so" \

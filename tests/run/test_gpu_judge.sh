@@ -27,7 +27,7 @@ large=${RB_GPU_TEST_LARGE:-1}
 # a device first (the cuda pack's cub): the three nvcc builds below take
 # minutes for nothing where there is none
 cuda_probe
-[ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
+[ "$probe_status" = ok ] || skip_all "the cuda probe row is $probe_status: $probe_reason"
 mkdir -p "$tmp/plugins"
 "$nvcc" -std=c++20 -O2 -shared -Xcompiler -fPIC -cudart static \
   -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
@@ -50,7 +50,7 @@ header() { experiment_header "$1" determinism_runs=0 timeout=600 seed=20261124; 
 { header probe; printf '[run probe]\nplugin = buggy-cuda\nop = sum\ndtype = i32\nn = 1\n'; } >"$tmp/probe.ini"
 "$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/probe.ini" --format json -o "$tmp/probe.json" >/dev/null 2>&1
 status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
-[ "$status" = ok ] || skip_all "no cuda device: $("$JQ" -r '.results[0].reason' "$tmp/probe.json" 2>/dev/null)"
+[ "$status" = ok ] || skip_all "the buggy-cuda probe row is ${status:-missing}: $("$JQ" -r '.results[0].reason' "$tmp/probe.json" 2>/dev/null)"
 
 big=1G odd=1073741825
 [ "$large" = 0 ] && big=16777217 odd=16777217

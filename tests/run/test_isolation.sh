@@ -5,12 +5,14 @@
 # values, or poisons its device; each broken configuration is one row with
 # the reason, and every other configuration runs and is ok. Descriptors with
 # absurd values are rejected when loaded. --no-isolation runs in-process.
+# A worker holds no descriptor of the host's but its pipe (count-fds,
+# tests/plugins/, counts them).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 dir=$top_builddir/tests/run/crashers/dir
 [ -d "$dir" ] || skip_all "broken test plugins not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 52
+plan 57
 crashes_as_signals
 # The runs that count the fragile device's peak measurements get a peak
 # cache of their own (the host's peak only), so that the fragile peak is
@@ -198,4 +200,21 @@ code=$( ( "$rb" -q --no-isolation -c "$tmp/crash.ini" --plugin-path "$dir" >/dev
 is "$code" 139 "--no-isolation: a crash in run ends redbench with SIGSEGV (128+11)"
 "$rb" -q -c "$tmp/crash.ini" --plugin-path "$dir" >/dev/null 2>&1
 is "$?" 1 "the same file with isolation: exit status 1"
+
+# Descriptors the host holds (here a file written and the experiment file
+# read, as a caller's shell may leave them) never reach a worker: count-fds
+# fails in init, listing them, when its process holds more than its pipe.
+fds=$top_builddir/tests/plugins/fds
+{ experiment_header fds; printf '[data]\nop = sum\ndtype = i32\nn = 1K\n[run c]\nplugin = count-fds\n'; } >"$tmp/fds.ini"
+for mode in worker group; do
+  "$rb" -q --isolation $mode -p "$fds" -c "$tmp/fds.ini" -o "$tmp/fds-$mode.json" \
+    7>"$tmp/seven" 8<"$tmp/fds.ini" >/dev/null 2>"$tmp/fds.err"
+  is "$?" 0 "--isolation $mode with descriptors 7 and 8 open: exit 0"
+  is "$(statuses "$tmp/fds-$mode.json")" ok "... the worker holds its pipe alone"
+done
+"$rb" -q --isolation none -p "$fds" -c "$tmp/fds.ini" -o "$tmp/fds-none.json" \
+  7>"$tmp/seven" 8<"$tmp/fds.ini" >/dev/null 2>"$tmp/fds.err"
+ok "in this process (--isolation none) the plugin sees them, naming the file" \
+  "$JQ" -e '.results[0].status == "failed" and (.results[0].reason | test("7 -> .*/seven"))' \
+  "$tmp/fds-none.json"
 done_testing

@@ -9,13 +9,14 @@
 # rank, a rank that declines. Also: `n_scope = total`, `devices`, a
 # plugin without a collective on two ranks, and the vector answer
 # (`result = vector`, ABI 1.4): every element judged, a rank's slice left
-# out and one element off each wrong; and graph and eager timing across
-# ranks.
+# out and one element off each wrong; graph and eager timing across
+# ranks; an exchange over the host's limit, whose row names the limit; and
+# rank processes that hold no descriptor of the host's but their socket.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plugins=$top_builddir/tests/run/ranks/dir
-plan 35
+plan 39
 
 cat >"$tmp/good.ini" <<INI
 [experiment]
@@ -184,3 +185,18 @@ is "$?" 0 "timing = eager across ranks: exit 0"
 is "$("$JQ" -r '[.results[] | "\(.status) \(.timing) \(.batch_calls) \(.probes)"] | unique |
     join(",")' "$tmp/eager.json")" "ok eager 6 passed" \
   "each rank launches its batches of 6 calls back to back, every row ok and proven"
+
+# An exchange over the host's limit: the plugin says only that it failed,
+# and the row's reason names the host's limit too.
+"$rb" -q -p "$plugins" -c "$tmp/good.ini" -D bug=oversize -D op=sum -D dtype=i32 -D ranks=1,2 \
+  -o "$tmp/oversize.json" 2>"$tmp/oversize.err"
+is "$?" 1 "an exchange over the host's limit: exit 1"
+is "$("$JQ" -r '[.results[] | select(.status == "failed" and (.reason | test("the exchange failed \\(the host refused an exchange of 4097 bytes: it takes at most 4096 bytes a rank at once")))] | length' "$tmp/oversize.json")" 2 \
+  "... each row failed, its reason the plugin's words and the host's limit (1 and 2 ranks)"
+
+# A rank's process holds its socket to the leader and nothing else of the
+# host's (bug = fds fails in init, listing what it holds beyond that).
+"$rb" -q -p "$plugins" -c "$tmp/good.ini" -D bug=fds -D op=sum -D dtype=i32 -D ranks=1,2,4 \
+  -o "$tmp/fds.json" 7>"$tmp/seven" 2>"$tmp/fds.err"
+is "$?" 0 "ranks with descriptor 7 open in the host: exit 0"
+is "$(statuses "$tmp/fds.json")" "ok ok ok" "... on 1, 2 and 4 ranks no rank holds the host's descriptors"

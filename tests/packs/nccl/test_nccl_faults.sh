@@ -15,7 +15,7 @@ export NCCL_NVLS_ENABLE=0
 nvcc=$(nvcc_path)
 [ -n "$nvcc" ] || skip_all "nvcc not found"
 cuda_probe
-[ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
+[ "$probe_status" = ok ] || skip_all "the cuda probe row is $probe_status: $probe_reason"
 gpus=$(gpu_count)
 [ "${gpus:-0}" -ge 2 ] || skip_all "two GPUs are needed; this machine has ${gpus:-0}"
 mkdir -p "$tmp/plugins"

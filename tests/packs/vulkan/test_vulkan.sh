@@ -40,7 +40,7 @@ EOF2
 probe_status=$("$JQ" -r '.results[0].status' "$tmp/probe.json" 2>/dev/null)
 case $probe_status in
   ok) ;;
-  skipped|failed) skip_all "no usable Vulkan device: $("$JQ" -r '.results[0].reason' "$tmp/probe.json")" ;;
+  skipped|failed) skip_all "the vulkan probe row is $probe_status: $("$JQ" -r '.results[0].reason' "$tmp/probe.json")" ;;
   *) skip_all "the probe run did not run: $(tail -n 1 "$tmp/probe.out")" ;;
 esac
 

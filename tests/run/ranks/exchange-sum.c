@@ -18,6 +18,11 @@
  *   one-element (result = vector) rank 1's element n/2 off by 1e-4 of
  *              itself: within the tolerance of the one value, not of the
  *              element
+ *   fds        each rank fails in init when its process holds a descriptor
+ *              above 2 but its socket to the leader (with one rank: the
+ *              worker's pipe), listing them: none of the host's reach it
+ *   oversize   every rank exchanges RB_EXCHANGE_MAX + 1 bytes (over the
+ *              host's limit) and, refused, says only "the exchange failed"
  * With `result = vector` (ABI 1.4) every rank gathers all ranks' slices
  * through the exchange, in chunks, and combines them element by element:
  * its answer is the n-element vector, which verify hands to the host. */
@@ -28,10 +33,14 @@
 
 #include <redbench/plugin.h>
 
+#include "../../plugins/open_fds.h"
+
 enum bug { BUG_NONE, BUG_LOCAL, BUG_RANK1_OFF, BUG_CRASH, BUG_HANG, BUG_DECLINE, BUG_REMEMBER,
-           BUG_SKIP_RANK, BUG_ONE_ELEMENT };
+           BUG_SKIP_RANK, BUG_ONE_ELEMENT, BUG_OVERSIZE,
+           BUG_FDS };
 static const char *const bug_words[] = {"none", "local", "rank1-off", "crash", "hang", "decline",
-                                        "remember", "skip-rank", "one-element", NULL};
+                                        "remember", "skip-rank", "one-element", "oversize",
+                                        "fds", NULL};
 static const char *const result_words[] = {"value", "vector", NULL};
 
 static const rb_param_spec params[] = {
@@ -106,6 +115,11 @@ static int init(const rb_config *cfg, void **out)
     if (bug == BUG_DECLINE && cfg->rank == 1) {
         cfg->host->error(cfg->host, "rank 1 declines (planted)");
         return RB_UNSUPPORTED;
+    }
+    char fds[1024];
+    if (bug == BUG_FDS && test_open_fds(fds, sizeof fds) > 1) {
+        cfg->host->error(cfg->host, "rank %u holds descriptors of the host: %s", cfg->rank, fds);
+        return RB_ERROR;
     }
     state *s = calloc(1, sizeof *s);
     if (!s)
@@ -200,6 +214,17 @@ static int run(void *st)
             pause();
     if (s->bug == BUG_REMEMBER && s->runs > 1)
         return RB_OK; /* the first call's answer, whatever the input is now */
+    if (s->bug == BUG_OVERSIZE) {
+        size_t bytes = RB_EXCHANGE_MAX + 1;
+        unsigned char *mine = calloc(1, bytes), *all = calloc(c->n_ranks, bytes);
+        int got = mine && all ? c->host->exchange(c->host, mine, bytes, all) : RB_ERROR;
+        free(mine);
+        free(all);
+        if (got != RB_OK) {
+            c->host->error(c->host, "the exchange failed");
+            return RB_ERROR;
+        }
+    }
     if (s->vector)
         return run_vector(s);
     partial mine = reduce_slice(c);
