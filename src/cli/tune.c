@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -110,21 +111,82 @@ static void print_search_plan(const rb_experiment *exp, const rb_tune_group *gro
     size_t candidates = 0;
     for (size_t k = 0; k < n_groups; k++)
         candidates += groups[k].count;
-    printf("%s: %zu data set%s to search, %zu candidate%s in all\n", exp->path, n_groups,
+    char *path = printable_text(exp->path);
+    printf("%s: %zu data set%s to search, %zu candidate%s in all\n", path, n_groups,
            n_groups == 1 ? "" : "s", candidates, candidates == 1 ? "" : "s");
+    free(path);
     for (size_t k = 0; k < n_groups; k++) {
         const rb_tune_group *g = &groups[k];
         const rb_configuration *c = g->cands[0].config;
         char n[32];
         format_size(c->n, n, sizeof n);
-        printf("%4zu  [%s] %s %s %s n=%s: %zu candidate%s, %s\n", k + 1, c->run->name,
-               c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
-               dtype_name(c->dtype), n, g->count, g->count == 1 ? "" : "s",
+        char *run = printable_text(c->run->name);
+        char *plugin = printable_text(c->plugin ? c->plugin->desc->name : c->run->plugin);
+        printf("%4zu  [%s] %s %s %s n=%s: %zu candidate%s, %s\n", k + 1, run, plugin,
+               op_name(c->op), dtype_name(c->dtype), n, g->count, g->count == 1 ? "" : "s",
                !c->plugin ? "not searched (no plugin)"
                : g->count <= TUNE_EXHAUSTIVE
                    ? "successive halving (all measured briefly)"
                    : "coordinate descent from the defaults, then halving of the best");
+        free(run);
+        free(plugin);
     }
+}
+
+/* The file a path names once its folder is resolved (through links), for
+ * a path that does not exist yet; NULL when its folder cannot be. */
+static char *resolved_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+    char *real = realpath(dir, NULL);
+    free(dir);
+    if (!real)
+        return NULL;
+    char *whole = xasprintf("%s/%s", real, slash ? slash + 1 : path);
+    free(real);
+    return whole;
+}
+
+/* Whether two paths name one file: the same device and inode where both
+ * exist (links followed), else the same place once their folders are
+ * resolved. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int has_a = stat(a, &sa) == 0, has_b = stat(b, &sb) == 0;
+    if (has_a && has_b)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (has_a || has_b)
+        return 0;
+    char *ra = resolved_path(a), *rb = resolved_path(b);
+    int same = ra && rb && strcmp(ra, rb) == 0;
+    free(ra);
+    free(rb);
+    return same;
+}
+
+/* Outputs that would destroy an input or each other, refused before
+ * anything runs: the tuned experiment and the map are two files, and
+ * neither is the experiment tuned. 0, or -1 after an error line. */
+static int check_outputs(const char *config, const char *output, const char *map)
+{
+    if (same_file(output, map)) {
+        diag_error("-o %s and the winner map %s are the same file; give -m another name "
+                   "(nothing was run)", output, map);
+        return -1;
+    }
+    const char *const outputs[] = {output, map};
+    const char *const options[] = {"-o", "-m"};
+    for (size_t k = 0; k < RB_ARRAY_LEN(outputs); k++) {
+        if (same_file(outputs[k], config)) {
+            diag_error("%s %s is the experiment file %s: tune would replace what it reads; "
+                       "give %s another name (nothing was run)", options[k], outputs[k], config,
+                       options[k]);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* SIGINT or SIGTERM: the search stops at once (the runner kills the
@@ -139,6 +201,51 @@ static void on_tune_signal(int sig)
     runner_stop_now = sig;
     ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)ignored;
+}
+
+/* After the search: the summary, and the winners written when every data
+ * set searched has one (else the files as they were are kept, saying
+ * why). The exit status: 130 when interrupted, 1 when a data set has no
+ * winner or a file cannot be written, else 0. */
+static int finish_tune(const tune_options *opt, const char *map, const rb_tuner *t,
+                       const rb_tune_group *groups, size_t n_groups, size_t done)
+{
+    print_tried(stdout, groups, n_groups);
+    size_t winners = 0, failed = 0;
+    for (size_t k = 0; k < n_groups; k++) {
+        winners += groups[k].winner < groups[k].count;
+        failed += k < done && groups[k].cands[0].config->plugin &&
+                  groups[k].winner == groups[k].count;
+    }
+    if (done < n_groups)
+        printf("\ninterrupted: %zu of %zu data sets searched", done, n_groups);
+    char *output = printable_text(opt->output), *shown_map = printable_text(map);
+    int status;
+    if (winners > 0 && failed == 0) {
+        status = write_winners(opt->output, map, t, groups, n_groups) == 0 ? 0 : 1;
+        if (status == 0)
+            printf("\n%zu configurations measured; %zu winner%s written to %s and %s\n",
+                   t->measured, winners, winners == 1 ? "" : "s", output, shown_map);
+        else
+            printf("\n%zu configurations measured; nothing written: %s and %s are as they "
+                   "were\n", t->measured, output, shown_map);
+    } else {
+        const char *why = winners == 0 && done < n_groups
+                              ? "interrupted before its first winner"
+                          : winners == 0 ? "no configuration ran ok"
+                                         : "a data set searched has no winner (no "
+                                           "configuration of it ran ok)";
+        printf("\n%zu configurations measured; nothing written (%s): %s and %s are as they "
+               "were\n", t->measured, why, output, shown_map);
+        diag_error("no tuned experiment written: %s; %s and %s are as they were", why,
+                   opt->output, map);
+        status = 1;
+    }
+    free(output);
+    free(shown_map);
+    if (done < n_groups)
+        return 130;
+    return status == 0 && winners == n_groups ? 0 : 1;
 }
 
 int command_tune(int argc, char **argv)
@@ -162,10 +269,14 @@ int command_tune(int argc, char **argv)
     rb_sweep sweep = {0};
     status = 2;
     char why[768];
-    if (experiment_load_overridden(opt.config, opt.overrides, opt.n_overrides, &exp) != 0 ||
+    if (check_outputs(opt.config, opt.output, map) != 0) {
+        /* said why */
+    } else if (experiment_load_overridden(opt.config, opt.overrides, opt.n_overrides, &exp) != 0 ||
         experiment_keep_runs(&exp, opt.runs, opt.n_runs) != 0 ||
         sweep_expand(&exp, &reg, &sweep) != 0) {
-        fprintf(stderr, "redbench: %s has errors; nothing was run\n", opt.config);
+        char *shown = printable_text(opt.config);
+        fprintf(stderr, "redbench: %s has errors; nothing was run\n", shown);
+        free(shown);
     } else if (opt.dry_run) {
         rb_tune_group *groups = NULL;
         size_t n_groups = make_groups(&sweep, &groups);
@@ -175,25 +286,14 @@ int command_tune(int argc, char **argv)
     } else if (safe_file_check(opt.output, why, sizeof why) != 0 ||
                safe_file_check(map, why, sizeof why) != 0) {
         /* checked before the search, so that its results are not lost */
-        diag_error("%s; nothing was run", why);
+        diag_error("%s; nothing was run", why); /* made printable there */
     } else {
         rb_tuner t = {.exp = &exp, .reg = &reg};
         rb_tune_group *groups = NULL;
         size_t n_groups = make_groups(&sweep, &groups);
         stop_signals_install(on_tune_signal);
         size_t done = search_groups(&t, groups, n_groups, opt.quiet);
-        print_tried(stdout, groups, n_groups);
-        size_t winners = 0;
-        for (size_t k = 0; k < n_groups; k++)
-            winners += groups[k].winner < groups[k].count;
-        if (done < n_groups)
-            printf("\ninterrupted: %zu of %zu data sets searched", done, n_groups);
-        printf("\n%zu configurations measured; %zu winners written to %s and %s\n", t.measured,
-               winners, opt.output, map);
-        status = write_tuned_experiment(opt.output, &exp, groups, n_groups) == 0 &&
-                         write_winner_map(map, &t, groups, n_groups) == 0
-                     ? (done < n_groups ? 130 : winners == n_groups ? 0 : 1)
-                     : 1;
+        status = finish_tune(&opt, map, &t, groups, n_groups, done);
         free_groups(groups, n_groups);
     }
     sweep_free(&sweep);
