@@ -29,7 +29,7 @@ static int read_table(const char *path, rb_dispatch *d)
         rb_results_file file;
         st = results_from_doc(path, doc, &file);
         if (st == 0) {
-            st = dispatch_from_results(path, &file, d);
+            st = dispatch_from_results(path, doc, &file, d);
             results_file_free(&file);
         }
     } else {
