@@ -265,7 +265,7 @@ int command_tune(int argc, char **argv)
     }
     rb_registry reg = {0};
     registry_discover(&reg, opt.plugin_paths, opt.n_plugin_paths);
-    rb_experiment exp;
+    rb_experiment exp = {0}; /* freed whole even when it is never loaded */
     rb_sweep sweep = {0};
     status = 2;
     char why[768];
