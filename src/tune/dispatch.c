@@ -290,8 +290,8 @@ int dispatch_from_results(const char *path, const json_value *doc, const rb_resu
             range->confidence = noise > 0 ? range->margin / noise : -1;
             int second_line = row_line(doc, res, second);
             char what[160];
-            snprintf(what, sizeof what, "the margin over the runner-up (the row at line %d): its "
-                     "median_ns over this one's, less 1,", second_line);
+            snprintf(what, sizeof what, "the margin over the runner-up (its median_ns, at line "
+                     "%d, over this row's, less 1)", second_line);
             if (not_finite(path, line, range->margin, what) ||
                 not_finite(path, line, range->confidence,
                            "the confidence (the margin over the two rows' noise)")) {
