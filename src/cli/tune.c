@@ -224,8 +224,8 @@ static int finish_tune(const tune_options *opt, const char *map, const rb_tuner 
     if (winners > 0 && failed == 0) {
         status = write_winners(opt->output, map, t, groups, n_groups) == 0 ? 0 : 1;
         if (status == 0)
-            printf("\n%zu configurations measured; %zu winner%s written to %s and %s\n",
-                   t->measured, winners, winners == 1 ? "" : "s", output, shown_map);
+            printf("\n%zu configurations measured; %zu winners written to %s and %s\n",
+                   t->measured, winners, output, shown_map);
         else
             printf("\n%zu configurations measured; nothing written: %s and %s are as they "
                    "were\n", t->measured, output, shown_map);
@@ -235,8 +235,8 @@ static int finish_tune(const tune_options *opt, const char *map, const rb_tuner 
                           : winners == 0 ? "no configuration ran ok"
                                          : "a data set searched has no winner (no "
                                            "configuration of it ran ok)";
-        printf("\n%zu configurations measured; nothing written (%s): %s and %s are as they "
-               "were\n", t->measured, why, output, shown_map);
+        printf("\n%zu configurations measured; 0 winners written (%s): %s and %s are as "
+               "they were\n", t->measured, why, output, shown_map);
         diag_error("no tuned experiment written: %s; %s and %s are as they were", why,
                    opt->output, map);
         status = 1;

@@ -127,7 +127,7 @@ echo previous >"$tmp/kept.ini"; echo '{"previous": 1}' >"$tmp/kept.json"
 WORDS_OK=none "$rb" tune -q -p "$words" -c "$tmp/words.ini" -o "$tmp/kept.ini" >"$tmp/out11" 2>"$tmp/err11"
 is "$?" 1 "a tune whose candidates all fail exits 1"
 ok "... keeps the previous files" sh -c "[ \"\$(cat '$tmp/kept.ini')\" = previous ] && grep -q previous '$tmp/kept.json'"
-ok "... and says why" grep -q 'nothing written (no configuration ran ok)' "$tmp/out11"
+ok "... and says why" grep -q '0 winners written (no configuration ran ok)' "$tmp/out11"
 export SLOW_SUM_MARK=$tmp/started
 printf '[experiment]\nwarmup = 0\nmin_time = 30\nmax_reps = 100000\n[data]\ndtype = i32\n[run slow]\nplugin = slow-sum\nn = 1K\nfault = yes\n' \
   >"$tmp/slow.ini"
