@@ -3,6 +3,9 @@
  * (tune/winners.c): what was tried is printed (--dry-run: what would be
  * searched, and nothing else); the winners are written as
  * an experiment file that re-runs exactly them, and as a JSON winner map.
+ * -o and -m may name neither the experiment nor each other (refused before
+ * anything runs), and both files are replaced only when every data set
+ * searched has a winner; else they are kept, saying why.
  * On SIGINT or SIGTERM the candidate in progress is abandoned (its worker
  * killed), the data set it belongs to is left without a winner, the
  * winners of the data sets done are written, and the exit status is 130. */
@@ -59,6 +62,16 @@ static void tune_options_free(tune_options *opt)
 
 static int parse_with(int argc, char **argv, const rb_getopt *g, tune_options *opt);
 
+/* A usage error about an argument, shown printable (it may be anything):
+ * FMT takes the argument first. Returns 2. */
+#define USAGE_SHOWN(fmt, arg, ...)                                                       \
+    do {                                                                                 \
+        char *shown_ = printable_text(arg);                                              \
+        int status_ = usage_error("tune", fmt, shown_, __VA_ARGS__);                     \
+        free(shown_);                                                                    \
+        return status_;                                                                  \
+    } while (0)
+
 /* Returns 0, 1 after --help, or 2 after a usage error. */
 static int parse_tune_options(int argc, char **argv, tune_options *opt)
 {
@@ -90,14 +103,14 @@ static int parse_with(int argc, char **argv, const rb_getopt *g, tune_options *o
         case 'n': opt->dry_run = 1; break;
         case 'q': opt->quiet = 1; break;
         case 'h': command_help(command_spec("tune"), stdout); return 1;
-        case ':': return usage_error("tune", "this option needs a value: %s", argv[optind - 1]);
+        case ':': USAGE_SHOWN("this option needs a value: %s%s", argv[optind - 1], "");
         default:
-            return usage_error("tune", "unknown option: %s; valid: %s", argv[optind - 1],
+            USAGE_SHOWN("unknown option: %s; valid: %s", argv[optind - 1],
                                command_option_names(command_spec("tune")));
         }
     }
     if (optind < argc)
-        return usage_error("tune", "unexpected argument: %s", argv[optind]);
+        USAGE_SHOWN("unexpected argument: %s%s", argv[optind], "");
     if (!opt->config)
         return usage_error("tune", "give an experiment file with -c FILE");
     return 0;
@@ -155,8 +168,8 @@ static int same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     int has_a = stat(a, &sa) == 0, has_b = stat(b, &sb) == 0;
-    if (has_a && has_b)
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (has_a && has_b) /* a device (/dev/null) written twice destroys nothing */
+        return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     if (has_a || has_b)
         return 0;
     char *ra = resolved_path(a), *rb = resolved_path(b);

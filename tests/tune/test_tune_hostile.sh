@@ -146,6 +146,8 @@ cp "$tmp/exp.ini" "$tmp/e${esc}[2J.ini"
 "$rb" tune --dry-run -c "$tmp/e${esc}[2J.ini" >>"$tmp/out13" 2>&1
 printf '[experiment]\nbogus = 1\n' >"$tmp/bad${esc}[2J.ini"
 "$rb" tune -c "$tmp/bad${esc}[2J.ini" >>"$tmp/out13" 2>&1
-ok "tune prints no ESC of a file name raw (summary, --dry-run, has errors)" \
-  sh -c "! grep -q \"$esc\" '$tmp/out13' && [ \$(grep -c 'x1b\\[2J' '$tmp/out13') -ge 3 ]"
+"$rb" tune -c "$tmp/exp.ini" "a${esc}[2J" >>"$tmp/out13" 2>&1
+"$rb" dispatch "$tmp/a.json" "b${esc}[2J" >>"$tmp/out13" 2>&1
+ok "tune and dispatch print no ESC of a name raw (summary, --dry-run, has errors, usage)" \
+  sh -c "! grep -q \"$esc\" '$tmp/out13' && [ \$(grep -c 'x1b\\[2J' '$tmp/out13') -ge 5 ]"
 done_testing
