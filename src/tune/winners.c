@@ -141,13 +141,27 @@ static int loose_plugin(const rb_registry *reg, const rb_loaded_plugin *p)
     return 0;
 }
 
-/* The plugin as the tuned run names it: PACK/NAME, or for a loose plugin
- * its NAME alone where that names it here (so that the same file found in
- * another folder of another search path still answers to it). */
+/* Whether `plugin = PACK/NAME` names the pack as an experiment reads it:
+ * one word, with nothing the reader takes for a list or a comment. */
+static int pack_writable(const char *pack)
+{
+    for (const unsigned char *p = (const unsigned char *)pack; *p; p++)
+        if (*p <= ' ' || *p == 0x7f || strchr(",;#/", *p))
+            return 0;
+    return *pack != '\0';
+}
+
+/* The plugin as the tuned run names it: PACK/NAME, or its NAME alone where
+ * that names it here and the plugin is loose (so that the same file found
+ * in another folder of another search path still answers to it) or its
+ * pack's name cannot be written; NULL when neither can name it. */
 static char *plugin_reference(const rb_registry *reg, const rb_loaded_plugin *p)
 {
-    if (loose_plugin(reg, p) && registry_find(reg, p->desc->name) == p)
+    int alone = reg && registry_find(reg, p->desc->name) == p;
+    if (alone && (loose_plugin(reg, p) || !pack_writable(p->pack)))
         return xstrdup(p->desc->name);
+    if (!pack_writable(p->pack))
+        return NULL;
     return xasprintf("%s/%s", p->pack, p->desc->name);
 }
 
@@ -228,6 +242,17 @@ int tuned_experiment_write(FILE *out, const char *path, const rb_tuner *t,
         format_size(c->n, n, sizeof n);
         char *header = xasprintf("run %s", names[k]);
         char *plugin = plugin_reference(t->reg, c->plugin);
+        if (!plugin) {
+            char *pack = printable_text(c->plugin->pack);
+            diag_error("%s not written: the winner of [run %s] is plugin '%s' of pack '%s', "
+                       "which more than one pack offers, and a run cannot name that pack "
+                       "(its name is not one word)", path, c->run->name, c->plugin->desc->name,
+                       pack);
+            free(pack);
+            free(header);
+            failed = 1;
+            break;
+        }
         ini_write_blank(w);
         ini_write_section(w, header);
         ini_write_key(w, "plugin", plugin, RB_INI_WORD);

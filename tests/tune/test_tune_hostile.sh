@@ -10,7 +10,8 @@
 #    defaults holding ',' or ' ;' are left out, and read back as the
 #    defaults (words/choice-words.c).
 #  - A loose plugin is named so that it still resolves when its file is
-#    found in another folder.
+#    found in another folder; a plugin of a pack whose name is not one word
+#    is named so that it resolves.
 #  - -o and -m naming one file, or either naming the experiment (through a
 #    link, or another spelling of its path), are refused before anything
 #    runs; a tune whose candidates all fail, or interrupted before its
@@ -23,7 +24,7 @@ cd "$top_builddir"
 words=$top_builddir/tests/tune/words/dir
 crashers=$top_builddir/tests/run/crashers/dir
 [ -d "$words" ] && [ -d "$crashers" ] || skip_all "test plugins not built"
-plan 31
+plan 32
 longest=199
 
 quick() { experiment_header "$1"; printf '[data]\nop = %s\ndtype = %s\nn = 1K\n' "${2:-sum}" "${3:-i32}"; }
@@ -98,6 +99,14 @@ ok "a loose plugin is written by its name" grep -qx 'plugin = choice-words' "$tm
 mv "$tmp/loose/choice-words.so" "$tmp/elsewhere/"
 "$rb" --dry-run -p "$tmp/elsewhere" -c "$tmp/t7.ini" >/dev/null 2>&1
 is "$?" 0 "... which resolves when its file is found elsewhere"
+
+# a pack whose folder's name is not one word
+mkdir -p "$tmp/search/my pack, ;x"
+cp "$words/choice-words.so" "$tmp/search/my pack, ;x/"
+"$rb" tune -q -p "$tmp/search" -c "$tmp/words2.ini" -o "$tmp/t8.ini" >/dev/null 2>&1
+"$rb" --dry-run -p "$tmp/search" -c "$tmp/t8.ini" >/dev/null 2>&1
+ok "a plugin of a pack named with blanks, ',' and ';' is written so that it resolves" \
+  test $? -eq 0 -a -s "$tmp/t8.ini"
 
 # outputs that would destroy an input
 { experiment_header outputs "output=$tmp/sweep.json"; printf '[data]\nop = sum\ndtype = i32\nn = 1K\n'
