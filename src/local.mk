@@ -15,6 +15,7 @@ src_libredbench_la_SOURCES = \
 	src/base/json_reader.c src/base/json_reader.h \
 	src/base/provenance.c src/base/provenance.h \
 	src/base/ini_text.c src/base/ini_text.h \
+	src/base/ini_writer.c src/base/ini_writer.h \
 	\
 	src/host/services.c src/host/services.h \
 	src/host/registry.c src/host/registry.h src/host/registry_internal.h src/host/discovery.c \

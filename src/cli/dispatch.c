@@ -6,15 +6,27 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/json_reader.h"
 #include "base/safe_file.h"
+#include "base/util.h"
 #include "cli/commands.h"
 #include "cli/option_table.h"
 #include "report/read.h"
 #include "tune/dispatch.h"
+
+/* A usage error about arguments, shown printable (they may be anything):
+ * FMT takes A, then B. Yields 2. */
+#define USAGE_SHOWN(status, fmt, a, b)                                                   \
+    do {                                                                                 \
+        char *a_ = printable_text(a), *b_ = printable_text(b);                           \
+        (status) = usage_error("dispatch", fmt, a_, b_);                                 \
+        free(a_);                                                                        \
+        free(b_);                                                                        \
+    } while (0)
 
 /* The table from whichever the file is; 0, or -1 after an error. */
 static int read_table(const char *path, rb_dispatch *d)
@@ -29,7 +41,7 @@ static int read_table(const char *path, rb_dispatch *d)
         rb_results_file file;
         st = results_from_doc(path, doc, &file);
         if (st == 0) {
-            st = dispatch_from_results(path, &file, d);
+            st = dispatch_from_results(path, doc, &file, d);
             results_file_free(&file);
         }
     } else {
@@ -54,10 +66,10 @@ int command_dispatch(int argc, char **argv)
         case 'h': help = 1; break;
         case 'o': output = optarg; break;
         case 'p': prefix = optarg; break;
-        case ':': status = usage_error("dispatch", "%s needs a value", argv[optind - 1]); break;
+        case ':': USAGE_SHOWN(status, "%s needs a value%s", argv[optind - 1], ""); break;
         default:
-            status = usage_error("dispatch", "unknown option %s; valid: %s", argv[optind - 1],
-                                 command_option_names(spec));
+            USAGE_SHOWN(status, "unknown option %s; valid: %s", argv[optind - 1],
+                        command_option_names(spec));
         }
     }
     command_getopt_free(&g);
@@ -68,17 +80,21 @@ int command_dispatch(int argc, char **argv)
     if (status)
         return status;
     for (int k = optind; k < argc; k++) {
-        if (input)
-            return usage_error("dispatch", "one map or results file at a time (got %s and %s)",
-                               input, argv[k]);
+        if (input) {
+            USAGE_SHOWN(status, "one map or results file at a time (got %s and %s)", input,
+                        argv[k]);
+            return status;
+        }
         input = argv[k];
     }
     if (!input)
         return usage_error("dispatch", "which file? (a winner map from redbench tune -m, or a "
                            "results file)");
-    if (!dispatch_prefix_valid(prefix))
-        return usage_error("dispatch", "--prefix %s: a C identifier of at most 64 characters "
-                           "([A-Za-z_][A-Za-z0-9_]*)", prefix);
+    if (!dispatch_prefix_valid(prefix)) {
+        USAGE_SHOWN(status, "--prefix %s: a C identifier of at most 64 characters "
+                    "([A-Za-z_][A-Za-z0-9_]*)%s", prefix, "");
+        return status;
+    }
     rb_dispatch d;
     if (read_table(input, &d) != 0)
         return 2;

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,38 @@ static uint64_t map_count(const char *path, const json_value *entry, size_t k, c
     return n;
 }
 
+/* A number of an entry: `required` (else `fallback` when absent or, with
+ * `nullable`, null); a finite number (JSON allows 1e999, which no double
+ * holds), at least `least` (-INFINITY: any). Another type, or a number
+ * beyond a double's range, is an error naming the file and line. */
+static double map_number(const char *path, const json_value *entry, size_t k, const char *key,
+                         int required, int nullable, double least, double fallback, int *failed)
+{
+    const json_value *v = json_get(entry, key);
+    if (*failed || (!v && !required) || (v && nullable && json_is_null(v)))
+        return fallback;
+    if (!v || v->type != JSON_NUMBER) {
+        diag_at(path, v ? v->line : entry->line, "winners[%zu]: '%s' must be a number%s%s", k,
+                key, nullable ? " or null" : "",
+                v ? "" : " (it is missing)");
+        *failed = 1;
+        return fallback;
+    }
+    if (!isfinite(v->number)) {
+        diag_at(path, v->line, "winners[%zu]: '%s' is %s, beyond the range of a double "
+                "(a C header cannot hold it)", k, key, v->text);
+        *failed = 1;
+        return fallback;
+    }
+    if (v->number < least) {
+        diag_at(path, v->line, "winners[%zu]: '%s' is %s; it must be at least %g", k, key,
+                v->text, least);
+        *failed = 1;
+        return fallback;
+    }
+    return v->number;
+}
+
 /* A params object as "key=value ...". */
 static char *params_text(const json_value *params)
 {
@@ -120,15 +153,15 @@ int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out)
         }
         e->ranks = (uint32_t)ranks;
         e->params = params_text(json_get(w, "params"));
-        e->median_ns = json_number(json_get(w, "median_ns"), 0);
+        e->median_ns = map_number(path, w, k, "median_ns", 1, 0, 0, 0, &failed);
         const json_value *r = json_get(w, "runner_up");
         if (r && r->type == JSON_OBJECT) {
             char *p = params_text(json_get(r, "params"));
             const char *rp = json_string(json_get(r, "pack")), *rn = json_string(json_get(r, "plugin"));
             e->runner_up = xasprintf("%s/%s%s%s", rp ? rp : "?", rn ? rn : "?", *p ? " " : "", p);
             free(p);
-            e->margin = json_number(json_get(w, "margin"), 0);
-            e->confidence = json_number(json_get(w, "confidence"), -1);
+            e->margin = map_number(path, w, k, "margin", 1, 0, -INFINITY, 0, &failed);
+            e->confidence = map_number(path, w, k, "confidence", 0, 1, -INFINITY, -1, &failed);
         } else {
             e->runner_up = xstrdup("");
         }
@@ -168,7 +201,26 @@ static int usable(const rb_row *row)
            row->stats.count > 0 && row->stats.median > 0;
 }
 
-int dispatch_from_results(const char *path, const rb_results_file *file, rb_dispatch *out)
+/* The line of row k of a results file's document; 0 when unknown. */
+static int row_line(const json_value *doc, const rb_results *res, const rb_row *row)
+{
+    const json_value *v = json_at(json_get(doc, "results"), (size_t)(row - res->rows));
+    return v ? v->line : 0;
+}
+
+/* A number of a row, or one worked out from two rows, that is not finite:
+ * an error naming the file and the row's line. Returns 1 then. */
+static int not_finite(const char *path, int line, double value, const char *what)
+{
+    if (isfinite(value))
+        return 0;
+    diag_at(path, line, "%s is %s, beyond the range of a double; a C header cannot hold it",
+            what, isnan(value) ? "not a number" : "infinite");
+    return 1;
+}
+
+int dispatch_from_results(const char *path, const json_value *doc, const rb_results_file *file,
+                          rb_dispatch *out)
 {
     memset(out, 0, sizeof *out);
     const rb_results *res = &file->res;
@@ -218,6 +270,12 @@ int dispatch_from_results(const char *path, const rb_results_file *file, rb_disp
             range->plugin = xstrdup(c->plugin->desc->name);
             range->params = xstrdup(c->params_text ? c->params_text : "");
         }
+        int line = row_line(doc, res, best);
+        if (not_finite(path, line, best->stats.median, "the winner's median_ns")) {
+            free(rows);
+            dispatch_free(out);
+            return -1;
+        }
         range_winner = best;
         range->n_max = c->n;
         range->median_ns = best->stats.median;
@@ -230,6 +288,17 @@ int dispatch_from_results(const char *path, const rb_results_file *file, rb_disp
             range->margin = second->stats.median / best->stats.median - 1.0;
             double noise = best->stats.noise + second->stats.noise;
             range->confidence = noise > 0 ? range->margin / noise : -1;
+            int second_line = row_line(doc, res, second);
+            char what[160];
+            snprintf(what, sizeof what, "the margin over the runner-up (its median_ns, at line "
+                     "%d, over this row's, less 1)", second_line);
+            if (not_finite(path, line, range->margin, what) ||
+                not_finite(path, line, range->confidence,
+                           "the confidence (the margin over the two rows' noise)")) {
+                free(rows);
+                dispatch_free(out);
+                return -1;
+            }
         } else {
             range->runner_up = xstrdup("");
             range->margin = 0;
@@ -271,8 +340,23 @@ static void c_string(FILE *out, const char *text)
     fputc('"', out);
 }
 
+/* A double as a C constant: finite only (the readers refuse the rest; a
+ * header with `inf` would not compile). */
+static void c_number(FILE *out, double v)
+{
+    fprintf(out, "%.17g", v);
+}
+
 int dispatch_write_header(FILE *out, const rb_dispatch *d, const char *p)
 {
+    for (size_t k = 0; k < d->count; k++) {
+        const rb_dispatch_entry *e = &d->entries[k];
+        if (!isfinite(e->median_ns) || !isfinite(e->margin) || !isfinite(e->confidence)) {
+            diag_at(d->source ? d->source : "(dispatch)", 0, "entry %zu holds a number beyond "
+                    "the range of a double; no header is written", k);
+            return -1;
+        }
+    }
     char guard[80];
     size_t g = 0;
     for (const char *c = p; *c && g < sizeof guard - 3; c++)
@@ -315,9 +399,15 @@ int dispatch_write_header(FILE *out, const rb_dispatch *d, const char *p)
         c_string(out, e->pack); fputs(", ", out);
         c_string(out, e->plugin); fputs(", ", out);
         c_string(out, e->params);
-        fprintf(out, ", %.17g,\n     ", e->median_ns);
+        fputs(", ", out);
+        c_number(out, e->median_ns);
+        fputs(",\n     ", out);
         c_string(out, e->runner_up ? e->runner_up : "");
-        fprintf(out, ", %.17g, %.17g},\n", e->margin, e->confidence);
+        fputs(", ", out);
+        c_number(out, e->margin);
+        fputs(", ", out);
+        c_number(out, e->confidence);
+        fputs("},\n", out);
     }
     fprintf(out, "};\n\nstatic const size_t %s_count = %zu;\n\n", p, d->count);
     fprintf(out,

@@ -35,12 +35,18 @@ typedef struct rb_dispatch {
     char *device; /* the device's name, "" when unknown */
 } rb_dispatch;
 
-/* From a parsed winner map; 0, or -1 after an error naming path:line. */
+/* From a parsed winner map; 0, or -1 after an error naming path:line (a
+ * member missing or of the wrong type, a number no double holds). */
 int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out);
-/* From a results file read back; 0, or -1 after an error naming path. */
-int dispatch_from_results(const char *path, const rb_results_file *file, rb_dispatch *out);
-/* `prefix` names every symbol of the header (a C identifier). 0, or -1 on
- * a write error. */
+/* From a results file read back from `doc` (whose rows give the lines);
+ * 0, or -1 after an error naming path and the row's line (a median, or a
+ * margin or confidence worked out from two, beyond a double's range). */
+int dispatch_from_results(const char *path, const json_value *doc, const rb_results_file *file,
+                          rb_dispatch *out);
+/* `prefix` names every symbol of the header (a C identifier); every
+ * number is written as a finite C constant. 0, or -1 on a write error or
+ * (after an error line, before anything is written) a number that is not
+ * finite. */
 int dispatch_write_header(FILE *out, const rb_dispatch *d, const char *prefix);
 /* 1 when `prefix` is a C identifier of at most 64 characters. */
 int dispatch_prefix_valid(const char *prefix);

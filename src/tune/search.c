@@ -242,8 +242,10 @@ static void print_candidate(FILE *out, const rb_candidate *cand, int winner)
         stage_label(stage_of(cand), stage, sizeof stage);
     else
         stage[0] = '\0';
-    fprintf(out, "  %s %-40s %10s  %-11s %s\n", winner ? "*" : " ", cand->config->params_text,
+    char *params = printable_text(cand->config->params_text);
+    fprintf(out, "  %s %-40s %10s  %-11s %s\n", winner ? "*" : " ", params,
             isfinite(cand->median_ns) ? t : "-", row_status_name(cand->status), stage);
+    free(params);
 }
 
 void print_tried(FILE *out, const rb_tune_group *groups, size_t n_groups)
@@ -263,13 +265,17 @@ void print_tried(FILE *out, const rb_tune_group *groups, size_t n_groups)
         char ranks[32] = "";
         if (c->ranks > 1)
             snprintf(ranks, sizeof ranks, " ranks=%u", c->ranks);
-        fprintf(out, "[%s] %s %s %s n=%s%s: %zu of %zu configurations tried (%s)\n", c->run->name,
-                c->plugin ? c->plugin->desc->name : c->run->plugin, op_name(c->op),
+        char *run = printable_text(c->run->name);
+        char *plugin = printable_text(c->plugin ? c->plugin->desc->name : c->run->plugin);
+        fprintf(out, "[%s] %s %s %s n=%s%s: %zu of %zu configurations tried (%s)\n", run, plugin,
+                op_name(c->op),
                 dtype_name(c->dtype), n, ranks, tried, g->count,
                 g->count <= TUNE_EXHAUSTIVE
                     ? "successive halving"
                     : "coordinate descent from the defaults at stage 1, then halving of the "
                       "best points visited");
+        free(run);
+        free(plugin);
         const rb_candidate **order = xcalloc(tried ? tried : 1, sizeof *order);
         size_t n_order = 0;
         for (size_t j = 0; j < g->count; j++)
