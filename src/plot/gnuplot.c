@@ -78,17 +78,18 @@ static char *gnuplot_text(const char *s)
     return sb.data;
 }
 
-/* A gnuplot string of single-quoted parts: nothing in them is expanded
- * (no backquote, macro or escape). A quote is a part of its own, "'",
- * joined to the others with gnuplot's `.`: gnuplot's parser does not read
- * a quote written twice at the start of a string. */
+/* A gnuplot string of single-quoted parts, joined with gnuplot's `.`: no
+ * backquote or escape is expanded in them. A quote is a part of its own,
+ * "'" (gnuplot's parser does not read a quote written twice at the start
+ * of a string), and so is '@', which gnuplot would take for a macro
+ * ("@GPVAL_PWD") even inside quotes. */
 static void put_quoted(FILE *out, const char *s)
 {
     char *shown = gnuplot_text(s);
     fputc('\'', out);
     for (const char *p = shown; *p; p++) {
-        if (*p == '\'')
-            fputs("' . \"'\" . '", out);
+        if (*p == '\'' || *p == '@')
+            fprintf(out, "' . \"%c\" . '", *p);
         else
             fputc(*p, out);
     }
