@@ -1,7 +1,8 @@
-/* tests/plot/test_plot_data.c: the figures built from a results document written
- * by hand (known times, one run sweeping two parameters, rows that are not
- * ok), the axes' ticks and labels, the SVG drawn from a figure, the cost
- * of many configurations or groups against the rows, and the errors: a document that is not a results file, a row without n, an
+/* tests/plot/test_plot_data.c: the figures built from a results document
+ * written by hand (known times, one run sweeping two parameters, rows that
+ * are not ok), the axes' ticks and labels, the SVG drawn from a figure,
+ * the cost of many configurations or groups against the rows, and the
+ * errors: a document that is not a results file, a row without n, an
  * unknown baseline. */
 #define _GNU_SOURCE
 #include <math.h>
