@@ -49,7 +49,7 @@ src_libredbench_la_SOURCES = \
 	\
 	src/plot/figures.h src/plot/data.h \
 	src/plot/data.c src/plot/energy.c src/plot/speedup.c src/plot/heatmap.c src/plot/build.c \
-	src/plot/ranking.c \
+	src/plot/ranking.c src/plot/set.c \
 	src/plot/axis.c src/plot/svg.c src/plot/gnuplot.c \
 	\
 	src/report/reporters.h src/report/fields.c src/report/fields.h src/report/field_value.h \

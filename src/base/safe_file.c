@@ -269,6 +269,10 @@ int safe_file_open(rb_safe_file *f, const char *path, int flags)
         return open_temp(f, NULL);
     }
     int linked = S_ISLNK(st.st_mode);
+    if (linked && (flags & RB_SAFE_FILE_NO_FOLLOW)) {
+        f->target = xstrdup(path);
+        return open_temp(f, NULL);
+    }
     if (linked && stat(path, &st) != 0) {
         int err = errno;
         return fail(f, err, "cannot write %s: it is a link to a file that does not exist",

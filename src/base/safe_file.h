@@ -34,8 +34,10 @@ typedef struct rb_safe_file {
 
 /* Flags of safe_file_open. */
 enum {
-    RB_SAFE_FILE_REGULAR = 1 /* refuse anything but a regular file or a new
-                                path (a cache file is never a device) */
+    RB_SAFE_FILE_REGULAR = 1,  /* refuse anything but a regular file or a new
+                                  path (a cache file is never a device) */
+    RB_SAFE_FILE_NO_FOLLOW = 2 /* a link at the path is replaced by the new
+                                  file, never followed (plot's figures) */
 };
 
 /* Whether `path` can be written, checked before any work is done: a

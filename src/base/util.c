@@ -253,9 +253,43 @@ const char *signal_name(int sig)
     return other;
 }
 
-void put_markup(FILE *out, const char *text)
+/* Whether the code point of the UTF-8 sequence at p (of len bytes) is one
+ * that XML 1.0 does not allow or Unicode keeps out of text: the
+ * noncharacters U+FDD0..U+FDEF and U+xFFFE, U+xFFFF of every plane. */
+static int markup_unfit(const unsigned char *p, size_t len)
+{
+    unsigned cp = len == 2 ? p[0] & 0x1fu : len == 3 ? p[0] & 0x0fu : p[0] & 0x07u;
+    for (size_t k = 1; k < len; k++)
+        cp = cp << 6 | (p[k] & 0x3fu);
+    return (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe;
+}
+
+char *markup_text(const char *text)
 {
     char *shown = printable_text(text);
+    /* In place: U+FFFD takes three bytes, a noncharacter three or four. */
+    unsigned char *to = (unsigned char *)shown;
+    for (const unsigned char *s = to; *s;) {
+        size_t len = *s >= 0x80 ? utf8_length(s) : 1;
+        if (*s >= 0x80 && (len < 3 || !markup_unfit(s, len))) {
+            len = len ? len : 1; /* printable_text leaves only valid sequences */
+            memmove(to, s, len);
+            to += len;
+        } else if (*s >= 0x80) {
+            memcpy(to, "\xef\xbf\xbd", 3); /* U+FFFD, the replacement character */
+            to += 3;
+        } else {
+            *to++ = *s;
+        }
+        s += len;
+    }
+    *to = '\0';
+    return shown;
+}
+
+void put_markup(FILE *out, const char *text)
+{
+    char *shown = markup_text(text);
     for (const char *s = shown; *s; s++) {
         switch (*s) {
         case '&': fputs("&amp;", out); break;

@@ -55,8 +55,15 @@ char *printable_text(const char *text);
  * U+10FFFF, 0 for anything else (a truncated sequence, a stray byte). */
 size_t utf8_length(const unsigned char *p);
 
-/* Writes text for HTML or XML: made printable first (neither allows
- * control bytes), & < > " escaped. */
+/* A new copy of text fit for XML 1.0 (and HTML), before its escapes:
+ * printable_text's, with the noncharacters (U+FDD0..U+FDEF, U+FFFE,
+ * U+FFFF and their like in every plane, which XML forbids or keeps out of
+ * text) replaced by U+FFFD. */
+char *markup_text(const char *text);
+
+/* Writes text for HTML or XML, in an element or in a double-quoted
+ * attribute: made fit first (markup_text: neither allows control bytes
+ * or noncharacters), then & < > " escaped. */
 void put_markup(FILE *out, const char *text);
 
 /* Reads or writes all of `len` bytes on a pipe or socket (a signal's

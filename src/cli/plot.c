@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/names.h"
@@ -36,13 +38,61 @@ static char *default_dir(const char *results)
     return xasprintf("%.*s-plots", (int)len, results);
 }
 
-/* mkdir -p, saying why it could not. */
-static int make_dir(const char *dir)
+/* The output folder, made if missing: only its last folder, as the run's
+ * and tune's -o make none (its parent must exist). It must be a folder of
+ * this user and not a link, since its name is predictable ("r-plots"
+ * beside r.json): in a shared folder someone else could have put one
+ * there, to aim plot's files elsewhere or change them. `dir` has no
+ * trailing '/'. Returns 0, or -1 after saying why. */
+static int prepare_dir(const char *dir)
 {
-    if (make_folders(dir, 0777) == 0)
-        return 0;
-    diag_error("cannot create the folder %s: %s", dir, strerror(errno));
-    return -1;
+    char *shown = printable_text(dir);
+    struct stat st;
+    int made = 0, status = -1;
+    if (lstat(dir, &st) != 0 && errno == ENOENT) {
+        const char *slash = strrchr(dir, '/');
+        char *parent = !slash ? xstrdup(".") : slash == dir ? xstrdup("/")
+                                                            : xstrndup(dir, (size_t)(slash - dir));
+        struct stat up;
+        if (stat(parent, &up) != 0 || !S_ISDIR(up.st_mode)) {
+            char *shown_parent = printable_text(parent);
+            diag_error("cannot create the folder %s: the folder %s does not exist (plot makes "
+                       "its own folder, not the ones above it)",
+                       shown, shown_parent);
+            free(shown_parent);
+            free(parent);
+            free(shown);
+            return -1;
+        }
+        free(parent);
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            diag_error("cannot create the folder %s: %s", shown, strerror(errno));
+            free(shown);
+            return -1;
+        }
+        made = 1;
+    }
+    if (lstat(dir, &st) != 0)
+        diag_error("cannot write into the folder %s: %s", shown, strerror(errno));
+    else if (S_ISLNK(st.st_mode))
+        diag_error("cannot write into %s: it is a symbolic link; plot writes only into a folder "
+                   "itself (remove the link, or name another folder with -o)",
+                   shown);
+    else if (!S_ISDIR(st.st_mode))
+        diag_error("cannot write into %s: it exists and is not a folder (name another with -o)",
+                   shown);
+    else if (st.st_uid != geteuid())
+        diag_error("cannot write into %s: the folder belongs to another user (uid %u), who could "
+                   "change what plot writes there; name a folder of your own with -o",
+                   shown, (unsigned)st.st_uid);
+    else if (access(dir, W_OK | X_OK) != 0)
+        diag_error("cannot write into the folder %s: %s", shown, strerror(errno));
+    else
+        status = 0;
+    if (status != 0 && made)
+        rmdir(dir);
+    free(shown);
+    return status;
 }
 
 static int write_html(const char *dir, const rb_results *res, const plot_set *set,
@@ -50,20 +100,19 @@ static int write_html(const char *dir, const rb_results *res, const plot_set *se
 {
     char *path = xasprintf("%s/report.html", dir);
     rb_safe_file f;
-    int failed = safe_file_open(&f, path, RB_SAFE_FILE_REGULAR) != 0;
+    int failed = safe_file_open(&f, path, RB_SAFE_FILE_REGULAR | RB_SAFE_FILE_NO_FOLLOW) != 0;
     if (!failed) {
-        if (html_report_write(f.stream, res, set, source) != 0) {
-            safe_file_abort(&f);
-            snprintf(f.error, sizeof f.error, "cannot write %s", path);
-            failed = 1;
-        } else {
+        if (html_report_write(f.stream, res, set, source) != 0)
+            failed = safe_file_fail(&f, "a write failed") != 0;
+        else
             failed = safe_file_commit(&f) != 0;
-        }
     }
+    char *shown = printable_text(failed ? f.error : path);
     if (failed)
-        diag_error("%s", f.error);
+        diag_error("%s", shown);
     else
-        printf("%s\n", path);
+        printf("%s\n", shown);
+    free(shown);
     free(path);
     return failed ? -1 : 0;
 }
@@ -137,8 +186,10 @@ int command_plot(int argc, char **argv)
         return 2;
     }
     status = 0;
-    char *owned_dir = dir ? NULL : default_dir(results);
-    dir = dir ? dir : owned_dir;
+    char *owned_dir = dir ? xstrdup(dir) : default_dir(results);
+    for (size_t len = strlen(owned_dir); len > 1 && owned_dir[len - 1] == '/'; len--)
+        owned_dir[len - 1] = '\0'; /* "out/" is the folder "out", link or not */
+    dir = owned_dir;
     if (set.n_figures == 0) {
         char *statuses = status_counts(&file.res);
         diag_error("plot: %s cannot be plotted: it has no row that is ok with a time (%zu "
@@ -147,7 +198,7 @@ int command_plot(int argc, char **argv)
                    *statuses ? ": " : "", statuses);
         free(statuses);
         status = 2;
-    } else if (make_dir(dir) != 0) {
+    } else if (prepare_dir(dir) != 0) {
         status = 2;
     } else {
         if (!gnuplot)

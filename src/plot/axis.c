@@ -4,6 +4,7 @@
  * way. */
 #include "plot/figures.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -71,22 +72,25 @@ static void power_ticks(plot_ticks *t, double base, int lo_exp, int hi_exp, int 
 }
 
 /* The exponents of the powers (log_base: log2 or log10) at or below lo and
- * at or above hi, once lo is made positive and hi at least lo. */
-static void power_exponents(double lo, double hi, double (*log_base)(double), int *lo_exp,
-                            int *hi_exp)
+ * at or above hi, once lo is made positive and hi at least lo, within
+ * [min_exp, max_exp]: the powers a double holds as normal numbers, so that
+ * a denormal value (5e-324) gives a range of positive numbers, not 0. */
+static void power_exponents(double lo, double hi, double (*log_base)(double), int min_exp,
+                            int max_exp, int *lo_exp, int *hi_exp)
 {
     if (!(lo > 0) || !isfinite(lo))
         lo = 1;
     if (!(hi >= lo) || !isfinite(hi))
         hi = lo;
-    *lo_exp = (int)floor(log_base(lo) + 1e-9);
-    *hi_exp = (int)ceil(log_base(hi) - 1e-9);
+    double l = floor(log_base(lo) + 1e-9), h = ceil(log_base(hi) - 1e-9);
+    *lo_exp = l < min_exp ? min_exp : l > max_exp - 1 ? max_exp - 1 : (int)l;
+    *hi_exp = h > max_exp ? max_exp : h < *lo_exp ? *lo_exp : (int)h;
 }
 
 void plot_axis_log2(double lo, double hi, int unit, plot_ticks *t)
 {
     int lo_exp, hi_exp;
-    power_exponents(lo, hi, log2, &lo_exp, &hi_exp);
+    power_exponents(lo, hi, log2, DBL_MIN_EXP, DBL_MAX_EXP - 2, &lo_exp, &hi_exp);
     if (lo_exp == hi_exp) { /* one size: a power of two each side */
         lo_exp--;
         hi_exp++;
@@ -99,7 +103,7 @@ void plot_axis_log2(double lo, double hi, int unit, plot_ticks *t)
 void plot_axis_log10(double lo, double hi, int unit, plot_ticks *t)
 {
     int lo_exp, hi_exp;
-    power_exponents(lo, hi, log10, &lo_exp, &hi_exp);
+    power_exponents(lo, hi, log10, DBL_MIN_10_EXP, DBL_MAX_10_EXP, &lo_exp, &hi_exp);
     if (lo_exp == hi_exp)
         hi_exp++;
     power_ticks(t, 10, lo_exp, hi_exp, unit);
@@ -113,8 +117,10 @@ void plot_axis_linear(double lo, double hi, int unit, plot_ticks *t)
     }
     if (lo > 0)
         lo = 0;
-    if (hi <= lo)
-        hi = lo + 1;
+    /* No span, or one too small to divide into steps (all values 0, or a
+     * denormal one such as 5e-324): the range 0 to 1 beside them. */
+    if (!(hi - lo >= DBL_MIN * 1e6) || !isfinite(hi - lo))
+        hi = lo + (lo < 0 && lo >= -DBL_MAX / 2 ? -lo : 1);
     /* A step of 1, 2 or 5 times a power of ten giving 4 to 10 intervals. */
     double raw = (hi - lo) / 6;
     double power = pow(10, floor(log10(raw)));
@@ -128,8 +134,13 @@ void plot_axis_linear(double lo, double hi, int unit, plot_ticks *t)
     t->lo = floor(lo / step) * step;
     t->hi = ceil(hi / step) * step;
     t->count = 0;
-    for (double v = t->lo; v <= t->hi + step / 2; v += step)
+    /* Counted in steps, so that a step below the values' precision cannot
+     * stall the walk. */
+    double steps = (t->hi - t->lo) / step;
+    for (int k = 0; k <= PLOT_MAX_TICKS && k <= steps + 0.5; k++) {
+        double v = t->lo + k * step;
         add_tick(t, fabs(v) < step / 1e6 ? 0 : v, unit);
+    }
 }
 
 unsigned plot_heat_colour(double t)

@@ -48,12 +48,6 @@ char *plot_file_name(const char *text)
     return s;
 }
 
-plot_figure *plot_add_figure(plot_set *set)
-{
-    size_t cap = set->n_figures;
-    return grow(&set->figures, &set->n_figures, &cap, sizeof(plot_figure));
-}
-
 static int drawable(double v, double lo, double hi)
 {
     return isfinite(v) && v >= lo && v <= hi;
@@ -255,7 +249,6 @@ static int by_value(const void *pa, const void *pb)
     return a[0] < b[0] ? -1 : a[0] > b[0];
 }
 
-/* One line per chosen configuration: y of its rows on `device` (-2: any). */
 /* The quartile at q (0.25, 0.75) of sorted values, interpolated. */
 static double quartile(const double *sorted, size_t n, double q)
 {
@@ -286,35 +279,44 @@ static int spread(const plot_row *r, int bandwidth, double *lo, double *hi)
 }
 
 /* One line per chosen configuration: y of its rows on `device` (-2: any),
- * with the interquartile range of each point where its samples give one. */
+ * with the interquartile range of each point where its samples give one.
+ * The rows are read twice whatever the number of lines: to count each
+ * line's points, then to place them. */
 static void add_lines(plot_figure *fig, const plot_builder *b, const int *chosen, int device,
                       int bandwidth)
 {
     enum { X, Y, LO, HI, WIDTH };
+    size_t *count = xcalloc(b->n_configs ? b->n_configs : 1, sizeof *count);
+    for (size_t k = 0; k < b->n_rows; k++) {
+        const plot_row *r = &b->rows[k];
+        double y = bandwidth ? r->gbs : r->median_ns;
+        if (chosen[r->config] && (device == -2 || r->device == device) && y > 0)
+            count[r->config]++;
+    }
+    double **pts = xcalloc(b->n_configs ? b->n_configs : 1, sizeof *pts);
     for (size_t c = 0; c < b->n_configs; c++) {
-        if (!chosen[c])
+        pts[c] = count[c] ? xcalloc(WIDTH * count[c], sizeof *pts[c]) : NULL;
+        count[c] = 0;
+    }
+    for (size_t k = 0; k < b->n_rows; k++) {
+        const plot_row *r = &b->rows[k];
+        double y = bandwidth ? r->gbs : r->median_ns;
+        if (!chosen[r->config] || (device != -2 && r->device != device) || !(y > 0))
             continue;
-        double *pts = xcalloc(WIDTH * b->n_rows, sizeof *pts);
-        size_t n = 0;
-        for (size_t k = 0; k < b->n_rows; k++) {
-            const plot_row *r = &b->rows[k];
-            double y = bandwidth ? r->gbs : r->median_ns;
-            if (r->config != c || (device != -2 && r->device != device) || !(y > 0))
-                continue;
-            double *p = &pts[WIDTH * n++];
-            p[X] = r->n;
-            p[Y] = p[LO] = p[HI] = y;
-            if (spread(r, bandwidth, &p[LO], &p[HI])) {
-                p[LO] = fmin(p[LO], y);
-                p[HI] = fmax(p[HI], y);
-                fig->has_spread = 1;
-            }
+        double *p = &pts[r->config][WIDTH * count[r->config]++];
+        p[X] = r->n;
+        p[Y] = p[LO] = p[HI] = y;
+        if (spread(r, bandwidth, &p[LO], &p[HI])) {
+            p[LO] = fmin(p[LO], y);
+            p[HI] = fmax(p[HI], y);
+            fig->has_spread = 1;
         }
-        if (n == 0) {
-            free(pts);
+    }
+    for (size_t c = 0; c < b->n_configs; c++) {
+        size_t n = count[c];
+        if (n == 0)
             continue;
-        }
-        qsort(pts, n, WIDTH * sizeof *pts, by_value);
+        qsort(pts[c], n, WIDTH * sizeof *pts[c], by_value);
         size_t cap = fig->n_series;
         plot_series *s = grow(&fig->series, &fig->n_series, &cap, sizeof *s);
         s->label = xstrdup(b->configs[c].label);
@@ -323,14 +325,16 @@ static void add_lines(plot_figure *fig, const plot_builder *b, const int *chosen
         s->lo = xcalloc(n, sizeof *s->lo);
         s->hi = xcalloc(n, sizeof *s->hi);
         for (size_t p = 0; p < n; p++) {
-            s->x[p] = pts[WIDTH * p + X];
-            s->y[p] = pts[WIDTH * p + Y];
-            s->lo[p] = pts[WIDTH * p + LO];
-            s->hi[p] = pts[WIDTH * p + HI];
+            s->x[p] = pts[c][WIDTH * p + X];
+            s->y[p] = pts[c][WIDTH * p + Y];
+            s->lo[p] = pts[c][WIDTH * p + LO];
+            s->hi[p] = pts[c][WIDTH * p + HI];
         }
         s->n = n;
-        free(pts);
+        free(pts[c]);
     }
+    free(pts);
+    free(count);
 }
 
 /* "bars: the middle half of the samples" under a figure that draws them. */
@@ -343,14 +347,6 @@ static void note_spread(plot_figure *fig)
                                fig->subtitle ? fig->subtitle : "", fig->subtitle ? "; " : "");
     free(fig->subtitle);
     fig->subtitle = subtitle;
-}
-
-void plot_add_hline(plot_figure *fig, double y, const char *label)
-{
-    size_t cap = fig->n_hlines;
-    plot_hline *h = grow(&fig->hlines, &fig->n_hlines, &cap, sizeof *h);
-    h->y = y;
-    h->label = xstrdup(label);
 }
 
 /* Bandwidths that span two decades or more (small sizes far below the
@@ -488,41 +484,4 @@ void plot_time_figure(plot_builder *b, plot_set *set)
     free(eligible);
     free(chosen);
     free(score);
-}
-
-static void free_words(char **words, size_t count)
-{
-    for (size_t k = 0; k < count; k++)
-        free(words[k]);
-    free(words);
-}
-
-void plot_set_free(plot_set *set)
-{
-    for (size_t f = 0; f < set->n_figures; f++) {
-        plot_figure *fig = &set->figures[f];
-        for (size_t s = 0; s < fig->n_series; s++) {
-            free(fig->series[s].label);
-            free(fig->series[s].x);
-            free(fig->series[s].y);
-            free(fig->series[s].lo);
-            free(fig->series[s].hi);
-        }
-        free(fig->series);
-        for (size_t h = 0; h < fig->n_hlines; h++)
-            free(fig->hlines[h].label);
-        free(fig->hlines);
-        free_words(fig->columns, fig->n_columns);
-        free_words(fig->rows, fig->n_rows);
-        free(fig->cells);
-        free(fig->name);
-        free(fig->title);
-        free(fig->subtitle);
-        free(fig->x_label);
-        free(fig->y_label);
-        free(fig->value_label);
-    }
-    free(set->figures);
-    free(set->baseline);
-    memset(set, 0, sizeof *set);
 }

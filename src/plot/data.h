@@ -1,6 +1,8 @@
-/* src/plot/data.h: what plot/data.c and plot/heatmap.c share while they
- * build the figures of one result set: the rows that are drawn (ok, with
- * a time) and the configurations they form. */
+/* src/plot/data.h: what the files that build the figures of one result
+ * set share: the rows that are drawn (ok, with a time) and the
+ * configurations they form. The calls go one way: build.c calls data.c
+ * and the figures' files; data.c calls ranking.c; every one of them may
+ * call set.c and axis.c, which call none of them. */
 #ifndef RB_PLOT_DATA_H
 #define RB_PLOT_DATA_H
 
@@ -70,15 +72,17 @@ const char *plot_param(const plot_row *r, const char *name, int *is_number);
 const char *plot_plugin_name(const rb_row *row);
 /* A copy of text fit for a file name: other than [A-Za-z0-9._-] becomes '_'. */
 char *plot_file_name(const char *text);
-/* A new, zeroed figure at the end of the set. */
+/* plot/set.c, which calls none of the files that lay out figures: a new,
+ * zeroed figure at the end of the set, and a reference line in a figure
+ * (plot_set_free is there too). */
 plot_figure *plot_add_figure(plot_set *set);
+void plot_add_hline(plot_figure *fig, double y, const char *label);
 /* Marks in `chosen` the configurations to draw among those `eligible`: all
  * of them, or the PLOT_MAX_SERIES with the highest score. Returns how many
  * were eligible. */
 size_t plot_choose(const plot_builder *b, const int *eligible, const double *score, int *chosen);
 /* "the 12 fastest of 40 configurations", or NULL when none was left out. */
 char *plot_left_out_note(size_t eligible);
-void plot_add_hline(plot_figure *fig, double y, const char *label);
 /* Takes the rows that are ok with a time that can be drawn. Rows with a
  * number out of range (not finite, absurdly large) are left out, and
  * counted in a warning that names the first. */

@@ -6,11 +6,17 @@
  *
  * Texts from the results file reach the script only as data: in
  * single-quoted strings (gnuplot expands no backquote, macro or escape
- * there; a quote is doubled), or as quoted words in inline data blocks,
- * which gnuplot reads as data, never as commands. Either way they are made
- * printable first, so no line break or control byte ends a command or a
- * data line early. The scripts are written with safe_file (a temporary
- * renamed into place). */
+ * there; a quote is a part of its own), or as quoted words in inline data
+ * blocks, which gnuplot reads as data, never as commands. Either way they
+ * are made printable and fit for XML first (gnuplot's SVG escapes only &
+ * and <), so no line break or control byte ends a command or a data line
+ * early and the SVG is well-formed.
+ *
+ * gnuplot opens no file of the output folder: it reads its script on its
+ * standard input (a copy held by no folder) and draws to its standard
+ * output, which redbench writes to a new file (safe_file: created with
+ * O_EXCL, a link never followed) renamed over the figure once whole. */
+#define _GNU_SOURCE /* memfd_create, pipe2, open_memstream */
 #include "plot/figures.h"
 
 #include <errno.h>
@@ -18,6 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,29 +60,55 @@ const char *plot_gnuplot_find(void)
     return NULL;
 }
 
-/* A gnuplot single-quoted string: nothing in it is expanded; a quote is
- * written twice. The text is made printable, so it stays on one line. */
+/* Text from the results file as gnuplot is given it: fit for XML
+ * (markup_text: printable, so that it stays on its line, and no
+ * noncharacter), and no "]]>", which gnuplot's SVG would copy as it is
+ * (it escapes & and < only): a word joiner (U+2060, which is not seen)
+ * goes between "]]" and ">". */
+static char *gnuplot_text(const char *s)
+{
+    char *fit = markup_text(s);
+    strbuf sb = {0};
+    sb_append(&sb, "");
+    const char *from = fit;
+    for (const char *cut; (cut = strstr(from, "]]>")) != NULL; from = cut + 2)
+        sb_printf(&sb, "%.*s\xe2\x81\xa0", (int)(cut + 2 - from), from);
+    sb_append(&sb, from);
+    free(fit);
+    return sb.data;
+}
+
+/* A gnuplot string of single-quoted parts, joined with gnuplot's `.`: no
+ * backquote or escape is expanded in them. A quote is a part of its own,
+ * "'" (gnuplot's parser does not read a quote written twice at the start
+ * of a string), and so is '@', which gnuplot would take for a macro
+ * ("@GPVAL_PWD") even inside quotes. */
 static void put_quoted(FILE *out, const char *s)
 {
-    char *shown = printable_text(s);
+    char *shown = gnuplot_text(s);
     fputc('\'', out);
     for (const char *p = shown; *p; p++) {
-        if (*p == '\'')
-            fputc('\'', out);
-        fputc(*p, out);
+        if (*p == '\'' || *p == '@')
+            fprintf(out, "' . \"%c\" . '", *p);
+        else
+            fputc(*p, out);
     }
     fputc('\'', out);
     free(shown);
 }
 
-/* A quoted word inside a data block, where quotes cannot be escaped: '"'
- * becomes '\''. Printable, so that it stays on its data line. */
+/* A quoted word inside a data block, where gnuplot reads backslash escapes
+ * and a quote cannot be escaped: '"' becomes '\'', '\\' is written twice. */
 static void put_data_word(FILE *out, const char *s)
 {
-    char *shown = printable_text(s);
+    char *shown = gnuplot_text(s);
     fputc('"', out);
-    for (const char *p = shown; *p; p++)
-        fputc(*p == '"' ? '\'' : *p, out);
+    for (const char *p = shown; *p; p++) {
+        if (*p == '\\')
+            fputs("\\\\", out);
+        else
+            fputc(*p == '"' ? '\'' : *p, out);
+    }
     fputc('"', out);
     free(shown);
 }
@@ -356,27 +389,33 @@ static void figure_size(const plot_figure *fig, int *width, int *height)
     }
 }
 
-/* Runs `gnuplot -e SETUP SCRIPT` in `dir`; `quiet` silences its messages.
- * Returns its exit status, or -1 if it could not be started. */
-static int run_gnuplot(const char *gnuplot, const char *dir, const char *setup, const char *script,
-                       int quiet)
+/* Runs `gnuplot -e SETUP -`, its standard input `input` (-1: nothing),
+ * its standard output `output` (-1: nothing); `quiet` silences its
+ * messages. Returns its process id, or -1 if it could not be started. */
+static pid_t start_gnuplot(const char *gnuplot, const char *setup, int input, int output,
+                           int quiet)
 {
     fflush(NULL);
     pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    int null = open("/dev/null", O_RDWR);
+    if (null < 0)
+        _exit(126);
+    if (dup2(input >= 0 ? input : null, STDIN_FILENO) < 0 ||
+        dup2(output >= 0 ? output : null, STDOUT_FILENO) < 0 ||
+        (quiet && dup2(null, STDERR_FILENO) < 0))
+        _exit(126);
+    execl(gnuplot, gnuplot, "-e", setup, "-", (char *)NULL);
+    _exit(127);
+}
+
+/* The exit status of process `pid` (128 + the signal that ended it), or
+ * -1 when it was not started. */
+static int wait_gnuplot(pid_t pid)
+{
     if (pid < 0)
         return -1;
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) {
-            dup2(null, STDOUT_FILENO);
-            if (quiet)
-                dup2(null, STDERR_FILENO);
-        }
-        if (chdir(dir) != 0)
-            _exit(126);
-        execl(gnuplot, gnuplot, "-e", setup, script, (char *)NULL);
-        _exit(127);
-    }
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
@@ -385,12 +424,12 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *setup, 
 }
 
 /* The best PNG terminal this gnuplot has, or NULL. */
-static const char *png_terminal(const char *gnuplot, const char *dir)
+static const char *png_terminal(const char *gnuplot)
 {
     static const char *const terminals[] = {"pngcairo", "png"};
     for (size_t k = 0; k < RB_ARRAY_LEN(terminals); k++) {
         char *probe = xasprintf("set terminal %s", terminals[k]);
-        int status = run_gnuplot(gnuplot, dir, probe, "/dev/null", 1);
+        int status = wait_gnuplot(start_gnuplot(gnuplot, probe, -1, -1, 1));
         free(probe);
         if (status == 0)
             return terminals[k];
@@ -398,16 +437,14 @@ static const char *png_terminal(const char *gnuplot, const char *dir)
     return NULL;
 }
 
-static int write_script(const plot_figure *fig, const char *dir, const char *source)
+/* The figure's script, in memory (NULL when out of memory). */
+static char *figure_script(const plot_figure *fig, const char *source, size_t *len)
 {
-    char *path = xasprintf("%s/%s.gp", dir, fig->name);
-    rb_safe_file f;
-    if (safe_file_open(&f, path, RB_SAFE_FILE_REGULAR) != 0) {
-        diag_error("%s", f.error);
-        free(path);
-        return -1;
-    }
-    FILE *out = f.stream;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (!out)
+        return NULL;
     int width, height;
     figure_size(fig, &width, &height);
     header(out, fig, source, width, height);
@@ -419,43 +456,164 @@ static int write_script(const plot_figure *fig, const char *dir, const char *sou
         hbars_script(out, fig);
     else
         heatmap_script(out, fig);
-    int failed = safe_file_commit(&f) != 0;
-    if (failed)
-        diag_error("%s", f.error);
-    free(path);
+    if (fclose(out) != 0) {
+        free(text);
+        return NULL;
+    }
+    *len = size;
+    return text;
+}
+
+/* The figure's files are new files of the folder, renamed over the old
+ * ones once whole; a link there is replaced, never followed. */
+#define FIGURE_FILE (RB_SAFE_FILE_REGULAR | RB_SAFE_FILE_NO_FOLLOW)
+
+/* Writes DIR/NAME.gp. */
+static int write_script(const char *path, const char *text, size_t len)
+{
+    rb_safe_file f;
+    int failed = safe_file_open(&f, path, FIGURE_FILE) != 0;
+    if (!failed) {
+        if (fwrite(text, 1, len, f.stream) != len)
+            failed = safe_file_fail(&f, "a write failed") != 0;
+        else
+            failed = safe_file_commit(&f) != 0;
+    }
+    if (failed) {
+        char *why = printable_text(f.error);
+        diag_error("%s", why);
+        free(why);
+    }
+    return failed ? -1 : 0;
+}
+
+/* The script as a file of no folder, for gnuplot's standard input: what
+ * gnuplot reads is what was written, whoever else can write in the
+ * folder. -1 when it cannot be made. */
+static int script_input(const char *text, size_t len)
+{
+    int fd = memfd_create("redbench-plot", MFD_CLOEXEC);
+    if (fd < 0) {
+        FILE *t = tmpfile(); /* removed already; gone when closed */
+        fd = t ? fcntl(fileno(t), F_DUPFD_CLOEXEC, 0) : -1;
+        if (t)
+            fclose(t);
+    }
+    if (fd >= 0 && write_full(fd, text, len) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* gnuplot draws the figure (its script on `script`) to its standard
+ * output, a pipe, which is copied into a new file renamed over `path`
+ * once gnuplot has ended well and every write has succeeded: a failure
+ * (gnuplot's, a full disk) leaves the file that was there whole. */
+static int draw_file(const char *gnuplot, const char *setup, int script, const char *path,
+                     const char *script_path)
+{
+    rb_safe_file f;
+    int fds[2];
+    if (safe_file_open(&f, path, FIGURE_FILE) != 0) {
+        char *why = printable_text(f.error);
+        diag_error("%s", why);
+        free(why);
+        return -1;
+    }
+    if (pipe2(fds, O_CLOEXEC) != 0 || lseek(script, 0, SEEK_SET) != 0) {
+        safe_file_fail(&f, strerror(errno));
+        char *why = printable_text(f.error);
+        diag_error("%s", why);
+        free(why);
+        return -1;
+    }
+    pid_t pid = start_gnuplot(gnuplot, setup, script, fds[1], 0);
+    close(fds[1]);
+    char buf[1 << 16];
+    size_t total = 0;
+    int write_failed = 0;
+    for (;;) { /* read to the end, even once writing failed, so gnuplot ends */
+        ssize_t got = pid < 0 ? 0 : read(fds[0], buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        if (!write_failed && fwrite(buf, 1, (size_t)got, f.stream) != (size_t)got)
+            write_failed = 1;
+        total += (size_t)got;
+    }
+    close(fds[0]);
+    int status = wait_gnuplot(pid);
+    char *shown = printable_text(path), *shown_script = printable_text(script_path);
+    int failed = 1;
+    if (write_failed) {
+        safe_file_fail(&f, "a write failed");
+        char *why = printable_text(f.error);
+        diag_error("%s", why);
+        free(why);
+    } else if (status != 0) {
+        safe_file_abort(&f);
+        diag_error("gnuplot (%s) failed on %s drawing %s (exit status %d); %s is as it was",
+                   gnuplot, shown_script, shown, status, shown);
+    } else if (total == 0) {
+        safe_file_abort(&f);
+        diag_error("gnuplot (%s) drew nothing from %s for %s; %s is as it was", gnuplot,
+                   shown_script, shown, shown);
+    } else if (safe_file_commit(&f) != 0) {
+        char *why = printable_text(f.error);
+        diag_error("%s", why);
+        free(why);
+    } else {
+        failed = 0;
+    }
+    free(shown);
+    free(shown_script);
     return failed ? -1 : 0;
 }
 
 int plot_gnuplot_draw(const plot_set *set, const char *gnuplot, const char *dir,
                       const char *source, FILE *log)
 {
-    const char *png = png_terminal(gnuplot, dir);
-    for (size_t f = 0; f < set->n_figures; f++) {
-        const plot_figure *fig = &set->figures[f];
-        if (write_script(fig, dir, source) != 0)
-            return -1;
+    const char *png = png_terminal(gnuplot);
+    int status = 0;
+    for (size_t k = 0; k < set->n_figures && status == 0; k++) {
+        const plot_figure *fig = &set->figures[k];
+        size_t len = 0;
+        char *text = figure_script(fig, source, &len);
+        char *script_path = xasprintf("%s/%s.gp", dir, fig->name);
+        int script = -1;
+        if (!text) {
+            diag_error("cannot write %s: out of memory", script_path);
+            status = -1;
+        } else if (write_script(script_path, text, len) != 0) {
+            status = -1;
+        } else if ((script = script_input(text, len)) < 0) {
+            diag_error("cannot hand the script %s to gnuplot: %s", script_path, strerror(errno));
+            status = -1;
+        }
         int width, height;
         figure_size(fig, &width, &height);
-        char *script = xasprintf("%s.gp", fig->name);
         const char *kinds[2] = {"svg", png};
-        for (int k = 0; k < 2 && kinds[k]; k++) {
-            char *setup = k == 0 ? xasprintf("set terminal svg size %d,%d font 'sans,12' "
-                                             "background rgb 'white'; set output '%s.svg'",
-                                             width, height, fig->name)
-                                 : xasprintf("set terminal %s size %d,%d; set output '%s.png'",
-                                             png, width, height, fig->name);
-            int status = run_gnuplot(gnuplot, dir, setup, script, 0);
-            free(setup);
-            if (status != 0) {
-                diag_error("gnuplot (%s) failed on %s/%s (exit status %d)", gnuplot, dir, script,
-                           status);
-                free(script);
-                return -1;
+        for (int t = 0; t < 2 && kinds[t] && status == 0; t++) {
+            char *setup = t == 0 ? xasprintf("set terminal svg size %d,%d font 'sans,12' "
+                                             "background rgb 'white'",
+                                             width, height)
+                                 : xasprintf("set terminal %s size %d,%d", png, width, height);
+            char *path = xasprintf("%s/%s.%s", dir, fig->name, t == 0 ? "svg" : "png");
+            status = draw_file(gnuplot, setup, script, path, script_path);
+            if (status == 0 && log) {
+                char *shown = printable_text(path);
+                fprintf(log, "%s\n", shown);
+                free(shown);
             }
-            if (log)
-                fprintf(log, "%s/%s.%s\n", dir, fig->name, k == 0 ? "svg" : "png");
+            free(path);
+            free(setup);
         }
-        free(script);
+        if (script >= 0)
+            close(script);
+        free(script_path);
+        free(text);
     }
-    return 0;
+    return status;
 }

@@ -150,19 +150,18 @@ static char **axis_words(const axis *a)
     return words;
 }
 
-/* Adds the map of the rows of `run` in group `g` (group[j] for its j-th
- * row). Returns 1 when drawn, 0 when an axis has too many values. */
-static int add_map(const plot_builder *b, plot_set *set, const plot_run *run, const size_t *group,
-                   size_t g, const char *x, const char *y, int number)
+/* Adds the map of the rows of `run` in one group: `members` holds the
+ * positions j of its rows in run->rows, `count` of them. Returns 1 when
+ * drawn, 0 when an axis has too many values. */
+static int add_map(const plot_builder *b, plot_set *set, const plot_run *run,
+                   const size_t *members, size_t count, const char *x, const char *y, int number)
 {
     const char **names = (const char **)run->varying;
     size_t n_names = run->n_varying;
     axis cols = {0}, rows = {0};
     const plot_row *first = NULL;
-    for (size_t j = 0; j < run->n_rows; j++) {
-        if (group[j] != g)
-            continue;
-        const plot_row *r = &b->rows[run->rows[j]];
+    for (size_t m = 0; m < count; m++) {
+        const plot_row *r = &b->rows[run->rows[members[m]]];
         first = first ? first : r;
         axis_add(&cols, r, x);
         axis_add(&rows, r, y);
@@ -181,9 +180,9 @@ static int add_map(const plot_builder *b, plot_set *set, const plot_run *run, co
         double *cells = xcalloc(cols.count * rows.count, sizeof *cells);
         for (size_t k = 0; k < cols.count * rows.count; k++)
             cells[k] = NAN;
-        for (size_t j = 0; j < run->n_rows; j++) {
-            const plot_row *r = &b->rows[run->rows[j]];
-            if (group[j] != g || !(r->gbs > 0))
+        for (size_t m = 0; m < count; m++) {
+            const plot_row *r = &b->rows[run->rows[members[m]]];
+            if (!(r->gbs > 0))
                 continue;
             size_t c = axis_find(&cols, param(r, x));
             size_t w = axis_find(&rows, param(r, y));
@@ -236,14 +235,29 @@ void plot_heatmaps(const plot_builder *b, plot_set *set)
             else
                 free(id);
         }
+        /* Each group's rows together (a counting sort), so that a map
+         * reads its own rows only. */
+        size_t *start = xcalloc(n_ids + 1, sizeof *start);
+        size_t *members = xcalloc(run->n_rows ? run->n_rows : 1, sizeof *members);
+        for (size_t j = 0; j < run->n_rows; j++)
+            start[group[j] + 1]++;
+        for (size_t g = 0; g < n_ids; g++)
+            start[g + 1] += start[g];
+        size_t *at = xcalloc(n_ids ? n_ids : 1, sizeof *at);
+        for (size_t j = 0; j < run->n_rows; j++)
+            members[start[group[j]] + at[group[j]]++] = j;
+        free(at);
         for (size_t g = 0; g < n_ids; g++) {
             n_wanted++;
             if (n_maps < PLOT_MAX_HEATMAPS) {
                 size_t before = set->n_figures;
-                add_map(b, set, run, group, g, x, y, (int)g + 1);
+                add_map(b, set, run, members + start[g], start[g + 1] - start[g], x, y,
+                        (int)g + 1);
                 n_maps += set->n_figures - before;
             }
         }
+        free(start);
+        free(members);
         free(group);
         free_list(ids, n_ids);
         text_index_free(&groups);

@@ -589,16 +589,21 @@ int plot_svg_files(const plot_set *set, const char *dir, FILE *log)
         const plot_figure *fig = &set->figures[k];
         char *path = xasprintf("%s/%s.svg", dir, fig->name);
         rb_safe_file f;
-        int failed = safe_file_open(&f, path, RB_SAFE_FILE_REGULAR) != 0;
+        /* a new file renamed over the old once whole; a link is replaced,
+         * never followed */
+        int failed =
+            safe_file_open(&f, path, RB_SAFE_FILE_REGULAR | RB_SAFE_FILE_NO_FOLLOW) != 0;
         if (!failed) {
             fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f.stream);
             plot_svg_write(f.stream, fig);
             failed = safe_file_commit(&f) != 0;
         }
+        char *shown = printable_text(failed ? f.error : path);
         if (failed)
-            diag_error("%s", f.error);
+            diag_error("%s", shown);
         else if (log)
-            fprintf(log, "%s\n", path);
+            fprintf(log, "%s\n", shown);
+        free(shown);
         free(path);
         if (failed)
             return -1;

@@ -1,6 +1,7 @@
-/* tests/plot/test_plot_data.c: the figures built from a results document written
- * by hand (known times, one run sweeping two parameters, rows that are not
- * ok), the axes' ticks and labels, the SVG drawn from a figure, and the
+/* tests/plot/test_plot_data.c: the figures built from a results document
+ * written by hand (known times, one run sweeping two parameters, rows that
+ * are not ok), the axes' ticks and labels, the SVG drawn from a figure,
+ * the cost of many configurations or groups against the rows, and the
  * errors: a document that is not a results file, a row without n, an
  * unknown baseline. */
 #define _GNU_SOURCE
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -390,9 +392,91 @@ static void test_svg(const json_value *doc)
     plot_set_free(&set);
 }
 
+/* `rows` rows at one n, each of its own run: as many configurations as
+ * rows, ranked as bars. */
+static char *one_n_document(int rows)
+{
+    strbuf sb = {0};
+    sb_append(&sb, "{\"results\": [");
+    for (int k = 0; k < rows; k++)
+        sb_printf(&sb, "%s{\"run\": \"r%d\", \"plugin\": \"p\", \"params\": {}, \"status\": \"ok\","
+                       " \"n\": 1024, \"op\": \"sum\", \"dtype\": \"f32\", \"median_ns\": %d,"
+                       " \"bandwidth_gbs\": %g}",
+                  k ? "," : "", k, 100 + k, 4096.0 / (100 + k));
+    sb_append(&sb, "]}");
+    return sb.data;
+}
+
+/* `rows` rows of one run sweeping two parameters, each at its own n: a
+ * group of one row for each, too small for a heat map. */
+static char *many_groups_document(int rows)
+{
+    strbuf sb = {0};
+    sb_append(&sb, "{\"results\": [");
+    for (int k = 0; k < rows; k++)
+        sb_printf(&sb, "%s{\"run\": \"g\", \"plugin\": \"p\", \"params\": {\"a\": %d, \"b\": %d},"
+                       " \"params_text\": \"a=%d b=%d\", \"status\": \"ok\", \"n\": %d,"
+                       " \"op\": \"sum\", \"dtype\": \"f32\", \"median_ns\": %d,"
+                       " \"bandwidth_gbs\": %g}",
+                  k ? "," : "", k % 7, k % 5, k % 7, k % 5, 1024 + k, 100 + k,
+                  4.0 * (1024 + k) / (100 + k));
+    sb_append(&sb, "]}");
+    return sb.data;
+}
+
+/* The least processor time of three builds of the document's figures,
+ * each drawn as SVG, in seconds; NAN when the document is refused. */
+static double build_seconds(char *(*make)(int), int rows)
+{
+    char *text = make(rows);
+    json_value *doc = json_parse(text, strlen(text), NULL);
+    rb_results_file file;
+    double best = NAN;
+    FILE *null = fopen("/dev/null", "w");
+    if (doc && null && results_from_doc("scale.json", doc, &file) == 0) {
+        for (int k = 0; k < 3; k++) {
+            plot_set set;
+            clock_t start = clock();
+            if (plot_build(&file.res, "scale.json", NULL, &set) == 0)
+                for (size_t f = 0; f < set.n_figures; f++)
+                    plot_svg_write(null, &set.figures[f]);
+            double s = (double)(clock() - start) / CLOCKS_PER_SEC;
+            best = k == 0 || s < best ? s : best;
+            plot_set_free(&set);
+        }
+        results_file_free(&file);
+    }
+    if (null)
+        fclose(null);
+    json_free(doc);
+    free(text);
+    return best;
+}
+
+/* Building the figures grows as the rows, not as their square: four times
+ * the rows take under six times the time (sixteen if it were quadratic;
+ * processor time, the least of three, so that the machine's load matters
+ * little). The cases that were quadratic: a configuration per row at one
+ * n (the ranking read every row for each configuration), and a group per
+ * row (each heat map read every row of its run). */
+static void test_scaling(void)
+{
+    const int rows = 6000;
+    struct { const char *name; char *(*make)(int); } cases[] = {
+        {"a configuration per row at one n", one_n_document},
+        {"a heat-map group per row", many_groups_document},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        double small = build_seconds(cases[c].make, rows);
+        double large = build_seconds(cases[c].make, 4 * rows);
+        ok(large < 6 * small + 0.02, "%s: %d rows take %.3f s, %d rows %.3f s (under 6x + 0.02 s)",
+           cases[c].name, rows, small, 4 * rows, large);
+    }
+}
+
 int main(void)
 {
-    plan(69);
+    plan(71);
     char *text = results_document();
     json_error err;
     json_value *doc = json_parse(text, strlen(text), &err);
@@ -405,6 +489,7 @@ int main(void)
     test_axes();
     test_spread();
     test_svg(doc);
+    test_scaling();
     json_free(doc);
     free(text);
     return done();
