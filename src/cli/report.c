@@ -4,7 +4,8 @@
  * (.json .csv .md .html, .txt the table), or standard output in --format's
  * (the table when neither -o nor --format is given).
  * Every path is checked before anything is written; files are written
- * whole or not at all (safe_file). */
+ * whole or not at all (safe_file), and a SIGINT or SIGTERM while one is
+ * written leaves no temporary behind. */
 #include "cli/commands.h"
 
 #include <getopt.h>
@@ -76,6 +77,7 @@ static int write_outputs(const rb_results *res, const char **paths, size_t n, co
 int command_report(int argc, char **argv)
 {
     const rb_command_spec *spec = command_spec("report");
+    safe_file_stop_on_signals(); /* Ctrl-C leaves no temporary behind */
     rb_getopt g = command_getopt(spec);
     const char *results = NULL, *format = NULL;
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);

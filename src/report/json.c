@@ -238,10 +238,10 @@ static void write_plugins(json_writer *w, const rb_results *res)
 {
     jw_key(w, "plugins");
     jw_begin_array(w);
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_loaded_plugin *p = row_first_plugin(res, k);
-        if (!p)
-            continue;
+    size_t n_plugins;
+    const rb_loaded_plugin **plugins = results_plugins(res, &n_plugins);
+    for (size_t k = 0; k < n_plugins; k++) {
+        const rb_loaded_plugin *p = plugins[k];
         char abi[32], digest[65];
         snprintf(abi, sizeof abi, "%u.%u", (unsigned)p->desc->abi_major,
                  (unsigned)p->desc->abi_minor);
@@ -256,6 +256,7 @@ static void write_plugins(json_writer *w, const rb_results *res)
         json_member_string(w, "sha256", hashed ? digest : NULL);
         jw_end_object(w);
     }
+    free(plugins);
     jw_end_array(w);
 }
 

@@ -1,9 +1,12 @@
 /* src/report/output.c: what every report writer shares (report/output.h). */
 #include "report/output.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ini_text.h"
+#include "base/names.h"
 #include "base/util.h"
 
 size_t display_width(const char *s)
@@ -26,16 +29,65 @@ char *one_line(const char *text)
     return shown;
 }
 
-void csv_field(FILE *out, const char *text, int first)
+/* Whether text is a plain decimal number ("-12", "+1.5e-3"): a number, not
+ * a formula, in any spreadsheet. */
+static int plain_number(const char *text)
+{
+    const char *p = text;
+    if (*p == '-' || *p == '+')
+        p++;
+    size_t digits = strspn(p, "0123456789");
+    p += digits;
+    if (*p == '.') {
+        size_t more = strspn(p + 1, "0123456789");
+        digits += more;
+        p += 1 + more;
+    }
+    if (digits == 0)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '-' || *p == '+')
+            p++;
+        size_t exp = strspn(p, "0123456789");
+        if (exp == 0)
+            return 0;
+        p += exp;
+    }
+    return *p == '\0';
+}
+
+/* Whether a spreadsheet could read the cell as a formula: it starts, after
+ * any spaces (some spreadsheets trim them), with = + - @ or their
+ * full-width forms (U+FF1D, U+FF0B, U+FF0D, U+FF20), or with a tab or a
+ * carriage return (OWASP's CSV injection guidance). */
+static int formula_like(const char *raw)
+{
+    if (*raw == '\t' || *raw == '\r')
+        return 1;
+    const char *p = raw + strspn(raw, " \t\r\n");
+    if (*p && strchr("=+-@", *p))
+        return !plain_number(raw);
+    static const char *const wide[] = {"\xef\xbc\x9d", "\xef\xbc\x8b", "\xef\xbc\x8d",
+                                       "\xef\xbc\xa0"};
+    for (size_t k = 0; k < RB_ARRAY_LEN(wide); k++)
+        if (strncmp(p, wide[k], 3) == 0)
+            return 1;
+    return 0;
+}
+
+static void csv_put(FILE *out, const char *text, int first, int neutralise)
 {
     if (!first)
         fputc(',', out);
     if (!text)
         return;
     char *shown = one_line(text);
-    int quote = strpbrk(shown, ",\"") != NULL;
+    int quote = neutralise || strpbrk(shown, ",\"") != NULL;
     if (quote)
         fputc('"', out);
+    if (neutralise)
+        fputc('\'', out);
     for (const char *p = shown; *p; p++) {
         if (*p == '"')
             fputc('"', out);
@@ -46,15 +98,63 @@ void csv_field(FILE *out, const char *text, int first)
     free(shown);
 }
 
+void csv_field(FILE *out, const char *text, int first)
+{
+    csv_put(out, text, first, text && formula_like(text));
+}
+
+void csv_number_field(FILE *out, const char *number, int first)
+{
+    csv_put(out, number, first, 0);
+}
+
+/* Whether p starts a scheme's "://" (http://, ftp://, any scheme):
+ * Markdown with autolinks makes a link of it. */
+static int url_colon(const char *p) { return p[0] == ':' && p[1] == '/' && p[2] == '/'; }
+
+/* Whether p is the '.' of "www." (an extended autolink), case aside. */
+static int www_dot(const char *start, const char *p)
+{
+    return *p == '.' && p - start >= 3 && (p[-1] | 0x20) == 'w' && (p[-2] | 0x20) == 'w' &&
+           (p[-3] | 0x20) == 'w';
+}
+
 void md_text(FILE *out, const char *text)
 {
     char *shown = one_line(text);
     for (const char *p = shown; *p; p++) {
-        if (strchr("|\\`*<", *p))
+        /* Markdown's own characters, links and images ([x](y), ![x](y)),
+         * raw HTML and <autolinks>, entities; and bare autolinks (a
+         * scheme's ://, www., an e-mail address's @) broken by an escape,
+         * so that a stranger's text is shown as it is, never live */
+        if (strchr("|\\`*<>[]!&@", *p) || url_colon(p) || www_dot(shown, p))
             fputc('\\', out);
         fputc(*p, out);
     }
     free(shown);
+}
+
+void md_lines(FILE *out, const char *text)
+{
+    const char *s = text ? text : "";
+    while (*s) {
+        size_t len = strcspn(s, "\n\t");
+        /* a carriage return ending a line is the line's end */
+        size_t keep = len > 0 && s[len] == '\n' && s[len - 1] == '\r' ? len - 1 : len;
+        char *part = xstrndup(s, keep), *shown = printable_text(part);
+        fputs(shown, out);
+        free(shown);
+        free(part);
+        s += len;
+        if (*s)
+            fputc(*s++, out);
+    }
+}
+
+size_t md_fence_length(const char *text)
+{
+    size_t ticks = md_longest_backtick_run(text ? text : "") + 1;
+    return ticks < 3 ? 3 : ticks;
 }
 
 size_t md_longest_backtick_run(const char *text)
@@ -84,6 +184,97 @@ void md_code_span(FILE *out, const char *text)
     fputc(' ', out);
     md_backticks(out, ticks);
     free(shown);
+}
+
+typedef struct asked_search {
+    const char *key;
+    int in_experiment, found;
+} asked_search;
+
+static void asked_section(void *user, int line, const char *name)
+{
+    (void)line;
+    asked_search *a = user;
+    a->in_experiment = strcmp(name, "experiment") == 0;
+}
+
+static void asked_key(void *user, int line, const char *key, const char *value)
+{
+    (void)line;
+    (void)value;
+    asked_search *a = user;
+    if (a->in_experiment && strcmp(key, a->key) == 0)
+        a->found = 1;
+}
+
+int experiment_asked(const char *text, const char *command_line, const char *key)
+{
+    asked_search a = {key, 0, 0};
+    if (text) {
+        rb_ini_text r;
+        memset(&r, 0, sizeof r);
+        r.user = &a;
+        r.section = asked_section;
+        r.key = asked_key;
+        ini_text_read(&r, text, strlen(text));
+    }
+    if (!a.found && command_line) {
+        /* "-D key=value", "-Dkey=value", "--define key=value" */
+        size_t len = strlen(key);
+        for (const char *p = strstr(command_line, key); p && !a.found;
+             p = strstr(p + 1, key))
+            a.found = (p == command_line || p[-1] == ' ' || p[-1] == 'D') && p[len] == '=';
+    }
+    return a.found;
+}
+
+size_t row_rounds_short(const rb_results *res, const rb_row *row)
+{
+    int asked = res->info.rounds;
+    if (asked < 2 || row->status != RB_ROW_OK || row->n_rounds == 0 ||
+        row->n_rounds >= (size_t)asked)
+        return 0;
+    return row->n_rounds;
+}
+
+typedef struct plugin_use {
+    const rb_loaded_plugin *plugin;
+    size_t first; /* the row */
+} plugin_use;
+
+static int by_plugin(const void *a, const void *b)
+{
+    const plugin_use *x = a, *y = b;
+    if (x->plugin != y->plugin)
+        return (uintptr_t)x->plugin < (uintptr_t)y->plugin ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int by_first(const void *a, const void *b)
+{
+    const plugin_use *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+const rb_loaded_plugin **results_plugins(const rb_results *res, size_t *count)
+{
+    plugin_use *uses = xcalloc(res->n_rows + 1, sizeof *uses);
+    size_t n = 0;
+    for (size_t k = 0; k < res->n_rows; k++)
+        if (res->rows[k].config && res->rows[k].config->plugin)
+            uses[n++] = (plugin_use){res->rows[k].config->plugin, k};
+    qsort(uses, n, sizeof *uses, by_plugin);
+    size_t distinct = 0;
+    for (size_t k = 0; k < n; k++)
+        if (k == 0 || uses[k].plugin != uses[k - 1].plugin)
+            uses[distinct++] = uses[k];
+    qsort(uses, distinct, sizeof *uses, by_first);
+    const rb_loaded_plugin **plugins = xcalloc(distinct + 1, sizeof *plugins);
+    for (size_t k = 0; k < distinct; k++)
+        plugins[k] = uses[k].plugin;
+    free(uses);
+    *count = distinct;
+    return plugins;
 }
 
 void json_member_string(json_writer *w, const char *key, const char *value)

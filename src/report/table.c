@@ -67,15 +67,20 @@ static const char *column_title(int c)
     return columns[c].field ? row_field(columns[c].field)->title : columns[c].title;
 }
 
-/* What a reader should know about how a row was measured: "max_reps" or
+/* What a reader should know about how a row was measured: "1 of 3
+ * rounds" when the run was interrupted before the row's last round,
+ * "max_reps" or
  * "timeout" when a cap stopped the repetitions before the noise target,
  * "throttled" when the device slowed itself down. "" when nothing. */
-static char *notes_cell(const rb_row *row)
+static char *notes_cell(const rb_results *res, const rb_row *row)
 {
     strbuf sb = {0};
+    size_t rounds = row_rounds_short(res, row);
+    if (rounds)
+        sb_printf(&sb, "%zu of %d rounds", rounds, res->info.rounds);
     if (row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
                             strcmp(row->stopped_by, "timeout") == 0))
-        sb_append(&sb, row->stopped_by);
+        sb_printf(&sb, "%s%s", sb.len ? "," : "", row->stopped_by);
     if (row->throttled)
         sb_printf(&sb, "%sthrottled", sb.len ? "," : "");
     if (row->energy_note[0])
@@ -94,7 +99,7 @@ static void fill_cells(const rb_results *res, const rb_row *row, char *cells[COL
         free(text);
     }
     cells[COL_NUM] = xasprintf("%zu", row->config->index + 1);
-    cells[COL_NOTES] = notes_cell(row);
+    cells[COL_NOTES] = notes_cell(res, row);
 }
 
 /* A footnote under the table when %meas passes 100%: those sizes are read
@@ -326,7 +331,9 @@ static void write_summary(FILE *out, const rb_results *res)
     for (size_t k = 0; k < res->info.n_devices && k < RB_ARRAY_LEN(res->info.devices); k++) {
         const rb_device_record *d = &res->info.devices[k];
         char *name = one_line(*d->info.name ? d->info.name : "(unnamed)");
-        fprintf(out, "device: %s %d: %s, ", d->backend, d->device, name);
+        char *backend = one_line(d->backend);
+        fprintf(out, "device: %s %d: %s, ", backend, d->device, name);
+        free(backend);
         if (d->measured_peak_gbs > 0) {
             /* a cached figure says when it was measured, and how long ago */
             char age[48] = "";
@@ -336,12 +343,12 @@ static void write_summary(FILE *out, const rb_results *res)
                 peak_cache_age_text(seconds, words, sizeof words);
                 snprintf(age, sizeof age, ", %s ago", words);
             }
+            char *at = one_line(*d->measured_peak_at ? d->measured_peak_at : "earlier");
             fprintf(out, "measured peak %.1f GB/s%s%s%s%s", d->measured_peak_gbs,
                     d->measured_peak_cached ? " (cached, measured " : "",
-                    d->measured_peak_cached ? (*d->measured_peak_at ? d->measured_peak_at
-                                                                    : "earlier")
-                                            : "",
-                    age, d->measured_peak_cached ? ")" : "");
+                    d->measured_peak_cached ? at : "", age,
+                    d->measured_peak_cached ? ")" : "");
+            free(at);
         } else
             fputs("measured peak unknown", out);
         if (d->info.peak_gbs > 0)
