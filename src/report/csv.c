@@ -89,7 +89,7 @@ static void write_row(FILE *out, const rb_results *res, const rb_row *row,
     fputc('\n', out);
 }
 
-int report_csv(FILE *out, const rb_results *res)
+static int write_csv_report(FILE *out, const rb_results *res)
 {
     const rb_field *fields[RB_ARRAY_LEN(columns)];
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
@@ -100,4 +100,12 @@ int report_csv(FILE *out, const rb_results *res)
     for (size_t k = 0; k < res->n_rows; k++)
         write_row(out, res, &res->rows[k], fields);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+int report_csv(FILE *out, const rb_results *res)
+{
+    int locking = stream_unlocked(out);
+    int status = write_csv_report(out, res);
+    stream_relock(out, locking);
+    return status;
 }

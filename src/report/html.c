@@ -529,27 +529,20 @@ static void details_cell(FILE *out, const rb_results *res, const rb_row *row,
  * reason in full and the rows (number, run, parameters, data). */
 #define REASON_RUNS_NAMED 4
 
-/* Whether rows a and b are folded under the same line. */
-static int same_reason(const rb_row *a, const rb_row *b)
-{
-    return a->status == b->status &&
-           strcmp(a->reason, b->reason) == 0;
-}
-
 /* The summary of one reason's line: "4 skipped (run a, b): first line of
  * the reason", the reason cut at its first line break or 160 characters.
  * Returns whether it was cut. */
-static int reason_summary(FILE *out, const rb_results *res, const rb_row *first, size_t count)
+static int reason_summary(FILE *out, const rb_results *res, const rb_outcome_groups *g,
+                          const rb_outcome_group *group)
 {
-    fprintf(out, "<summary><b>%zu</b> <span class=\"status %s\">%s</span>", count,
+    const rb_row *first = &res->rows[g->rows[group->first]];
+    fprintf(out, "<summary><b>%zu</b> <span class=\"status %s\">%s</span>", group->count,
             row_status_name(first->status), row_status_name(first->status));
     /* the runs the line covers, each once, in order */
     const char *runs[REASON_RUNS_NAMED];
     size_t n_runs = 0, more = 0;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_row *row = &res->rows[k];
-        if (!row_folded(row) || !same_reason(row, first))
-            continue;
+    for (size_t k = 0; k < group->count; k++) {
+        const rb_row *row = &res->rows[g->rows[group->first + k]];
         const char *run = row->config->run && row->config->run->name ? row->config->run->name : "";
         size_t r = 0;
         while (r < n_runs && strcmp(runs[r], run) != 0)
@@ -582,29 +575,17 @@ static int reason_summary(FILE *out, const rb_results *res, const rb_row *first,
 static void write_folded(FILE *out, const rb_results *res, size_t count)
 {
     static const char *const names[] = {"run", "params_text", "op", "dtype", "n"};
-    size_t reasons = 0;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        size_t j = 0;
-        while (j < k && !(row_folded(&res->rows[j]) && same_reason(&res->rows[j], &res->rows[k])))
-            j++;
-        reasons += row_folded(&res->rows[k]) && j == k;
-    }
+    rb_outcome_groups g;
+    outcome_groups(res, row_folded, &g);
+    size_t reasons = g.n_groups;
     fprintf(out, "<details class=\"folded\"><summary>%zu row%s skipped or unsupported "
                  "(not run), for %zu reason%s</summary>\n",
             count, count == 1 ? "" : "s", reasons, reasons == 1 ? "" : "s");
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_row *first = &res->rows[k];
-        size_t j = 0, rows = 0;
-        if (!row_folded(first))
-            continue;
-        while (j < k && !(row_folded(&res->rows[j]) && same_reason(&res->rows[j], first)))
-            j++;
-        if (j < k)
-            continue; /* listed under an earlier row's reason */
-        for (j = k; j < res->n_rows; j++)
-            rows += row_folded(&res->rows[j]) && same_reason(&res->rows[j], first);
+    for (size_t r = 0; r < g.n_groups; r++) {
+        const rb_outcome_group *group = &g.groups[r];
+        const rb_row *first = &res->rows[g.rows[group->first]];
         fputs("<details class=\"reason\">", out);
-        if (reason_summary(out, res, first, rows)) { /* the reason in full */
+        if (reason_summary(out, res, &g, group)) { /* the reason in full */
             fputs("\n<p class=\"reason\">", out);
             put_html_lines(out, first->reason);
             fputs("</p>", out);
@@ -616,10 +597,8 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
                           : strcmp(names[c], "n") == 0        ? "n (elements)"
                                                               : NULL);
         fputs("</tr>\n", out);
-        for (j = k; j < res->n_rows; j++) {
-            const rb_row *row = &res->rows[j];
-            if (!row_folded(row) || !same_reason(row, first))
-                continue;
+        for (size_t j = 0; j < group->count; j++) {
+            const rb_row *row = &res->rows[g.rows[group->first + j]];
             fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>",
                     row_status_name(row->status), row->config->index + 1);
             for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
@@ -629,6 +608,7 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
         fputs("</table></div>\n</details>\n", out);
     }
     fputs("</details>\n", out);
+    outcome_groups_free(&g);
 }
 
 static void write_results(FILE *out, const rb_results *res)
@@ -902,7 +882,7 @@ int html_report_write(FILE *out, const rb_results *res, const plot_set *set, con
     return ferror(out) ? -1 : 0;
 }
 
-int report_html(FILE *out, const rb_results *res)
+static int write_html_report(FILE *out, const rb_results *res)
 {
     const rb_experiment *exp = res->info.experiment;
     const char *source = exp && exp->path ? exp->path : "this run";
@@ -912,5 +892,13 @@ int report_html(FILE *out, const rb_results *res)
         status = html_report_write(out, res, &set, source);
         plot_set_free(&set);
     }
+    return status;
+}
+
+int report_html(FILE *out, const rb_results *res)
+{
+    int locking = stream_unlocked(out);
+    int status = write_html_report(out, res);
+    stream_relock(out, locking);
     return status;
 }

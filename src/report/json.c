@@ -418,7 +418,7 @@ static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
     jw_end_object(w);
 }
 
-int report_json(FILE *out, const rb_results *res)
+static int write_json_report(FILE *out, const rb_results *res)
 {
     const rb_run_info *info = &res->info;
     json_writer w;
@@ -460,4 +460,12 @@ int report_json(FILE *out, const rb_results *res)
     jw_end_array(&w);
     jw_end_object(&w);
     return jw_finish(&w);
+}
+
+int report_json(FILE *out, const rb_results *res)
+{
+    int locking = stream_unlocked(out);
+    int status = write_json_report(out, res);
+    stream_relock(out, locking);
+    return status;
 }

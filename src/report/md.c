@@ -193,11 +193,19 @@ static void write_experiment_file(FILE *out, const rb_experiment *exp)
     fputs("\n\n</details>\n", out);
 }
 
-int report_md(FILE *out, const rb_results *res)
+static int write_md_report(FILE *out, const rb_results *res)
 {
     write_metadata(out, res);
     write_summary(out, res);
     write_table(out, res);
     write_experiment_file(out, res->info.experiment);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+int report_md(FILE *out, const rb_results *res)
+{
+    int locking = stream_unlocked(out);
+    int status = write_md_report(out, res);
+    stream_relock(out, locking);
+    return status;
 }

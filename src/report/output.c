@@ -1,6 +1,8 @@
 /* src/report/output.c: what every report writer shares (report/output.h). */
 #include "report/output.h"
 
+#include <stdio_ext.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +20,19 @@ size_t display_width(const char *s)
     return width;
 }
 
+/* Whether text is plain ASCII with no control byte: shown as it is. */
+static int plain_ascii(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p < 0x20 || *p >= 0x7f)
+            return 0;
+    return 1;
+}
+
 char *one_line(const char *text)
 {
+    if (text && plain_ascii(text))
+        return xstrdup(text);
     char *spaced = xstrdup(text ? text : "");
     for (char *p = spaced; *p; p++)
         if (*p == '\n' || *p == '\r' || *p == '\t')
@@ -82,10 +95,15 @@ static void csv_put(FILE *out, const char *text, int first, int neutralise)
         fputc(',', out);
     if (!text)
         return;
-    char *shown = one_line(text);
+    char *copy = plain_ascii(text) ? NULL : one_line(text);
+    const char *shown = copy ? copy : text;
     int quote = neutralise || strpbrk(shown, ",\"") != NULL;
-    if (quote)
-        fputc('"', out);
+    if (!quote) {
+        fputs(shown, out);
+        free(copy);
+        return;
+    }
+    fputc('"', out);
     if (neutralise)
         fputc('\'', out);
     for (const char *p = shown; *p; p++) {
@@ -93,10 +111,13 @@ static void csv_put(FILE *out, const char *text, int first, int neutralise)
             fputc('"', out);
         fputc(*p, out);
     }
-    if (quote)
-        fputc('"', out);
-    free(shown);
+    fputc('"', out);
+    free(copy);
 }
+
+int stream_unlocked(FILE *out) { return __fsetlocking(out, FSETLOCKING_BYCALLER); }
+
+void stream_relock(FILE *out, int state) { __fsetlocking(out, state); }
 
 void csv_field(FILE *out, const char *text, int first)
 {
@@ -275,6 +296,71 @@ const rb_loaded_plugin **results_plugins(const rb_results *res, size_t *count)
     free(uses);
     *count = distinct;
     return plugins;
+}
+
+/* The rows being sorted (qsort has no argument for them). */
+static const rb_row *sorted_rows;
+
+static int by_outcome(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    const rb_row *p = &sorted_rows[x], *q = &sorted_rows[y];
+    if (p->status != q->status)
+        return p->status < q->status ? -1 : 1;
+    int c = strcmp(p->reason, q->reason);
+    if (c)
+        return c;
+    return x < y ? -1 : x > y;
+}
+
+static const size_t *group_rows;
+
+static int by_first_row(const void *a, const void *b)
+{
+    const rb_outcome_group *x = a, *y = b;
+    size_t p = group_rows[x->first], q = group_rows[y->first];
+    return p < q ? -1 : p > q;
+}
+
+void outcome_groups(const rb_results *res, int (*member)(const rb_row *row),
+                    rb_outcome_groups *g)
+{
+    memset(g, 0, sizeof *g);
+    size_t *rows = xcalloc(res->n_rows + 1, sizeof *rows), n = 0;
+    for (size_t k = 0; k < res->n_rows; k++)
+        if (member(&res->rows[k]))
+            rows[n++] = k;
+    sorted_rows = res->rows;
+    qsort(rows, n, sizeof *rows, by_outcome);
+    rb_outcome_group *groups = xcalloc(n + 1, sizeof *groups);
+    size_t n_groups = 0;
+    for (size_t k = 0; k < n; k++) {
+        const rb_row *row = &res->rows[rows[k]];
+        if (k == 0 || row->status != res->rows[rows[k - 1]].status ||
+            strcmp(row->reason, res->rows[rows[k - 1]].reason) != 0)
+            groups[n_groups++] = (rb_outcome_group){k, 0};
+        groups[n_groups - 1].count++;
+    }
+    /* the groups in the order of their first rows, their rows moved along */
+    group_rows = rows;
+    qsort(groups, n_groups, sizeof *groups, by_first_row);
+    size_t *ordered = xcalloc(n + 1, sizeof *ordered), at = 0;
+    for (size_t k = 0; k < n_groups; k++) {
+        memcpy(ordered + at, rows + groups[k].first, groups[k].count * sizeof *rows);
+        groups[k].first = at;
+        at += groups[k].count;
+    }
+    free(rows);
+    g->groups = groups;
+    g->n_groups = n_groups;
+    g->rows = ordered;
+}
+
+void outcome_groups_free(rb_outcome_groups *g)
+{
+    free(g->groups);
+    free(g->rows);
+    memset(g, 0, sizeof *g);
 }
 
 void json_member_string(json_writer *w, const char *key, const char *value)

@@ -70,6 +70,29 @@ size_t row_rounds_short(const rb_results *res, const rb_row *row);
  * O(rows log rows)); the caller frees the array. *count is how many. */
 const rb_loaded_plugin **results_plugins(const rb_results *res, size_t *count);
 
+/* The rows that share a status and a reason, among those `member` takes
+ * (the rows not ok, the rows not run): groups in the order of their first
+ * row, each listing its rows in order. Found by sorting, so O(rows log
+ * rows) however many rows and reasons there are. */
+typedef struct rb_outcome_group {
+    size_t first;    /* into rows[] of rb_outcome_groups */
+    size_t count;
+} rb_outcome_group;
+typedef struct rb_outcome_groups {
+    rb_outcome_group *groups;
+    size_t n_groups;
+    size_t *rows;    /* positions in res->rows, group after group */
+} rb_outcome_groups;
+void outcome_groups(const rb_results *res, int (*member)(const rb_row *row),
+                    rb_outcome_groups *g);
+void outcome_groups_free(rb_outcome_groups *g);
+
+/* A stream written by one thread only, while a report is written: stdio
+ * takes no lock per character (__fsetlocking). Returns the state that
+ * stream_relock puts back. */
+int stream_unlocked(FILE *out);
+void stream_relock(FILE *out, int state);
+
 /* A JSON object's member: a string (null for NULL), a number (null when
  * not finite), an integer, a whole number or a boolean. */
 void json_member_string(json_writer *w, const char *key, const char *value);
