@@ -56,7 +56,7 @@ ok "format = html in the experiment file writes the HTML page" bash -c "head -n 
 
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$chromium" ]; then
-  for k in 1 2 3 4 5 6 7; do skip "chromium not found (apt-get install chromium)"; done
+  for k in 1 2 3 4 5 6 7 8; do skip "chromium not found (apt-get install chromium)"; done
   done_testing; exit
 fi
 browse() { # browse URL ARGS...: headless Chromium with a fresh profile
