@@ -148,7 +148,7 @@ void md_text(FILE *out, const char *text)
          * raw HTML and <autolinks>, entities; and bare autolinks (a
          * scheme's ://, www., an e-mail address's @) broken by an escape,
          * so that a stranger's text is shown as it is, never live */
-        if (strchr("|\\`*<>[]!&@", *p) || url_colon(p) || www_dot(shown, p))
+        if (strchr("|\\`*<[]!&@", *p) || url_colon(p) || www_dot(shown, p))
             fputc('\\', out);
         fputc(*p, out);
     }

@@ -35,7 +35,8 @@ void csv_number_field(FILE *out, const char *number, int first);
 
 /* Markdown text on one line, shown as it is and never live: control
  * bytes as escapes (one_line), and Markdown's special characters escaped
- * with a backslash (| \ ` * < > [ ] ! & @), so that a stranger's link
+ * with a backslash (| \ ` * < [ ] ! & @; > needs none once < is
+ * escaped), so that a stranger's link
  * or image ([x](y), ![x](y)), raw HTML, <autolink> or entity is text; the
  * ':' of "://" and the '.' of "www." are escaped too, so that no bare
  * autolink is made. */
