@@ -3,13 +3,17 @@
  * temporary file renamed over a regular target, in-place writing of
  * devices and pipes, and checked flushes. The stream writes through a
  * small sink (fopencookie) that keeps the first write error, which stdio
- * would otherwise lose. */
+ * would otherwise lose. Every temporary still open is in a registry, so
+ * that a signal that ends the process (SIGINT, SIGTERM) removes it: the
+ * handler reads the registry and unlinks, both async-signal-safe. */
 #define _GNU_SOURCE /* fopencookie */
 #include "base/safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,6 +30,67 @@ static void say(char *why, size_t len, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(why, len, fmt, ap);
     va_end(ap);
+}
+
+/* The temporaries open now: a slot holds one's name, or NULL. A name is
+ * written whole before its slot is set and its slot cleared before it is
+ * freed, so a handler that interrupts either sees a whole name or none.
+ * More temporaries than slots open at once are written all the same, and
+ * only those in a slot are removed by a signal. */
+#define TEMPORARY_SLOTS 64
+static char *_Atomic temporaries[TEMPORARY_SLOTS];
+
+static void register_temporary(const char *name)
+{
+    for (size_t k = 0; k < TEMPORARY_SLOTS; k++) {
+        char *none = NULL;
+        if (atomic_compare_exchange_strong(&temporaries[k], &none, (char *)name))
+            return;
+    }
+}
+
+static void unregister_temporary(const char *name)
+{
+    for (size_t k = 0; name && k < TEMPORARY_SLOTS; k++) {
+        char *mine = (char *)name;
+        if (atomic_compare_exchange_strong(&temporaries[k], &mine, NULL))
+            return;
+    }
+}
+
+void safe_file_remove_temporaries(void)
+{
+    int saved = errno;
+    for (size_t k = 0; k < TEMPORARY_SLOTS; k++) {
+        char *name = atomic_exchange(&temporaries[k], NULL);
+        if (name)
+            unlink(name);
+    }
+    errno = saved;
+}
+
+/* SIGINT or SIGTERM: the temporaries removed, then the signal's own end
+ * (the default action, so the exit status says which signal). */
+static void remove_and_stop(int sig)
+{
+    safe_file_remove_temporaries();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void safe_file_stop_on_signals(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t k = 0; k < RB_ARRAY_LEN(signals); k++) {
+        struct sigaction sa, old;
+        if (sigaction(signals[k], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue; /* ignored (nohup): kept so */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_and_stop;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(signals[k], &sa, NULL);
+    }
 }
 
 /* The folder that holds `path`: "." for a bare name. */
@@ -191,6 +256,8 @@ static int open_temp(rb_safe_file *f, const struct stat *old)
     char *folder = folder_of(f->target);
     f->temp = xasprintf("%s/.redbench-XXXXXX", folder);
     int fd = mkstemp(f->temp); /* O_CREAT | O_EXCL: follows no link */
+    if (fd >= 0)
+        register_temporary(f->temp);
     if (fd < 0) {
         int err = errno;
         free(f->temp);
@@ -323,6 +390,7 @@ int safe_file_commit(rb_safe_file *f)
         if (rename(f->temp, f->target) != 0) {
             err = errno;
         } else {
+            unregister_temporary(f->temp);
             free(f->temp);
             f->temp = NULL; /* it is the target now */
             sync_folder(f->target);
@@ -340,8 +408,10 @@ void safe_file_abort(rb_safe_file *f)
     if (f->stream)
         fclose(f->stream);
     f->stream = NULL;
-    if (f->temp)
+    if (f->temp) {
         unlink(f->temp);
+        unregister_temporary(f->temp);
+    }
     free(f->sink);
     f->sink = NULL;
     if (f->pipe_ignored)

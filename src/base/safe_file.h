@@ -67,6 +67,18 @@ int safe_file_fail(rb_safe_file *f, const char *reason);
  * it succeeded. Returns 0, or -1 with "cannot write NAME: ..." in `why`. */
 int safe_file_flush(FILE *stream, const char *name, char *why, size_t why_len);
 
+/* Removes every temporary still open (written, not yet committed or
+ * aborted). Async-signal-safe: a command's own handler of SIGINT or
+ * SIGTERM that ends the process calls it first, so that an interrupted
+ * write leaves no temporary behind. */
+void safe_file_remove_temporaries(void);
+
+/* For a command with no handler of its own (report, plot): SIGINT, SIGTERM
+ * and SIGHUP remove the open temporaries (safe_file_remove_temporaries)
+ * and then end the process as the signal does by default. A signal that
+ * is ignored (nohup) stays ignored. */
+void safe_file_stop_on_signals(void);
+
 /* Creates a folder and its parents (mkdir -p) with `mode`, those that
  * exist kept. Returns 0 when `dir` is a folder then, else -1 with errno
  * (ENOTDIR: it exists, and is not a folder). */

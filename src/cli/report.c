@@ -4,7 +4,8 @@
  * (.json .csv .md .html, .txt the table), or standard output in --format's
  * (the table when neither -o nor --format is given).
  * Every path is checked before anything is written; files are written
- * whole or not at all (safe_file). */
+ * whole or not at all (safe_file), and a SIGINT or SIGTERM while one is
+ * written leaves no temporary behind. */
 #include "cli/commands.h"
 
 #include <getopt.h>
@@ -24,6 +25,26 @@
 static void usage(FILE *out)
 {
     command_help(command_spec("report"), out);
+}
+
+/* What was typed (a name, a path), made printable for an error message:
+ * a copy in one of two slots, kept until the slot is used again or
+ * typed_free, so that no control byte reaches the terminal. */
+static char *typed_copies[2];
+
+static const char *typed(int slot, const char *text)
+{
+    free(typed_copies[slot]);
+    typed_copies[slot] = printable_text(text);
+    return typed_copies[slot];
+}
+
+static void typed_free(void)
+{
+    for (size_t k = 0; k < RB_ARRAY_LEN(typed_copies); k++) {
+        free(typed_copies[k]);
+        typed_copies[k] = NULL;
+    }
 }
 
 /* The outputs: each -o's path and format. Returns 0, or 2 after saying why. */
@@ -76,6 +97,7 @@ static int write_outputs(const rb_results *res, const char **paths, size_t n, co
 int command_report(int argc, char **argv)
 {
     const rb_command_spec *spec = command_spec("report");
+    safe_file_stop_on_signals(); /* Ctrl-C leaves no temporary behind */
     rb_getopt g = command_getopt(spec);
     const char *results = NULL, *format = NULL;
     const char **paths = xcalloc((size_t)argc + 1, sizeof *paths);
@@ -93,24 +115,24 @@ int command_report(int argc, char **argv)
             return 0;
         case 'o': paths[n++] = optarg; break;
         case 'f': format = optarg; break;
-        case ':': status = usage_error("report", "%s needs a value", argv[optind - 1]); break;
+        case ':': status = usage_error("report", "%s needs a value", typed(0, argv[optind - 1])); break;
         default:
-            status = usage_error("report", "unknown option %s; valid: %s", argv[optind - 1],
-                                 command_option_names(spec));
+            status = usage_error("report", "unknown option %s; valid: %s",
+                                 typed(0, argv[optind - 1]), command_option_names(spec));
         }
     }
     command_getopt_free(&g);
     for (int k = optind; status == 0 && k < argc; k++) {
         if (results)
             status = usage_error("report", "one results file at a time (got %s and %s)",
-                                 results, argv[k]);
+                                 typed(0, results), typed(1, argv[k]));
         results = argv[k];
     }
     if (status == 0 && !results)
         status = usage_error("report", "which results file? (a JSON file from redbench -c "
                              "FILE -o RESULTS.json)");
     if (status == 0 && format && format_from_name(format) < 0)
-        status = usage_error("report", "unknown format '%s'; valid: %s", format,
+        status = usage_error("report", "unknown format '%s'; valid: %s", typed(0, format),
                              format_choices(", "));
     if (status == 0 && n == 0 && !format)
         format = format_name(RB_FORMAT_TABLE); /* no -o: the table, on standard output */
@@ -129,6 +151,7 @@ int command_report(int argc, char **argv)
     }
     if (loaded)
         results_file_free(&file);
+    typed_free();
     free(formats);
     free(paths);
     return status;

@@ -4,8 +4,11 @@
  * field is written as a space, so that every row stays one physical line
  * (line counts equal rows + 1), and any other control byte (ESC, DEL, the
  * C1 controls) as an escape such as \x1b (printable_text), so that the file
- * is safe to show on a terminal; the JSON report keeps the exact text. A number
- * that is not known is an empty field.
+ * is safe to show on a terminal; the JSON report keeps the exact text. A text
+ * cell that a spreadsheet could take for a formula (=, +, -, @, tab, CR)
+ * starts with a single quote inside its quotes (csv_field); numbers are
+ * written as numbers (csv_number_field). A number that is not known is an
+ * empty field.
  *
  * The columns, in order: the configuration (run to distribution), its
  * status and reason, the time statistics, bandwidth and peaks, result and
@@ -15,7 +18,9 @@
  * error in units of the tolerance), deterministic and determinism_results
  * (repeated runs gave the same bits: true or false, empty when not
  * checked), throttled and throttle_reasons (empty where the clocks could
- * not be read). The columns are fields of report/fields.c, named as in the
+ * not be read), ...; last, rounds_measured and rounds_asked (a row that
+ * measured 1 of 3 rounds before the run was interrupted says 1 and 3). The
+ * columns but the last two are fields of report/fields.c, named as in the
  * JSON report. */
 #include "report/reporters.h"
 
@@ -62,7 +67,7 @@ static void put_value(FILE *out, const rb_value *v, int first)
     case RB_VALUE_BOOL: snprintf(text, sizeof text, "%s", v->flag ? "true" : "false"); break;
     default: break;
     }
-    csv_field(out, text, first);
+    csv_number_field(out, text, first);
 }
 
 static void write_row(FILE *out, const rb_results *res, const rb_row *row,
@@ -75,18 +80,32 @@ static void write_row(FILE *out, const rb_results *res, const rb_row *row,
         fields[c]->get(&ref, &v);
         put_value(out, &v, c == 0);
     }
+    /* the rounds it measured, of those asked for: fewer when interrupted */
+    char text[48];
+    snprintf(text, sizeof text, "%zu", row->n_rounds ? row->n_rounds : row->stats.count > 0);
+    csv_number_field(out, text, 0);
+    snprintf(text, sizeof text, "%d", res->info.rounds > 0 ? res->info.rounds : 1);
+    csv_number_field(out, text, 0);
     fputc('\n', out);
 }
 
-int report_csv(FILE *out, const rb_results *res)
+static int write_csv_report(FILE *out, const rb_results *res)
 {
     const rb_field *fields[RB_ARRAY_LEN(columns)];
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
         fields[c] = row_field(columns[c]);
         fprintf(out, "%s%s", c ? "," : "", header_of(columns[c]));
     }
-    fputc('\n', out);
+    fputs(",rounds_measured,rounds_asked\n", out);
     for (size_t k = 0; k < res->n_rows; k++)
         write_row(out, res, &res->rows[k], fields);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+int report_csv(FILE *out, const rb_results *res)
+{
+    int locking = stream_unlocked(out);
+    int status = write_csv_report(out, res);
+    stream_relock(out, locking);
+    return status;
 }

@@ -31,6 +31,7 @@
 #include "config/settings.h"
 #include "report/fields.h"
 #include "report/html_map.h"
+#include "report/output.h"
 #include "report/reporters.h"
 #include "run/rules.h"
 
@@ -74,6 +75,8 @@ static const char style[] =
     "display:inline-block;max-width:100%;overflow-x:auto;box-sizing:border-box}\n"
     "figure svg{display:block;max-width:100%;height:auto}\n"
     ".note{background:#fff8e1;border:1px solid #f0d98c;padding:8px 12px}\n"
+    "table.provenance td,td.path,.meta code{overflow-wrap:anywhere;word-break:break-word}\n"
+    "table.provenance td{max-width:60em}td.path{min-width:12em;max-width:40em}\n"
     "pre{background:#fff;border:1px solid #ddd;padding:10px;overflow-x:auto;font-size:12px}\n"
     "code{font-size:12px}\n";
 
@@ -278,7 +281,7 @@ static const result_column result_columns[] = {
     {"sm_clock_min_mhz", "SM clock min (MHz)", IN_DETAILS},
     {"sm_clock_max_mhz", "SM clock max (MHz)", IN_DETAILS},
                 {"pct_measured_peak", "% of measured peak", IN_DETAILS},
-    {"reps", "repetitions", IN_DETAILS},
+    {"reps", "repetitions (all rounds)", IN_DETAILS},
     {"timing", NULL, IN_DETAILS},
     {"stopped_by", NULL, IN_DETAILS},
     {"error_ratio", "error / tolerance", IN_DETAILS},
@@ -290,9 +293,13 @@ static const result_column result_columns[] = {
 
 /* Whether a field's value draws the eye: a cap that stopped the
  * repetitions before the noise target, results that differed between
- * runs, a throttled device. */
-static int caution(const rb_row *row, const char *name)
+ * runs, a throttled device, a row that measured fewer rounds than asked. */
+static int short_of_rounds(const rb_results *res, const rb_row *row);
+
+static int caution(const rb_results *res, const rb_row *row, const char *name)
 {
+    if (strcmp(name, "reps") == 0 || strcmp(name, "status") == 0)
+        return short_of_rounds(res, row);
     if (strcmp(name, "stopped_by") == 0)
         return row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
                                    strcmp(row->stopped_by, "timeout") == 0);
@@ -301,6 +308,13 @@ static int caution(const rb_row *row, const char *name)
     if (strcmp(name, "throttled") == 0)
         return (row->clocks_known || row->sm_clock_max_mhz) && row->throttled;
     return 0;
+}
+
+/* Whether the row measured fewer rounds than the run asked for (it was
+ * interrupted): its repetitions and status cells say so. */
+static int short_of_rounds(const rb_results *res, const rb_row *row)
+{
+    return row_rounds_short(res, row) > 0;
 }
 
 /* Whether a row has a value for the field. */
@@ -336,7 +350,18 @@ static void field_value(FILE *out, const rb_results *res, const rb_row *row, con
     free(text);
     if (strcmp(name, "timing") == 0 && row->batch_calls > 0)
         fprintf(out, ", %u calls per batch", row->batch_calls);
-    if (strcmp(name, "throttled") == 0 && caution(row, name) && v.kind == RB_VALUE_BOOL) {
+    if (strcmp(name, "reps") == 0 && row->n_rounds > 1) {
+        /* the rounds' repetitions added together: say each round's */
+        fprintf(out, " in %zu rounds (", row->n_rounds);
+        for (size_t k = 0; k < row->n_rounds; k++)
+            fprintf(out, "%s%zu", k ? ", " : "", row->rounds[k].reps);
+        fputs(" a round)", out);
+    }
+    if (strcmp(name, "reps") == 0 && short_of_rounds(res, row))
+        fprintf(out, ", %zu of %d rounds (interrupted)", row->n_rounds, res->info.rounds);
+    if (strcmp(name, "status") == 0 && short_of_rounds(res, row))
+        fprintf(out, " (%zu of %d rounds)", row->n_rounds, res->info.rounds);
+    if (strcmp(name, "throttled") == 0 && caution(res, row, name) && v.kind == RB_VALUE_BOOL) {
         char reasons[160];
         throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
         if (*reasons) {
@@ -400,7 +425,7 @@ static void field_cell(FILE *out, const rb_results *res, const rb_row *row, cons
     const char *name = f->name;
     if (strcmp(name, "status") == 0)
         fprintf(out, "<td class=\"status %s\"", row_status_name(row->status));
-    else if (caution(row, name))
+    else if (caution(res, row, name))
         fputs("<td class=\"caution\"", out);
     else if (field_unit_is_number(f->unit))
         fputs("<td class=\"num\"", out);
@@ -471,7 +496,7 @@ static void details_cell(FILE *out, const rb_results *res, const rb_row *row,
         if (shown[c] && result_columns[c].place == IN_DETAILS &&
             field_known(res, row, fields[c])) {
             any = 1;
-            alert |= caution(row, fields[c]->name);
+            alert |= caution(res, row, fields[c]->name);
         }
     fputs("<td class=\"more\">", out);
     if (!any) {
@@ -486,7 +511,7 @@ static void details_cell(FILE *out, const rb_results *res, const rb_row *row,
             !field_known(res, row, fields[c]))
             continue;
         fprintf(out, "%s<span%s>", sep,
-                caution(row, fields[c]->name) ? " class=\"caution\"" : "");
+                caution(res, row, fields[c]->name) ? " class=\"caution\"" : "");
         put_markup(out, result_columns[c].header ? result_columns[c].header
                                                  : fields[c]->title ? fields[c]->title
                                                                     : fields[c]->name);
@@ -504,27 +529,20 @@ static void details_cell(FILE *out, const rb_results *res, const rb_row *row,
  * reason in full and the rows (number, run, parameters, data). */
 #define REASON_RUNS_NAMED 4
 
-/* Whether rows a and b are folded under the same line. */
-static int same_reason(const rb_row *a, const rb_row *b)
-{
-    return a->status == b->status &&
-           strcmp(a->reason, b->reason) == 0;
-}
-
 /* The summary of one reason's line: "4 skipped (run a, b): first line of
  * the reason", the reason cut at its first line break or 160 characters.
  * Returns whether it was cut. */
-static int reason_summary(FILE *out, const rb_results *res, const rb_row *first, size_t count)
+static int reason_summary(FILE *out, const rb_results *res, const rb_outcome_groups *g,
+                          const rb_outcome_group *group)
 {
-    fprintf(out, "<summary><b>%zu</b> <span class=\"status %s\">%s</span>", count,
+    const rb_row *first = &res->rows[g->rows[group->first]];
+    fprintf(out, "<summary><b>%zu</b> <span class=\"status %s\">%s</span>", group->count,
             row_status_name(first->status), row_status_name(first->status));
     /* the runs the line covers, each once, in order */
     const char *runs[REASON_RUNS_NAMED];
     size_t n_runs = 0, more = 0;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_row *row = &res->rows[k];
-        if (!row_folded(row) || !same_reason(row, first))
-            continue;
+    for (size_t k = 0; k < group->count; k++) {
+        const rb_row *row = &res->rows[g->rows[group->first + k]];
         const char *run = row->config->run && row->config->run->name ? row->config->run->name : "";
         size_t r = 0;
         while (r < n_runs && strcmp(runs[r], run) != 0)
@@ -557,29 +575,17 @@ static int reason_summary(FILE *out, const rb_results *res, const rb_row *first,
 static void write_folded(FILE *out, const rb_results *res, size_t count)
 {
     static const char *const names[] = {"run", "params_text", "op", "dtype", "n"};
-    size_t reasons = 0;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        size_t j = 0;
-        while (j < k && !(row_folded(&res->rows[j]) && same_reason(&res->rows[j], &res->rows[k])))
-            j++;
-        reasons += row_folded(&res->rows[k]) && j == k;
-    }
+    rb_outcome_groups g;
+    outcome_groups(res, row_folded, &g);
+    size_t reasons = g.n_groups;
     fprintf(out, "<details class=\"folded\"><summary>%zu row%s skipped or unsupported "
                  "(not run), for %zu reason%s</summary>\n",
             count, count == 1 ? "" : "s", reasons, reasons == 1 ? "" : "s");
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_row *first = &res->rows[k];
-        size_t j = 0, rows = 0;
-        if (!row_folded(first))
-            continue;
-        while (j < k && !(row_folded(&res->rows[j]) && same_reason(&res->rows[j], first)))
-            j++;
-        if (j < k)
-            continue; /* listed under an earlier row's reason */
-        for (j = k; j < res->n_rows; j++)
-            rows += row_folded(&res->rows[j]) && same_reason(&res->rows[j], first);
+    for (size_t r = 0; r < g.n_groups; r++) {
+        const rb_outcome_group *group = &g.groups[r];
+        const rb_row *first = &res->rows[g.rows[group->first]];
         fputs("<details class=\"reason\">", out);
-        if (reason_summary(out, res, first, rows)) { /* the reason in full */
+        if (reason_summary(out, res, &g, group)) { /* the reason in full */
             fputs("\n<p class=\"reason\">", out);
             put_html_lines(out, first->reason);
             fputs("</p>", out);
@@ -591,10 +597,8 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
                           : strcmp(names[c], "n") == 0        ? "n (elements)"
                                                               : NULL);
         fputs("</tr>\n", out);
-        for (j = k; j < res->n_rows; j++) {
-            const rb_row *row = &res->rows[j];
-            if (!row_folded(row) || !same_reason(row, first))
-                continue;
+        for (size_t j = 0; j < group->count; j++) {
+            const rb_row *row = &res->rows[g.rows[group->first + j]];
             fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>",
                     row_status_name(row->status), row->config->index + 1);
             for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
@@ -604,6 +608,7 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
         fputs("</table></div>\n</details>\n", out);
     }
     fputs("</details>\n", out);
+    outcome_groups_free(&g);
 }
 
 static void write_results(FILE *out, const rb_results *res)
@@ -748,8 +753,9 @@ static void definition_number(FILE *out, const char *name, double value)
 
 /* The experiment's settings, as the JSON report names them
  * (config/settings.c's rows that the results carry). */
-static void write_settings(FILE *out, const rb_experiment *exp)
+static void write_settings(FILE *out, const rb_results *res, const char *timed)
 {
+    const rb_experiment *exp = res->info.experiment;
     size_t count;
     const rb_setting_spec *const *specs = settings_in_results(&count);
     char text[64];
@@ -757,6 +763,18 @@ static void write_settings(FILE *out, const rb_experiment *exp)
         const rb_setting_spec *s = specs[k];
         if (s->results == RB_RESULTS_RUN)
             continue;
+        if (strcmp(s->name, "timing") == 0 && *timed) {
+            /* what the experiment asked for, only where it asked and the
+             * rows were timed otherwise ("rows timed with" says how) */
+            const char *asked = timing_mode_name(exp->timing);
+            if (strcmp(asked, timed) != 0 &&
+                experiment_asked(exp->text, res->info.command_line, "timing")) {
+                char *line = xasprintf("%s asked (the rows were timed with %s)", asked, timed);
+                definition(out, s->name, line);
+                free(line);
+            }
+            continue;
+        }
         if (s->results == RB_RESULTS_BOOL)
             definition(out, s->name, setting_whole(s, exp) ? "true" : "false");
         else if (s->kind == RB_SETTING_NUMBER && s->unit && strcmp(s->unit, "s") == 0) {
@@ -778,10 +796,10 @@ static void write_plugins(FILE *out, const rb_results *res)
     static const char *const head[] = {"plugin", "pack", "version", "backend", "ABI",
                                        "SHA-256", "path"};
     int any = 0;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_loaded_plugin *p = row_first_plugin(res, k);
-        if (!p)
-            continue;
+    size_t n_plugins;
+    const rb_loaded_plugin **plugins = results_plugins(res, &n_plugins);
+    for (size_t k = 0; k < n_plugins; k++) {
+        const rb_loaded_plugin *p = plugins[k];
         if (!any) {
             fputs("<h3>Plugins</h3>\n<div class=\"wide\"><table>\n", out);
             header_cells(out, head, RB_ARRAY_LEN(head));
@@ -798,12 +816,14 @@ static void write_plugins(FILE *out, const rb_results *res)
         cell(out, abi);
         fputs("<td><code>", out);
         put_markup(out, plugin_digest(p, digest) == 0 ? digest : "");
-        fputs("</code></td>", out);
-        cell(out, p->path);
+        fputs("</code></td><td class=\"path\">", out);
+        put_markup(out, p->path ? p->path : "");
+        fputs("</td>", out);
         fputs("</tr>\n", out);
     }
     if (any)
         fputs("</table></div>\n", out);
+    free(plugins);
 }
 
 static void write_provenance(FILE *out, const rb_results *res)
@@ -811,7 +831,7 @@ static void write_provenance(FILE *out, const rb_results *res)
     const rb_run_info *info = &res->info;
     const rb_experiment *exp = info->experiment;
     char text[64];
-    fputs("<h2 id=\"provenance\">Provenance</h2>\n<div class=\"wide\"><table>\n", out);
+    fputs("<h2 id=\"provenance\">Provenance</h2>\n<div class=\"wide\"><table class=\"provenance\">\n", out);
     definition(out, "redbench", info->tool_version);
     definition(out, "git revision", info->git_revision);
     snprintf(text, sizeof text, "%d.%d", REDBENCH_ABI_MAJOR, REDBENCH_ABI_MINOR);
@@ -833,7 +853,7 @@ static void write_provenance(FILE *out, const rb_results *res)
         definition(out, "rows timed with", timed);
     if (exp) {
         definition(out, "experiment file", exp->path);
-        write_settings(out, exp);
+        write_settings(out, res, timed);
     }
     fputs("</table></div>\n", out);
     write_plugins(out, res);
@@ -862,7 +882,7 @@ int html_report_write(FILE *out, const rb_results *res, const plot_set *set, con
     return ferror(out) ? -1 : 0;
 }
 
-int report_html(FILE *out, const rb_results *res)
+static int write_html_report(FILE *out, const rb_results *res)
 {
     const rb_experiment *exp = res->info.experiment;
     const char *source = exp && exp->path ? exp->path : "this run";
@@ -872,5 +892,13 @@ int report_html(FILE *out, const rb_results *res)
         status = html_report_write(out, res, &set, source);
         plot_set_free(&set);
     }
+    return status;
+}
+
+int report_html(FILE *out, const rb_results *res)
+{
+    int locking = stream_unlocked(out);
+    int status = write_html_report(out, res);
+    stream_relock(out, locking);
     return status;
 }

@@ -68,17 +68,19 @@ size_t html_strategy_map(const rb_results *res, plot_set *set)
         else if (row->config->op != res->rows[first].config->op ||
                  row->config->dtype != res->rows[first].config->dtype)
             with_data = 1;
-        size_t s = 0;
-        while (s < n_sizes && sizes[s] != row->config->n)
-            s++;
-        if (s == n_sizes)
-            sizes[n_sizes++] = row->config->n;
+        sizes[n_sizes++] = row->config->n;
     }
+    /* each size once, in order: sorted, then the repeats dropped */
+    qsort(sizes, n_sizes, sizeof *sizes, by_size);
+    size_t distinct = 0;
+    for (size_t s = 0; s < n_sizes; s++)
+        if (s == 0 || sizes[s] != sizes[s - 1])
+            sizes[distinct++] = sizes[s];
+    n_sizes = distinct;
     if (n_sizes < 2) {
         free(sizes);
         return 0;
     }
-    qsort(sizes, n_sizes, sizeof *sizes, by_size);
 
     plot_figure *fig = xcalloc(1, sizeof *fig);
     set->figures = fig;
@@ -118,9 +120,8 @@ size_t html_strategy_map(const rb_results *res, plot_set *set)
         } else {
             free(name);
         }
-        size_t c = 0;
-        while (sizes[c] != row->config->n)
-            c++;
+        const uint64_t *at = bsearch(&row->config->n, sizes, n_sizes, sizeof *sizes, by_size);
+        size_t c = (size_t)(at - sizes);
         double *cell = &fig->cells[r * n_sizes + c];
         if (isnan(*cell) || row->bandwidth_gbs > *cell)
             *cell = row->bandwidth_gbs;

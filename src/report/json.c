@@ -238,10 +238,10 @@ static void write_plugins(json_writer *w, const rb_results *res)
 {
     jw_key(w, "plugins");
     jw_begin_array(w);
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_loaded_plugin *p = row_first_plugin(res, k);
-        if (!p)
-            continue;
+    size_t n_plugins;
+    const rb_loaded_plugin **plugins = results_plugins(res, &n_plugins);
+    for (size_t k = 0; k < n_plugins; k++) {
+        const rb_loaded_plugin *p = plugins[k];
         char abi[32], digest[65];
         snprintf(abi, sizeof abi, "%u.%u", (unsigned)p->desc->abi_major,
                  (unsigned)p->desc->abi_minor);
@@ -256,6 +256,7 @@ static void write_plugins(json_writer *w, const rb_results *res)
         json_member_string(w, "sha256", hashed ? digest : NULL);
         jw_end_object(w);
     }
+    free(plugins);
     jw_end_array(w);
 }
 
@@ -417,7 +418,7 @@ static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
     jw_end_object(w);
 }
 
-int report_json(FILE *out, const rb_results *res)
+static int write_json_report(FILE *out, const rb_results *res)
 {
     const rb_run_info *info = &res->info;
     json_writer w;
@@ -459,4 +460,12 @@ int report_json(FILE *out, const rb_results *res)
     jw_end_array(&w);
     jw_end_object(&w);
     return jw_finish(&w);
+}
+
+int report_json(FILE *out, const rb_results *res)
+{
+    int locking = stream_unlocked(out);
+    int status = write_json_report(out, res);
+    stream_relock(out, locking);
+    return status;
 }

@@ -48,14 +48,17 @@ static void write_metadata(FILE *out, const rb_results *res)
         const rb_device_record *d = &info->devices[k];
         fputs(k ? "; " : " ", out);
         md_text(out, *d->info.name ? d->info.name : "(unnamed)");
-        fprintf(out, " (%s %d", d->backend, d->device);
-        if (d->measured_peak_gbs > 0)
-            fprintf(out, ", measured peak %.1f GB/s%s%s%s", d->measured_peak_gbs,
-                    d->measured_peak_cached ? " (cached, measured " : "",
-                    d->measured_peak_cached ? (*d->measured_peak_at ? d->measured_peak_at
-                                                                    : "earlier")
-                                            : "",
-                    d->measured_peak_cached ? ")" : "");
+        fputs(" (", out);
+        md_text(out, d->backend);
+        fprintf(out, " %d", d->device);
+        if (d->measured_peak_gbs > 0) {
+            fprintf(out, ", measured peak %.1f GB/s", d->measured_peak_gbs);
+            if (d->measured_peak_cached) {
+                fputs(" (cached, measured ", out);
+                md_text(out, *d->measured_peak_at ? d->measured_peak_at : "earlier");
+                fputc(')', out);
+            }
+        }
         if (d->info.peak_gbs > 0)
             fprintf(out, ", theoretical peak %.1f GB/s", d->info.peak_gbs);
         fputc(')', out);
@@ -69,7 +72,7 @@ static void write_metadata(FILE *out, const rb_results *res)
         const char *asked = timing_mode_name(exp->timing);
         if (!*timed)
             fprintf(out, "\n- timing: %s", asked);
-        else if (strcmp(timed, asked) == 0)
+        else if (strcmp(timed, asked) == 0 || !experiment_asked(exp->text, info->command_line, "timing"))
             fprintf(out, "\n- timing: %s", timed);
         else
             fprintf(out, "\n- timing: %s (the experiment asked for %s)", timed, asked);
@@ -102,14 +105,17 @@ static const char *const columns[] = {
     "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz", "pct_measured_peak", "pct_peak", "error_ratio", "deterministic", NULL, "status", "reason",
 };
 
-/* What a reader should know about how a row was measured: a cap stopped
- * the repetitions; throttled, with the reasons. "-" when nothing. */
-static char *notes_text(const rb_row *row)
+/* What a reader should know about how a row was measured: it measured
+ * fewer rounds than asked (interrupted); a cap stopped the repetitions; throttled, with the reasons. "-" when nothing. */
+static char *notes_text(const rb_results *res, const rb_row *row)
 {
     strbuf sb = {0};
+    size_t rounds = row_rounds_short(res, row);
+    if (rounds)
+        sb_printf(&sb, "%zu of %d rounds (interrupted)", rounds, res->info.rounds);
     if (row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
                             strcmp(row->stopped_by, "timeout") == 0))
-        sb_printf(&sb, "stopped by %s", row->stopped_by);
+        sb_printf(&sb, "%sstopped by %s", sb.len ? "; " : "", row->stopped_by);
     if (row->throttled) {
         char reasons[160];
         throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
@@ -145,7 +151,7 @@ static void write_row(FILE *out, const rb_results *res, const rb_row *row, const
     rb_row_ref ref = {res, row};
     char *cells[RB_ARRAY_LEN(columns)];
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
-        cells[c] = columns[c] ? field_text(row_field(columns[c]), &ref) : notes_text(row);
+        cells[c] = columns[c] ? field_text(row_field(columns[c]), &ref) : notes_text(res, row);
     md_table_row(out, cells, shown, RB_ARRAY_LEN(columns));
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
         free(cells[c]);
@@ -168,18 +174,18 @@ static void write_table(FILE *out, const rb_results *res)
     fputc('\n', out);
 }
 
-/* The experiment file verbatim, folded, in a fence no line of it can close. */
+/* The experiment file as given, folded, each line made printable (a
+ * control byte as an escape such as \x1b), in a fence longer than any run
+ * of backticks in it, so that no line of it can close the fence. */
 static void write_experiment_file(FILE *out, const rb_experiment *exp)
 {
     if (!exp || !exp->text)
         return;
-    size_t ticks = md_longest_backtick_run(exp->text) + 1;
-    if (ticks < 3)
-        ticks = 3;
+    size_t ticks = md_fence_length(exp->text);
     fputs("<details><summary>Experiment file</summary>\n\n", out);
     md_backticks(out, ticks);
     fputs("ini\n", out);
-    fputs(exp->text, out);
+    md_lines(out, exp->text);
     size_t len = strlen(exp->text);
     if (len > 0 && exp->text[len - 1] != '\n')
         fputc('\n', out);
@@ -187,11 +193,19 @@ static void write_experiment_file(FILE *out, const rb_experiment *exp)
     fputs("\n\n</details>\n", out);
 }
 
-int report_md(FILE *out, const rb_results *res)
+static int write_md_report(FILE *out, const rb_results *res)
 {
     write_metadata(out, res);
     write_summary(out, res);
     write_table(out, res);
     write_experiment_file(out, res->info.experiment);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+int report_md(FILE *out, const rb_results *res)
+{
+    int locking = stream_unlocked(out);
+    int status = write_md_report(out, res);
+    stream_relock(out, locking);
+    return status;
 }

@@ -67,15 +67,20 @@ static const char *column_title(int c)
     return columns[c].field ? row_field(columns[c].field)->title : columns[c].title;
 }
 
-/* What a reader should know about how a row was measured: "max_reps" or
+/* What a reader should know about how a row was measured: "1 of 3
+ * rounds" when the run was interrupted before the row's last round,
+ * "max_reps" or
  * "timeout" when a cap stopped the repetitions before the noise target,
  * "throttled" when the device slowed itself down. "" when nothing. */
-static char *notes_cell(const rb_row *row)
+static char *notes_cell(const rb_results *res, const rb_row *row)
 {
     strbuf sb = {0};
+    size_t rounds = row_rounds_short(res, row);
+    if (rounds)
+        sb_printf(&sb, "%zu of %d rounds", rounds, res->info.rounds);
     if (row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
                             strcmp(row->stopped_by, "timeout") == 0))
-        sb_append(&sb, row->stopped_by);
+        sb_printf(&sb, "%s%s", sb.len ? "," : "", row->stopped_by);
     if (row->throttled)
         sb_printf(&sb, "%sthrottled", sb.len ? "," : "");
     if (row->energy_note[0])
@@ -94,7 +99,7 @@ static void fill_cells(const rb_results *res, const rb_row *row, char *cells[COL
         free(text);
     }
     cells[COL_NUM] = xasprintf("%zu", row->config->index + 1);
-    cells[COL_NOTES] = notes_cell(row);
+    cells[COL_NOTES] = notes_cell(res, row);
 }
 
 /* A footnote under the table when %meas passes 100%: those sizes are read
@@ -168,61 +173,50 @@ static void write_table(FILE *out, const rb_results *res)
     free(cells);
 }
 
-/* Whether two rows have the same status and reason. */
-static int same_outcome(const rb_row *a, const rb_row *b)
-{
-    return a->status == b->status && strcmp(a->reason, b->reason) == 0;
-}
-
-/* "#3-18, #21": the numbers of the rows from `first` on with row first's
- * status and reason, runs of consecutive numbers as ranges. */
-static char *row_numbers(const rb_results *res, size_t first)
+/* "#3-18, #21": the numbers of a group's rows, runs of consecutive
+ * numbers (rows next to each other in the results) as ranges. */
+static char *row_numbers(const rb_results *res, const rb_outcome_groups *g,
+                         const rb_outcome_group *group)
 {
     strbuf sb = {0};
-    size_t k = first;
-    while (k < res->n_rows) {
+    const size_t *rows = g->rows + group->first;
+    size_t k = 0;
+    while (k < group->count) {
         size_t end = k;
-        while (end + 1 < res->n_rows && same_outcome(&res->rows[end + 1], &res->rows[first]) &&
-               res->rows[end + 1].config->index == res->rows[end].config->index + 1)
+        while (end + 1 < group->count && rows[end + 1] == rows[end] + 1 &&
+               res->rows[rows[end + 1]].config->index == res->rows[rows[end]].config->index + 1)
             end++;
+        const rb_row *a = &res->rows[rows[k]], *b = &res->rows[rows[end]];
         if (end == k)
-            sb_printf(&sb, "%s#%zu", sb.len ? ", " : "", res->rows[k].config->index + 1);
+            sb_printf(&sb, "%s#%zu", sb.len ? ", " : "", a->config->index + 1);
         else
-            sb_printf(&sb, "%s#%zu-%zu", sb.len ? ", " : "", res->rows[k].config->index + 1,
-                      res->rows[end].config->index + 1);
+            sb_printf(&sb, "%s#%zu-%zu", sb.len ? ", " : "", a->config->index + 1,
+                      b->config->index + 1);
         k = end + 1;
-        while (k < res->n_rows && !same_outcome(&res->rows[k], &res->rows[first]))
-            k++;
     }
     return sb.data ? sb.data : xstrdup("");
 }
+
+static int not_ok(const rb_row *row) { return row->status != RB_ROW_OK; }
 
 /* One line per row that is not ok, with its reason; rows that share a
  * status and a reason (16 configurations skipped because their plugin is
  * absent) are one line: "16 configurations skipped (#3-18): REASON". */
 static void write_reasons(FILE *out, const rb_results *res)
 {
-    int header_written = 0;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_row *row = &res->rows[k];
+    rb_outcome_groups g;
+    outcome_groups(res, not_ok, &g);
+    if (g.n_groups)
+        fputc('\n', out);
+    for (size_t r = 0; r < g.n_groups; r++) {
+        const rb_outcome_group *group = &g.groups[r];
+        const rb_row *row = &res->rows[g.rows[group->first]];
         const rb_configuration *cfg = row->config;
-        if (row->status == RB_ROW_OK)
-            continue;
-        size_t earlier = 0, alike = 0;
-        while (earlier < k && !same_outcome(&res->rows[earlier], row))
-            earlier++;
-        if (earlier < k)
-            continue; /* on the line of the first such row */
-        for (size_t j = k; j < res->n_rows; j++)
-            alike += same_outcome(&res->rows[j], row);
-        if (!header_written)
-            fputc('\n', out);
-        header_written = 1;
         char *reason = one_line(*row->reason ? row->reason : "(no reason given)");
-        if (alike > 1) {
-            char *numbers = row_numbers(res, k);
-            fprintf(out, "%zu configurations %s (%s): %s\n", alike, row_status_name(row->status),
-                    numbers, reason);
+        if (group->count > 1) {
+            char *numbers = row_numbers(res, &g, group);
+            fprintf(out, "%zu configurations %s (%s): %s\n", group->count,
+                    row_status_name(row->status), numbers, reason);
             free(numbers);
             free(reason);
             continue;
@@ -240,6 +234,7 @@ static void write_reasons(FILE *out, const rb_results *res)
         free(params);
         free(reason);
     }
+    outcome_groups_free(&g);
 }
 
 /* One line per row with a note on its energy (run/energy.h): how it was
@@ -326,7 +321,9 @@ static void write_summary(FILE *out, const rb_results *res)
     for (size_t k = 0; k < res->info.n_devices && k < RB_ARRAY_LEN(res->info.devices); k++) {
         const rb_device_record *d = &res->info.devices[k];
         char *name = one_line(*d->info.name ? d->info.name : "(unnamed)");
-        fprintf(out, "device: %s %d: %s, ", d->backend, d->device, name);
+        char *backend = one_line(d->backend);
+        fprintf(out, "device: %s %d: %s, ", backend, d->device, name);
+        free(backend);
         if (d->measured_peak_gbs > 0) {
             /* a cached figure says when it was measured, and how long ago */
             char age[48] = "";
@@ -336,12 +333,12 @@ static void write_summary(FILE *out, const rb_results *res)
                 peak_cache_age_text(seconds, words, sizeof words);
                 snprintf(age, sizeof age, ", %s ago", words);
             }
+            char *at = one_line(*d->measured_peak_at ? d->measured_peak_at : "earlier");
             fprintf(out, "measured peak %.1f GB/s%s%s%s%s", d->measured_peak_gbs,
                     d->measured_peak_cached ? " (cached, measured " : "",
-                    d->measured_peak_cached ? (*d->measured_peak_at ? d->measured_peak_at
-                                                                    : "earlier")
-                                            : "",
-                    age, d->measured_peak_cached ? ")" : "");
+                    d->measured_peak_cached ? at : "", age,
+                    d->measured_peak_cached ? ")" : "");
+            free(at);
         } else
             fputs("measured peak unknown", out);
         if (d->info.peak_gbs > 0)
@@ -351,7 +348,7 @@ static void write_summary(FILE *out, const rb_results *res)
     }
 }
 
-int report_table(FILE *out, const rb_results *res)
+static int write_table_report(FILE *out, const rb_results *res)
 {
     if (res->n_rows > 0)
         write_table(out, res);
@@ -360,4 +357,12 @@ int report_table(FILE *out, const rb_results *res)
     write_energy_notes(out, res);
     write_summary(out, res);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+int report_table(FILE *out, const rb_results *res)
+{
+    int locking = stream_unlocked(out);
+    int status = write_table_report(out, res);
+    stream_relock(out, locking);
+    return status;
 }

@@ -18,6 +18,15 @@
 #   test_results_schema.sh  a real run's JSON against
 #                    docs/results-schema.md; seeds as strings; parameters
 #                    typed alike
+#   test_writers     the writers every report shares (report/output.c) on
+#                    hostile text: CSV formulas, Markdown links, images,
+#                    raw HTML, autolinks and control characters, fences
+#   test_report_scaling  every reporter's work grows as rows log rows: 16
+#                    times the rows, at most 32 times the instructions (or
+#                    CPU time), on results built in memory
+#   test_report_hostile.sh  `redbench report` of a stranger's results:
+#                    CSV formulas, Markdown links and control characters,
+#                    the terminal, rows short of their rounds, Ctrl-C
 #   test_labels.sh   every report says how the rows were timed, as the
 #                    run's table does, and what the experiment asked for
 # test_results_large.sh and test_html.sh are among the slowest of the
@@ -38,7 +47,11 @@ EXTRA_DIST += tests/report/test_results_large.sh tests/report/test_html.sh \
 	tests/report/fixtures/too-many-devices.json tests/report/fixtures/unknown-op.json \
 	tests/report/fixtures/unknown-status.json
 
-check_PROGRAMS += tests/report/test_reports
+check_PROGRAMS += tests/report/test_reports tests/report/test_writers \
+	tests/report/test_report_scaling
 tests_report_test_reports_SOURCES = tests/report/test_reports.c
-TESTS += tests/report/test_reports tests/report/test_results_schema.sh tests/report/test_labels.sh
-EXTRA_DIST += tests/report/test_results_schema.sh docs/results-schema.md tests/report/test_labels.sh
+tests_report_test_writers_SOURCES = tests/report/test_writers.c
+tests_report_test_report_scaling_SOURCES = tests/report/test_report_scaling.c
+TESTS += tests/report/test_reports tests/report/test_writers tests/report/test_report_scaling \
+	tests/report/test_report_hostile.sh tests/report/test_results_schema.sh tests/report/test_labels.sh
+EXTRA_DIST += tests/report/test_report_hostile.sh tests/report/test_results_schema.sh docs/results-schema.md tests/report/test_labels.sh

@@ -14,7 +14,7 @@
 # without it).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 52
+plan 54
 
 "$rb" report "$fixtures/html-wide.json" -o "$tmp/wide.html" >/dev/null 2>"$tmp/err"
 is "$?" 0 "report of the fixture to HTML: exit 0"
@@ -45,7 +45,12 @@ map=$(sed -n '/<figure class="strategy-map">/,/<\/figure>/p' "$tmp/wide.html")
 is "$(grep -c 'class="rb-cell"' <<<"$map")" 16 "... one cell per strategy and size (4 x 4)"
 ok "... its cells name the strategy, n and GB/s" \
   grep -qE '<title>n = 256K, strategy = unrolled-lanes: [0-9.]+ GB/s</title>' <<<"$map"
-"$rb" -q -c "$fixtures/html-wide.ini" -r unrolled-lanes -D n=4K --format html -o "$tmp/one.html" >/dev/null 2>&1
+# The single-size and rounds pages are made with the plugins copied under
+# a deep folder (three 40-character names, as a CI system unpacks a tree
+# under its commit), so that their paths are long wherever the tree lies.
+deep=$tmp/0123456789abcdef0123456789abcdef01234567/89abcdef0123456789abcdef0123456789abcdef/0123456789abcdef0123456789abcdef01234567/plugins
+mkdir -p "$deep/cpu" && cp plugins/cpu/.libs/*.so "$deep/cpu/"
+"$rb" -q -c "$fixtures/html-wide.ini" --plugin-path "$deep" -r unrolled-lanes -D n=4K --format html -o "$tmp/one.html" >/dev/null 2>&1
 ok "one size: no strategy map" bash -c "grep -q '<h2 id=\"plots\">' '$tmp/one.html' && ! grep -q 'strategy-map' '$tmp/one.html'"
 ok "still self-contained: no script, link, src or href" bash -c "! grep -qiE '<script|<link|src=|href=' '$tmp/wide.html'"
 # aspect SVG: the width / height of an <svg> element's viewBox, x1000
@@ -63,13 +68,18 @@ is "$(grep -c 'class="rb-bar"' <<<"$bw")" 6 "one size, 6 configurations: the ban
 ok "... and no points" bash -c "! grep -q '<circle' <<<'$bw'"
 a=$(aspect <<<"$bw")
 ok "... its aspect between 1:1 and 3:1 ($a)" test "$a" -ge 1000 -a "$a" -le 3000
-"$rb" -q -c "$fixtures/html-wide.ini" -r serial-native-accumulator -D n=4K,16K -D rounds=3 \
+"$rb" -q -c "$fixtures/html-wide.ini" --plugin-path "$deep" -r serial-native-accumulator -D n=4K,16K -D rounds=3 \
   --format html -o "$tmp/rounds.html" >/dev/null 2>"$tmp/err"
 is "$?" 0 "a run of 3 rounds to HTML"
 ok "... each round's order is folded in a details section" \
   grep -qF "<details class=\"folded rounds\"><summary>Each round's order (3 rounds)</summary>" "$tmp/rounds.html"
 ok "... holding the 3 rounds" \
   test "$(sed -n '/<details class="folded rounds">/,/<\/details>/p' "$tmp/rounds.html" | grep -c '<tr class="round">')" = 3
+
+ok "the deep plugin paths are in the provenance, in cells that wrap" \
+  bash -c "grep -qF '<td class=\"path\">$deep/cpu/' '$tmp/one.html' && grep -qF '<td class=\"path\">$deep/cpu/' '$tmp/rounds.html'"
+ok "... long paths and the command line may break anywhere" \
+  grep -qF 'table.provenance td,td.path,.meta code{overflow-wrap:anywhere' "$tmp/one.html"
 
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$chromium" ]; then

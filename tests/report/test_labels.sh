@@ -4,10 +4,12 @@
 # experiment asks for: with `timing = device`, the table, the Markdown and
 # the HTML (also when made again from the JSON by `redbench report`) say
 # launch, and the Markdown and HTML say what the experiment asked for.
+# An experiment that sets no timing (as conf/default.ini) asked for none:
+# neither report says it asked for device, the default.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 7
+plan 11
 { experiment_header labels timing=device
   printf '[data]\nop = sum\ndtype = i32\nn = 1K\n[run a]\nplugin = serial\n'; } >"$tmp/asked.ini"
 "$rb" -q -c "$tmp/asked.ini" -o "$tmp/r.json" -o "$tmp/r.md" -o "$tmp/r.html" -o "$tmp/r.txt" >/dev/null 2>&1
@@ -21,4 +23,13 @@ ok "... and so does the Markdown made again from the JSON" grep -qx -- '- timing
 sed 's/^timing = device$/timing = launch/' "$tmp/asked.ini" >"$tmp/launch.ini"
 "$rb" -q -c "$tmp/launch.ini" -o "$tmp/l.md" >/dev/null 2>&1
 ok "asked for launch, the Markdown says timing: launch alone" grep -qx -- '- timing: launch' "$tmp/l.md"
+ok "the HTML's settings say device was asked and launch was used" \
+  grep -qF '<tr><th>timing</th><td>device asked (the rows were timed with launch)</td></tr>' "$tmp/r.html"
+grep -v '^timing = ' "$tmp/asked.ini" >"$tmp/none.ini"
+"$rb" -q -c "$tmp/none.ini" -o "$tmp/n.md" -o "$tmp/n.html" >/dev/null 2>&1
+ok "no timing set: the Markdown says timing: launch alone" grep -qx -- '- timing: launch' "$tmp/n.md"
+ok "... and the HTML's settings name no timing nobody asked for" \
+  bash -c "grep -q 'rows timed with</th><td>launch<' '$tmp/n.html' && ! grep -q '<th>timing</th>' '$tmp/n.html'"
+"$rb" -q -c "$tmp/none.ini" -D timing=device -o "$tmp/d.md" >/dev/null 2>&1
+ok "-D timing=device is asking: the Markdown says so" grep -qx -- '- timing: launch (the experiment asked for device)' "$tmp/d.md"
 done_testing

@@ -460,25 +460,25 @@ static void check_csv(const char *path)
                "timing,batch_calls,stopped_by,error_ratio,deterministic,determinism_results,"
                "throttled,throttle_reasons,ranks,n_total,busbw_gbs,slowest_rank,slowest_rank_ns,"
                "fastest_rank,fastest_rank_ns,wrong_ranks,scaling,energy_source,energy_j,j_per_gb,power_w,"
-               "sm_clock_min_mhz,sm_clock_max_mhz,energy_note",
+               "sm_clock_min_mhz,sm_clock_max_mhz,energy_note,rounds_measured,rounds_asked",
                "csv: header, the measurement columns after the first 20");
         is_str(lines[1],
                "main,tree,block=256 variant=sequential,sum,f32,1048576,uniform,ok,,1234.5,1200,"
                "1250.25,40.5,0.0125,5,3.5,3.5,4.375,524288.5,524288.25,graph,64,noise,0.125,true,3,"
-               "false,,1,1048576,,,,,,,,,,,,,,",
+               "false,,1,1048576,,,,,,,,,,,,,,,1,1",
                "csv: ok row, graph-timed, stopped by the noise target, deterministic");
         is_str(lines[2],
                "main,tree,block=512 variant=divergent,sum,f32,4194304,uniform,wrong,"
                "result 1.5 outside tolerance 0.01,5000,4900,5000,100,0.03,3,3.2,3.2,4,,,launch,,"
-               "max_reps,1.5,false,3,true,\"hw_slowdown, sw_thermal\",1,4194304,,,,,,,,,,,,,,",
+               "max_reps,1.5,false,3,true,\"hw_slowdown, sw_thermal\",1,4194304,,,,,,,,,,,,,,,1,1",
                "csv: wrong row, stopped by max_reps, not deterministic, throttled with reasons");
         is_str(lines[3],
                "main,tree,block=128 variant=sequential,sum,f32,1024,uniform,failed,"
-               "\"plugin said \"\"no\"\", then stopped\",,,,,,0,,,,,,launch,,timeout,,,,,,1,1024,,,,,,,,,,,,,,",
+               "\"plugin said \"\"no\"\", then stopped\",,,,,,0,,,,,,launch,,timeout,,,,,,1,1024,,,,,,,,,,,,,,,0,1",
                "csv: reason with comma and quote is quoted; unknown numbers are empty");
         is_str(lines[5],
                "opt,warp_magic,,sum,f32,1024,uniform,skipped,plugin warp_magic not found,,,,,,0,,,,,"
-               ",,,,,,,,,1,1024,,,,,,,,,,,,,,",
+               ",,,,,,,,,1,1024,,,,,,,,,,,,,,,0,1",
                "csv: row of an absent optional plugin");
     } else {
         for (int k = 0; k < 5; k++)
