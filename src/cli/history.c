@@ -131,9 +131,7 @@ static int command_add(const history_options *o)
     if (o->n_operands < 2)
         return usage_error("history", "history add DB RESULTS.json...: which results?");
     const char *db = o->operands[0];
-    rb_history h;
-    if (history_open(&h, db, RB_HISTORY_WRITE) != 0)
-        return 2;
+    rb_history h = {0};
     int status = 0;
     for (int k = 1; k < o->n_operands && status == 0; k++) {
         const char *path = o->operands[k];
@@ -161,7 +159,9 @@ static int command_add(const history_options *o)
             break;
         }
         long long id;
-        if (history_append(&h, text, len, &file.res, path, &id) == 0)
+        if (!h.db && history_open(&h, db, RB_HISTORY_WRITE) != 0) /* once a file is good */
+            status = 2;
+        else if (history_append(&h, text, len, &file.res, path, &id) == 0)
             printf("%s: run %lld added from %s (%zu rows)\n", db, id, path, file.res.n_rows);
         else
             status = 1;

@@ -159,9 +159,10 @@ static int check_file(const char *path, int mode, int *exists)
                    "-o FILE.db or `redbench history add`); nothing was changed", path);
         return -1;
     }
-    if (mode != RB_HISTORY_READ && access(path, W_OK) != 0) {
-        diag_error("%s: cannot add to the history: the file is read-only (%s); nothing was "
-                   "changed", path, strerror(errno));
+    /* read-only by its mode even to root, whom access() lets write */
+    if (mode != RB_HISTORY_READ && (access(path, W_OK) != 0 || !(st.st_mode & 0222))) {
+        diag_error("%s: cannot add to the history: the file is read-only (mode %04o); nothing "
+                   "was changed", path, (unsigned)(st.st_mode & 07777));
         return -1;
     }
     return 0;

@@ -94,28 +94,88 @@ static int passes(const seg_state *s, double diff, size_t m1, size_t m2, double 
     return fabs(diff) >= log1p(s->c->threshold) && *score >= s->c->z;
 }
 
-/* Splits ly[lo..hi) where the test is strongest, if it passes, then each side. */
-static void split(seg_state *s, size_t lo, size_t hi)
+/* Whether more than half of each side's values lie on its side of the
+ * midpoint between the two levels: a level of two runs needs both (one
+ * run off makes no level). */
+static int sides_agree(const double *ly, size_t lo, size_t at, size_t hi, double left,
+                       double right)
+{
+    double mid = (left + right) / 2;
+    int up = right > left;
+    size_t own = 0;
+    for (size_t k = lo; k < at; k++)
+        own += up ? ly[k] < mid : ly[k] > mid;
+    if (2 * own <= at - lo)
+        return 0;
+    own = 0;
+    for (size_t k = at; k < hi; k++)
+        own += up ? ly[k] > mid : ly[k] < mid;
+    return 2 * own > hi - at;
+}
+
+/* The absolute deviations of ly[lo..at) from `left` and of ly[at..hi)
+ * from `right`: how well two levels split there fit. */
+static double fit_cost(const double *ly, size_t lo, size_t at, size_t hi, double left,
+                       double right)
+{
+    double cost = 0;
+    for (size_t k = lo; k < at; k++)
+        cost += fabs(ly[k] - left);
+    for (size_t k = at; k < hi; k++)
+        cost += fabs(ly[k] - right);
+    return cost;
+}
+
+/* Where ly[lo..hi) splits best into two levels: the place of least
+ * absolute deviation among those whose levels pass the test and whose
+ * sides agree; 0 where none does. */
+static size_t best_cut(seg_state *s, size_t lo, size_t hi)
 {
     size_t m = hi - lo, min = s->c->min_segment ? s->c->min_segment : 1;
     if (m < 2 * min)
-        return;
+        return 0;
     running_medians(s->ly + lo, m, 0, s->sorted, s->left);
     running_medians(s->ly + lo, m, 1, s->sorted, s->right);
     size_t best = 0;
-    double best_score = 0;
+    double best_cost = INFINITY;
     for (size_t k = min; k + min <= m; k++) { /* left: [0, k), right: [k, m) */
-        double diff = s->right[m - k - 1] - s->left[k - 1], score;
-        if (passes(s, diff, k, m - k, &score) && score > best_score) {
-            best_score = score;
+        double left = s->left[k - 1], right = s->right[m - k - 1], score;
+        if (!passes(s, right - left, k, m - k, &score) ||
+            !sides_agree(s->ly, lo, lo + k, hi, left, right))
+            continue;
+        double cost = fit_cost(s->ly, lo, lo + k, hi, left, right);
+        if (cost < best_cost) {
+            best_cost = cost;
             best = k;
         }
     }
-    if (best == 0)
+    return best ? lo + best : 0;
+}
+
+/* A cut of ly[lo..hi): the best of the whole, else one found in its
+ * halves (the first half, the middle half, the second half, each searched
+ * the same way), so that a level that comes and goes (a bump), which no
+ * single cut of the whole splits, is found; 0 for none. */
+static size_t find_cut(seg_state *s, size_t lo, size_t hi)
+{
+    size_t at = best_cut(s, lo, hi), min = s->c->min_segment ? s->c->min_segment : 1;
+    if (at || hi - lo < 8 * min)
+        return at;
+    size_t q = (hi - lo) / 4;
+    if (!(at = find_cut(s, lo, lo + 2 * q)) && !(at = find_cut(s, lo + q, lo + 3 * q)))
+        at = find_cut(s, lo + 2 * q, hi);
+    return at;
+}
+
+/* Cuts ly[lo..hi), then each side. */
+static void split(seg_state *s, size_t lo, size_t hi)
+{
+    size_t at = find_cut(s, lo, hi);
+    if (!at)
         return;
-    s->cuts[s->n_cuts++] = lo + best;
-    split(s, lo, lo + best);
-    split(s, lo + best, hi);
+    s->cuts[s->n_cuts++] = at;
+    split(s, lo, at);
+    split(s, at, hi);
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -146,8 +206,11 @@ size_t steps_find(const double *y, size_t n, const rb_step_criteria *c, rb_step 
         for (size_t k = 0; k < s.n_cuts; k++) {
             size_t lo = k ? s.cuts[k - 1] : 0, at = s.cuts[k],
                    hi = k + 1 < s.n_cuts ? s.cuts[k + 1] : n;
-            double diff = steps_median(ly + at, hi - at) - steps_median(ly + lo, at - lo), score;
-            if (!passes(&s, diff, at - lo, hi - at, &score) &&
+            double left = steps_median(ly + lo, at - lo), right = steps_median(ly + at, hi - at),
+                   score;
+            int kept = passes(&s, right - left, at - lo, hi - at, &score) &&
+                       sides_agree(ly, lo, at, hi, left, right);
+            if (!kept &&
                 (weakest == SIZE_MAX || score < weakest_score)) {
                 weakest = k;
                 weakest_score = score;

@@ -7,14 +7,20 @@
  * series itself, robustly: the median absolute difference of consecutive
  * runs, scaled to a standard deviation (1.4826 / sqrt 2), so that a step
  * (one large difference) does not count as noise; never below
- * RB_STEPS_SIGMA_FLOOR. A segment is split where the difference of the
- * medians on the two sides, over sigma * sqrt(1/m1 + 1/m2), is largest,
- * each side holding at least min_segment runs; the split is kept when that
- * statistic reaches `z` and the ratio of the two medians lies beyond the
- * threshold (compare's practical threshold, 5% by default); then each side
- * is split again. Last, a step whose ratio, from the final levels on its
- * two sides, no longer passes both tests is dropped. One run off (a noisy
- * night) never makes a step: a level needs min_segment runs (2). */
+ * RB_STEPS_SIGMA_FLOOR. A place splits a segment into two levels (the
+ * medians of each side, each side at least min_segment runs) when
+ *   - the levels' difference, over sigma * sqrt(1/m1 + 1/m2), reaches `z`,
+ *   - their ratio lies beyond the threshold (compare's practical
+ *     threshold, 5% by default), and
+ *   - more than half of each side's runs lie on its side of the midpoint
+ *     between the levels (so a level of two runs needs both: one run off,
+ *     a noisy night, never makes a step);
+ * of the places that do, the one where the two levels fit best (least
+ * absolute deviation, as asv's piecewise-constant fit) is cut, and each
+ * side is split again. Where no place of a segment passes, its halves
+ * (first, middle, second) are searched the same way, which finds a level
+ * that comes and goes. Last, a step that the final levels beside it no
+ * longer support is dropped (the weakest first). */
 #ifndef RB_HISTORY_STEPS_H
 #define RB_HISTORY_STEPS_H
 

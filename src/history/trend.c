@@ -311,7 +311,8 @@ int trend_report(FILE *out, const rb_trend *t, int format)
     } else {
         fprintf(out, "%zu configuration%s over %zu run%s\n", t->n_series,
                 t->n_series == 1 ? "" : "s", t->n_runs, t->n_runs == 1 ? "" : "s");
-        text_table(out, columns, NULL, N_COLUMNS, cells, t->n_series);
+        if (t->n_series)
+            text_table(out, columns, NULL, N_COLUMNS, cells, t->n_series);
     }
     for (size_t k = 0; k < t->n_series * N_COLUMNS; k++)
         free(cells[k]);
