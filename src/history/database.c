@@ -63,10 +63,17 @@ static int int_pragma(rb_history *h, const char *sql, long long *out)
 static int identify(rb_history *h)
 {
     long long app = 0, version = 0, tables = 0;
-    if (int_pragma(h, "PRAGMA application_id", &app) != 0 ||
-        int_pragma(h, "PRAGMA user_version", &version) != 0 ||
-        int_pragma(h, "SELECT count(*) FROM sqlite_master", &tables) != 0) {
-        int code = sqlite3_errcode(h->db);
+    /* the three read in one transaction: one state of the file, not one
+     * before and one after another process created its schema */
+    int own = sqlite3_get_autocommit(h->db) &&
+              sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+    int failed = int_pragma(h, "PRAGMA application_id", &app) != 0 ||
+                 int_pragma(h, "PRAGMA user_version", &version) != 0 ||
+                 int_pragma(h, "SELECT count(*) FROM sqlite_master", &tables) != 0;
+    int code = sqlite3_errcode(h->db);
+    if (own)
+        sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+    if (failed) {
         if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
             return history_error(h, "the history is locked by another process; nothing was "
                                     "changed");

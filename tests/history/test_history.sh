@@ -7,11 +7,12 @@
 # 8 processes appending to one new history at once lose nothing and leave
 # it whole. A run killed mid-way (SIGKILL), or interrupted (SIGINT: its
 # other outputs hold what finished), leaves the history as it was.
+# README's commands for a CI job and its sqlite3 query run as pasted.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 dir=$top_builddir/tests/run/crashers/dir
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 37
+plan 42
 have_sqlite3() { command -v sqlite3 >/dev/null; }
 digest() { sha256sum "$1" | cut -d' ' -f1; }
 
@@ -92,6 +93,31 @@ is "$("$rb" history "$con" --format json | "$JQ" -c '[.runs | length, (map(.id) 
   "... 24 runs, 24 ids, 96 rows: nothing lost"
 if have_sqlite3; then
   is "$(sqlite3 "$con" 'PRAGMA integrity_check')" ok "... and the database is whole (integrity_check)"
+else
+  skip "sqlite3 not installed"
+fi
+
+# README's "A history of runs": its commands, as pasted (the run made
+# small with -D; the files in $tmp), and its sqlite3 query.
+readme=$top_srcdir/README.md
+section() { awk '/^## A history of runs/ { on = 1; next } /^## / { on = 0 } on' "$readme"; }
+mapfile -t commands < <(section | sed -n 's/^    redbench //p' | sed 's/ *#.*//')
+is "${#commands[@]}" 3 "README shows the three commands of a CI job"
+small=(-D n=1K -D warmup=1 -D min_time=0.01 -D max_reps=20 -D min_reps=5 -D rounds=1)
+for command in "${commands[@]}"; do
+  command=${command//conf\//$top_srcdir/conf/}
+  command=${command//results.db/$tmp/readme.db}
+  command=${command//trend.html/$tmp/trend.html}
+  extra=(); case $command in -c*) extra=(-q "${small[@]}");; esac
+  eval "set -- $command"
+  "$rb" "$@" "${extra[@]}" >"$tmp/out" 2>"$tmp/err"
+  is "$?" 0 "README: redbench ${command//$tmp\//}"
+done
+query=$(section | sed -n '/^    sqlite3 /,/^$/p' | sed 's/^    //' | tr '\n' ' ')
+query=${query//results.db/$tmp/readme.db}
+if have_sqlite3; then
+  eval "$query" >"$tmp/query" 2>"$tmp/err"
+  ok "README's sqlite3 query gives cpu-serial's medians" test -s "$tmp/query"
 else
   skip "sqlite3 not installed"
 fi
