@@ -32,6 +32,7 @@ typedef struct history_options {
     const char *which;     /* --run */
     const char *format;    /* --format */
     const char *output;    /* -o */
+    int threshold_given;   /* --threshold */
     char **operands;
     int n_operands;
 } history_options;
@@ -91,6 +92,7 @@ static int parse(int argc, char **argv, history_options *o)
             break;
         case 'r': o->which = optarg; break;
         case 't':
+            o->threshold_given = 1;
             if (parse_percent(optarg, &o->criteria.threshold) != 0)
                 status = usage_error("history", "--threshold '%s' is not a percentage; valid: "
                                      "a number above 0 up to 1000, e.g. 5 or 2.5%%", optarg);
@@ -266,8 +268,11 @@ int command_history(int argc, char **argv)
     const history_options *c = &o;
     int check = strcmp(sub, "check") == 0, trend = strcmp(sub, "trend") == 0,
         add = strcmp(sub, "add") == 0;
-    if (!check && (status = refuse(is_sub ? sub : "history DB", "--run or --threshold",
-                                   o.which || o.criteria.threshold != 0.05)) != 0)
+    if (!check && (status = refuse(is_sub ? sub : "history DB", "--run", o.which != NULL)) != 0)
+        return status;
+    if (!check && !trend &&
+        (status = refuse(is_sub ? sub : "history DB", "--threshold",
+                         o.threshold_given)) != 0)
         return status;
     if (!trend && (status = refuse(is_sub ? sub : "history DB", "-o, --by or --config",
                                    o.output || o.filter.by_revision || o.filter.config)) != 0)
