@@ -64,6 +64,12 @@ src_libredbench_la_SOURCES = \
 	src/compare/comparison.c src/compare/comparison.h \
 	src/compare/report.c \
 	\
+	src/history/database.c src/history/database.h src/history/schema.c \
+	src/history/append.c src/history/append.h src/history/read.c src/history/read.h \
+	src/history/steps.c src/history/steps.h src/history/trend.c src/history/trend.h \
+	src/history/listing.c src/history/listing.h src/history/gate.c src/history/gate.h \
+	src/history/trend_page.c \
+	\
 	src/tune/search.c src/tune/search.h src/tune/winners.c src/tune/winners.h \
 	src/tune/dispatch.c src/tune/dispatch.h \
 	\
@@ -71,10 +77,10 @@ src_libredbench_la_SOURCES = \
 	src/cli/options.c src/cli/options.h src/cli/option_table.c src/cli/option_table.h \
 	src/cli/stop_signals.c src/cli/stop_signals.h \
 	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c src/cli/report.c \
-	src/cli/dispatch.c
+	src/cli/dispatch.c src/cli/history.c
 nodist_src_libredbench_la_SOURCES = src/base/git_revision.h src/host/paths.h
-src_libredbench_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
-src_libredbench_la_LIBADD = $(INIH_LIBS) $(PTHREAD_LIBS)
+src_libredbench_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) $(SQLITE_CFLAGS)
+src_libredbench_la_LIBADD = $(INIH_LIBS) $(SQLITE_LIBS) $(PTHREAD_LIBS)
 
 bin_PROGRAMS += redbench
 redbench_SOURCES = src/cli/main.c

@@ -77,6 +77,7 @@ include tests/sdk/local.mk
 include tests/run/local.mk
 include tests/compare/local.mk
 include tests/report/local.mk
+include tests/history/local.mk
 include tests/packs/mpi/local.mk
 include tests/config/local.mk
 include tests/base/local.mk

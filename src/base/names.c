@@ -20,7 +20,7 @@ static const char *const probes_words[RB_PROBES_COUNT_] = {
     [RB_PROBES_FAILED] = "failed",   [RB_PROBES_OFF] = "off"};
 static const char *const format_words[RB_FORMAT_COUNT_] = {
     [RB_FORMAT_TABLE] = "table", [RB_FORMAT_CSV] = "csv", [RB_FORMAT_JSON] = "json",
-    [RB_FORMAT_MD] = "md",       [RB_FORMAT_HTML] = "html"};
+    [RB_FORMAT_MD] = "md",       [RB_FORMAT_HTML] = "html", [RB_FORMAT_SQLITE] = "sqlite"};
 static const char *const energy_source_words[RB_ENERGY_COUNT_] = {
     [RB_ENERGY_NONE] = "none", [RB_ENERGY_COUNTER] = "counter",
     [RB_ENERGY_SAMPLED] = "sampled", [RB_ENERGY_RAPL] = "rapl"};
@@ -90,6 +90,8 @@ int format_from_path(const char *path)
     const char *dot = path ? strrchr(path, '.') : NULL;
     /* the table has no extension of its own */
     int f = dot && !strchr(dot, '/') ? format_from_name(dot + 1) : -1;
+    if (dot && !strchr(dot, '/') && strcmp(dot, ".db") == 0)
+        f = RB_FORMAT_SQLITE; /* a history's other usual name */
     return f == RB_FORMAT_TABLE ? -1 : f;
 }
 

@@ -63,6 +63,8 @@ enum rb_format {
     RB_FORMAT_JSON,
     RB_FORMAT_MD,        /* Markdown */
     RB_FORMAT_HTML,      /* one self-contained page with the plots */
+    RB_FORMAT_SQLITE,    /* a history: the run appended to an SQLite database
+                            (.db or .sqlite; src/history/) */
     RB_FORMAT_COUNT_
 };
 
@@ -94,7 +96,7 @@ int distribution_from_name(const char *word);
 int format_from_name(const char *word);
 int timing_mode_from_name(const char *word);
 /* The format a file name's extension names (".csv", ".json", ".md",
- * ".html"), or -1 for none. */
+ * ".html", ".sqlite" and ".db" a history), or -1 for none. */
 int format_from_path(const char *path);
 
 /* Comma-separated lists of every valid word, for error messages. */

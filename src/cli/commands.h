@@ -21,5 +21,7 @@ int command_plot(int argc, char **argv);
 int command_report(int argc, char **argv);
 /* redbench dispatch MAP.json [-o FILE.h]: the crossover map as a C header (cli/dispatch.c). */
 int command_dispatch(int argc, char **argv);
+/* redbench history [add|check|trend] DB ...: a history of runs (cli/history.c). */
+int command_history(int argc, char **argv);
 
 #endif

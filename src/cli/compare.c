@@ -16,6 +16,7 @@
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "compare/comparison.h"
+#include "history/read.h"
 
 /* "5", "5%", "0.5" -> 0.05, 0.05, 0.005. */
 static int parse_threshold(const char *text, double *out)
@@ -116,8 +117,8 @@ int command_compare(int argc, char **argv)
     int allow_device_change = opt.allow_device_change;
 
     int status = 2;
-    if (compare_file_load(paths[0], &cmp.old_file) != 0 ||
-        compare_file_load(paths[1], &cmp.new_file) != 0)
+    if (history_compare_file_load(paths[0], &cmp.old_file) != 0 ||
+        history_compare_file_load(paths[1], &cmp.new_file) != 0)
         goto done;
     if (comparison_prepare(&cmp) != 0)
         goto done;

@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "cli/commands.h"
 #include "cli/option_table.h"
+#include "history/read.h"
 #include "report/read.h"
 #include "tune/dispatch.h"
 
@@ -31,7 +32,7 @@
 /* The table from whichever the file is; 0, or -1 after an error. */
 static int read_table(const char *path, rb_dispatch *d)
 {
-    json_value *doc = json_read_file(path);
+    json_value *doc = history_json_read(path);
     if (!doc)
         return -1;
     int st;

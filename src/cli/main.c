@@ -23,6 +23,7 @@ static const struct subcommand {
     {"plot", command_plot},
     {"report", command_report},
     {"dispatch", command_dispatch},
+    {"history", command_history},
     {NULL, NULL},
 };
 

@@ -158,6 +158,36 @@ static const rb_option_spec plot_options[] = {
     {NULL, 0, 0, NULL, 0, NULL, NULL},
 };
 
+static const rb_option_spec history_options[] = {
+    {"experiment", 0, 'x', "PATTERN", RB_OPERAND_WORD, NULL,
+     "only the runs of experiments whose name matches the glob PATTERN"},
+    {"device", 0, 'e', "TEXT", RB_OPERAND_WORD, NULL,
+     "only the runs on a device whose backend and name hold TEXT (any case), e.g. H100"},
+    {"plugin", 0, 'p', "PATTERN", RB_OPERAND_WORD, NULL,
+     "only the runs (trend, check: the rows) of plugins matching the glob PATTERN"},
+    {"since", 0, 's', "DATE", RB_OPERAND_WORD, NULL,
+     "only the runs started on DATE (YYYY-MM-DD, UTC) or later"},
+    {"until", 0, 'u', "DATE", RB_OPERAND_WORD, NULL, "only the runs started up to DATE included"},
+    {"config", 0, 'C', "PATTERN", RB_OPERAND_WORD, NULL,
+     "trend: only the configurations whose key (as the trend lists it) matches the glob "
+     "PATTERN"},
+    {"by", 0, 'b', "date|revision", RB_OPERAND_WORD, NULL,
+     "trend and check: the runs' order, by start date (default) or by revision (each "
+     "revision where it was first run, then date)"},
+    {"run", 0, 'r', "WHICH", RB_OPERAND_WORD, NULL,
+     "check: the run judged: latest (default), -N (the run N before the newest) or a run's "
+     "id; the runs after it are left out"},
+    {"threshold", 0, 't', "PCT", RB_OPERAND_WORD, NULL,
+     "check and trend: the smallest step that matters, in percent (default 5)"},
+    {"output", 'o', 'o', "FILE", RB_OPERAND_FILE, NULL,
+     "trend: write FILE in the format of its extension: .html the trend page (a figure per "
+     "configuration, its steps marked), .json, .csv, .md, .txt the table"},
+    {"format", 'f', 'f', "FORMAT", RB_OPERAND_WORD, NULL,
+     "table (default), csv, json or md"},
+    {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},
+    {NULL, 0, 0, NULL, 0, NULL, NULL},
+};
+
 const rb_command_spec rb_commands[] = {
     {"", "", RB_OPERAND_NONE, "run an experiment (-c FILE), or --list, --describe PLUGIN",
      "Runs every configuration of an experiment file and reports one row for each: ok, "
@@ -226,6 +256,24 @@ const rb_command_spec rb_commands[] = {
      "Exit status: 0 written; 1 a write error; 2 bad usage, or a file that is neither a "
      "winner map nor a results file, or has no winner.",
      dispatch_options},
+    {"history", "DB | add DB RESULTS.json... | check DB | trend DB", RB_OPERAND_FILE,
+     "a history of runs: list, add, check, trend",
+     "A history is an SQLite database of runs (docs/results-schema.md): a run appends to one "
+     "with -o FILE.db (or .sqlite), `history add DB RESULTS.json...` adds saved results, one "
+     "run each. `history DB` lists the runs (id, start, revision, device, experiment, the "
+     "count of each status). `history check DB` judges the newest run against the history "
+     "before it, each configuration same, faster, slower or unclear: slower only where the "
+     "history with the run has a step to a slower level that the history before it did not "
+     "have (a level needs two runs: one slow night is unclear, not a step). `history trend "
+     "DB` lists each configuration's median over the runs with the steps found in it (a "
+     "robust binary segmentation of the log medians: a step is beyond the threshold and 5 "
+     "times the series' own noise); -o PAGE.html draws them. Every command that reads "
+     "results takes a history's run as DB@latest, DB@-N or DB@ID.",
+     "Exit status: 0 done (check: nothing got slower); 1 check: some configuration stepped "
+     "slower, or was ok and is now wrong, failed or unsupported; or a write error; 2 bad "
+     "usage, or a file that is not a history (foreign, damaged, of a newer schema, locked or "
+     "read-only to add); nothing was changed.",
+     history_options},
     {NULL, NULL, 0, NULL, NULL, NULL, NULL},
 };
 

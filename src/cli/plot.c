@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
+#include "history/read.h"
 #include "plot/figures.h"
 #include "report/html.h"
 #include "report/read.h"
@@ -178,7 +179,7 @@ int command_plot(int argc, char **argv)
                            "--format json)");
     const char *gnuplot = plot_gnuplot_find();
     rb_results_file file;
-    if (results_read(results, &file) != 0)
+    if (history_results_read(results, &file) != 0)
         return 2;
     plot_set set;
     if (plot_build(&file.res, results, baseline, &set) != 0) {

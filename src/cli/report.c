@@ -19,6 +19,7 @@
 #include "base/util.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
+#include "history/read.h"
 #include "report/read.h"
 #include "report/reporters.h"
 
@@ -140,7 +141,7 @@ int command_report(int argc, char **argv)
     if (status == 0)
         status = plan_outputs(paths, n, format, formats);
     rb_results_file file;
-    int loaded = status == 0 && results_read(results, &file) == 0;
+    int loaded = status == 0 && history_results_read(results, &file) == 0;
     if (status == 0 && !loaded)
         status = 2;
     if (status == 0)

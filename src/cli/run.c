@@ -25,6 +25,7 @@
 #include "base/util.h"
 #include "config/experiment.h"
 #include "config/sweep.h"
+#include "history/append.h"
 #include "report/reporters.h"
 #include "run/metadata.h"
 #include "run/progress.h"
@@ -429,7 +430,9 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
     if (opt->no_probes)
         exp.probes = 0;
     output_plan outputs;
-    if (plan_outputs(opt, &exp, &sweep, &outputs) != 0) {
+    if (plan_outputs(opt, &exp, &sweep, &outputs) != 0 ||
+        history_outputs_check(outputs.paths, outputs.formats, outputs.n,
+                              outputs.out ? outputs.out_format : -1) != 0) {
         output_plan_free(&outputs);
         sweep_free(&sweep);
         experiment_free(&exp);
@@ -475,7 +478,9 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
 
     int status = exit_status(&res, opt->require_ok);
     for (size_t k = 0; k < outputs.n; k++)
-        if (write_file(outputs.paths[k], outputs.reporters[k], &res) != 0)
+        if ((outputs.formats[k] == RB_FORMAT_SQLITE
+                 ? history_output(outputs.paths[k], &res, status)
+                 : write_file(outputs.paths[k], outputs.reporters[k], &res)) != 0)
             status = write_failed(status);
     if (outputs.out && (errno = 0, outputs.out(stdout, &res) != 0)) {
         /* said here, with the reason, rather than by main's later check */

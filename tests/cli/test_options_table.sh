@@ -48,7 +48,7 @@ for command in $commands; do
   ok "$command: completed from its first letters" grep -Fxq "$command" "$tmp/completed"
 done
 complete_words redbench --format "" >"$tmp/completed"
-is "$(sort "$tmp/completed" | tr '\n' ' ')" "csv html json md table " "the completion offers --format's words"
+is "$(sort "$tmp/completed" | tr '\n' ' ')" "csv html json md sqlite table " "the completion offers --format's words"
 complete_words redbench compare --format "" >"$tmp/completed"
 is "$(sort "$tmp/completed" | tr '\n' ' ')" "csv json md table " "... and compare's own"
 # The manual page holds its two generated parts whole: the OPTION SUMMARY

@@ -223,7 +223,7 @@ static const struct refusal value_mistakes[] = {
     {"bad cache", "[experiment]\ncache = warm\n[run a]\nplugin = p\n", 1,
      "t.ini:2: error: cache = warm is not valid; valid: hot, cold"},
     {"bad format", "[experiment]\nformat = xml\n[run a]\nplugin = p\n", 1,
-     "t.ini:2: error: format = xml is not valid; valid: table, csv, json, md, html"},
+     "t.ini:2: error: format = xml is not valid; valid: table, csv, json, md, html, sqlite"},
 };
 
 static void test_values(void)

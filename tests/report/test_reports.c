@@ -684,7 +684,7 @@ static void check_lookup_and_counts(void)
            report_for("json") == report_json && report_for("md") == report_md,
        "report_for: every format");
     ok(report_for("xml") == NULL && report_for(NULL) == NULL, "report_for: unknown format");
-    is_str(report_formats(), "table, csv, json, md, html", "report_formats");
+    is_str(report_formats(), "table, csv, json, md, html, sqlite", "report_formats");
     size_t counts[RB_ROW_COUNT_];
     results_count(&results, counts);
     ok(counts[RB_ROW_OK] == 1 && counts[RB_ROW_WRONG] == 1 && counts[RB_ROW_FAILED] == 1 &&

@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 # The layers, lowest first: a file of one may include the ones before it.
-layers="base host config run plot report compare tune cli"
+layers="base host config run plot report compare history tune cli"
 
 # The place of a layer in the order, or nothing when it is not a layer.
 rank_of() {
