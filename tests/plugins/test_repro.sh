@@ -53,8 +53,8 @@ ok "determinism_runs = 0: no level" is fixed f32 null "$tmp/none.json"
 # compare reads the levels back and shows both sides'
 "$rb" compare "$tmp/repro.json" "$tmp/none.json" >"$tmp/compare.txt" 2>&1
 ok "compare shows the level changing" grep -q 'layout-independent -> -' "$tmp/compare.txt"
-"$rb" compare --format json "$tmp/repro.json" "$tmp/repro.json" -o "$tmp/compare.json" \
-  >"$tmp/compare.out" 2>&1
+"$rb" compare "$tmp/repro.json" "$tmp/repro.json" --format json >"$tmp/compare.json" \
+  2>"$tmp/compare.err"
 ok "compare's JSON has old_repro and new_repro" "$JQ" -e \
   '[.comparisons[] | select(.old_repro == "layout-independent" and .new_repro == "layout-independent")]
    | length == 3' "$tmp/compare.json"
