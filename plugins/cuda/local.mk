@@ -19,7 +19,8 @@ CUDA_PACK_CU = \
 	plugins/cuda/reduce_add_sync.cu \
 	plugins/cuda/shared_array.cu \
 	plugins/cuda/histogram.cu \
-	plugins/cuda/cub.cu
+	plugins/cuda/cub.cu \
+	plugins/cuda/repro.cu
 CUDA_PACK_DEPS = \
 	sdk/redbench/plugin.h \
 	sdk/redbench/backend.h \

@@ -37,6 +37,7 @@
 #include "base/util.h"
 #include "config/experiment.h"
 #include "report/read.h"
+#include "run/rules.h"
 
 /* ---- reading a result file ---- */
 
@@ -157,6 +158,7 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     out->n = cfg->n;
     out->status = keep(file, row_status_name(row->status));
     out->reason = keep(file, row->reason);
+    out->repro = keep(file, rules_repro_name(row->repro.level));
     out->device = row->device_index;
     out->params = load_params(file, cfg);
     out->params_text = out->params->text;
@@ -740,6 +742,7 @@ void comparison_run(rb_comparison *cmp)
         cmp->n_became_bad += p->became_bad != 0;
         p->differs = settings_that_differ(p->old_row, p->new_row);
         cmp->n_differ += p->differs != 0;
+        cmp->repro_shown |= p->old_row->repro || p->new_row->repro;
         judge_energy(p, &cmp->criteria);
         cmp->n_energy_pairs += p->no_energy == NULL;
         cmp->n_energy_tested += p->no_energy == NULL && p->energy.tested;

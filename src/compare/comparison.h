@@ -53,6 +53,8 @@ typedef struct rb_compare_row {
     uint64_t n;
     const char *status;     /* "ok", "wrong", ... */
     const char *reason;
+    const char *repro;      /* the reproducibility level ("run-to-run",
+                               ...); NULL unknown */
     const rb_compare_params *params;
     const char *params_text; /* params->text */
     const char *bins;       /* the row's bins as text, "" if none */
@@ -160,6 +162,9 @@ typedef struct rb_comparison {
      * else unclear), p-values adjusted with Holm's method over the pairs
      * whose energy was tested (a family of their own, so that measuring
      * energy does not change time's verdicts). */
+    int repro_shown;                 /* some row of either file has a
+                                        reproducibility level: the reports
+                                        show both sides' */
     int energy_shown;                /* some row of either file has energy: the
                                         reports show energy beside time */
     size_t energy_counts[RB_VERDICT_COUNT_]; /* over the pairs with energy */

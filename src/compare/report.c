@@ -28,7 +28,7 @@
 
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_OP, COL_DTYPE, COL_N, COL_OLD, COL_NEW,
-    COL_RATIO, COL_INTERVAL, COL_P, COL_VERDICT, COL_E_OLD, COL_E_NEW, COL_E_RATIO,
+    COL_RATIO, COL_INTERVAL, COL_P, COL_REPRO, COL_VERDICT, COL_E_OLD, COL_E_NEW, COL_E_RATIO,
     COL_E_INTERVAL, COL_ENERGY, COL_NOTE, COL_COUNT
 };
 
@@ -41,7 +41,7 @@ static const rb_column columns[COL_COUNT] = {
     [COL_P] = {"p", 1},            [COL_VERDICT] = {"verdict", 0},
     [COL_E_OLD] = {"old J", 1},    [COL_E_NEW] = {"new J", 1},
     [COL_E_RATIO] = {"J ratio", 1}, [COL_E_INTERVAL] = {"J interval", 0},
-    [COL_ENERGY] = {"energy", 0},  [COL_NOTE] = {"note", 0},
+    [COL_ENERGY] = {"energy", 0},  [COL_REPRO] = {"repro", 0},    [COL_NOTE] = {"note", 0},
 };
 
 /* The columns shown: `note` only when some pair was measured differently,
@@ -50,6 +50,7 @@ static void shown_columns(const rb_comparison *cmp, int shown[COL_COUNT])
 {
     for (int c = 0; c < COL_COUNT; c++)
         shown[c] = c == COL_NOTE                        ? cmp->n_differ > 0
+                   : c == COL_REPRO                    ? cmp->repro_shown
                    : c >= COL_E_OLD && c <= COL_ENERGY ? cmp->energy_shown
                                                        : 1;
 }
@@ -80,6 +81,16 @@ static char *duration_cell(double ns)
     char text[64];
     format_duration_ns(ns, text, sizeof text);
     return xstrdup(text);
+}
+
+/* The reproducibility levels of a pair: "run-to-run", or "exact ->
+ * varies" where they differ; "-" unknown. */
+static char *repro_cell(const rb_compare_pair *p)
+{
+    const char *old_level = p->old_row->repro ? p->old_row->repro : "-";
+    const char *new_level = p->new_row->repro ? p->new_row->repro : "-";
+    return strcmp(old_level, new_level) == 0 ? xstrdup(new_level)
+                                             : xasprintf("%s -> %s", old_level, new_level);
 }
 
 /* "timing launch -> graph; cache hot -> cold": each setting that differs
@@ -129,6 +140,7 @@ static void fill_cells(size_t number, const rb_compare_pair *p, char *cells[COL_
                                 ? xasprintf("[%.3f, %.3f]", e->ci_low, e->ci_high)
                                 : xstrdup("-");
     cells[COL_ENERGY] = xstrdup(energy_verdict_text(p));
+    cells[COL_REPRO] = repro_cell(p);
     cells[COL_NOTE] = note_text(p);
 }
 
@@ -689,6 +701,10 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
         write_new_side(&w, p->old_row, p->new_row);
         json_member_string(&w, "old_status", p->old_row->status);
         json_member_string(&w, "new_status", p->new_row->status);
+        if (cmp->repro_shown) {
+            json_member_string(&w, "old_repro", p->old_row->repro);
+            json_member_string(&w, "new_repro", p->new_row->repro);
+        }
         json_member_uint(&w, "old_reps", s->n_old);
         json_member_uint(&w, "new_reps", s->n_new);
         json_member_uint(&w, "old_rounds", s->rounds_old);

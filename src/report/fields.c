@@ -223,6 +223,11 @@ static void get_determinism_results(const rb_row_ref *r, rb_value *v)
     count(v, r->row->determinism_results, r->row->determinism != RB_DETERMINISM_UNKNOWN);
 }
 
+static void get_repro(const rb_row_ref *r, rb_value *v)
+{
+    text(v, rules_repro_name(r->row->repro.level));
+}
+
 static void get_probes(const rb_row_ref *r, rb_value *v) { text(v, probes_name(r->row->probes)); }
 
 static void get_probes_passed(const rb_row_ref *r, rb_value *v)
@@ -460,6 +465,8 @@ const rb_field rb_row_fields[] = {
      .put = fill_rank_energy},
     {.name = "samples_ns", .get = get_object, .kind = RB_VALUE_OBJECT, .put = fill_samples},
     {.name = "rounds", .get = get_object, .kind = RB_VALUE_OBJECT, .put = fill_rounds},
+    {.name = "repro", .get = get_repro, .title = "repro", .unit = RB_UNIT_WORDS,
+     .kind = RB_VALUE_TEXT, .put = fill_repro},
 };
 const size_t rb_n_row_fields = sizeof rb_row_fields / sizeof rb_row_fields[0];
 

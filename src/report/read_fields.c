@@ -601,3 +601,10 @@ int fill_rounds(rb_row_fill *f, const rb_value *v, const json_value *j)
     f->row->n_rounds = j->count;
     return 0;
 }
+
+int fill_repro(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    return fill_word(f, v, &f->row->repro.level, rules_repro_name, RB_REPRO_COUNT_,
+                     RB_REPRO_UNKNOWN);
+}

@@ -50,6 +50,6 @@ rb_fill_fn fill_index, fill_run, fill_plugin, fill_pack, fill_plugin_path, fill_
     fill_n_total, fill_busbw, fill_slowest_rank, fill_slowest_rank_ns, fill_fastest_rank,
     fill_fastest_rank_ns, fill_wrong_ranks, fill_scaling, fill_samples, fill_rounds,
     fill_energy_source, fill_energy_note, fill_energy_j, fill_power_w, fill_energy_calls,
-    fill_energy_s, fill_sm_clock_min, fill_sm_clock_max, fill_rank_energy;
+    fill_energy_s, fill_sm_clock_min, fill_sm_clock_max, fill_rank_energy, fill_repro;
 
 #endif

@@ -7,7 +7,8 @@
  * "%peak" columns (of the measured and of the theoretical peak) appear when
  * some row has them; "err/tol" (the error in units of the tolerance) and
  * "det" (repeated runs gave the same bits: yes or no) when some row was
- * verified; "notes" when some row has one; "ranks" and "busbw" (the bus
+ * verified, "repro" (the reproducibility level the host judged: varies,
+ * run-to-run, layout-independent, exact) when some row has one; "notes" when some row has one; "ranks" and "busbw" (the bus
  * bandwidth of a collective) when some row ran on several ranks or has a
  * collective, "scaling" when some row has a one-rank row to scale
  * against, and "J/GB" and "W" (energy per gigabyte read, average power)
@@ -30,7 +31,7 @@
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,
     COL_GBS, COL_JPGB, COL_WATTS, COL_RANKS, COL_BUSBW, COL_SCALING, COL_PCT_MEASURED, COL_PCT_PEAK,
-    COL_ERROR_RATIO, COL_DETERMINISTIC, COL_NOTES, COL_STATUS, COL_COUNT
+    COL_ERROR_RATIO, COL_DETERMINISTIC, COL_REPRO, COL_NOTES, COL_STATUS, COL_COUNT
 };
 
 /* Each column's field (report/fields.c), which gives its title and text;
@@ -58,6 +59,7 @@ static const struct {
     [COL_PCT_PEAK] = {"pct_peak", NULL, 1},
     [COL_ERROR_RATIO] = {"error_ratio", NULL, 1},
     [COL_DETERMINISTIC] = {"deterministic", NULL, 0},
+    [COL_REPRO] = {"repro", NULL, 0},
     [COL_NOTES] = {NULL, "notes", 0},
     [COL_STATUS] = {"status", NULL, 0},
 };
@@ -141,7 +143,7 @@ static void write_table(FILE *out, const rb_results *res)
     for (int c = 0; c < COL_COUNT; c++) {
         layout[c] = (rb_column){column_title(c), columns[c].right};
         shown[c] = c != COL_PCT_MEASURED && c != COL_PCT_PEAK && c != COL_ERROR_RATIO &&
-                   c != COL_DETERMINISTIC && c != COL_NOTES && c != COL_RANKS &&
+                   c != COL_DETERMINISTIC && c != COL_REPRO && c != COL_NOTES && c != COL_RANKS &&
                    c != COL_BUSBW && c != COL_SCALING && c != COL_JPGB && c != COL_WATTS;
     }
     for (size_t k = 0; k < res->n_rows; k++) {
@@ -161,6 +163,8 @@ static void write_table(FILE *out, const rb_results *res)
             shown[COL_JPGB] = shown[COL_WATTS] = 1;
         if (row->determinism != RB_DETERMINISM_UNKNOWN)
             shown[COL_DETERMINISTIC] = 1;
+        if (row->repro.level != RB_REPRO_UNKNOWN)
+            shown[COL_REPRO] = 1;
         if (*cells[k][COL_NOTES])
             shown[COL_NOTES] = 1;
     }

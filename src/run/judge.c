@@ -1,6 +1,7 @@
 /* src/run/judge.c: whether a configuration's result is right: verify and
  * the verdict against the reference (run/reference.c), repeated runs
- * compared bit for bit (determinism), and the probes (run/probe.c): inputs
+ * compared bit for bit (determinism; the first result's bits kept in the
+ * row for the layouts' comparison after the run), and the probes (run/probe.c): inputs
  * of exact answer written between calls of the initialised plugin. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,8 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
         snprintf(row->result_text, sizeof row->result_text, "(rank %u: not the root)", r->rank);
         return RB_OK;
     }
+    row->repro.bits = rules_result_bits(result, cfg->op, cfg->bins);
+    row->repro.bits_known = 1;
     rb_verdict v;
     reference_judge(&r->ref, &r->input, result, &v);
     row->error = v.error;

@@ -28,6 +28,27 @@ typedef struct rb_round {
 /* The ranks whose share of the energy a row keeps. */
 #define RB_ENERGY_RANKS_MAX 64
 
+/* How far a row's bits repeat, judged by the host from what it saw, never
+ * claimed by the plugin (rows_reproducibility, run/row_finish.h). */
+enum rb_repro {
+    RB_REPRO_UNKNOWN = 0, /* not judged: not ok, or no repeated runs */
+    RB_REPRO_VARIES,      /* repeated runs gave different bits */
+    RB_REPRO_RUN_TO_RUN,  /* the same bits run after run (det = yes) */
+    RB_REPRO_LAYOUT,      /* layout-independent: and the same bits for every
+                             layout (parameter combination) of its plugin
+                             on the same data in the run, two at least */
+    RB_REPRO_EXACT,       /* the exact answer: integer types, min and max,
+                             and sums of whole numbers too few to round */
+    RB_REPRO_COUNT_
+};
+
+/* The level, and the bits of the first verified result it was judged on. */
+typedef struct rb_repro_judged {
+    int level;          /* enum rb_repro */
+    int bits_known;     /* the first result was verified */
+    uint64_t bits;      /* rules_result_bits of that result */
+} rb_repro_judged;
+
 typedef struct rb_row {
     const rb_configuration *config;
     int status;             /* enum rb_row_status */
@@ -77,6 +98,8 @@ typedef struct rb_row {
     int probes;             /* enum rb_probes (base/names.h): the verdict on
                                probe inputs */
     uint32_t probes_passed; /* probes whose result was exact */
+    rb_repro_judged repro;  /* how far its bits repeat, judged by the host
+                               (rows_reproducibility, run/row_finish.h) */
 
     /* Clocks around the timed repetitions (after the warm-up, after the last
      * repetition), where the backend can read them. */

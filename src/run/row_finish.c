@@ -5,7 +5,9 @@
  * ranks' rows (the slowest rank's time per call, the slowest and fastest
  * rank, the ranks judged wrong, the energy and power summed over the
  * ranks' devices with each rank's share); and, after the run, each multi-rank row's
- * scaling efficiency against the one-rank row of the same configuration. */
+ * scaling efficiency against the one-rank row of the same configuration,
+ * and every row's reproducibility level (its bits against its own repeated
+ * runs and against the other layouts of its plugin on the same data). */
 #include "run/row_finish.h"
 
 #include <stdint.h>
@@ -18,6 +20,7 @@
 #include "base/util.h"
 #include "run/rank_group.h"
 #include "run/rank_link.h"
+#include "run/rules.h"
 
 /* The row's bandwidth and share of the peak, from its median and the device
  * record (-1: none). */
@@ -156,6 +159,7 @@ void row_merge_ranks(rank_group *g, rb_row *row)
     row->determinism_results = first->row.determinism_results;
     row->probes = first->row.probes;
     row->probes_passed = first->row.probes_passed;
+    row->repro = first->row.repro;
     row->batch_calls = first->row.batch_calls;
     row->clocks_known = first->row.clocks_known;
     row->clocks_before = first->row.clocks_before;
@@ -219,5 +223,46 @@ void rows_scaling(rb_results *res)
             row->scaling = ideal / row->stats.median;
             break;
         }
+    }
+}
+
+/* Whether `other` is another layout of `row`'s plugin on the same data:
+ * the same plugin, op, dtype, distribution, bins, ranks and n, and the
+ * same input seed; ok with its first result's bits known. */
+static int same_data_layout(const rb_row *row, const rb_row *other)
+{
+    const rb_configuration *a = row->config, *b = other->config;
+    return other != row && b && b->plugin == a->plugin && other->status == RB_ROW_OK &&
+           other->repro.bits_known && other->seed == row->seed && sweep_data_order(a, b) == 0;
+}
+
+void rows_reproducibility(rb_results *res)
+{
+    for (size_t k = 0; k < res->n_rows; k++) {
+        rb_row *row = &res->rows[k];
+        const rb_configuration *c = row->config;
+        int ok = c && c->plugin && row->status == RB_ROW_OK && row->repro.bits_known;
+        int exact = c && rules_exact_answer(c->op, c->dtype, c->distribution, c->n);
+        row->repro.level = rules_repro_alone(ok, row->determinism, exact, row->error);
+    }
+    for (size_t k = 0; k < res->n_rows; k++) {
+        rb_row *row = &res->rows[k];
+        if (row->repro.level != RB_REPRO_RUN_TO_RUN && row->repro.level != RB_REPRO_EXACT)
+            continue;
+        size_t layouts = 1;
+        int same = 1;
+        for (size_t j = 0; j < res->n_rows; j++) {
+            const rb_row *other = &res->rows[j];
+            if (!same_data_layout(row, other))
+                continue;
+            layouts++;
+            if (other->repro.bits != row->repro.bits ||
+                other->determinism == RB_DETERMINISM_DIFFERS)
+                same = 0;
+        }
+        if (!same)
+            row->repro.level = RB_REPRO_RUN_TO_RUN; /* an exact row too: its layouts disagree */
+        else if (row->repro.level == RB_REPRO_RUN_TO_RUN && layouts >= 2)
+            row->repro.level = RB_REPRO_LAYOUT;
     }
 }

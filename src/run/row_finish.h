@@ -23,4 +23,14 @@ void row_merge_ranks(struct rank_group *g, rb_row *row);
  * against the one-rank row of the same configuration in the same run. */
 void rows_scaling(rb_results *res);
 
+/* In the parent after the run: every row's reproducibility level (enum
+ * rb_repro, run/results.h): unknown unless ok with repeated runs compared;
+ * varies where they differed; exact where the answer cannot round
+ * (rules_exact_answer) and was found; layout-independent where at least
+ * one other layout of the same plugin ran on the same data (the same op,
+ * dtype, distribution, bins, ranks, n and seed, in any run section) and
+ * every such layout gave the same bits and none varied; else run-to-run.
+ * An exact row whose layouts disagree is run-to-run. */
+void rows_reproducibility(rb_results *res);
+
 #endif

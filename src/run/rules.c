@@ -1,7 +1,8 @@
 /* src/run/rules.c: the rules of measuring one configuration that need no
  * plugin and no device (see run/rules.h): the stop rule of the timed
  * repetitions and its noise, the bimodality check of samples, the size of a graph batch, the bit comparison of results,
- * the error in units of the tolerance, and the names shown for timing
+ * the digest of a result's bits and the reproducibility level a row has on
+ * its own, the error in units of the tolerance, and the names shown for timing
  * modes, throttle reasons and profiler ranges. */
 #include "run/rules.h"
 
@@ -14,6 +15,7 @@
 #include "base/stats.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "run/results.h"
 
 int rules_checks_noise_at(size_t count)
 {
@@ -154,6 +156,74 @@ int rules_same_result(const rb_result *a, const rb_result *b, int op, uint32_t b
     if (a->i != b->i || memcmp(&a->f, &b->f, sizeof a->f) != 0)
         return 0;
     return op != RB_OP_ARGMAX || a->index == b->index;
+}
+
+/* FNV-1a over `bytes` bytes at p, from the digest h. */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t bytes)
+{
+    const unsigned char *b = p;
+    for (size_t k = 0; k < bytes; k++) {
+        h ^= b[k];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+uint64_t rules_result_bits(const rb_result *r, int op, uint32_t bins)
+{
+    uint64_t h = 14695981039346656037ull;
+    if (op == RB_OP_HISTOGRAM) {
+        uint32_t have = r->bins && r->n_bins >= bins ? bins : 0;
+        h = fnv1a(h, &have, sizeof have);
+        return have ? fnv1a(h, r->bins, bins * sizeof *r->bins) : h;
+    }
+    h = fnv1a(h, &r->i, sizeof r->i);
+    h = fnv1a(h, &r->f, sizeof r->f);
+    if (op == RB_OP_ARGMAX)
+        h = fnv1a(h, &r->index, sizeof r->index);
+    return h;
+}
+
+const char *rules_repro_name(int level)
+{
+    static const char *const names[RB_REPRO_COUNT_] = {
+        [RB_REPRO_VARIES] = "varies",
+        [RB_REPRO_RUN_TO_RUN] = "run-to-run",
+        [RB_REPRO_LAYOUT] = "layout-independent",
+        [RB_REPRO_EXACT] = "exact",
+    };
+    return level >= 0 && level < RB_REPRO_COUNT_ ? names[level] : NULL;
+}
+
+int rules_repro_alone(int ok, int determinism, int exact_answer, double error)
+{
+    if (!ok || determinism == RB_DETERMINISM_UNKNOWN)
+        return RB_REPRO_UNKNOWN;
+    if (determinism == RB_DETERMINISM_DIFFERS)
+        return RB_REPRO_VARIES;
+    return exact_answer && error == 0 ? RB_REPRO_EXACT : RB_REPRO_RUN_TO_RUN;
+}
+
+int rules_exact_answer(int op, int dtype, int distribution, uint64_t n)
+{
+    if (op != RB_OP_SUM)
+        return 1; /* min, max, argmax: an element; histogram: counts */
+    int bits; /* whole numbers up to 2^bits are exact in the format */
+    switch (dtype) {
+    case RB_DTYPE_F32: bits = 24; break;
+    case RB_DTYPE_F64: bits = 53; break;
+    case RB_DTYPE_F16: bits = 11; break;
+    case RB_DTYPE_BF16: bits = 8; break;
+    default: return 1; /* integers wrap alike in any order */
+    }
+    uint64_t largest; /* the largest element */
+    if (distribution == RB_DIST_ONES)
+        largest = 1;
+    else if (distribution == RB_DIST_SMALL)
+        largest = 15;
+    else
+        return 0;
+    return n <= (UINT64_C(1) << bits) / largest;
 }
 
 int rules_error_ratio(double error, double tolerance, double *ratio)

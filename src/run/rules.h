@@ -2,7 +2,8 @@
  * plugin and no device, kept apart from the runner so that they are tested
  * on their own: when the timed repetitions stop (and which cap stopped
  * them), how many calls a graph batch holds, whether two results have the
- * same bits, the error in units of the tolerance, the names of throttle
+ * same bits (and a digest of them), the reproducibility level a row has
+ * on its own, the error in units of the tolerance, the names of throttle
  * reasons, and the profiler range name of a configuration. */
 #ifndef RB_RULES_H
 #define RB_RULES_H
@@ -74,6 +75,31 @@ uint32_t rules_batch_calls(long requested, double call_ns);
 /* Whether two results of op have the same bits: the value (integer and
  * floating), the index of argmax and the first `bins` bins of a histogram. */
 int rules_same_result(const rb_result *a, const rb_result *b, int op, uint32_t bins);
+
+/* A digest of a result's bits, as rules_same_result compares them: equal
+ * digests for results that compare the same (FNV-1a, 64 bits), so that
+ * rows can be compared after their results are gone. */
+uint64_t rules_result_bits(const rb_result *r, int op, uint32_t bins);
+
+/* The name of a level of enum rb_repro (run/results.h): "varies",
+ * "run-to-run", "layout-independent", "exact"; NULL for unknown and out of
+ * range. */
+const char *rules_repro_name(int level);
+
+/* The level of one row on its own, before its layouts are compared
+ * (rows_reproducibility): unknown unless ok and checked (`determinism`,
+ * enum rb_determinism), varies where its runs differed, exact where its
+ * answer cannot round (`exact_answer`) and its error is 0, else
+ * run-to-run. */
+int rules_repro_alone(int ok, int determinism, int exact_answer, double error);
+
+/* Whether the exact answer of op over n elements of dtype drawn from
+ * distribution is what any order of reduction returns: integer dtypes
+ * (their sums wrap alike), histograms, min, max and argmax, and floating
+ * sums of whole numbers (small, ones) whose every partial sum is a whole
+ * number the dtype holds exactly (n x the largest element at most 2^p,
+ * p the dtype's significand bits). */
+int rules_exact_answer(int op, int dtype, int distribution, uint64_t n);
 
 /* The error in units of the tolerance: error / tolerance. For an exact
  * comparison (tolerance 0) it is 0 when the error is 0 and unknown

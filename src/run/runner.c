@@ -604,8 +604,9 @@ static void merge_round(rb_row *row, rb_row *got, int round, int rounds, size_t 
     append_samples(row, got);
     if (!row->reason[0] && got->reason[0])
         memcpy(row->reason, got->reason, sizeof row->reason);
-    if (got->determinism == RB_DETERMINISM_DIFFERS)
-        row->determinism = RB_DETERMINISM_DIFFERS;
+    if (got->determinism == RB_DETERMINISM_DIFFERS ||
+        (got->repro.bits_known && row->repro.bits_known && got->repro.bits != row->repro.bits))
+        row->determinism = RB_DETERMINISM_DIFFERS; /* a later round's bits differ */
     if (got->clocks_known) {
         row->clocks_after = got->clocks_after;
         row->throttle_reasons |= got->throttle_reasons;
@@ -753,6 +754,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
     }
     ranks_stop_hub();
     rows_scaling(res);
+    rows_reproducibility(res);
     res->info.wall_seconds = runner_now() - started;
     return 0;
 }

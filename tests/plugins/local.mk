@@ -70,3 +70,22 @@ tests/plugins/fds.stamp: tests/plugins/count-fds.la
 	$(AM_V_GEN)$(gather_plugins) tests/plugins/fds tests/plugins/count-fds.la && touch $@
 check_DATA += tests/plugins/fds.stamp
 CLEANFILES += tests/plugins/fds.stamp tests/plugins/fds/*.so
+
+# The reproducibility levels' cpu plugins (tests/plugins/chunk-sum.h), in a
+# folder of their own so that the loader tests' folder keeps its plugins:
+# chunk-fixed (the same bits on every layout) and its planted twin
+# chunk-twin (its bits follow its parameter), for tests/plugins/test_repro.sh.
+REPRO_TEST_PLUGINS = tests/plugins/chunk-fixed.la tests/plugins/chunk-twin.la
+check_LTLIBRARIES += $(REPRO_TEST_PLUGINS)
+tests_plugins_chunk_fixed_la_SOURCES = tests/plugins/chunk-fixed.c tests/plugins/chunk-sum.h
+tests_plugins_chunk_fixed_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_chunk_fixed_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_plugins_chunk_twin_la_SOURCES = tests/plugins/chunk-twin.c tests/plugins/chunk-sum.h
+tests_plugins_chunk_twin_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_chunk_twin_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests/plugins/repro-dir.stamp: $(REPRO_TEST_PLUGINS)
+	$(AM_V_GEN)$(gather_plugins) tests/plugins/repro-dir $(REPRO_TEST_PLUGINS) && touch $@
+check_DATA += tests/plugins/repro-dir.stamp
+CLEANFILES += tests/plugins/repro-dir.stamp tests/plugins/repro-dir/*.so
+TESTS += tests/plugins/test_repro.sh
+EXTRA_DIST += tests/plugins/test_repro.sh

@@ -4,7 +4,9 @@
 # repetition) at n = 1000 and n = 2^20 + 3 (odd: no multiple of any block
 # or vector width, the 8 halves of f16 and bf16 included), under --tool
 # memcheck and then --tool racecheck, in one process (--no-isolation); each
-# must report 0 errors. Skips without compute-sanitizer, without the cuda
+# must report 0 errors (repro: every dtype, blocks 256 and 1024, batches 4
+# and 8, a block per tile and a grid of 3 taking tiles 3 apart). Skips
+# without compute-sanitizer, without the cuda
 # pack or without a device.
 . "$top_srcdir/tests/lib.sh"
 
@@ -156,6 +158,14 @@ vector = 1, 8
 plugin = cub
 op = sum, max
 dtype = f16, bf16
+[run repro]
+plugin = repro
+op = sum
+dtype = f32, f64, f16, bf16
+block = 256, 1024
+batch = 4, 8
+grid = 0, 3
+order = alternate
 EOF
 
 plan 4
