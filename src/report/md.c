@@ -105,14 +105,18 @@ static const char *const columns[] = {
     "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz", "pct_measured_peak", "pct_peak", "error_ratio", "deterministic", NULL, "status", "reason",
 };
 
-/* What a reader should know about how a row was measured: it measured
+/* What a reader should know about how a row was measured: a probe input's
+ * answer was wrong (its err/tol, on the row's own input, may pass); it measured
  * fewer rounds than asked (interrupted); a cap stopped the repetitions; throttled, with the reasons. "-" when nothing. */
 static char *notes_text(const rb_results *res, const rb_row *row)
 {
     strbuf sb = {0};
+    if (row->probes == RB_PROBES_FAILED)
+        sb_printf(&sb, "wrong on a probe input (err/tol is the row's own input's)");
     size_t rounds = row_rounds_short(res, row);
     if (rounds)
-        sb_printf(&sb, "%zu of %d rounds (interrupted)", rounds, res->info.rounds);
+        sb_printf(&sb, "%s%zu of %d rounds (interrupted)", sb.len ? "; " : "", rounds,
+                  res->info.rounds);
     if (row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
                             strcmp(row->stopped_by, "timeout") == 0))
         sb_printf(&sb, "%sstopped by %s", sb.len ? "; " : "", row->stopped_by);

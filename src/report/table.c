@@ -69,17 +69,22 @@ static const char *column_title(int c)
     return columns[c].field ? row_field(columns[c].field)->title : columns[c].title;
 }
 
-/* What a reader should know about how a row was measured: "1 of 3
- * rounds" when the run was interrupted before the row's last round,
+/* What a reader should know about how a row was measured: "probe" when
+ * a probe input's answer was wrong (its err/tol, on the row's own input,
+ * may be inside the tolerance: the reason under the table says which
+ * probe), "1 of 3 rounds" when the run was interrupted before the row's
+ * last round,
  * "max_reps" or
  * "timeout" when a cap stopped the repetitions before the noise target,
  * "throttled" when the device slowed itself down. "" when nothing. */
 static char *notes_cell(const rb_results *res, const rb_row *row)
 {
     strbuf sb = {0};
+    if (row->probes == RB_PROBES_FAILED)
+        sb_printf(&sb, "probe");
     size_t rounds = row_rounds_short(res, row);
     if (rounds)
-        sb_printf(&sb, "%zu of %d rounds", rounds, res->info.rounds);
+        sb_printf(&sb, "%s%zu of %d rounds", sb.len ? "," : "", rounds, res->info.rounds);
     if (row->stopped_by && (strcmp(row->stopped_by, "max_reps") == 0 ||
                             strcmp(row->stopped_by, "timeout") == 0))
         sb_printf(&sb, "%s%s", sb.len ? "," : "", row->stopped_by);

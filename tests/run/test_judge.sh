@@ -49,7 +49,7 @@ reason_is() {
   return 1
 }
 
-plan 31
+plan 32
 
 # --- every planted bug is caught, at small, odd and large n --------------
 { header gallery
@@ -120,6 +120,8 @@ run blind
 ok "at 4M the random-input check alone passes a sum of 0 (why the probes exist)" \
   "$JQ" -e '.results[] | select(.run == "constant") | .reason | test("^probe 1: the sum is 0")' \
   "$tmp/blind.json"
+ok "... and the table's notes say a probe found it (its err/tol on the row's input passes)" \
+  grep -qE '^ *[0-9]+ +constant .* probe(,[a-z_]+)* +wrong *$' "$tmp/blind.out"
 ok "the last element left out is named" \
   reason_is blind drop-last 4194303 'probe 1: the element at index 4194302 \(the last\) was not counted'
 ok "the element at a 2^k boundary left out is named" \
