@@ -171,7 +171,7 @@ int peak_load_read(const char *path, int cores, rb_peak_load *out)
 int peak_load_busy(const rb_peak_load *load)
 {
     return load && load->load1 >= 0 && load->cores > 0 &&
-           load->load1 >= RB_PEAK_BUSY_SHARE * load->cores;
+           load->load1 - RB_PEAK_OWN_LOAD >= RB_PEAK_BUSY_SHARE * load->cores;
 }
 
 void peak_load_text(const rb_peak_load *load, char *out, size_t len)

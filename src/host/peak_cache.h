@@ -45,10 +45,11 @@ typedef struct rb_peak_load {
     int cores;    /* online processors; 0: unknown */
 } rb_peak_load;
 
-/* A host is busy when its load average is at least this share of its
- * cores: others then take processor time and memory bandwidth from the
- * measurement. */
+/* A host is busy when its load average, less the one process that
+ * measures (RB_PEAK_OWN_LOAD), is at least this share of its cores: others
+ * then take processor time and memory bandwidth from the measurement. */
 #define RB_PEAK_BUSY_SHARE 0.5
+#define RB_PEAK_OWN_LOAD 1.0
 /* How long a figure measured on a busy host is kept (where the key has a
  * limit): long enough for a run's commands to share it, short enough that
  * it is not the yardstick for the rest of the day. */
