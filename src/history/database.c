@@ -26,9 +26,15 @@ int history_is_database_file(const char *path)
 {
     static const char magic[16] = "SQLite format 3";
     char head[16];
-    int fd = open(path, O_RDONLY);
+    /* without waiting on a pipe or a device: only a regular file is one */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 0;
+    }
     ssize_t got = read(fd, head, sizeof head);
     close(fd);
     return got == (ssize_t)sizeof head && memcmp(head, magic, sizeof head) == 0;
