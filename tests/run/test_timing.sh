@@ -146,7 +146,7 @@ is "$(q '[.results[]|.run+":"+.status+":"+(.deterministic|tostring)]|join(",")' 
    "flaky-bits: right (ok) but not deterministic; kahan: deterministic"
 is "$(q '.results[0].determinism_results' "$tmp/flaky.json")" "4" "determinism_runs = 3: four results"
 run -c "$tmp/flaky.ini" -o "$tmp/flaky.txt" --format table
-ok "the table has err/tol and det columns" grep -qE 'err/tol +det +(notes +)?status$' "$tmp/flaky.txt"
+ok "the table has err/tol and det columns" grep -qE 'err/tol +det +(repro +)?(notes +)?status$' "$tmp/flaky.txt"
 ok "... and flaky-bits' rows say det no" grep -qE 'flaky +flaky-bits .* no +([a-z_,]+ +)?ok$' "$tmp/flaky.txt"
 run -c "$tmp/flaky.ini" -o "$tmp/flaky.md" --format md
 ok "the Markdown table has err/tol, det and notes" \
