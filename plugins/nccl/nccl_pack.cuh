@@ -8,7 +8,7 @@
  * all-reduce alone, handed to the host whole); the NCCL type and op of a
  * configuration, a device buffer of n elements for the collective's result,
  * CUB's reduction of a device vector to the one value verify reads
- * (sdk/redbench/cuda_vector_reduce.cuh), the
+ * (redbench/cuda_vector_reduce.cuh), the
  * `algo` and `proto` parameters, setup (the body of every strategy's
  * init), verify and teardown, and the descriptor's fields that every
  * strategy has. Integer sums are reduced in the unsigned type, so that

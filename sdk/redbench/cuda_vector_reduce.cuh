@@ -1,4 +1,5 @@
-/* sdk/redbench/cuda_vector_reduce.cuh: CUB's reduction of a device vector of n
+/* SPDX-License-Identifier: Apache-2.0 */
+/* redbench/cuda_vector_reduce.cuh: CUB's reduction of a device vector of n
  * elements of a configuration's dtype to its one value, for the packs whose
  * collectives leave an n-element vector and whose `result = value` reduces
  * it further (nccl, p2p). Integer sums are reduced in the unsigned type, so
