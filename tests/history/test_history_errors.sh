@@ -4,7 +4,8 @@
 # malformed one (an SQLite header over garbage; a history cut short), a
 # file that is no database, another program's database, a history of a
 # newer schema, a read-only one (to add; reading it works) and one locked
-# by another process. A run given such a history as -o runs nothing;
+# by another process; on a full disk (a small tmpfs, where one can be
+# mounted) a run that cannot be added loses no earlier run. A run given such a history as -o runs nothing;
 # standard output cannot take the sqlite format; a missing history is not
 # made by reading it.
 . "$top_srcdir/tests/lib.sh"
@@ -12,7 +13,7 @@ cd "$top_builddir"
 gen=$top_builddir/tests/history/make-history
 [ -x "$gen" ] || skip_all "make-history not built"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed"
-plan 37
+plan 41
 digest() { sha256sum "$1" | cut -d' ' -f1; }
 
 experiment_header small >"$tmp/small.ini"
@@ -88,4 +89,23 @@ is "$?" 2 "history add of a file that is not results: exit 2"
 ok "... and no history is made" test ! -e "$tmp/new.db"
 "$rb" report "$tmp/run.json@latest" >"$tmp/out" 2>"$tmp/err"
 ok "RUN.json@latest: the file is not a history, so it names no run" grep -Fq "$tmp/run.json: not a history" "$tmp/err"
+# A full disk: the run that does not fit is not added, and every earlier
+# run is still there, whole.
+mkdir -p "$tmp/small-disk"
+if mount -t tmpfs -o size=512k tmpfs "$tmp/small-disk" 2>/dev/null; then
+  trap 'umount "$tmp/small-disk" 2>/dev/null; rm -rf "$tmp"' EXIT
+  "$gen" "$tmp/small-disk/h.db" 3 2 || bail "make-history failed"
+  "$rb" history "$tmp/small-disk/h.db" >"$tmp/before" 2>&1
+  dd if=/dev/zero of="$tmp/small-disk/fill" bs=4k 2>/dev/null
+  "$rb" history add "$tmp/small-disk/h.db" "$tmp/run.json" >"$tmp/out" 2>"$tmp/err"
+  status=$?
+  ok "a full disk: history add fails (exit $status)" test "$status" -ne 0
+  ok "... naming the history" grep -Fq "$tmp/small-disk/h.db" "$tmp/err"
+  rm -f "$tmp/small-disk/fill"
+  "$rb" history "$tmp/small-disk/h.db" >"$tmp/after" 2>&1
+  ok "... and every earlier run is listed as before" cmp -s "$tmp/before" "$tmp/after"
+  is "$(sqlite3 "$tmp/small-disk/h.db" 'PRAGMA integrity_check')" "ok" "... in a database that is whole"
+else
+  for k in 1 2 3 4; do skip "cannot mount a small tmpfs here"; done
+fi
 done_testing
