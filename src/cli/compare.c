@@ -18,21 +18,6 @@
 #include "compare/comparison.h"
 #include "history/read.h"
 
-/* "5", "5%", "0.5" -> 0.05, 0.05, 0.005. */
-static int parse_threshold(const char *text, double *out)
-{
-    char *copy = xstrdup(text);
-    size_t len = strlen(copy);
-    if (len > 0 && copy[len - 1] == '%')
-        copy[len - 1] = '\0';
-    double pct;
-    const char *why;
-    int status = parse_double(copy, &pct, &why) == 0 && pct >= 0 && pct <= 1000 ? 0 : -1;
-    free(copy);
-    *out = pct / 100;
-    return status;
-}
-
 typedef struct compare_options {
     const char *paths[2];
     int n_paths;
@@ -72,7 +57,7 @@ static int parse_options(int argc, char **argv, const rb_getopt *g, rb_compariso
             cmp->energy_report_only = strcmp(optarg, "report") == 0;
             break;
         case 't':
-            if (parse_threshold(optarg, &cmp->criteria.threshold) != 0)
+            if (parse_percent(optarg, 1, &cmp->criteria.threshold) != 0)
                 return usage_error("compare", "--threshold '%s' is not a percentage; valid: a "
                                    "number from 0 to 1000, e.g. 5 or 2.5%%", optarg);
             break;

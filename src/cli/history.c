@@ -37,21 +37,6 @@ typedef struct history_options {
     int n_operands;
 } history_options;
 
-/* "5", "5%" -> 0.05. */
-static int parse_percent(const char *text, double *out)
-{
-    char *copy = xstrdup(text);
-    size_t len = strlen(copy);
-    if (len > 0 && copy[len - 1] == '%')
-        copy[len - 1] = '\0';
-    double pct;
-    const char *why;
-    int ok = parse_double(copy, &pct, &why) == 0 && pct > 0 && pct <= 1000;
-    free(copy);
-    *out = pct / 100;
-    return ok ? 0 : -1;
-}
-
 /* A date as --since and --until take it: YYYY-MM-DD, optionally with a time. */
 static int valid_date(const char *text)
 {
@@ -93,7 +78,7 @@ static int parse(int argc, char **argv, history_options *o)
         case 'r': o->which = optarg; break;
         case 't':
             o->threshold_given = 1;
-            if (parse_percent(optarg, &o->criteria.threshold) != 0)
+            if (parse_percent(optarg, 0, &o->criteria.threshold) != 0)
                 status = usage_error("history", "--threshold '%s' is not a percentage; valid: "
                                      "a number above 0 up to 1000, e.g. 5 or 2.5%%", optarg);
             break;

@@ -12,6 +12,7 @@
 
 #include "base/diag.h"
 #include "base/names.h"
+#include "base/units.h"
 #include "base/util.h"
 #include "cli/option_table.h"
 #include "report/reporters.h"
@@ -187,4 +188,19 @@ void options_free(rb_options *opt)
     free(opt->runs);
     overrides_free(opt->overrides, opt->n_overrides);
     memset(opt, 0, sizeof *opt);
+}
+
+int parse_percent(const char *text, int allow_zero, double *out)
+{
+    char *copy = xstrdup(text);
+    size_t len = strlen(copy);
+    if (len > 0 && copy[len - 1] == '%')
+        copy[len - 1] = '\0';
+    double pct;
+    const char *why;
+    int ok = parse_double(copy, &pct, &why) == 0 && (allow_zero ? pct >= 0 : pct > 0) &&
+             pct <= 1000;
+    free(copy);
+    *out = pct / 100;
+    return ok ? 0 : -1;
 }

@@ -64,4 +64,8 @@ void overrides_free(rb_override *overrides, size_t count);
  * for the others. Returns 2, the exit status of bad usage. */
 int usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A threshold in percent, as --threshold takes it: "5" or "5%" -> 0.05, of
+ * at most 1000%; 0 only where allow_zero. Returns 0, or -1 when invalid. */
+int parse_percent(const char *text, int allow_zero, double *out);
+
 #endif
