@@ -54,8 +54,10 @@
 
 #include "base/names.h"
 #include "base/util.h"
+#include "config/sweep.h"
 #include "host/registry.h"
 #include "run/progress.h"
+#include "run/rank_hub.h"
 
 /* Seconds that opening the device and preparing the input get at least. */
 #define ISOLATE_PREPARE_MIN 120.0
@@ -84,6 +86,9 @@ typedef struct shared_page {
 /* The worker's side: where steps and messages go. */
 static shared_page *worker_page;
 static int worker_fd = -1;
+/* The most hub sockets a worker keeps (a launcher of this many processes,
+ * and its helper). */
+#define ISOLATE_HUB_FDS_MAX (RB_SWEEP_LARGEST_RANKS + 1)
 static int worker_preparing; /* the kind of step the parent's clock times */
 static int worker_threads = -1; /* threads when the configuration's init began */
 
@@ -417,8 +422,15 @@ static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_
     close(null);
     /* The plugin gets the pipe to the parent and the standard streams,
      * nothing else the parent had open (results, the caller's descriptors,
-     * other workers' pipes). */
-    isolate_close_descriptors(&worker_fd, 1);
+     * other workers' pipes), but for the hub's sockets under a launcher,
+     * through which this worker asks the launcher's processes to start
+     * their ranks. */
+    {
+        int keep[1 + ISOLATE_HUB_FDS_MAX];
+        keep[0] = worker_fd;
+        size_t n_keep = 1 + hub_descriptors(keep + 1, ISOLATE_HUB_FDS_MAX);
+        isolate_close_descriptors(keep, n_keep);
+    }
     if (plugin) {
         char why[ISOLATE_REASON_MAX];
         isolate_step(RB_STEP_LOAD);

@@ -502,6 +502,17 @@ uint32_t hub_size(void)
     return hub_processes;
 }
 
+size_t hub_descriptors(int *out, size_t max)
+{
+    size_t n = 0;
+    for (uint32_t k = 0; hub_peers && k < hub_processes && n < max; k++)
+        if (hub_peers[k] >= 0)
+            out[n++] = hub_peers[k];
+    if (hub_helper >= 0 && n < max)
+        out[n++] = hub_helper;
+    return n;
+}
+
 int hub_request(uint32_t rank, size_t config, const char *leader, int mpi)
 {
     if (!hub_peers || (rank == 0 && !mpi) || rank >= hub_processes || hub_peers[rank] < 0)

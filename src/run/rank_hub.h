@@ -47,6 +47,12 @@ uint32_t hub_size(void);
  * its MPI rank process (rank 0 too: process 0's helper). Returns 0 or -1. */
 int hub_request(uint32_t rank, size_t config, const char *leader, int mpi);
 
+/* The descriptors of the hub that this process holds (its sockets to the
+ * launcher's processes and to its helper), at most `max` of them into
+ * `out`: what a worker keeps open so that it can ask the launcher's
+ * processes to start their ranks. Returns the count (0 when no hub). */
+size_t hub_descriptors(int *out, size_t max);
+
 /* In an MPI rank process: the next request (configuration and leader).
  * Returns 0, or -1 when the requests ended (the run is over). */
 int hub_mpi_request(int fd, size_t *config, char *leader, size_t len);
