@@ -23,8 +23,8 @@ command -v "$CLANG" >/dev/null || { echo "fuzz: $CLANG not found"; exit 2; }
 mkdir -p "$work"
 
 flags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-  -I$srcdir/sdk -I$srcdir/src -I$build/src -I$build -DRB_PLUGIN_DIR=\"/nonexistent\" $(pkg-config --cflags inih)"
-libs="$(pkg-config --libs inih) -ldl -lm -lpthread"
+  -I$srcdir/sdk -I$srcdir/src -I$build/src -I$build -DRB_PLUGIN_DIR=\"/nonexistent\" $(pkg-config --cflags inih sqlite3)"
+libs="$(pkg-config --libs inih sqlite3) -ldl -lm -lpthread"
 core=$(ls "$srcdir"/src/*/*.c | grep -vE '/cli/(main|write_completion)\.c$')
 
 # The core once, instrumented for coverage; then each harness.

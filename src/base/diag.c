@@ -87,7 +87,8 @@ void diag_hold(void) { held.on = 1; }
 void diag_release(void)
 {
     held.on = 0;
-    qsort(held.items, held.count, sizeof *held.items, held_order);
+    if (held.count) /* none held: items is NULL, which qsort must not be given */
+        qsort(held.items, held.count, sizeof *held.items, held_order);
     for (size_t k = 0; k < held.count; k++) {
         fputs(held.items[k].text, stderr);
         fputc('\n', stderr);
