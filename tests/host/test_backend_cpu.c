@@ -114,5 +114,6 @@ int main(void)
     other.memory_kind = RB_MEMORY_POINTER;
     ok(backend_ok(&reg, "imposter.so", &other, callbacks) && reg.n_rejected == 1,
        "... and kept when it declares pointers");
+    registry_free(&reg);
     return done();
 }
