@@ -483,7 +483,15 @@ static void add_settling(rb_sample_comparison *out, const rb_compare_criteria *c
     double half = 0.5 * log(out->ci_high / out->ci_low);
     double room = log(1 + criteria->threshold);
     double same_at = (out->ci_high > 1 / out->ci_low ? out->ci_high : 1 / out->ci_low) - 1;
-    int threshold = (int)ceil(100 * same_at + 1e-9);
+    /* --threshold takes at most 1000%: past it, no threshold calls it same */
+    double threshold_pct = ceil(100 * same_at + 1e-9);
+    char threshold[96];
+    if (threshold_pct <= 1000)
+        snprintf(threshold, sizeof threshold, "--threshold %d would call it same",
+                 (int)threshold_pct);
+    else
+        snprintf(threshold, sizeof threshold,
+                 "no --threshold (at most 1000%%) would call it same");
     char rounds[160];
     if (!out->from_rounds)
         snprintf(rounds, sizeof rounds, "rounds = 5 or more in both runs' experiments (the "
@@ -502,8 +510,7 @@ static void add_settling(rb_sample_comparison *out, const rb_compare_criteria *c
                      "the interval narrows to within %g%%)", need < 2 ? 2 : need,
                      100 * criteria->threshold);
     }
-    snprintf(at, len - used, "; settle it with %s, or --threshold %d would call it same",
-             rounds, threshold);
+    snprintf(at, len - used, "; settle it with %s, or %s", rounds, threshold);
 }
 
 /* Whether there are enough samples a side and both medians are positive;

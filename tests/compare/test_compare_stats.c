@@ -167,6 +167,19 @@ static void test_verdicts(void)
     ok(r.ci_low < 1 / 1.05 || r.ci_high > 1.05, "noisy: the interval [%g, %g] is wider than +-5%%",
        r.ci_low, r.ci_high);
 
+    /* Samples spread over 27 orders of magnitude: the threshold that would
+     * call them same is past any --threshold, and the reason says so
+     * (its percentage once overflowed an int). */
+    double wild_a[8], wild_b[8];
+    for (size_t k = 0; k < 8; k++) {
+        wild_a[k] = k % 2 ? 1e27 * (1 + 0.1 * (double)k) : 1 + 0.1 * (double)k;
+        wild_b[k] = k % 2 ? 2 + 0.1 * (double)k : 1e27 * (2 + 0.1 * (double)k);
+    }
+    r = compare(wild_a, 8, wild_b, 8, 0.05);
+    is_str(verdict_name(r.verdict), "unclear", "27 orders of magnitude apart: unclear (%s)", r.why);
+    ok(strstr(r.why, "no --threshold (at most 1000%) would call it same") != NULL,
+       "... and no --threshold would call it same (%s)", r.why);
+
     /* Independent draws of one narrow distribution: same. */
     noisy(a, N, 1000, 0.02);
     noisy(b, N, 1000, 0.02);
@@ -442,7 +455,7 @@ static void test_rounds_false_alarms(void)
 
 int main(void)
 {
-    plan(4 + 12 + 8 + 23 + 19 + 3 + 22 + 1);
+    plan(4 + 12 + 8 + 25 + 19 + 3 + 22 + 1);
     test_median();
     test_mann_whitney();
     test_bootstrap();

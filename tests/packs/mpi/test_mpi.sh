@@ -178,7 +178,16 @@ is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status)"] | unique | join(",")' "$tm
 # with options of the test's appended for a brief run.
 launcher_line=$(sed -n '/^<!-- mpi-launcher: begin -->$/,/^<!-- mpi-launcher: end -->$/p' \
   "$top_srcdir/docs/scale-out.md" | sed -n 's/^    //p')
-(cd "$top_builddir" && env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+# Out of the source tree (distcheck), the line runs in a folder of links to
+# the build tree's entries with the source tree's conf/ beside them.
+line_dir=$top_builddir
+if [ ! -e "$top_builddir/conf/ranks-cpu.ini" ]; then
+  line_dir=$tmp/line-tree
+  mkdir -p "$line_dir"
+  for f in "$top_builddir"/*; do ln -s "$f" "$line_dir/${f##*/}"; done
+  rm -f "$line_dir/conf"; ln -s "$(cd "$top_srcdir" && pwd)/conf" "$line_dir/conf"
+fi
+(cd "$line_dir" && env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
   bash -c "$launcher_line"' -q -D n=4K -D min_time=0 -D max_reps=4 -D rounds=1 -o "$0"' \
   "$tmp/conf.json") >"$tmp/conf.out" 2>"$tmp/conf.err"
 is "$?" 0 "docs/scale-out.md's mpirun -np 4 ./redbench -c conf/ranks-cpu.ini, as written: exit 0"
