@@ -9,6 +9,7 @@
 # CUDA strategy builds where nvcc is found, its Vulkan strategy where glslc
 # and the Vulkan loader are; `make uninstall` leaves nothing behind.
 . "$top_srcdir/tests/lib.sh"
+[ -z "${REDBENCH_SKIP_REBUILDS:-}" ] || skip_all "REDBENCH_SKIP_REBUILDS is set (the build system is checked by the plain suite)"
 cd "$top_builddir"
 unset REDBENCH_PLUGIN_PATH PKG_CONFIG PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR ACLOCAL_PATH # set below, as the test needs
 plan 45

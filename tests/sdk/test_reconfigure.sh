@@ -11,6 +11,7 @@
 # autoconf refuses to configure out of tree from a configured source tree.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$top_srcdir/configure" ] || skip_all "no configure script in the source tree"
+[ -z "${REDBENCH_SKIP_REBUILDS:-}" ] || skip_all "REDBENCH_SKIP_REBUILDS is set (the build system is checked by the plain suite)"
 plan 11
 srcdir=$tmp/src
 build=$tmp/build
