@@ -75,9 +75,13 @@ extern "C" {
  * rb_plugin, the group's state to rb_config, and struct rb_group; and the
  * vector answer of an all-reduce to rb_result (elements, n_elements); 1.5
  * appended the half-precision dtypes RB_DTYPE_F16 and RB_DTYPE_BF16 (see
- * "Half precision" below; a plugin older than 1.5 is never offered them). */
+ * "Half precision" below; a plugin older than 1.5 is never offered them);
+ * 1.6 appended shapes (see "Shapes" below): the shape to rb_config, the
+ * shapes a plugin reduces to rb_plugin, and the argmax indices of its
+ * answers to rb_result (a plugin older than 1.6 is never offered
+ * rows > 1). */
 #define REDBENCH_ABI_MAJOR 1
-#define REDBENCH_ABI_MINOR 5
+#define REDBENCH_ABI_MINOR 6
 
 /* The name of the one symbol a plugin exports. */
 #define REDBENCH_PLUGIN_ENTRY_NAME "redbench_plugin_entry"
@@ -134,6 +138,48 @@ enum rb_dtype {
     RB_DTYPE_COUNT_ = 7
 };
 #define RB_DTYPE_BIT(t) (1u << (t))
+
+/* Shapes (ABI 1.6): one configuration may ask for many reductions at once,
+ * one answer per row or per column of the input:
+ *
+ *   rows, cols     the input is `rows` rows of `cols` elements, row-major
+ *                  (cfg->n = rows x cols elements in all); rows = 1 with
+ *                  RB_AXIS_ROW is the one reduction of n elements of 1.5
+ *   RB_AXIS_ROW    answer r reduces row r: elements [r x cols, (r + 1) x
+ *                  cols); `rows` answers (softmax, norms: the last dimension)
+ *   RB_AXIS_COLUMN answer c reduces column c: elements c, cols + c,
+ *                  2 cols + c, ... (`rows` of them); `cols` answers (bias
+ *                  gradients, batch statistics: the first dimension)
+ *   ragged         (RB_AXIS_ROW only) row r is elements [offsets[r],
+ *                  offsets[r + 1]) instead: rows + 1 uint64_t offsets,
+ *                  offsets[0] = 0 and offsets[rows] = n, lengths drawn
+ *                  around cols, empty rows among them (CSR rows,
+ *                  variable-length sequences), as CUB's
+ *                  DeviceSegmentedReduce takes them
+ *
+ * Answers: verify copies the n_answers answers, in row (or column) order,
+ * into rb_result.elements (the host's buffer, host memory) and sets
+ * n_elements = n_answers; for argmax also each answer's index into
+ * rb_result.indices: the position in its row (0 .. length - 1) or, for a
+ * column, the row that holds the maximum. An answer has the dtype's type
+ * (integer sums wrap like the dtype), except for f16 and bf16, whose
+ * answers are f32 (sums accumulated in f32 or wider; min, max and
+ * argmax's value exact). The answer of an empty row is the operation's
+ * identity: sum 0; min the dtype's largest value (+infinity for floating
+ * types); max and argmax's value its smallest (-infinity), argmax's
+ * index 0. The host judges every answer against its own reference, with a
+ * tolerance for its own length, and names the first wrong one.
+ *
+ * A plugin of ABI 1.6 or newer declares the shapes it reduces in
+ * rb_plugin.shapes (RB_SHAPE_* bits; 0: one reduction only). The host
+ * offers a shaped configuration (rows > 1, or a column or ragged one)
+ * only to a plugin that declares that shape; another's row is
+ * `unsupported` without calling it. */
+enum rb_axis { RB_AXIS_ROW = 0, RB_AXIS_COLUMN = 1 };
+
+#define RB_SHAPE_ROWS 0x1u    /* rows > 1 along RB_AXIS_ROW, fixed lengths */
+#define RB_SHAPE_COLUMNS 0x2u /* RB_AXIS_COLUMN */
+#define RB_SHAPE_RAGGED 0x4u  /* ragged rows (offsets) */
 
 /* Log levels for rb_host.log. */
 enum rb_log_level { RB_LOG_ERROR = 0, RB_LOG_WARN = 1, RB_LOG_INFO = 2, RB_LOG_DEBUG = 3 };
@@ -255,6 +301,23 @@ typedef struct rb_config {
      * has no group_open, or on one device. Valid until teardown returns; the
      * plugin MUST NOT free it in teardown. */
     void *group;
+    /* ---- Added in ABI 1.6 ----
+     * The shape (see "Shapes" above). A host older than 1.6 sets none of
+     * these: rows 1, cols n, RB_AXIS_ROW, no offsets. */
+    uint64_t rows;       /* rows of the input (>= 1) */
+    uint64_t cols;       /* elements of each row (fixed lengths); ragged:
+                            the mean length, n / rows */
+    uint32_t axis;       /* enum rb_axis */
+    uint32_t ragged;     /* 1: rows' lengths come from offsets */
+    uint64_t n_answers;  /* rows (RB_AXIS_ROW) or cols (RB_AXIS_COLUMN) */
+    const void *offsets; /* ragged: rows + 1 uint64_t in backend memory, as
+                            `input` is (a device pointer for cuda; for
+                            vulkan the rb_vulkan_buffer that holds them,
+                            from offsets_offset on). Read-only; the same for
+                            the life of a configuration. NULL otherwise */
+    uint64_t offsets_offset;
+    const uint64_t *host_offsets; /* ragged: the same offsets in host memory,
+                                     for init to plan with; NULL otherwise */
 } rb_config;
 
 /* A rank group, as the host hands it to group_open (ABI 1.4): the rank
@@ -300,6 +363,11 @@ typedef struct rb_result {
      * handed the one value as before. */
     void *elements;
     uint64_t n_elements;
+    /* ---- Added in ABI 1.6 ----
+     * Shapes (see "Shapes" above): elements holds one answer per row or
+     * column, and for argmax `indices` (the host's buffer of n_answers)
+     * each answer's index. NULL for other configurations. */
+    uint64_t *indices;
 } rb_result;
 
 /* The descriptor. Returned by redbench_plugin_entry; MUST stay valid and
@@ -363,6 +431,9 @@ typedef struct rb_plugin {
     /* Frees what group_open made, when the group ends in order (not after
      * a fault: the host then ends the processes). */
     void (*group_close)(void *state);
+    /* ---- Added in ABI 1.6 ----
+     * The shapes it reduces (RB_SHAPE_* bits; see "Shapes" above). */
+    uint32_t shapes;
 } rb_plugin;
 
 /* What a plugin's ranks compute together. */

@@ -262,6 +262,11 @@ int plugin_ok(rb_registry *reg, const char *path, const rb_plugin *d, uint32_t c
                d->collective, d->rank_launch);
         return 0;
     }
+    if (d->shapes & ~RB_SHAPES_KNOWN) {
+        reject(reg, path, "plugin '%s' declares shapes 0x%x (known: RB_SHAPE_ROWS 0x1, "
+               "RB_SHAPE_COLUMNS 0x2, RB_SHAPE_RAGGED 0x4)", d->name, (unsigned)d->shapes);
+        return 0;
+    }
     if (d->n_params > RB_PARAMS_MAX || (d->n_params && !d->params)) {
         reject(reg, path, "plugin '%s' declares %u parameters (at most %d, with a table)",
                d->name, d->n_params, RB_PARAMS_MAX);

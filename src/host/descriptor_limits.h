@@ -7,6 +7,8 @@
 #define RB_NAME_MAX 64
 #define RB_TEXT_MAX 256
 #define RB_PARAMS_MAX 64
+/* The shapes a plugin may declare (redbench/plugin.h, "Shapes"). */
+#define RB_SHAPES_KNOWN (RB_SHAPE_ROWS | RB_SHAPE_COLUMNS | RB_SHAPE_RAGGED)
 #define RB_CHOICES_MAX 64
 
 #endif

@@ -72,6 +72,7 @@ void put_plugin(bytes *b, const rb_plugin *d, uint32_t callbacks)
     bytes_put_u32(b, callbacks);
     bytes_put_u32(b, d->collective); /* 0 in a copy of a descriptor older than 1.3 */
     bytes_put_u32(b, d->rank_launch);
+    bytes_put_u32(b, d->shapes); /* 0 in a copy of a descriptor older than 1.6 */
     bytes_put_u32(b, d->n_params);
     for (uint32_t k = 0; k < d->n_params; k++) {
         const rb_param_spec *p = &d->params[k];
@@ -246,7 +247,9 @@ static rb_plugin *read_plugin(reader *r, uint32_t *callbacks)
     *callbacks = get_u32(r);
     d->collective = get_u32(r);
     d->rank_launch = get_u32(r);
-    if (d->collective > RB_COLLECTIVE_REDUCE || d->rank_launch > RB_RANK_LAUNCH_MPI)
+    d->shapes = get_u32(r);
+    if (d->collective > RB_COLLECTIVE_REDUCE || d->rank_launch > RB_RANK_LAUNCH_MPI ||
+        (d->shapes & ~RB_SHAPES_KNOWN))
         r->bad = 1;
     uint32_t n = get_u32(r);
     if (!r->bad && n > RB_PARAMS_MAX)
