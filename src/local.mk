@@ -45,6 +45,7 @@ src_libredbench_la_SOURCES = \
 	src/run/runner.c src/run/runner.h src/run/runner_state.c src/run/runner_state.h \
 	src/run/devices.c src/run/dataset.c src/run/timing.c src/run/judge.c \
 	src/run/vector_answer.c src/run/vector_answer.h \
+	src/run/shape.c src/run/shape.h \
 	src/run/energy.c src/run/energy.h src/run/energy_row.c \
 	\
 	src/plot/figures.h src/plot/data.h \

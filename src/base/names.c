@@ -1,5 +1,5 @@
 /* src/base/names.c: the one list of words for each set of names: ops,
- * dtypes, distributions, row statuses, probe verdicts, energy sources, tune
+ * dtypes, distributions, shapes' axes and lengths, row statuses, probe verdicts, energy sources, tune
  * objectives, timing modes and output formats; names, parsing and the lists of choices all read them. */
 #include "base/names.h"
 
@@ -13,6 +13,9 @@ static const char *const dtype_words[RB_DTYPE_COUNT_] = {"i32", "i64", "f32", "f
                                                           "f16", "bf16"};
 static const char *const distribution_words[RB_DIST_COUNT_] = {
     "uniform", "signed", "small", "ones", "float-bytes"};
+static const char *const axis_words[] = {[RB_AXIS_ROW] = "row", [RB_AXIS_COLUMN] = "column"};
+static const char *const lengths_words[RB_LENGTHS_COUNT_] = {[RB_LENGTHS_FIXED] = "fixed",
+                                                             [RB_LENGTHS_RAGGED] = "ragged"};
 static const char *const status_words[RB_ROW_COUNT_] = {
     "ok", "wrong", "failed", "unsupported", "skipped"};
 static const char *const probes_words[RB_PROBES_COUNT_] = {
@@ -49,6 +52,8 @@ static int index_of(const char *const *words, int count, const char *word)
 const char *op_name(int op) { return word_at(op_words, RB_OP_COUNT_, op); }
 const char *dtype_name(int dtype) { return word_at(dtype_words, RB_DTYPE_COUNT_, dtype); }
 const char *distribution_name(int d) { return word_at(distribution_words, RB_DIST_COUNT_, d); }
+const char *axis_name(int a) { return word_at(axis_words, (int)RB_ARRAY_LEN(axis_words), a); }
+const char *lengths_name(int l) { return word_at(lengths_words, RB_LENGTHS_COUNT_, l); }
 const char *row_status_name(int s) { return word_at(status_words, RB_ROW_COUNT_, s); }
 const char *probes_name(int p) { return word_at(probes_words, RB_PROBES_COUNT_, p); }
 const char *format_name(int f) { return word_at(format_words, RB_FORMAT_COUNT_, f); }
@@ -77,6 +82,12 @@ int distribution_from_name(const char *word)
 {
     return index_of(distribution_words, RB_DIST_COUNT_, word);
 }
+
+int axis_from_name(const char *word)
+{
+    return index_of(axis_words, (int)RB_ARRAY_LEN(axis_words), word);
+}
+int lengths_from_name(const char *word) { return index_of(lengths_words, RB_LENGTHS_COUNT_, word); }
 
 int format_from_name(const char *word) { return index_of(format_words, RB_FORMAT_COUNT_, word); }
 
@@ -108,7 +119,7 @@ static const char *joined(char *buf, size_t len, const char *const *words, int c
 }
 
 /* The sets whose words are listed ", "-separated in error messages. */
-enum { SET_OP, SET_DTYPE, SET_DISTRIBUTION, SET_COUNT_ };
+enum { SET_OP, SET_DTYPE, SET_DISTRIBUTION, SET_AXIS, SET_LENGTHS, SET_COUNT_ };
 static const struct {
     const char *const *words;
     int count;
@@ -116,6 +127,8 @@ static const struct {
     [SET_OP] = {op_words, RB_OP_COUNT_},
     [SET_DTYPE] = {dtype_words, RB_DTYPE_COUNT_},
     [SET_DISTRIBUTION] = {distribution_words, RB_DIST_COUNT_},
+    [SET_AXIS] = {axis_words, (int)RB_ARRAY_LEN(axis_words)},
+    [SET_LENGTHS] = {lengths_words, RB_LENGTHS_COUNT_},
 };
 
 static const char *comma_list(int set)
@@ -127,6 +140,8 @@ static const char *comma_list(int set)
 const char *op_choices(void) { return comma_list(SET_OP); }
 const char *dtype_choices(void) { return comma_list(SET_DTYPE); }
 const char *distribution_choices(void) { return comma_list(SET_DISTRIBUTION); }
+const char *axis_choices(void) { return comma_list(SET_AXIS); }
+const char *lengths_choices(void) { return comma_list(SET_LENGTHS); }
 
 const char *format_choices(const char *sep)
 {

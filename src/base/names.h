@@ -57,6 +57,10 @@ enum rb_objective {
 };
 
 /* Output formats of a run's results (--format, `format =`, -o's extension). */
+/* A shape's row lengths ([data] lengths =): every row n elements, or
+ * ragged lengths around n from offsets (redbench/plugin.h, "Shapes"). */
+enum rb_lengths { RB_LENGTHS_FIXED = 0, RB_LENGTHS_RAGGED = 1, RB_LENGTHS_COUNT_ };
+
 enum rb_format {
     RB_FORMAT_TABLE = 0, /* aligned columns for a terminal */
     RB_FORMAT_CSV,
@@ -71,6 +75,8 @@ enum rb_format {
 const char *op_name(int op);          /* "sum", ... */
 const char *dtype_name(int dtype);    /* "f32", ... */
 const char *distribution_name(int d); /* "uniform", ... */
+const char *axis_name(int a);         /* enum rb_axis (redbench/plugin.h): "row", "column" */
+const char *lengths_name(int l);      /* enum rb_lengths: "fixed", "ragged" */
 const char *row_status_name(int s);   /* "ok", ... */
 const char *probes_name(int p);       /* enum rb_probes: "passed", ... */
 const char *format_name(int f);       /* enum rb_format: "table", ... */
@@ -93,6 +99,8 @@ int energy_source_from_name(const char *word);
 int op_from_name(const char *word);
 int dtype_from_name(const char *word);
 int distribution_from_name(const char *word);
+int axis_from_name(const char *word);
+int lengths_from_name(const char *word);
 int format_from_name(const char *word);
 int timing_mode_from_name(const char *word);
 /* The format a file name's extension names (".csv", ".json", ".md",
@@ -103,6 +111,8 @@ int format_from_path(const char *path);
 const char *op_choices(void);
 const char *dtype_choices(void);
 const char *distribution_choices(void);
+const char *axis_choices(void);
+const char *lengths_choices(void);
 /* The formats joined by `sep`: ", " for messages, "|" for usage lines. */
 const char *format_choices(const char *sep);
 /* "launch (one call timed, ...), graph (...), device (...), eager (...)":

@@ -55,12 +55,19 @@ static int offered(const rb_plugin *p, const rb_configuration *c)
            (c->op != RB_OP_HISTOGRAM || c->dtype == RB_DTYPE_U8);
 }
 
+static int shape_offered(const rb_plugin *p, const rb_configuration *c)
+{
+    char why[256];
+    return !sweep_shape_declined(p, c, why, sizeof why);
+}
+
 static size_t unsupported_count(const rb_sweep *sweep)
 {
     size_t count = 0;
     for (size_t k = 0; k < sweep->n_configs; k++) {
         const rb_configuration *c = &sweep->configs[k];
-        count += !c->skip_reason && c->plugin && !offered(c->plugin->desc, c);
+        count += !c->skip_reason && c->plugin &&
+                 (!offered(c->plugin->desc, c) || !shape_offered(c->plugin->desc, c));
     }
     return count;
 }
@@ -68,6 +75,11 @@ static size_t unsupported_count(const rb_sweep *sweep)
 /* "  (unsupported: serial does not offer op histogram; its ops: sum, min)". */
 static void print_unsupported(const rb_plugin *p, const rb_configuration *c)
 {
+    char declined[256];
+    if (offered(p, c) && sweep_shape_declined(p, c, declined, sizeof declined)) {
+        printf("  (unsupported: %s)", shown(declined));
+        return;
+    }
     if (offered(p, c))
         return;
     char *ops = op_mask_text(p->ops), *dtypes = dtype_mask_text(p->dtypes);
@@ -92,9 +104,11 @@ static void print_dry_run(const rb_experiment *exp, const rb_sweep *sweep)
         const rb_configuration *c = &sweep->configs[k];
         char n[32];
         format_size(c->n, n, sizeof n);
-        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s %-11s %s", k + 1, shown(c->run->name),
+        char shape[96];
+        sweep_shape_text(c, shape, sizeof shape);
+        printf("%4zu  %-14s %-14s %-9s %-4s n=%-6s%s %-11s %s", k + 1, shown(c->run->name),
                shown(c->plugin ? c->plugin->desc->name : c->run->plugin), op_name(c->op),
-               dtype_name(c->dtype), n, distribution_name(c->distribution),
+               dtype_name(c->dtype), n, shape, distribution_name(c->distribution),
                shown(c->params_text));
         if (c->skip_reason)
             printf("  (skipped: %s)", shown(c->skip_reason));

@@ -35,8 +35,11 @@ enum section_kind {
     SECTION_IGNORED     /* unknown or duplicate: already reported */
 };
 
-static const char *const data_keys[] = {"op", "dtype", "n", "distribution", "bins", "ranks"};
-static const char data_key_list[] = "op, dtype, n, distribution, bins, ranks";
+static const char *const data_keys[] = {"op",   "dtype", "n",    "distribution", "bins",
+                                        "ranks", "rows", "axis", "lengths"};
+const char experiment_data_key_list[] =
+    "op, dtype, n, distribution, bins, ranks, rows, axis, lengths";
+#define data_key_list experiment_data_key_list
 
 static const char section_list[] = "[experiment], [data], [run NAME]";
 

@@ -20,11 +20,15 @@
 #include "base/util.h"
 #include "config/settings.h"
 
-enum data_key { DATA_OP, DATA_DTYPE, DATA_N, DATA_DISTRIBUTION, DATA_BINS, DATA_RANKS, DATA_COUNT_ };
+enum data_key {
+    DATA_OP, DATA_DTYPE, DATA_N, DATA_DISTRIBUTION, DATA_BINS, DATA_RANKS,
+    DATA_ROWS, DATA_AXIS, DATA_LENGTHS, DATA_COUNT_
+};
 
-static const char *const data_keys[DATA_COUNT_] = {"op", "dtype", "n", "distribution", "bins",
-                                                   "ranks"};
-static const char *const data_defaults[DATA_COUNT_] = {"sum", "f32", "1M", "uniform", "256", "1"};
+static const char *const data_keys[DATA_COUNT_] = {"op",   "dtype", "n",    "distribution", "bins",
+                                                   "ranks", "rows", "axis", "lengths"};
+static const char *const data_defaults[DATA_COUNT_] = {"sum", "f32", "1M",  "uniform", "256",
+                                                       "1",   "1",   "row", "fixed"};
 
 /* The values of one key: a data key or a parameter. */
 typedef struct axis {
@@ -136,10 +140,30 @@ static int data_item(const rb_experiment *exp, int line, int key, const char *it
         return 0;
     case DATA_BINS: return data_count(exp, line, key, item, RB_SWEEP_LARGEST_BINS, out);
     case DATA_RANKS: return data_count(exp, line, key, item, RB_SWEEP_LARGEST_RANKS, out);
+    case DATA_ROWS:
+        if (parse_size(item, &size, &why) != 0 || size < 1 || size > RB_SWEEP_LARGEST_ROWS) {
+            setting_error(exp, line, "rows = %s: %s; valid: 1 to 2G (2^31 rows)", item,
+                          parse_size(item, &size, &why) != 0 ? why : "out of range");
+            return -1;
+        }
+        *out = (int64_t)size;
+        return 0;
+    case DATA_AXIS:
+        if ((word = axis_from_name(item)) < 0)
+            break;
+        *out = word;
+        return 0;
+    case DATA_LENGTHS:
+        if ((word = lengths_from_name(item)) < 0)
+            break;
+        *out = word;
+        return 0;
     }
-    const char *choices = key == DATA_OP      ? op_choices()
-                          : key == DATA_DTYPE ? dtype_choices()
-                                              : distribution_choices();
+    const char *choices = key == DATA_OP             ? op_choices()
+                          : key == DATA_DTYPE        ? dtype_choices()
+                          : key == DATA_AXIS         ? axis_choices()
+                          : key == DATA_LENGTHS      ? lengths_choices()
+                                                     : distribution_choices();
     setting_error(exp, line, "unknown %s '%s'; valid: %s", data_keys[key], item, choices);
     return -1;
 }
@@ -274,6 +298,56 @@ static void check_float_bytes(const rb_experiment *exp, const run_plan *plan, in
                 dtype_name((int)dtype->values[k]));
         return;
     }
+}
+
+/* The largest value of an axis of whole numbers. */
+static int64_t axis_largest(const axis *a)
+{
+    int64_t largest = 0;
+    for (size_t k = 0; k < a->count; k++)
+        if (a->values[k] > largest)
+            largest = a->values[k];
+    return largest;
+}
+
+/* Shapes (rows > 1, axis = column, lengths = ragged) reduce sums, minima,
+ * maxima and argmax of numbers, on one rank, ragged rows along the row
+ * axis, and at most 2^40 elements in all. The error is at the line of
+ * the first shape key written. */
+static void check_shapes(const rb_experiment *exp, const run_plan *plan)
+{
+    const axis *rows = plan->data[DATA_ROWS], *ax = plan->data[DATA_AXIS],
+               *lengths = plan->data[DATA_LENGTHS];
+    if (!rows->count || !ax->count || !lengths->count)
+        return; /* reported already */
+    int64_t most_rows = axis_largest(rows);
+    int column = axis_has(ax, RB_AXIS_COLUMN), ragged = axis_has(lengths, RB_LENGTHS_RAGGED);
+    if (most_rows <= 1 && !column && !ragged)
+        return;
+    const rb_setting *s = rows->setting && most_rows > 1 ? rows->setting
+                          : column                      ? ax->setting
+                                                        : lengths->setting;
+    int line = s ? s->line : plan->run->line;
+    const char *what = s ? s->key : "rows";
+    const char *value = s ? s->text : "";
+    if (axis_has(plan->data[DATA_OP], RB_OP_HISTOGRAM))
+        setting_error(exp, line, "%s = %s: a shape's answers are sums, minima, maxima or "
+                      "argmax, but [run %s] has op histogram; use rows = 1 for it", what, value,
+                      plan->run->name);
+    else if (axis_has(plan->data[DATA_DTYPE], RB_DTYPE_U8))
+        setting_error(exp, line, "%s = %s: a shape takes dtype i32, i64, f32, f64, f16 or bf16, "
+                      "but [run %s] has u8; use rows = 1 for it", what, value, plan->run->name);
+    else if (axis_largest(plan->data[DATA_RANKS]) > 1)
+        setting_error(exp, line, "%s = %s: a shape runs on one rank, but [run %s] has ranks = "
+                      "%" PRId64 "; use ranks = 1 for it", what, value, plan->run->name,
+                      axis_largest(plan->data[DATA_RANKS]));
+    else if (column && ragged)
+        setting_error(exp, line, "lengths = ragged takes axis = row (ragged rows have no "
+                      "columns), but [run %s] has axis = column", plan->run->name);
+    else if ((uint64_t)most_rows > RB_SWEEP_LARGEST_N / (uint64_t)axis_largest(plan->data[DATA_N]))
+        setting_error(exp, line, "rows = %s with n up to %" PRId64 ": rows x n is past 2^40 "
+                      "elements, the most an input holds", rows->setting ? rows->setting->text
+                      : "1", axis_largest(plan->data[DATA_N]));
 }
 
 /* What became of each plain -D KEY=VALUE of a parameter
@@ -463,10 +537,10 @@ static void report_unknown_parameter(const rb_experiment *exp, const rb_plugin *
         sb_printf(&names, "%s%s", k ? ", " : "", desc->params[k].name);
     if (desc->n_params == 0)
         setting_error(exp, s->line, "plugin '%s' has no parameter '%s': it takes no parameters "
-                "(data keys: op, dtype, n, distribution, bins, ranks)", desc->name, s->key);
+                "(data keys: %s)", desc->name, s->key, experiment_data_key_list);
     else
         setting_error(exp, s->line, "plugin '%s' has no parameter '%s'; its parameters: %s (data "
-                "keys: op, dtype, n, distribution, bins, ranks)", desc->name, s->key, names.data);
+                "keys: %s)", desc->name, s->key, names.data, experiment_data_key_list);
     sb_free(&names);
 }
 
@@ -563,7 +637,7 @@ static void plan_absent_plugin(const rb_experiment *exp, const rb_registry *reg,
 
 /* ---- counting ---- */
 
-static const char *axis_name(const run_plan *plan, size_t k)
+static const char *axis_key(const run_plan *plan, size_t k)
 {
     return k < DATA_COUNT_ ? data_keys[k] : plan->plugin->desc->params[k - DATA_COUNT_].name;
 }
@@ -593,7 +667,7 @@ static void count_plan(const rb_experiment *exp, run_plan *plan)
     strbuf axes = {0};
     for (size_t k = 0; k < axis_count(plan); k++)
         if (axis_at(plan, k)->count > 1)
-            sb_printf(&axes, "%s%s %zu", axes.len ? " x " : "", axis_name(plan, k),
+            sb_printf(&axes, "%s%s %zu", axes.len ? " x " : "", axis_key(plan, k),
                       axis_at(plan, k)->count);
     if (overflow)
         setting_error(exp, plan->run->line,
@@ -627,6 +701,7 @@ static void plan_run(const rb_experiment *exp, const rb_registry *reg, const axi
         plan->data[d] = &plan->overrides[d];
     }
     check_float_bytes(exp, plan, float_bytes_line);
+    check_shapes(exp, plan);
 
     if (!run->plugin) { /* a parsed file said so already, at its line */
         if (!exp->parsed)
@@ -669,6 +744,9 @@ static void build_configuration(const run_plan *plan, const size_t *pos, rb_conf
     cfg->distribution = (int)plan->data[DATA_DISTRIBUTION]->values[pos[DATA_DISTRIBUTION]];
     cfg->bins = (uint32_t)plan->data[DATA_BINS]->values[pos[DATA_BINS]];
     cfg->ranks = (uint32_t)plan->data[DATA_RANKS]->values[pos[DATA_RANKS]];
+    cfg->rows = (uint64_t)plan->data[DATA_ROWS]->values[pos[DATA_ROWS]];
+    cfg->axis = (int)plan->data[DATA_AXIS]->values[pos[DATA_AXIS]];
+    cfg->lengths = (int)plan->data[DATA_LENGTHS]->values[pos[DATA_LENGTHS]];
 
     if (!plan->plugin) {
         cfg->params_text = xstrdup(plan->raw_params);
@@ -720,8 +798,8 @@ static void report_every_run_uses(const rb_experiment *exp, every_run_use *uses,
                 report_unknown_parameter(exp, u->plugin, s);
             else
                 setting_error(exp, s->line, "no run's plugin has a parameter '%s' (%s; data "
-                              "keys: op, dtype, n, distribution, bins, ranks)", s->key,
-                              u->plugins.data);
+                              "keys: %s)", s->key, u->plugins.data,
+                              experiment_data_key_list);
         } else if (s && u->left_out.len > 0) {
             setting_warning(exp, s->line, "applies to %s; left out of %s, whose plugin has no "
                             "parameter '%s' (-D RUN.%s=VALUE sets it in chosen runs)",
@@ -821,5 +899,59 @@ int sweep_data_order(const rb_configuration *a, const rb_configuration *b)
     if (a->distribution != b->distribution) return a->distribution - b->distribution;
     if (a->bins != b->bins) return a->bins < b->bins ? -1 : 1;
     if (a->ranks != b->ranks) return a->ranks < b->ranks ? -1 : 1;
+    if (a->axis != b->axis) return a->axis - b->axis;
+    if (a->lengths != b->lengths) return a->lengths - b->lengths;
+    if (a->rows != b->rows) return a->rows < b->rows ? -1 : 1;
     return a->n < b->n ? -1 : a->n > b->n;
+}
+
+int sweep_is_shaped(const rb_configuration *cfg)
+{
+    return cfg->rows > 1 || cfg->axis == RB_AXIS_COLUMN || cfg->lengths == RB_LENGTHS_RAGGED;
+}
+
+uint64_t sweep_elements(const rb_configuration *cfg)
+{
+    return cfg->n * (cfg->rows ? cfg->rows : 1);
+}
+
+uint64_t sweep_answers(const rb_configuration *cfg)
+{
+    return cfg->axis == RB_AXIS_COLUMN ? cfg->n : (cfg->rows ? cfg->rows : 1);
+}
+
+int sweep_shape_declined(const rb_plugin *p, const rb_configuration *cfg, char *buf, size_t len)
+{
+    if (!sweep_is_shaped(cfg))
+        return 0;
+    uint32_t need = cfg->lengths == RB_LENGTHS_RAGGED ? RB_SHAPE_RAGGED
+                    : cfg->axis == RB_AXIS_COLUMN    ? RB_SHAPE_COLUMNS
+                                                     : RB_SHAPE_ROWS;
+    uint32_t shapes = p->abi_minor >= 6 ? p->shapes : 0;
+    if (shapes & need)
+        return 0;
+    if (p->abi_minor < 6)
+        snprintf(buf, len, "%s reduces one array at a time (plugin ABI 1.%u; shapes, rows > 1, "
+                 "columns and ragged rows, came in 1.6)", p->name, (unsigned)p->abi_minor);
+    else if (!shapes)
+        snprintf(buf, len, "%s reduces one array at a time (it declares no shapes)", p->name);
+    else
+        snprintf(buf, len, "%s does not reduce %s (its shapes: %s%s%s)", p->name,
+                 need == RB_SHAPE_RAGGED ? "ragged rows"
+                 : need == RB_SHAPE_COLUMNS ? "columns" : "rows",
+                 shapes & RB_SHAPE_ROWS ? "rows" : "",
+                 shapes & RB_SHAPE_COLUMNS ? (shapes & RB_SHAPE_ROWS ? ", columns" : "columns") : "",
+                 shapes & RB_SHAPE_RAGGED ? (shapes & 3 ? ", ragged" : "ragged") : "");
+    return 1;
+}
+
+void sweep_shape_text(const rb_configuration *cfg, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!sweep_is_shaped(cfg))
+        return;
+    char rows[32];
+    format_size(cfg->rows, rows, sizeof rows);
+    snprintf(buf, len, " rows=%s%s%s", rows, cfg->axis == RB_AXIS_COLUMN ? " axis=column" : "",
+             cfg->lengths == RB_LENGTHS_RAGGED ? " lengths=ragged" : "");
 }

@@ -1,7 +1,8 @@
 /* src/config/sweep.h: expansion of an experiment into configurations. Each [run]
  * section's comma lists (data keys and plugin parameters) are axes combined
  * as a Cartesian product, in the order the keys appear (data keys first:
- * op, dtype, n, distribution, bins, ranks; then parameters in declaration order).
+ * op, dtype, n, distribution, bins, ranks, rows, axis, lengths; then parameters in
+ * declaration order).
  * Every value is checked against the plugin's declared parameters. */
 #ifndef RB_SWEEP_H
 #define RB_SWEEP_H
@@ -20,6 +21,7 @@
 #define RB_SWEEP_LARGEST_N (UINT64_C(1) << 40)
 #define RB_SWEEP_LARGEST_BINS 256
 #define RB_SWEEP_LARGEST_RANKS 4096
+#define RB_SWEEP_LARGEST_ROWS (UINT64_C(1) << 31)
 
 typedef struct rb_configuration {
     size_t index;                  /* 0-based position in the sweep */
@@ -32,6 +34,12 @@ typedef struct rb_configuration {
     uint32_t bins;                 /* histogram bins; default 256 */
     uint32_t ranks;                /* processes that run it together, one
                                       per device (ranks = ...); default 1 */
+    /* The shape (redbench/plugin.h, "Shapes"): rows of n elements each,
+     * reduced along axis, fixed or ragged lengths. rows 1, RB_AXIS_ROW,
+     * RB_LENGTHS_FIXED: the one reduction of n elements. */
+    uint64_t rows;
+    int axis;                      /* enum rb_axis */
+    int lengths;                   /* enum rb_lengths (base/names.h) */
     rb_param_value *params;        /* one per declared parameter, in the
                                       plugin's order (defaults filled in);
                                       names point into the descriptor */
@@ -67,8 +75,21 @@ int sweep_prepare(const char *path, const rb_override *overrides, size_t n_overr
 
 void sweep_free(rb_sweep *sweep);
 
+/* Whether a configuration is shaped: rows > 1, axis = column or ragged. */
+int sweep_is_shaped(const rb_configuration *cfg);
+/* The elements of its input: rows x n. */
+uint64_t sweep_elements(const rb_configuration *cfg);
+/* Its answers: rows (axis = row) or n (axis = column). */
+uint64_t sweep_answers(const rb_configuration *cfg);
+/* Why plugin p is not offered a shaped configuration (it is older than
+ * ABI 1.6, or does not declare the shape), in buf; 0 when it is. */
+int sweep_shape_declined(const rb_plugin *p, const rb_configuration *cfg, char *buf, size_t len);
+/* " rows=64 axis=column lengths=ragged" (what differs from the one
+ * reduction), or "" for an unshaped configuration. */
+void sweep_shape_text(const rb_configuration *cfg, char *buf, size_t len);
+
 /* The order of the data two configurations read, their runs aside: op,
- * dtype, distribution, bins, ranks, then n. Negative, 0 (the same data)
+ * dtype, distribution, bins, ranks, axis, lengths, rows, then n. Negative, 0 (the same data)
  * or positive, as qsort's comparisons. */
 int sweep_data_order(const rb_configuration *a, const rb_configuration *b);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "run/runner_state.h"
+#include "run/shape.h"
 #include "run/vector_answer.h"
 
 void runner_drop_device_input(runner *r)
@@ -27,6 +28,7 @@ void runner_drop_data(runner *r)
 {
     runner_drop_device_input(r);
     vector_drop(r);
+    shape_drop(r);
     if (r->have_ref)
         reference_free(&r->ref);
     if (r->have_input)
@@ -41,27 +43,31 @@ int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
 {
     const rb_backend *b = ob->loaded->desc;
     const rb_device_info *dev = &r->res->info.devices[ob->record].info;
-    size_t bytes = (size_t)cfg->n * rb_dtype_size(cfg->dtype);
+    uint64_t elements = sweep_elements(cfg); /* rows x n */
+    size_t bytes = (size_t)elements * rb_dtype_size(cfg->dtype);
     if (dev->memory_bytes && bytes > dev->memory_bytes) {
         runner_set_reason(row, RB_ROW_UNSUPPORTED, "needs %.1f GiB, %s device has %.1f GiB",
                           (double)bytes / 1073741824.0, b->name,
                           (double)dev->memory_bytes / 1073741824.0);
         return -1;
     }
-    int same_input = r->have_input && r->input.dtype == cfg->dtype && r->input.n == cfg->n &&
+    int same_input = r->have_input && r->input.dtype == cfg->dtype && r->input.n == elements &&
                      r->input.distribution == cfg->distribution && r->input.seed == seed;
     if (!same_input) {
         runner_drop_data(r);
         char why[256] = "";
-        if (input_generate(&r->input, cfg->dtype, cfg->distribution, cfg->n, seed, why,
+        if (input_generate(&r->input, cfg->dtype, cfg->distribution, elements, seed, why,
                            sizeof why) != 0) {
             runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s", why);
             return -1;
         }
         r->have_input = 1;
     }
-    if (!r->have_ref || r->ref.op != cfg->op ||
-        (cfg->op == RB_OP_HISTOGRAM && r->ref.n_bins != cfg->bins)) {
+    if (sweep_is_shaped(cfg)) {
+        if (shape_prepare(r, cfg, ob, row) != 0)
+            return -1;
+    } else if (!r->have_ref || r->ref.op != cfg->op ||
+               (cfg->op == RB_OP_HISTOGRAM && r->ref.n_bins != cfg->bins)) {
         if (r->have_ref)
             reference_free(&r->ref);
         reference_compute(&r->ref, &r->input, cfg->op, cfg->bins);

@@ -13,6 +13,7 @@
 #include "run/rank_link.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
+#include "run/shape.h"
 #include "run/vector_answer.h"
 
 /* Whether this process's result is judged: every rank's for an all-reduce,
@@ -41,11 +42,18 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
     host_clear_error(host);
     isolate_step(RB_STEP_VERIFY);
     vector_offer(r, cfg, p, result);
+    shape_offer(r, cfg, result);
     char why[512];
     if (p->verify(state, result) != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "verify failed: %s",
                           host->error[0] ? host->error : "no reason given");
         return RB_ERROR;
+    }
+    if (sweep_is_shaped(cfg)) {
+        int st = shape_judge(r, cfg, result, row);
+        row->repro.bits = rules_result_bits(result, cfg->op, cfg->bins);
+        row->repro.bits_known = st == RB_OK;
+        return st;
     }
     if (vector_reduce(cfg, result, why, sizeof why) != 0) {
         runner_set_reason(row, RB_ROW_FAILED, "%s", why);
@@ -118,6 +126,7 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
             memset(bins, 0, cfg->bins * sizeof *bins);
         isolate_step(RB_STEP_VERIFY);
         vector_offer(r, cfg, p, &again);
+        shape_offer(r, cfg, &again);
         char why[512] = "no reason given";
         if (p->verify(state, &again) != RB_OK ||
             vector_reduce(cfg, &again, why, sizeof why) != 0) {
@@ -125,6 +134,22 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
                               host->error[0] ? host->error : why);
             free(bins);
             return;
+        }
+        if (sweep_is_shaped(cfg)) {
+            /* every answer judged again; the digest of their bits compared */
+            rb_row judged = *row;
+            if (shape_judge(r, cfg, &again, &judged) != RB_OK) {
+                runner_set_reason(row, RB_ROW_FAILED, "verify after a repeated run: %s",
+                                  judged.reason);
+                free(bins);
+                return;
+            }
+            compared++;
+            same &= rules_same_result(first, &again, cfg->op, cfg->bins);
+            if (judged.status != RB_ROW_OK && row->status == RB_ROW_OK)
+                runner_set_reason(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2,
+                                  runs + 1, judged.reason);
+            continue;
         }
         compared++;
         same &= rules_same_result(first, &again, cfg->op, cfg->bins);
@@ -205,6 +230,10 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
                        const rb_result *first, rb_row *row)
 {
     const rb_backend *b = ob->loaded->desc;
+    if (sweep_is_shaped(cfg)) {
+        shape_run_probes(r, cfg, p, state, inited, ob, host, c, row);
+        return;
+    }
     rb_probe_set set;
     probe_plan(&set, cfg->op, cfg->dtype, cfg->n, cfg->bins, row->seed);
     if (ranks_share_probes(r, &set) != 0) {

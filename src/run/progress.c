@@ -82,8 +82,10 @@ static char *describe_config(size_t index)
     const rb_configuration *cfg = &progress.sweep->configs[index];
     char n[32];
     format_size(cfg->n, n, sizeof n);
-    char *raw = xasprintf("%s%s%s %s %s n=%s", cfg->run->name, *cfg->params_text ? " " : "",
-                          cfg->params_text, op_name(cfg->op), dtype_name(cfg->dtype), n);
+    char shape[96];
+    sweep_shape_text(cfg, shape, sizeof shape);
+    char *raw = xasprintf("%s%s%s %s %s n=%s%s", cfg->run->name, *cfg->params_text ? " " : "",
+                          cfg->params_text, op_name(cfg->op), dtype_name(cfg->dtype), n, shape);
     char *shown = printable_text(raw);
     free(raw);
     return shown;

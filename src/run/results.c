@@ -66,6 +66,6 @@ void results_timing_text(const rb_results *res, char *text, size_t cap)
 
 double results_row_bytes(const rb_row *row)
 {
-    uint64_t n = row->ranks > 1 && row->n_total ? row->n_total : row->config->n;
+    uint64_t n = row->ranks > 1 && row->n_total ? row->n_total : sweep_elements(row->config);
     return (double)n * (double)rb_dtype_size(row->config->dtype);
 }

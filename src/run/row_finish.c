@@ -30,7 +30,8 @@ static void bandwidth_and_peaks(const runner *r, rb_row *row, int device_index)
     if (row->stats.count == 0 || row->stats.median <= 0)
         return;
     uint64_t offset;
-    uint64_t n = ranks_count(r->exp, cfg->n, 0, cfg->ranks, &offset);
+    uint64_t n = sweep_is_shaped(cfg) ? sweep_elements(cfg)
+                                      : ranks_count(r->exp, cfg->n, 0, cfg->ranks, &offset);
     double bytes = (double)n * (double)rb_dtype_size(cfg->dtype);
     row->bandwidth_gbs = bytes / row->stats.median; /* bytes per ns = GB/s */
     if (device_index >= 0 && (size_t)device_index < r->res->info.n_devices) {

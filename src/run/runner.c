@@ -54,6 +54,7 @@
 #include "run/row_finish.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
+#include "run/shape.h"
 #include "run/energy.h"
 
 
@@ -82,6 +83,9 @@ static void fill_config(rb_config *c, const runner *r, const rb_configuration *c
     c->n_total = r_n_total ? r_n_total : cfg->n;
     c->rank_offset = r_offset;
     c->group = r->n_ranks > 1 ? r->group_state : NULL;
+    shape_fill_config(r, cfg, c);
+    if (sweep_is_shaped(cfg))
+        c->n_total = c->n; /* a shape runs on one rank */
 }
 
 /* Asks the plugin whether it takes this configuration, before any data is
@@ -213,6 +217,11 @@ static int settle_without_running(runner *r, const rb_configuration *cfg, rb_row
                           op_name(cfg->op), dtype_name(cfg->dtype), ops, dtypes);
         free(ops);
         free(dtypes);
+        return 1;
+    }
+    char declined[256];
+    if (sweep_shape_declined(p, cfg, declined, sizeof declined)) {
+        runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s", declined);
         return 1;
     }
     if (!registry_backend(r->reg, p->backend)) {

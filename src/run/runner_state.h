@@ -50,6 +50,26 @@ typedef struct vector_state {
     uint32_t ranks;
 } vector_state;
 
+/* The shape of a data set (run/shape.c): what it was made for, the ragged
+ * offsets on the host and the device, every answer's reference, and the
+ * buffers offered to verify. */
+typedef struct shape_state {
+    int made;
+    uint64_t rows, cols, seed;
+    int axis, lengths, dtype, distribution, op;
+    uint64_t n_answers;
+    uint64_t *offsets;              /* ragged: rows + 1; else NULL */
+    void *device_offsets;           /* their copy in the backend's memory */
+    const open_backend *device_owner;
+    double *want_f;                 /* floating answers' references */
+    int64_t *want_i;                /* integer answers' references */
+    double *abs_sum;                /* sums: sum |x| of each answer */
+    uint64_t *want_index;           /* argmax: the first index of the maximum */
+    void *answers;                  /* offered to verify */
+    uint64_t *indices;
+    uint64_t cap_answers;
+} shape_state;
+
 typedef struct runner {
     const rb_experiment *exp;
     const rb_registry *reg;
@@ -83,6 +103,7 @@ typedef struct runner {
     void *group_state;
     const rb_plugin *group_plugin;
     vector_state vec;
+    shape_state shape;
     /* the round in progress: res is its results, whose row k is sweep
      * configuration order[k] */
     const size_t *order;

@@ -1,0 +1,47 @@
+/* src/run/shape.h: shaped configurations (rows > 1, axis = column, ragged
+ * rows; redbench/plugin.h, "Shapes"). It owns the ragged rows' offsets,
+ * drawn from the data set's seed, on the host and on the device; every
+ * answer's reference; the buffers offered to verify for the answers (and
+ * argmax's indices); every answer judged against its own reference, a
+ * floating sum with the tolerance of its own length, naming the first
+ * wrong row or column and its index; and the probes of a shape: inputs of
+ * exact answers, zeros with distinct values planted at the first and the
+ * last element of every row (or column), so that an element of the next
+ * row counted, a last row, column or element skipped, a ragged length
+ * ignored, rows swapped or an empty row that is not the identity each
+ * change an answer. */
+#ifndef RB_SHAPE_H
+#define RB_SHAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/runner_state.h"
+
+/* Makes the shape of `cfg` current after its input is made: the offsets
+ * (ragged), their copy on the device, the reference of every answer.
+ * Returns 0, or -1 with the row's reason set. */
+int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_row *row);
+
+/* The shape's fields of the rb_config handed to the plugin. */
+void shape_fill_config(const runner *r, const rb_configuration *cfg, rb_config *c);
+
+/* Before verify: the buffers for the answers (and indices). */
+void shape_offer(runner *r, const rb_configuration *cfg, rb_result *res);
+
+/* After verify: judges every answer against the current reference. The
+ * row's error, tolerance, texts and status are set (ok, or wrong naming
+ * the first wrong answer); res->i becomes a digest of the answers' bits,
+ * which the determinism check compares. Returns RB_OK, or RB_ERROR with
+ * the row failed (verify handed the wrong number of answers). */
+int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *row);
+
+/* The probes of a shape, in place of run/probe.h's (judge.c calls it). */
+void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p, void **state,
+                      int *inited, open_backend *ob, rb_host_state *host, const rb_config *c,
+                      rb_row *row);
+
+/* Frees the shape's buffers (at the end of a data set). */
+void shape_drop(runner *r);
+
+#endif
