@@ -1,7 +1,7 @@
 /* fuzz/fuzz_results.c: a fuzzing harness (libFuzzer's entry point) for the
  * results reader. Each input is a results file: it is parsed (json_parse),
  * checked (json_check_results), read into the typed result set that every
- * consumer reads (report/read.c), loaded as `redbench compare` loads it and
+ * consumer reads (results/read.c), loaded as `redbench compare` loads it and
  * compared with itself, every compare report written, built into the
  * figures `redbench plot` draws, written as SVG and as the HTML report, and
  * written again in every format of a run.
@@ -18,8 +18,8 @@
 #include "compare/comparison.h"
 #include "plot/figures.h"
 #include "report/html.h"
-#include "report/read.h"
 #include "report/reporters.h"
+#include "results/read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

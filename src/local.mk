@@ -30,6 +30,11 @@ src_libredbench_la_SOURCES = \
 	src/config/experiment.c src/config/experiment.h \
 	src/config/sweep.c src/config/sweep.h \
 	\
+	src/results/rows.c src/results/rows.h \
+	src/results/fields.c src/results/fields.h src/results/field_value.h \
+	src/results/read.c src/results/read.h \
+	src/results/read_fields.c src/results/read_fields.h \
+	\
 	src/run/input.c src/run/input.h \
 	src/run/reference.c src/run/reference.h \
 	src/run/probe.c src/run/probe.h \
@@ -39,7 +44,6 @@ src_libredbench_la_SOURCES = \
 	src/run/rank_hub.c src/run/rank_hub.h \
 	src/run/rank_link.c src/run/rank_link.h \
 	src/run/rules.c src/run/rules.h \
-	src/run/results.c src/run/results.h \
 	src/run/metadata.c src/run/metadata.h \
 	src/run/isolate.c src/run/isolate.h src/run/progress.c src/run/progress.h \
 	src/run/runner.c src/run/runner.h src/run/runner_state.c src/run/runner_state.h \
@@ -53,12 +57,10 @@ src_libredbench_la_SOURCES = \
 	src/plot/ranking.c src/plot/set.c \
 	src/plot/axis.c src/plot/svg.c src/plot/gnuplot.c \
 	\
-	src/report/reporters.h src/report/fields.c src/report/fields.h src/report/field_value.h \
+	src/report/reporters.h \
 	src/report/output.c src/report/output.h src/report/columns.c src/report/columns.h \
 	src/report/table.c src/report/csv.c src/report/json.c src/report/md.c \
 	src/report/html.c src/report/html.h src/report/html_map.c src/report/html_map.h \
-	src/report/read.c src/report/read.h \
-	src/report/read_fields.c src/report/read_fields.h \
 	src/report/formats.c \
 	\
 	src/compare/significance.c src/compare/significance.h \

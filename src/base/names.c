@@ -1,6 +1,8 @@
 /* src/base/names.c: the one list of words for each set of names: ops,
- * dtypes, distributions, shapes' axes and lengths, row statuses, probe verdicts, energy sources, tune
- * objectives, timing modes and output formats; names, parsing and the lists of choices all read them. */
+ * dtypes, distributions, shapes' axes and lengths, row statuses, probe
+ * verdicts, reproducibility levels, energy sources, tune objectives,
+ * throttle reasons, timing modes and output formats; names, parsing and the
+ * lists of choices all read them. */
 #include "base/names.h"
 
 #include <stdio.h>
@@ -21,6 +23,12 @@ static const char *const status_words[RB_ROW_COUNT_] = {
 static const char *const probes_words[RB_PROBES_COUNT_] = {
     [RB_PROBES_NOT_RUN] = "not run", [RB_PROBES_PASSED] = "passed",
     [RB_PROBES_FAILED] = "failed",   [RB_PROBES_OFF] = "off"};
+static const char *const repro_words[RB_REPRO_COUNT_] = {
+    [RB_REPRO_VARIES] = "varies",
+    [RB_REPRO_RUN_TO_RUN] = "run-to-run",
+    [RB_REPRO_LAYOUT] = "layout-independent",
+    [RB_REPRO_EXACT] = "exact",
+};
 static const char *const format_words[RB_FORMAT_COUNT_] = {
     [RB_FORMAT_TABLE] = "table", [RB_FORMAT_CSV] = "csv", [RB_FORMAT_JSON] = "json",
     [RB_FORMAT_MD] = "md",       [RB_FORMAT_HTML] = "html", [RB_FORMAT_SQLITE] = "sqlite"};
@@ -29,6 +37,21 @@ static const char *const energy_source_words[RB_ENERGY_COUNT_] = {
     [RB_ENERGY_SAMPLED] = "sampled", [RB_ENERGY_RAPL] = "rapl"};
 static const char *const objective_words[RB_OBJECTIVE_COUNT_] = {
     [RB_OBJECTIVE_TIME] = "time", [RB_OBJECTIVE_ENERGY] = "energy", [RB_OBJECTIVE_EDP] = "edp"};
+/* the RB_THROTTLE_* bits (redbench/backend.h), each with its name */
+static const struct {
+    uint64_t bit;
+    const char *name;
+} throttle_words[] = {
+    {RB_THROTTLE_IDLE, "idle"},
+    {RB_THROTTLE_APP_CLOCKS, "app_clocks"},
+    {RB_THROTTLE_SW_POWER_CAP, "sw_power_cap"},
+    {RB_THROTTLE_HW_SLOWDOWN, "hw_slowdown"},
+    {RB_THROTTLE_SYNC_BOOST, "sync_boost"},
+    {RB_THROTTLE_SW_THERMAL, "sw_thermal"},
+    {RB_THROTTLE_HW_THERMAL, "hw_thermal"},
+    {RB_THROTTLE_HW_POWER_BRAKE, "hw_power_brake"},
+    {RB_THROTTLE_DISPLAY_CLOCKS, "display_clocks"},
+};
 /* in the order of enum rb_timing_mode (redbench/backend.h), then the host's
  * own eager mode (RB_TIMING_EAGER), with what each measures */
 static const char *const timing_words[] = {"launch", "graph", "device", "eager"};
@@ -58,6 +81,11 @@ const char *row_status_name(int s) { return word_at(status_words, RB_ROW_COUNT_,
 const char *probes_name(int p) { return word_at(probes_words, RB_PROBES_COUNT_, p); }
 const char *format_name(int f) { return word_at(format_words, RB_FORMAT_COUNT_, f); }
 
+const char *repro_name(int level)
+{
+    return level >= 0 && level < RB_REPRO_COUNT_ ? repro_words[level] : NULL;
+}
+
 const char *energy_source_name(int s)
 {
     return word_at(energy_source_words, RB_ENERGY_COUNT_, s);
@@ -69,6 +97,27 @@ const char *objective_name(int o)
 int energy_source_from_name(const char *word)
 {
     return index_of(energy_source_words, RB_ENERGY_COUNT_, word);
+}
+
+void throttle_reason_text(uint64_t reasons, char *buf, size_t len)
+{
+    size_t used = 0;
+    uint64_t named = 0;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (size_t k = 0; k < RB_ARRAY_LEN(throttle_words); k++) {
+        if (!(reasons & throttle_words[k].bit))
+            continue;
+        named |= throttle_words[k].bit;
+        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", throttle_words[k].name);
+        if (n < 0 || (size_t)n >= len - used)
+            return;
+        used += (size_t)n;
+    }
+    if (reasons & ~named)
+        snprintf(buf + used, len - used, "%sother 0x%llx", used ? ", " : "",
+                 (unsigned long long)(reasons & ~named));
 }
 
 const char *timing_mode_name(int mode)

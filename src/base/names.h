@@ -1,9 +1,14 @@
 /* src/base/names.h: the words users type and read for each set of names:
- * ops, dtypes, distributions, row statuses, probe verdicts, timing modes and
- * output formats. Each set is one list (names.c), from which parsing, help
- * texts, error messages and reporters take their words. */
+ * ops, dtypes, distributions, row statuses, probe verdicts, reproducibility
+ * levels, energy sources, tune objectives, throttle reasons, timing modes
+ * and output formats. Each set is one list (names.c), from which parsing,
+ * help texts, error messages, reporters and the results reader take their
+ * words. */
 #ifndef RB_NAMES_H
 #define RB_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include <redbench/backend.h>
 #include <redbench/plugin.h>
@@ -37,6 +42,20 @@ enum rb_probes {
     RB_PROBES_FAILED,      /* a probe's result was not: the row is wrong */
     RB_PROBES_OFF,         /* probes = off, --no-probes or --profile: unproven */
     RB_PROBES_COUNT_
+};
+
+/* How far a row's bits repeat, judged by the host from what it saw, never
+ * claimed by the plugin (rows_reproducibility, run/row_finish.h). */
+enum rb_repro {
+    RB_REPRO_UNKNOWN = 0, /* not judged: not ok, or no repeated runs */
+    RB_REPRO_VARIES,      /* repeated runs gave different bits */
+    RB_REPRO_RUN_TO_RUN,  /* the same bits run after run (det = yes) */
+    RB_REPRO_LAYOUT,      /* layout-independent: and the same bits for every
+                             layout (parameter combination) of its plugin
+                             on the same data in the run, two at least */
+    RB_REPRO_EXACT,       /* the exact answer: integer types, min and max,
+                             and sums of whole numbers too few to round */
+    RB_REPRO_COUNT_
 };
 
 /* Where a row's energy came from (src/run/energy.h). */
@@ -79,6 +98,9 @@ const char *axis_name(int a);         /* enum rb_axis (redbench/plugin.h): "row"
 const char *lengths_name(int l);      /* enum rb_lengths: "fixed", "ragged" */
 const char *row_status_name(int s);   /* "ok", ... */
 const char *probes_name(int p);       /* enum rb_probes: "passed", ... */
+/* enum rb_repro: "varies", "run-to-run", "layout-independent", "exact";
+ * NULL for unknown and out of range. */
+const char *repro_name(int level);
 const char *format_name(int f);       /* enum rb_format: "table", ... */
 /* The host's own timing mode after those of enum rb_timing_mode: a batch of
  * calls launched one after the other without waiting, timed together in
@@ -118,6 +140,11 @@ const char *format_choices(const char *sep);
 /* "launch (one call timed, ...), graph (...), device (...), eager (...)":
  * each timing mode with what it measures. */
 const char *timing_mode_choices(void);
+
+/* The names of the RB_THROTTLE_* bits (redbench/backend.h) set in
+ * `reasons`, comma-separated ("sw_power_cap, hw_thermal"), or "" for none;
+ * bits without a name as "other 0x...". */
+void throttle_reason_text(uint64_t reasons, char *buf, size_t len);
 
 /* "sum, min" from a mask of RB_OP_BIT / RB_DTYPE_BIT; a static buffer per call
  * site is not used: the caller frees the result. */

@@ -16,7 +16,7 @@
 #include "cli/commands.h"
 #include "cli/option_table.h"
 #include "history/read.h"
-#include "report/read.h"
+#include "results/read.h"
 #include "tune/dispatch.h"
 
 /* A usage error about arguments, shown printable (they may be anything):

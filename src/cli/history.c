@@ -24,7 +24,7 @@
 #include "history/listing.h"
 #include "history/read.h"
 #include "history/trend.h"
-#include "report/read.h"
+#include "results/read.h"
 
 typedef struct history_options {
     rb_history_filter filter;

@@ -23,7 +23,7 @@
 #include "history/read.h"
 #include "plot/figures.h"
 #include "report/html.h"
-#include "report/read.h"
+#include "results/read.h"
 
 static void usage(FILE *out)
 {

@@ -1,5 +1,5 @@
 /* src/cli/report.c: `redbench report RESULTS.json -o FILE...`: saved results
- * read back into the typed set a run produces (report/read.c) and written
+ * read back into the typed set a run produces (results/read.c) and written
  * by the run's own reporters, each -o in the format of its extension
  * (.json .csv .md .html, .txt the table), or standard output in --format's
  * (the table when neither -o nor --format is given).
@@ -20,8 +20,8 @@
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "history/read.h"
-#include "report/read.h"
 #include "report/reporters.h"
+#include "results/read.h"
 
 static void usage(FILE *out)
 {

@@ -27,9 +27,9 @@
 #include "config/sweep.h"
 #include "history/append.h"
 #include "report/reporters.h"
+#include "results/rows.h"
 #include "run/metadata.h"
 #include "run/progress.h"
-#include "run/results.h"
 #include "run/runner.h"
 
 /* Text made printable (printable_text), kept until a few more are made:

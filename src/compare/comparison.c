@@ -4,7 +4,7 @@
  * run, plugin, parameters, op, dtype, n, distribution and bins), refusing
  * different devices unless told, judging each pair (compare/significance.c) and
  * noticing pairs measured differently. The files are read by the results
- * reader every consumer uses (report/read.c), then kept compactly: the
+ * reader every consumer uses (results/read.c), then kept compactly: the
  * texts once each, the samples in one block. The reports are written by
  * compare/report.c.
  *
@@ -36,8 +36,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "config/experiment.h"
-#include "report/read.h"
-#include "run/rules.h"
+#include "results/read.h"
 
 /* ---- reading a result file ---- */
 
@@ -158,7 +157,7 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     out->n = cfg->n;
     out->status = keep(file, row_status_name(row->status));
     out->reason = keep(file, row->reason);
-    out->repro = keep(file, rules_repro_name(row->repro.level));
+    out->repro = keep(file, repro_name(row->repro.level));
     out->device = row->device_index;
     out->params = load_params(file, cfg);
     out->params_text = out->params->text;

@@ -13,7 +13,7 @@
 #include "base/json_reader.h"
 #include "base/text_index.h"
 #include "compare/significance.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 /* The measurement settings that make two sets of samples measure different
  * things when they differ: samples timed per launch against samples of a
@@ -180,7 +180,7 @@ typedef struct rb_comparison {
  * file; else 0. */
 int comparison_status(const rb_comparison *cmp);
 
-/* Reads a result file written by `redbench --format json` (report/read.h),
+/* Reads a result file written by `redbench --format json` (results/read.h),
  * keeping what compare needs. Errors name the file and line. Returns 0, or
  * -1 after printing what is wrong. */
 int compare_file_load(const char *path, rb_compare_file *file);

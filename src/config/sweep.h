@@ -17,7 +17,7 @@
 #define RB_SWEEP_MAX_CONFIGS 100000
 
 /* The data keys' limits, from 1: n (2^40 elements), bins, ranks. A
- * results file is held to the same (report/read.c). */
+ * results file is held to the same (results/read.c). */
 #define RB_SWEEP_LARGEST_N (UINT64_C(1) << 40)
 #define RB_SWEEP_LARGEST_BINS 256
 #define RB_SWEEP_LARGEST_RANKS 4096

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "history/database.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 /* Adds one run: `document` (its results as the JSON reporter writes them,
  * `len` bytes) and `res`, the same results typed (read from it, or the

@@ -14,7 +14,7 @@
 #include "base/json_reader.h"
 #include "compare/comparison.h"
 #include "history/database.h"
-#include "report/read.h"
+#include "results/read.h"
 
 /* Whether `text` names a run of a history (then *db and *which are set,
  * newly allocated; *which "latest" where none is given), 0 when it is a
@@ -35,7 +35,7 @@ char *history_run_document(rb_history *h, long long id, size_t *len);
  * printing why (as json_read_file does for a file). */
 json_value *history_json_read(const char *path);
 
-/* results_read (report/read.h) of a results file or a history's run. */
+/* results_read (results/read.h) of a results file or a history's run. */
 int history_results_read(const char *path, rb_results_file *out);
 
 /* compare_file_load (compare/comparison.h) of a results file or a

@@ -42,7 +42,7 @@ typedef struct rb_loaded_plugin {
     size_t blob_len;
     const struct rb_registry *registry; /* where it was found (its backend) */
     const char *sha256;       /* read back from a results file: its file's
-                                 digest then (report/read.c); NULL here */
+                                 digest then (results/read.c); NULL here */
 } rb_loaded_plugin;
 
 typedef struct rb_loaded_backend {

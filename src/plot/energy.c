@@ -10,7 +10,6 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "plot/data.h"
-#include "run/energy.h"
 
 /* Energies per gigabyte spanning this ratio or more are drawn on a log
  * axis, as bandwidths are (plot/data.c). */

@@ -1,5 +1,5 @@
 /* src/plot/figures.h: the figures drawn from a results file, and who draws them.
- *   plot/data.c     results (run/results.h) -> figures (which lines, bars and cells)
+ *   plot/data.c     results (results/rows.h) -> figures (which lines, bars and cells)
  *   plot/energy.c   the energy figures (J/GB against n)
  *   plot/axis.c     axis ranges, ticks and their labels, shared by both drawers
  *   plot/svg.c      a figure as an SVG element, drawn in C (the HTML report)
@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "run/results.h"
+#include "results/rows.h"
 
 /* At most this many lines (or bar series) in one figure: the fastest
  * configurations are kept, and the subtitle says how many were left out. */
@@ -98,7 +98,7 @@ typedef struct plot_set {
 } plot_set;
 
 /* Builds the figures of a result set (a run's, or a file's read back by
- * report/read.c) from `path` (named in messages). `baseline` names a run
+ * results/read.c) from `path` (named in messages). `baseline` names a run
  * or a plugin; NULL takes the first run with a time. Returns 0, or -1
  * after printing why when the baseline names no run or plugin in it. A set
  * without ok rows gives 0 and no figures. */

@@ -20,7 +20,7 @@
  * checked), throttled and throttle_reasons (empty where the clocks could
  * not be read), ...; last, rounds_measured and rounds_asked (a row that
  * measured 1 of 3 rounds before the run was interrupted says 1 and 3). The
- * columns but the last two are fields of report/fields.c, named as in the
+ * columns but the last two are fields of results/fields.c, named as in the
  * JSON report. */
 #include "report/reporters.h"
 
@@ -30,10 +30,10 @@
 
 #include "base/json_writer.h"
 #include "base/util.h"
-#include "report/fields.h"
 #include "report/output.h"
+#include "results/fields.h"
 
-/* The columns: a field of report/fields.c each, by name, in an order that
+/* The columns: a field of results/fields.c each, by name, in an order that
  * only ever grows at the end. The header names them as the fields are
  * named, but for params (the field params_text). */
 static const char *const columns[] = {
@@ -51,7 +51,7 @@ static const char *header_of(const char *field)
     return strcmp(field, "params_text") == 0 ? "params" : field;
 }
 
-/* A field's value (report/fields.h) as CSV: empty when unknown. */
+/* A field's value (results/fields.h) as CSV: empty when unknown. */
 static void put_value(FILE *out, const rb_value *v, int first)
 {
     char text[40] = "";

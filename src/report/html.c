@@ -1,8 +1,8 @@
 /* src/report/html.c: the HTML report (see report/html.h), written from a
- * result set: a run's, or a results file's read back (report/read.c). The
+ * result set: a run's, or a results file's read back (results/read.c). The
  * plots are drawn in C (plot/svg.c), so the page never needs gnuplot. The
  * results table takes its columns from the fields of a row
- * (report/fields.c): besides its numbers, how each row was measured and
+ * (results/fields.c): besides its numbers, how each row was measured and
  * how far to trust it (the timing mode, with the batch size of graph
  * timing; what stopped the repetitions; the error in units of the
  * tolerance; whether repeated runs gave the same bits; whether the device
@@ -29,11 +29,10 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "config/settings.h"
-#include "report/fields.h"
 #include "report/html_map.h"
 #include "report/output.h"
 #include "report/reporters.h"
-#include "run/rules.h"
+#include "results/fields.h"
 
 static const char style[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#222;"
@@ -248,7 +247,7 @@ static void write_plots(FILE *out, const rb_results *res, const plot_set *set)
     }
 }
 
-/* The results table's columns: fields of a row (report/fields.c), each
+/* The results table's columns: fields of a row (results/fields.c), each
  * with its header (with its unit) and its place: a column of its own, or
  * the row's details (one cell, folded, that keeps the table within a
  * page's width). */

@@ -2,7 +2,7 @@
  * no links) with the device and provenance, a status summary, the plots as
  * inline SVG, the results table and, with several rounds, each round's
  * order of the configurations. It is written from a result set, a
- * run's or a results file's read back (report/read.h), so that `--format
+ * run's or a results file's read back (results/read.h), so that `--format
  * html`, `redbench report` and `redbench plot` draw the same page. */
 #ifndef RB_REPORT_HTML_H
 #define RB_REPORT_HTML_H
@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "plot/figures.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 /* The `html` format of `redbench -c FILE --format html`. */
 int report_html(FILE *out, const rb_results *res);

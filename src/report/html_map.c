@@ -11,7 +11,7 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
-#include "report/fields.h"
+#include "results/fields.h"
 
 /* At most this many strategies (rows) in the map; the first ones, in the
  * order of the results. */

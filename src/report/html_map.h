@@ -4,7 +4,7 @@
 #define RB_REPORT_HTML_MAP_H
 
 #include "plot/figures.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 /* A heat map of each strategy (a run, with its op and dtype where the
  * rows hold several) against n, each cell the best GB/s of the strategy's

@@ -11,7 +11,6 @@
  * (RB_RESULTS_SCHEMA_VERSION says which version of it is written). A 64-bit
  * integer that readers would round (the seed, always; any other integer
  * beyond 2^53) is written as a string of decimal digits. */
-#include "report/fields.h"
 #include "report/output.h"
 #include "report/reporters.h"
 
@@ -23,7 +22,7 @@
 #include "base/provenance.h"
 #include "base/util.h"
 #include "config/settings.h"
-#include "run/rules.h"
+#include "results/fields.h"
 
 
 /* NULL for "", so that an unknown text is null rather than empty. */
@@ -325,7 +324,7 @@ static void write_clocks(json_writer *w, const rb_row *row)
     }
 }
 
-/* One field's value (report/fields.h). */
+/* One field's value (results/fields.h). */
 static void write_value(json_writer *w, const rb_field *f, const rb_value *v)
 {
     switch (v->kind) {
@@ -396,7 +395,7 @@ static void write_object(json_writer *w, const rb_row *row, const char *name)
     }
 }
 
-/* A row: every field of report/fields.c, in its order. */
+/* A row: every field of results/fields.c, in its order. */
 static void write_row(json_writer *w, const rb_results *res, const rb_row *row)
 {
     rb_row_ref ref = {res, row};

@@ -8,7 +8,6 @@
  * and the table is escaped ('|', '\', '`', '*', '<'); line breaks and tabs
  * become spaces, so that each row stays one table line, and other control
  * bytes (ESC, DEL, the C1 controls) escapes such as \x1b (printable_text). */
-#include "report/fields.h"
 #include "report/reporters.h"
 
 #include <stdlib.h>
@@ -19,7 +18,7 @@
 #include "base/util.h"
 #include "report/columns.h"
 #include "report/output.h"
-#include "run/rules.h"
+#include "results/fields.h"
 
 static void write_metadata(FILE *out, const rb_results *res)
 {
@@ -98,7 +97,7 @@ static void write_summary(FILE *out, const rb_results *res)
     fputs("\n\n", out);
 }
 
-/* The table's columns: fields of report/fields.c by name; NULL is the
+/* The table's columns: fields of results/fields.c by name; NULL is the
  * notes, Markdown's own. */
 static const char *const columns[] = {
     "run", "plugin", "params_text", "n", "dtype", "op", "median_ns", "bandwidth_gbs",

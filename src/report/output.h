@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "base/json_writer.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 /* Characters on screen: UTF-8 continuation bytes take no column. */
 size_t display_width(const char *s);

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "run/results.h"
+#include "results/rows.h"
 
 typedef int (*rb_reporter)(FILE *out, const rb_results *res);
 

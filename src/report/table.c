@@ -13,7 +13,6 @@
  * collective, "scaling" when some row has a one-rank row to scale
  * against, and "J/GB" and "W" (energy per gigabyte read, average power)
  * when some row's energy was measured (`energy = on`). */
-#include "report/fields.h"
 #include "report/reporters.h"
 
 #include <stdlib.h>
@@ -26,7 +25,7 @@
 #include "host/peak_cache.h"
 #include "report/columns.h"
 #include "report/output.h"
-#include "run/rules.h"
+#include "results/fields.h"
 
 enum column {
     COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,
@@ -34,7 +33,7 @@ enum column {
     COL_ERROR_RATIO, COL_DETERMINISTIC, COL_REPRO, COL_NOTES, COL_STATUS, COL_COUNT
 };
 
-/* Each column's field (report/fields.c), which gives its title and text;
+/* Each column's field (results/fields.c), which gives its title and text;
  * '#' and the notes are the table's own. */
 static const struct {
     const char *field;
@@ -302,7 +301,7 @@ static void write_throttled(FILE *out, const rb_results *res)
 }
 
 /* "timing: device" when every timed row used one mode, else each mode with
- * its count of rows (run/results.h). */
+ * its count of rows (results/rows.h). */
 static void write_timing(FILE *out, const rb_results *res)
 {
     char text[256];

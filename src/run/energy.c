@@ -58,12 +58,6 @@ uint64_t energy_counter_delta(uint64_t before, uint64_t after, uint64_t range)
     return rapl_delta_uj(before, after, range);
 }
 
-double energy_j_per_gb(double joules_per_call, double bytes_per_call)
-{
-    return joules_per_call > 0 && bytes_per_call > 0 ? joules_per_call / (bytes_per_call / 1e9)
-                                                     : 0;
-}
-
 int energy_batch_too_short(double median_s, double resolution_s)
 {
     return median_s < ENERGY_RESOLUTIONS * resolution_s;

@@ -78,10 +78,6 @@ double energy_per_call_j(uint64_t delta_mj, uint64_t calls);
  * `range` (0: none known, a smaller `after` is taken as no change). */
 uint64_t energy_counter_delta(uint64_t before, uint64_t after, uint64_t range);
 
-/* Joules per gigabyte (1e9 bytes) read: joules per call over the
- * gigabytes a call must read; 0 when unknown. */
-double energy_j_per_gb(double joules_per_call, double bytes_per_call);
-
 /* Whether timed repetitions of `median_s` seconds each are too short for
  * a counter updating every `resolution_s`. */
 int energy_batch_too_short(double median_s, double resolution_s);

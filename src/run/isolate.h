@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "run/results.h"
+#include "results/rows.h"
 
 /* What a worker is doing, recorded where the parent can read it after the
  * worker died. The runner sets it before each step. */

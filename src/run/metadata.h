@@ -4,7 +4,7 @@
 #ifndef RB_METADATA_H
 #define RB_METADATA_H
 
-#include "run/results.h"
+#include "results/rows.h"
 
 /* Fills the host, time, command-line and git revision fields of *info. */
 void metadata_collect(rb_run_info *info, int argc, char **argv);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "config/sweep.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 enum rb_progress_mode {
     RB_PROGRESS_OFF = 0,

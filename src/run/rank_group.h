@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "results/rows.h"
 #include "run/rank_serve.h"
-#include "run/results.h"
 #include "run/runner_state.h"
 
 typedef struct rank_proc {

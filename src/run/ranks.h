@@ -21,9 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "results/rows.h"
 #include "run/rank_link.h"
 #include "run/rank_serve.h"
-#include "run/results.h"
 #include "run/runner_state.h"
 
 /* Whether a configuration runs through ranks: more than one rank, or a

@@ -4,7 +4,7 @@
 #ifndef RB_ROW_FINISH_H
 #define RB_ROW_FINISH_H
 
-#include "run/results.h"
+#include "results/rows.h"
 #include "run/runner_state.h"
 
 struct rank_group;
@@ -24,7 +24,7 @@ void row_merge_ranks(struct rank_group *g, rb_row *row);
 void rows_scaling(rb_results *res);
 
 /* In the parent after the run: every row's reproducibility level (enum
- * rb_repro, run/results.h): unknown unless ok with repeated runs compared;
+ * rb_repro, base/names.h): unknown unless ok with repeated runs compared;
  * varies where they differed; exact where the answer cannot round
  * (rules_exact_answer) and was found; layout-independent where at least
  * one other layout of the same plugin ran on the same data (the same op,

@@ -2,8 +2,8 @@
  * plugin and no device (see run/rules.h): the stop rule of the timed
  * repetitions and its noise, the bimodality check of samples, the size of a graph batch, the bit comparison of results,
  * the digest of a result's bits and the reproducibility level a row has on
- * its own, the error in units of the tolerance, and the names shown for timing
- * modes, throttle reasons and profiler ranges. */
+ * its own, the error in units of the tolerance, and the names of profiler
+ * ranges. */
 #include "run/rules.h"
 
 #include <math.h>
@@ -15,7 +15,7 @@
 #include "base/stats.h"
 #include "base/units.h"
 #include "base/util.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 int rules_checks_noise_at(size_t count)
 {
@@ -184,17 +184,6 @@ uint64_t rules_result_bits(const rb_result *r, int op, uint32_t bins)
     return h;
 }
 
-const char *rules_repro_name(int level)
-{
-    static const char *const names[RB_REPRO_COUNT_] = {
-        [RB_REPRO_VARIES] = "varies",
-        [RB_REPRO_RUN_TO_RUN] = "run-to-run",
-        [RB_REPRO_LAYOUT] = "layout-independent",
-        [RB_REPRO_EXACT] = "exact",
-    };
-    return level >= 0 && level < RB_REPRO_COUNT_ ? names[level] : NULL;
-}
-
 int rules_repro_alone(int ok, int determinism, int exact_answer, double error)
 {
     if (!ok || determinism == RB_DETERMINISM_UNKNOWN)
@@ -239,41 +228,6 @@ int rules_error_ratio(double error, double tolerance, double *ratio)
         return 1;
     }
     return 0;
-}
-
-void throttle_reason_text(uint64_t reasons, char *buf, size_t len)
-{
-    static const struct {
-        uint64_t bit;
-        const char *name;
-    } names[] = {
-        {RB_THROTTLE_IDLE, "idle"},
-        {RB_THROTTLE_APP_CLOCKS, "app_clocks"},
-        {RB_THROTTLE_SW_POWER_CAP, "sw_power_cap"},
-        {RB_THROTTLE_HW_SLOWDOWN, "hw_slowdown"},
-        {RB_THROTTLE_SYNC_BOOST, "sync_boost"},
-        {RB_THROTTLE_SW_THERMAL, "sw_thermal"},
-        {RB_THROTTLE_HW_THERMAL, "hw_thermal"},
-        {RB_THROTTLE_HW_POWER_BRAKE, "hw_power_brake"},
-        {RB_THROTTLE_DISPLAY_CLOCKS, "display_clocks"},
-    };
-    size_t used = 0;
-    uint64_t named = 0;
-    if (len == 0)
-        return;
-    buf[0] = '\0';
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-        if (!(reasons & names[k].bit))
-            continue;
-        named |= names[k].bit;
-        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", names[k].name);
-        if (n < 0 || (size_t)n >= len - used)
-            return;
-        used += (size_t)n;
-    }
-    if (reasons & ~named)
-        snprintf(buf + used, len - used, "%sother 0x%llx", used ? ", " : "",
-                 (unsigned long long)(reasons & ~named));
 }
 
 void rules_range_name(const rb_configuration *cfg, char *buf, size_t len)

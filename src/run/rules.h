@@ -3,8 +3,8 @@
  * on their own: when the timed repetitions stop (and which cap stopped
  * them), how many calls a graph batch holds, whether two results have the
  * same bits (and a digest of them), the reproducibility level a row has
- * on its own, the error in units of the tolerance, the names of throttle
- * reasons, and the profiler range name of a configuration. */
+ * on its own, the error in units of the tolerance, and the profiler range
+ * name of a configuration. */
 #ifndef RB_RULES_H
 #define RB_RULES_H
 
@@ -81,16 +81,11 @@ int rules_same_result(const rb_result *a, const rb_result *b, int op, uint32_t b
  * rows can be compared after their results are gone. */
 uint64_t rules_result_bits(const rb_result *r, int op, uint32_t bins);
 
-/* The name of a level of enum rb_repro (run/results.h): "varies",
- * "run-to-run", "layout-independent", "exact"; NULL for unknown and out of
- * range. */
-const char *rules_repro_name(int level);
-
-/* The level of one row on its own, before its layouts are compared
- * (rows_reproducibility): unknown unless ok and checked (`determinism`,
- * enum rb_determinism), varies where its runs differed, exact where its
- * answer cannot round (`exact_answer`) and its error is 0, else
- * run-to-run. */
+/* The level (enum rb_repro, base/names.h) of one row on its own, before
+ * its layouts are compared (rows_reproducibility): unknown unless ok and
+ * checked (`determinism`, enum rb_determinism), varies where its runs
+ * differed, exact where its answer cannot round (`exact_answer`) and its
+ * error is 0, else run-to-run. */
 int rules_repro_alone(int ok, int determinism, int exact_answer, double error);
 
 /* Whether the exact answer of op over n elements of dtype drawn from
@@ -105,10 +100,6 @@ int rules_exact_answer(int op, int dtype, int distribution, uint64_t n);
  * comparison (tolerance 0) it is 0 when the error is 0 and unknown
  * otherwise. Returns 1 and sets *ratio when known, else 0. */
 int rules_error_ratio(double error, double tolerance, double *ratio);
-
-/* The names of the RB_THROTTLE_* bits set in `reasons`, comma-separated
- * ("sw_power_cap, hw_thermal"), or "" for none. */
-void throttle_reason_text(uint64_t reasons, char *buf, size_t len);
 
 /* The name of a configuration's profiler range: "RUN PARAMS OP DTYPE n=N"
  * with N as reports write it ("1K"), the parameters left out when there

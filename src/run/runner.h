@@ -12,7 +12,7 @@
 #include "config/experiment.h"
 #include "config/sweep.h"
 #include "host/registry.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 /* Where plugins run. */
 enum rb_isolation_mode {

@@ -21,9 +21,9 @@
 #include "config/sweep.h"
 #include "host/registry.h"
 #include "host/services.h"
+#include "results/rows.h"
 #include "run/input.h"
 #include "run/reference.h"
-#include "run/results.h"
 #include "run/runner.h"
 
 /* A backend opened during the run. */

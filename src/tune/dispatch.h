@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "base/json_reader.h"
-#include "report/read.h"
+#include "results/read.h"
 
 typedef struct rb_dispatch_entry {
     char *op, *dtype, *distribution;

@@ -23,7 +23,7 @@
 #include "config/experiment.h"
 #include "config/sweep.h"
 #include "host/registry.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 #define TUNE_EXHAUSTIVE 24 /* candidates searched without descent */
 #define TUNE_KEEP_VISITED 6 /* best descent points confirmed by halving */

@@ -18,7 +18,7 @@
 #include "base/util.h"
 #include "config/settings.h"
 #include "host/registry.h"
-#include "report/fields.h"
+#include "results/fields.h"
 
 /* ---- the tuned experiment ---- */
 

@@ -1,6 +1,6 @@
 /* tests/config/test_settings.c: every [experiment] key of config/settings.c's table
  * round-trips: an experiment file that sets it away from its default, read,
- * written as a results file (report/json.c) and read back (report/read.c),
+ * written as a results file (report/json.c) and read back (results/read.c),
  * then written as the [experiment] section of a tuned experiment (what
  * `redbench tune` writes) and read again, keeps its value. A key the
  * experiments below leave at its default fails the test: a new row needs a
@@ -15,9 +15,9 @@
 #include "base/util.h"
 #include "config/experiment.h"
 #include "config/settings.h"
-#include "report/read.h"
 #include "report/reporters.h"
-#include "run/results.h"
+#include "results/read.h"
+#include "results/rows.h"
 #include "tap.h"
 
 /* Two experiments, since some keys exclude each other (graph_calls needs

@@ -1,7 +1,7 @@
 /* tests/history/make_history.c: a synthetic history for the tests, made
  * fast: each run's results document is written as a run's JSON would
  * hold it (a few fields per row), read back as any results file is
- * (report/read.h), and appended by history_append, with the database's
+ * (results/read.h), and appended by history_append, with the database's
  * syncs off (a test's scratch file).
  *
  *   make-history DB RUNS ROWS [KEY=VALUE]...
@@ -24,7 +24,7 @@
 #include "base/util.h"
 #include "history/append.h"
 #include "history/database.h"
-#include "report/read.h"
+#include "results/read.h"
 
 static uint64_t state = 1;
 

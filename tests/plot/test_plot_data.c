@@ -15,7 +15,7 @@
 #include "base/diag.h"
 #include "base/json_reader.h"
 #include "plot/figures.h"
-#include "report/read.h"
+#include "results/read.h"
 #include "tap.h"
 #include "base/util.h"
 
@@ -59,7 +59,7 @@ static char *results_document(void)
     return sb.data;
 }
 
-/* The figures of a document read as a results file (report/read.c);
+/* The figures of a document read as a results file (results/read.c);
  * -1 when it cannot be read. */
 static int build_doc(const json_value *doc, const char *path, const char *baseline,
                      plot_set *set)

@@ -22,7 +22,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "report/reporters.h"
-#include "run/results.h"
+#include "results/rows.h"
 #include "tap.h"
 
 #define SMALL 1000

@@ -14,7 +14,7 @@
 #include "base/json_writer.h"
 #include "base/names.h"
 #include "report/reporters.h"
-#include "run/results.h"
+#include "results/rows.h"
 #include "tap.h"
 #include "base/util.h"
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/report/test_results_read.sh: the results reader (report/read.c), through
+# tests/report/test_results_read.sh: the results reader (results/read.c), through
 # `redbench report`. A run's results file read back is the run's result set
 # again: written as JSON it is the same document, and its table, CSV,
 # Markdown and HTML are the run's own, byte for byte. A malformed file

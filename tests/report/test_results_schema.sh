@@ -49,7 +49,7 @@ documented "Row members" >"$tmp/row.doc"
 ok "the document lists every row member written, and no other" diff "$tmp/row.doc" "$tmp/row"
 ok "... and the lists are not empty" test "$(wc -l <"$tmp/row.doc")" -gt 40
 
-version=$(sed -n 's/^#define RB_RESULTS_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$top_srcdir/src/report/fields.h")
+version=$(sed -n 's/^#define RB_RESULTS_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$top_srcdir/src/results/fields.h")
 is "$(j '.schema_version|tostring + " " + type')" "$version number" "schema_version is the number $version"
 is "$(j .experiment.settings.seed)" 9007199254740993 "the experiment's seed (2^53 + 1) is written whole ..."
 is "$(j '.experiment.settings.seed|type')" string "... as a string"

@@ -1,8 +1,9 @@
 /* tests/run/test_energy.c: the arithmetic of a row's energy (src/run/energy.c,
- * src/host/rapl.c) on known answers: energy per call = the counter's delta
- * in millijoules / the calls; J/GB; a counter's wraparound at its range;
- * when timed repetitions are too short for the counter's resolution; and
- * RAPL read from a folder of the powercap layout, absent, or unreadable. */
+ * src/host/rapl.c, src/results/rows.c) on known answers: energy per call =
+ * the counter's delta in millijoules / the calls; J/GB; a counter's
+ * wraparound at its range; when timed repetitions are too short for the
+ * counter's resolution; and RAPL read from a folder of the powercap layout,
+ * absent, or unreadable. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "host/rapl.h"
+#include "results/rows.h"
 #include "run/energy.h"
 #include "tap.h"
 

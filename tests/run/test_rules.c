@@ -3,7 +3,8 @@
  * and the timeout stops the repetitions; the noise of the median and the
  * bimodality check on synthetic samples of one and two groups; the size of a graph batch; bit
  * comparison of results; the error in units of the tolerance; the names of
- * timing modes, throttle reasons and profiler ranges. */
+ * timing modes and throttle reasons (src/base/names.c) and of profiler
+ * ranges. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

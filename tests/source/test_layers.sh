@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 # The layers, lowest first: a file of one may include the ones before it.
-layers="base host config run plot report compare history tune cli"
+layers="base host config results run plot report compare history tune cli"
 
 # check_layers SRC: every include of SRC/*/*.[ch] against the order, and the
 # includes between files for loops. Prints each mistake as "FILE:LINE: ..."

@@ -1,18 +1,18 @@
-/* src/report/read.h: a results file read back into the typed set that a run
- * produces (run/results.h), so that every consumer of saved results (the
+/* src/results/read.h: a results file read back into the typed set that a run
+ * produces (results/rows.h), so that every consumer of saved results (the
  * HTML report, `redbench report`, `plot`, `compare`) reads one model, the
  * one the JSON reporter writes. The rows' fields are read through the
- * table of report/fields.c; the run's metadata, devices and experiment
+ * table of results/fields.c; the run's metadata, devices and experiment
  * here. Results files come from anyone: every malformed input is an
  * error naming the file, the line and what is wrong, never a crash. */
-#ifndef RB_REPORT_READ_H
-#define RB_REPORT_READ_H
+#ifndef RB_RESULTS_READ_H
+#define RB_RESULTS_READ_H
 
 #include <stddef.h>
 
 #include "base/json_reader.h"
 #include "base/text_index.h"
-#include "run/results.h"
+#include "results/rows.h"
 
 /* The rows and metadata (`res`), and what they point to: the experiment,
  * one configuration per row, and the runs and plugins they name (one of

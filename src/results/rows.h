@@ -1,7 +1,8 @@
-/* src/run/results.h: what a run produced: one row per configuration, and the
- * run's metadata. Reporters read these; the runner writes them. */
-#ifndef RB_RESULTS_H
-#define RB_RESULTS_H
+/* src/results/rows.h: what a run produced: one row per configuration, and the
+ * run's metadata. The runner writes them, and so does the results reader
+ * (results/read.h) from a file; reporters, figures and compare read them. */
+#ifndef RB_RESULTS_ROWS_H
+#define RB_RESULTS_ROWS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,23 +29,9 @@ typedef struct rb_round {
 /* The ranks whose share of the energy a row keeps. */
 #define RB_ENERGY_RANKS_MAX 64
 
-/* How far a row's bits repeat, judged by the host from what it saw, never
- * claimed by the plugin (rows_reproducibility, run/row_finish.h). */
-enum rb_repro {
-    RB_REPRO_UNKNOWN = 0, /* not judged: not ok, or no repeated runs */
-    RB_REPRO_VARIES,      /* repeated runs gave different bits */
-    RB_REPRO_RUN_TO_RUN,  /* the same bits run after run (det = yes) */
-    RB_REPRO_LAYOUT,      /* layout-independent: and the same bits for every
-                             layout (parameter combination) of its plugin
-                             on the same data in the run, two at least */
-    RB_REPRO_EXACT,       /* the exact answer: integer types, min and max,
-                             and sums of whole numbers too few to round */
-    RB_REPRO_COUNT_
-};
-
 /* The level, and the bits of the first verified result it was judged on. */
 typedef struct rb_repro_judged {
-    int level;          /* enum rb_repro */
+    int level;          /* enum rb_repro (base/names.h) */
     int bits_known;     /* the first result was verified */
     uint64_t bits;      /* rules_result_bits of that result */
 } rb_repro_judged;
@@ -191,6 +178,10 @@ void results_free(rb_results *res);
 /* The bytes a call of the row must read: n (all ranks' with ranks) x the
  * element's size; what bandwidth and J/GB are over. */
 double results_row_bytes(const rb_row *row);
+
+/* Joules per gigabyte (1e9 bytes) read: joules per call over the
+ * gigabytes a call must read (results_row_bytes); 0 when unknown. */
+double energy_j_per_gb(double joules_per_call, double bytes_per_call);
 
 /* Counts of rows per status, indexed by enum rb_row_status. */
 void results_count(const rb_results *res, size_t counts[]);

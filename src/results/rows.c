@@ -1,5 +1,6 @@
-/* src/run/results.c: ownership and counting of a run's rows. */
-#include "run/results.h"
+/* src/results/rows.c: ownership and counting of a run's rows, the bytes a
+ * row's call reads and its joules per gigabyte. */
+#include "results/rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,4 +69,10 @@ double results_row_bytes(const rb_row *row)
 {
     uint64_t n = row->ranks > 1 && row->n_total ? row->n_total : sweep_elements(row->config);
     return (double)n * (double)rb_dtype_size(row->config->dtype);
+}
+
+double energy_j_per_gb(double joules_per_call, double bytes_per_call)
+{
+    return joules_per_call > 0 && bytes_per_call > 0 ? joules_per_call / (bytes_per_call / 1e9)
+                                                     : 0;
 }

@@ -1,10 +1,10 @@
-/* src/report/read_fields.c: each field of a row read back from a results
- * file (report/read.c): where the value the file gives goes (the row, its
+/* src/results/read_fields.c: each field of a row read back from a results
+ * file (results/read.c): where the value the file gives goes (the row, its
  * configuration, or the texts that find its run and plugin), checked as it
  * goes: a word one of its enum's, a number within what the row holds, the
  * parameters, clocks, samples and rounds in their shapes. The table of
- * fields (report/fields.c) names each field's fill_ function. */
-#include "report/read_fields.h"
+ * fields (results/fields.c) names each field's fill_ function. */
+#include "results/read_fields.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -15,7 +15,6 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "config/sweep.h"
-#include "run/rules.h"
 
 const char *fill_keep(rb_row_fill *f, const char *text)
 {
@@ -605,6 +604,6 @@ int fill_rounds(rb_row_fill *f, const rb_value *v, const json_value *j)
 int fill_repro(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    return fill_word(f, v, &f->row->repro.level, rules_repro_name, RB_REPRO_COUNT_,
+    return fill_word(f, v, &f->row->repro.level, repro_name, RB_REPRO_COUNT_,
                      RB_REPRO_UNKNOWN);
 }

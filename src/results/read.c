@@ -1,12 +1,12 @@
-/* src/report/read.c: a results file read back into the typed set a run
- * produces (report/read.h): the metadata, the devices, the experiment with
+/* src/results/read.c: a results file read back into the typed set a run
+ * produces (results/read.h): the metadata, the devices, the experiment with
  * its settings, and the rows, each field through its entry in
- * report/fields.c. Rows share their run section and their plugin (found by
+ * results/fields.c. Rows share their run section and their plugin (found by
  * name, pack, path, version and the parameters' types), so that a file of
  * a million rows holds a few of each. */
 #include "config.h"
 
-#include "report/read.h"
+#include "results/read.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,7 +18,7 @@
 #include "base/util.h"
 #include "config/experiment.h"
 #include "config/settings.h"
-#include "report/fields.h"
+#include "results/fields.h"
 
 /* Where a member sits, for messages: "results[3]: \"n\"", "devices[0]". */
 static int member_error(const char *path, const json_value *v, const char *where, const char *key,
@@ -638,7 +638,7 @@ static int read_rounds(rb_results_file *f, const char *path, const json_value *d
     return 0;
 }
 
-/* The layout's version (report/fields.h): a file written by a newer
+/* The layout's version (results/fields.h): a file written by a newer
  * redbench may hold members renamed or retyped, which this one would read
  * wrong; it is refused, naming both versions. A file without one is
  * version 1. */

@@ -1,20 +1,20 @@
-/* src/report/fields.h: the fields of a result row, described once. Each has
+/* src/results/fields.h: the fields of a result row, described once. Each has
  * the name that the JSON report and the CSV header give it and a getter for
  * its value, with whether it is known; the JSON report writes every field in
  * this order, and the CSV report picks its columns from them by name; the
- * results reader (report/read.c) reads each back through its `put`. A new
+ * results reader (results/read.c) reads each back through its `put`. A new
  * field of a row is one entry here (and a column in the CSV list, if CSV is
  * to show it). */
-#ifndef RB_REPORT_FIELDS_H
-#define RB_REPORT_FIELDS_H
+#ifndef RB_RESULTS_FIELDS_H
+#define RB_RESULTS_FIELDS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/json_writer.h"
-#include "report/field_value.h"
-#include "report/read_fields.h"
-#include "run/results.h"
+#include "results/field_value.h"
+#include "results/read_fields.h"
+#include "results/rows.h"
 
 /* The version of the results document's layout (docs/results-schema.md),
  * written as `schema_version` in results files and tune's winner map. It
@@ -67,7 +67,7 @@ typedef struct rb_field {
      * RB_VALUE_UNKNOWN for null and RB_VALUE_ABSENT when the member is not
      * there; it returns 0, or -1 with `why` filled. */
     int kind;
-    rb_fill_fn *put;      /* report/read_fields.c */
+    rb_fill_fn *put;      /* results/read_fields.c */
     int required;         /* a row without it is not a results row */
 } rb_field;
 

@@ -1,8 +1,8 @@
-/* src/report/fields.c: the fields of a result row (fields.h): what each is
+/* src/results/fields.c: the fields of a result row (fields.h): what each is
  * called, how its value is read from a row, with when it is known, how
  * people read it, and which function puts a value read back from a results
- * file into the row (report/read_fields.c). */
-#include "report/fields.h"
+ * file into the row (results/read_fields.c). */
+#include "results/fields.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,6 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "config/experiment.h"
-#include "run/energy.h"
-#include "run/rules.h"
 
 static void text(rb_value *v, const char *t)
 {
@@ -225,7 +223,7 @@ static void get_determinism_results(const rb_row_ref *r, rb_value *v)
 
 static void get_repro(const rb_row_ref *r, rb_value *v)
 {
-    text(v, rules_repro_name(r->row->repro.level));
+    text(v, repro_name(r->row->repro.level));
 }
 
 static void get_probes(const rb_row_ref *r, rb_value *v) { text(v, probes_name(r->row->probes)); }

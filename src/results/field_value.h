@@ -1,6 +1,6 @@
-/* src/report/field_value.h: the value of one field of a row, as its getter
- * gives it (report/fields.c) and as a results file gives it back
- * (report/read_fields.c), with whether it is known. */
+/* src/results/field_value.h: the value of one field of a row, as its getter
+ * gives it (results/fields.c) and as a results file gives it back
+ * (results/read_fields.c), with whether it is known. */
 #ifndef RB_FIELD_VALUE_H
 #define RB_FIELD_VALUE_H
 

@@ -1,6 +1,6 @@
-/* src/report/read_fields.h: a row being read back from a results file
- * (report/read.c), and where each field's value goes (read_fields.c): the
- * fill_ function that the field's entry in report/fields.c names. */
+/* src/results/read_fields.h: a row being read back from a results file
+ * (results/read.c), and where each field's value goes (read_fields.c): the
+ * fill_ function that the field's entry in results/fields.c names. */
 #ifndef RB_READ_FIELDS_H
 #define RB_READ_FIELDS_H
 
@@ -8,10 +8,10 @@
 
 #include "base/json_reader.h"
 #include "base/text_index.h"
-#include "report/field_value.h"
-#include "run/results.h"
+#include "results/field_value.h"
+#include "results/rows.h"
 
-/* A row being read back from a results file (report/read.c). Each field's
+/* A row being read back from a results file (results/read.c). Each field's
  * `put` stores the value the file gives it into the row, its own
  * configuration, or (for what finds the row's run and plugin among those
  * of the file, once every field is read) the texts below. Texts are kept
@@ -38,7 +38,7 @@ const char *fill_keep(rb_row_fill *f, const char *text);
  * there), json the member itself. Returns 0, or -1 with f->why filled. */
 typedef int rb_fill_fn(rb_row_fill *f, const rb_value *v, const json_value *json);
 
-/* One for each field that is read back, in the order of report/fields.c. */
+/* One for each field that is read back, in the order of results/fields.c. */
 rb_fill_fn fill_index, fill_run, fill_plugin, fill_pack, fill_plugin_path, fill_plugin_version,
     fill_backend, fill_device, fill_label, fill_params, fill_params_text, fill_op, fill_dtype,
     fill_n, fill_distribution, fill_bins, fill_seed, fill_cache, fill_status, fill_reason,
