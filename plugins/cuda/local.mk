@@ -20,12 +20,17 @@ CUDA_PACK_CU = \
 	plugins/cuda/shared_array.cu \
 	plugins/cuda/histogram.cu \
 	plugins/cuda/cub.cu \
-	plugins/cuda/repro.cu
+	plugins/cuda/repro.cu \
+	plugins/cuda/segmented.cu \
+	plugins/cuda/rows.cu \
+	plugins/cuda/columns.cu
 CUDA_PACK_DEPS = \
 	sdk/redbench/plugin.h \
 	sdk/redbench/backend.h \
 	sdk/redbench/cuda_helpers.cuh
-EXTRA_DIST += $(CUDA_PACK_CU) sdk/redbench/cuda_helpers.cuh
+# What the shaped strategies (segmented, rows, columns) share.
+CUDA_SHAPED_DEPS = plugins/cuda/shaped.cuh
+EXTRA_DIST += $(CUDA_PACK_CU) sdk/redbench/cuda_helpers.cuh $(CUDA_SHAPED_DEPS)
 
 # NVCCFLAGS is the user's, as CFLAGS is.
 NVCC_PLUGIN_FLAGS = $(NVCC_ARCH_FLAGS) -O3 -std=c++20 -shared \
@@ -39,6 +44,7 @@ if BUILD_CUDA
 cudapackdir = $(pkglibdir)/cuda
 CUDA_PACK_MODULES = $(CUDA_PACK_CU:.cu=.so)
 $(CUDA_PACK_MODULES): $(CUDA_PACK_DEPS)
+plugins/cuda/segmented.so plugins/cuda/rows.so plugins/cuda/columns.so: $(CUDA_SHAPED_DEPS)
 
 RB_ALL_HOOKS += $(CUDA_PACK_MODULES)
 RB_INSTALL_HOOKS += cuda-install

@@ -1,0 +1,285 @@
+/* plugins/cuda/columns.cu: many reductions at once, one per column (ABI
+ * 1.6, axis = column): answer c reduces elements c, cols + c, 2 cols + c,
+ * ... of a row-major input. Strategies:
+ *   thread  a thread per column: a warp's 32 threads read 32 neighbouring
+ *           elements of each row in one access, and no thread waits for
+ *           another (many columns)
+ *   tile    a tile of `tile` columns per block, the block's rows of
+ *           threads (block / tile of them) taking every (block / tile)-th
+ *           row, the partials combined in shared memory (fewer columns:
+ *           more threads per column)
+ *   split   as tile, with the rows also split across `split` blocks
+ *           (auto: enough to fill the device), whose partials go to a
+ *           workspace that a second kernel, a thread per column, combines
+ *           (few columns, many rows)
+ * f16 and bf16 are reduced in f32. argmax's index is the row holding the
+ * column's maximum (the first, on a tie). rows = 1 gives each column's one
+ * element. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <redbench/cuda_helpers.cuh>
+#include <redbench/plugin.h>
+
+#include "shaped.cuh"
+
+#ifndef COLUMNS_NAME
+#define COLUMNS_NAME "columns"
+#define COLUMNS_SUMMARY "a reduction per column: a thread, a tile of columns or split rows per block"
+#endif
+
+enum columns_strategy { THREAD, TILE, SPLIT };
+
+static const char *const strategy_words[] = {"thread", "tile", "split", NULL};
+
+static const rb_param_spec columns_params[] = {
+    {"strategy", RB_PARAM_CHOICE, "tile", 0, 0, strategy_words, 0,
+     "thread (a thread per column) | tile (columns per block) | split (rows across blocks too)"},
+    {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
+    {"tile", RB_PARAM_INT, "32", 32, 1024, NULL, RB_PARAM_POW2,
+     "strategy = tile, split: columns per block (at most block)"},
+    {"split", RB_PARAM_INT, "auto", 2, 1024, NULL, RB_PARAM_AUTO,
+     "strategy = split: blocks over each tile's rows (auto: enough to fill the device)"},
+};
+
+/* A thread per column. */
+template <class R, class T>
+__global__ void columns_thread(const T *__restrict__ in, size_t rows, size_t cols,
+                               typename R::answer *__restrict__ values,
+                               unsigned long long *__restrict__ indices)
+{
+    typedef typename R::answer A;
+    const size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= cols)
+        return;
+    R acc = R::identity();
+    const T *p = in + c;
+#pragma unroll 4
+    for (size_t r = 0; r < rows; r++)
+        acc.take(rb_cuda::widen<A>(p[r * cols]), r);
+    acc.store(values, indices, c);
+}
+
+/* Blocks of blockDim.x columns by blockDim.y rows of threads: block (x, y)
+ * takes columns from x blockDim.x on, and rows [y rows_per_part, (y + 1)
+ * rows_per_part); thread (tx, ty) every blockDim.y-th row of those from ty
+ * on. The rows of threads combine in shared memory; the first writes the
+ * column's answer (one part: gridDim.y 1) or its part's partial. */
+extern __shared__ __align__(16) unsigned char columns_shared[];
+
+template <class R, class T>
+__global__ void columns_tile(const T *__restrict__ in, size_t rows, size_t cols,
+                             size_t rows_per_part, R *__restrict__ partials,
+                             typename R::answer *__restrict__ values,
+                             unsigned long long *__restrict__ indices)
+{
+    typedef typename R::answer A;
+    R *shared = reinterpret_cast<R *>(columns_shared);
+    const size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t first = (size_t)blockIdx.y * rows_per_part;
+    const size_t last = first + rows_per_part < rows ? first + rows_per_part : rows;
+    R acc = R::identity();
+    if (c < cols)
+        for (size_t r = first + threadIdx.y; r < last; r += blockDim.y)
+            acc.take(rb_cuda::widen<A>(in[r * cols + c]), r);
+    shared[threadIdx.y * blockDim.x + threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.y != 0 || c >= cols)
+        return;
+    for (unsigned y = 1; y < blockDim.y; y++)
+        acc.merge(shared[y * blockDim.x + threadIdx.x]);
+    if (gridDim.y == 1)
+        acc.store(values, indices, c);
+    else
+        partials[(size_t)blockIdx.y * cols + c] = acc;
+}
+
+/* The second kernel of split: a thread per column combines its parts'
+ * partials, in order. */
+template <class R>
+__global__ void columns_finish(const R *__restrict__ partials, size_t cols, unsigned parts,
+                               typename R::answer *__restrict__ values,
+                               unsigned long long *__restrict__ indices)
+{
+    const size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= cols)
+        return;
+    R acc = R::identity();
+    for (unsigned k = 0; k < parts; k++)
+        acc.merge(partials[(size_t)k * cols + c]);
+    acc.store(values, indices, c);
+}
+
+typedef struct columns_state columns_state;
+typedef int (*columns_launch_fn)(columns_state *s);
+
+struct columns_state {
+    const rb_config *cfg;
+    cudaStream_t stream;
+    int strategy;
+    unsigned block;     /* threads per block */
+    unsigned tile;      /* columns per block (tile, split) */
+    unsigned parts;     /* blocks over the rows (tile: 1) */
+    size_t rows_per_part;
+    unsigned grid;      /* thread: blocks; tile, split: tiles (grid's x) */
+    unsigned finish_grid;
+    size_t reducer_bytes;
+    shaped::answers out;
+    void *partials;     /* split: parts x cols reducers */
+    columns_launch_fn launch;
+};
+
+template <class R, class T> static int columns_launch(columns_state *s)
+{
+    typedef typename R::answer A;
+    const T *in = static_cast<const T *>(s->cfg->input);
+    A *values = static_cast<A *>(s->out.values);
+    const size_t rows = s->cfg->rows, cols = s->cfg->cols;
+    if (s->strategy == THREAD) {
+        columns_thread<R, T><<<s->grid, s->block, 0, s->stream>>>(in, rows, cols, values,
+                                                                   s->out.indices);
+    } else {
+        const dim3 grid(s->grid, s->parts), block(s->tile, s->block / s->tile);
+        columns_tile<R, T><<<grid, block, s->block * sizeof(R), s->stream>>>(
+            in, rows, cols, s->rows_per_part, static_cast<R *>(s->partials), values,
+            s->out.indices);
+        if (s->parts > 1) {
+            RB_CUDA_CHECK_LAUNCH(s->cfg->host);
+            columns_finish<R><<<s->finish_grid, 256, 0, s->stream>>>(
+                static_cast<const R *>(s->partials), cols, s->parts, values, s->out.indices);
+        }
+    }
+    RB_CUDA_CHECK_LAUNCH(s->cfg->host);
+    return RB_OK;
+}
+
+static columns_launch_fn pick_launch(const rb_config *cfg)
+{
+    return shaped::with_reducer(cfg, [&](auto r, auto t) -> columns_launch_fn {
+        return columns_launch<decltype(r), decltype(t)>;
+    });
+}
+
+/* Parts for split = auto: two waves of the device over all tiles, but no
+ * part under 8 rows per row of threads, and from 1 to 1024. */
+static unsigned auto_parts(const rb_config *cfg, unsigned block, unsigned tile, unsigned tiles)
+{
+    const unsigned long long waves = 2ull * rb_cuda::wave_grid(cfg->device, block, ~(size_t)0 >> 1, 1);
+    const unsigned long long thread_rows = block / tile;
+    unsigned long long parts = (waves + tiles - 1) / tiles;
+    const unsigned long long most = cfg->rows / (8 * thread_rows) > 1 ? cfg->rows / (8 * thread_rows) : 1;
+    if (parts > most)
+        parts = most;
+    if (parts > 1024)
+        parts = 1024;
+    return parts < 1 ? 1 : (unsigned)parts;
+}
+
+static int columns_plan(columns_state *s, const rb_config *cfg)
+{
+    int status = shaped::check_shape(cfg, RB_AXIS_COLUMN);
+    if (status != RB_OK)
+        return status;
+    s->cfg = cfg;
+    s->strategy = (int)rb_param_int(cfg, "strategy", TILE);
+    s->block = (unsigned)rb_param_int(cfg, "block", 256);
+    s->tile = (unsigned)rb_param_int(cfg, "tile", 32);
+    s->parts = 1;
+    unsigned long long grid;
+    if (s->strategy == THREAD) {
+        grid = (cfg->cols + s->block - 1) / s->block;
+    } else {
+        if (s->tile > s->block) {
+            cfg->host->error(cfg->host, "tile = %u columns need a block of at least %u threads",
+                             s->tile, s->tile);
+            return RB_UNSUPPORTED;
+        }
+#ifdef COLUMNS_TWIN_ROUND_DOWN
+        grid = cfg->cols / s->tile ? cfg->cols / s->tile : 1;
+#else
+        grid = (cfg->cols + s->tile - 1) / s->tile;
+#endif
+    }
+    if ((status = shaped::check_grid(cfg, grid, "the grid")) != RB_OK)
+        return status;
+    s->grid = (unsigned)grid;
+    if (s->strategy == SPLIT) {
+        const int64_t split = rb_param_int(cfg, "split", 0);
+        s->parts = split ? (unsigned)split : auto_parts(cfg, s->block, s->tile, s->grid);
+    }
+    s->rows_per_part = (cfg->rows + s->parts - 1) / s->parts;
+    const unsigned long long finish = (cfg->cols + 255) / 256;
+    if ((status = shaped::check_grid(cfg, finish, "the finish")) != RB_OK)
+        return status;
+    s->finish_grid = (unsigned)finish;
+    s->reducer_bytes =
+        shaped::with_reducer(cfg, [&](auto r, auto) -> size_t { return sizeof r; });
+    s->launch = pick_launch(cfg);
+    return s->launch ? RB_OK : RB_UNSUPPORTED;
+}
+
+static int columns_describe(const rb_config *cfg, rb_description *out)
+{
+    columns_state s = {};
+    const int status = columns_plan(&s, cfg);
+    if (status != RB_OK)
+        return status;
+    switch (s.strategy) {
+    case THREAD: snprintf(out->label, sizeof out->label, "thread"); break;
+    case TILE: snprintf(out->label, sizeof out->label, "tile-%ux%u", s.tile, s.block / s.tile); break;
+    default:
+        snprintf(out->label, sizeof out->label, "split-%ux%u/%u", s.tile, s.block / s.tile,
+                 s.parts);
+        break;
+    }
+    return RB_OK;
+}
+
+static int columns_setup(columns_state *s, const rb_config *cfg)
+{
+    const int status = columns_plan(s, cfg);
+    if (status != RB_OK)
+        return status;
+    s->stream = (cudaStream_t)cfg->queue;
+    if (shaped::answers_alloc(cfg, &s->out) != RB_OK)
+        return RB_ERROR;
+    if (s->parts > 1)
+        RB_CUDA_CHECK(cfg->host, cudaMalloc(&s->partials, cfg->cols * s->parts * s->reducer_bytes));
+    return RB_OK;
+}
+
+static int columns_run(void *state)
+{
+    columns_state *s = static_cast<columns_state *>(state);
+    return s->launch(s);
+}
+
+static int columns_verify(void *state, rb_result *result)
+{
+    columns_state *s = static_cast<columns_state *>(state);
+    return shaped::answers_read(s->cfg, s->stream, &s->out, result);
+}
+
+static void columns_teardown(void *state)
+{
+    columns_state *s = static_cast<columns_state *>(state);
+    if (!s)
+        return;
+    shaped::answers_free(&s->out);
+    cudaFree(s->partials);
+    free(s);
+}
+
+static constexpr rb_plugin columns_plugin = rb_cuda::plugin({
+    .name = COLUMNS_NAME,
+    .summary = COLUMNS_SUMMARY,
+    .ops = shaped::ops,
+    .dtypes = shaped::dtypes,
+    .params = columns_params, .n_params = rb_cuda::count_of(columns_params),
+    .describe = columns_describe,
+    .init = rb_cuda::init_with<columns_state, columns_setup, columns_teardown>,
+    .run = columns_run, .verify = columns_verify, .teardown = columns_teardown,
+    .shapes = RB_SHAPE_COLUMNS,
+});
+
+RB_CUDA_PLUGIN_ENTRY(columns_plugin)
