@@ -71,6 +71,12 @@ static const char *const cpu_acc_choices[] __attribute__((unused)) = {
     RB_PLUGIN_ABI_FIELDS, .version = "1.0", .backend = "cpu", .ops = CPU_OPS,  \
     .dtypes = CPU_DTYPES
 
+/* serial and threads: argmax too, and shapes (cpu_shaped.h). */
+#define CPU_SHAPED_DESCRIPTOR_FIELDS                                           \
+    RB_PLUGIN_ABI_FIELDS, .version = "1.1", .backend = "cpu",                  \
+    .ops = CPU_OPS | RB_OP_BIT(RB_OP_ARGMAX), .dtypes = CPU_DTYPES,            \
+    .shapes = RB_SHAPE_ROWS | RB_SHAPE_COLUMNS | RB_SHAPE_RAGGED
+
 /* ---- one configuration -------------------------------------------------- */
 
 typedef struct cpu_job {
@@ -142,9 +148,10 @@ static inline int cpu_job_setup(const rb_config *cfg, int compensated, cpu_job *
         return RB_ERROR;
     }
     switch (cfg->op) {
-    case RB_OP_SUM: case RB_OP_MIN: case RB_OP_MAX:
+    case RB_OP_SUM: case RB_OP_MIN: case RB_OP_MAX: case RB_OP_ARGMAX:
         if (!numeric) {
-            host->error(host, "sum, min and max take i32, i64, f32, f64, f16 or bf16 data");
+            host->error(host, "sum, min, max and argmax take i32, i64, f32, f64, f16 or bf16 "
+                        "data");
             return RB_UNSUPPORTED;
         }
         break;
@@ -159,7 +166,8 @@ static inline int cpu_job_setup(const rb_config *cfg, int compensated, cpu_job *
         }
         break;
     default:
-        host->error(host, "the cpu pack computes sum, min, max and histogram");
+        host->error(host, "the cpu pack computes sum, min, max, argmax (serial and threads) "
+                    "and histogram");
         return RB_UNSUPPORTED;
     }
     if (acc < CPU_ACC_NATIVE || acc > CPU_ACC_F64) {

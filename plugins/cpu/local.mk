@@ -9,7 +9,7 @@ cpu_LTLIBRARIES = plugins/cpu/serial.la plugins/cpu/unrolled.la \
 CPU_PACK_CPPFLAGS = -I$(top_srcdir)/sdk
 CPU_PACK_CFLAGS = $(AM_CFLAGS) -O3
 
-plugins_cpu_serial_la_SOURCES = plugins/cpu/serial.c plugins/cpu/cpu_reduce.h
+plugins_cpu_serial_la_SOURCES = plugins/cpu/serial.c plugins/cpu/cpu_reduce.h plugins/cpu/cpu_shaped.h
 plugins_cpu_serial_la_CPPFLAGS = $(CPU_PACK_CPPFLAGS)
 plugins_cpu_serial_la_CFLAGS = $(CPU_PACK_CFLAGS)
 plugins_cpu_serial_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)
@@ -19,7 +19,7 @@ plugins_cpu_unrolled_la_CPPFLAGS = $(CPU_PACK_CPPFLAGS)
 plugins_cpu_unrolled_la_CFLAGS = $(CPU_PACK_CFLAGS)
 plugins_cpu_unrolled_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)
 
-plugins_cpu_threads_la_SOURCES = plugins/cpu/threads.c plugins/cpu/cpu_reduce.h
+plugins_cpu_threads_la_SOURCES = plugins/cpu/threads.c plugins/cpu/cpu_reduce.h plugins/cpu/cpu_shaped.h
 plugins_cpu_threads_la_CPPFLAGS = $(CPU_PACK_CPPFLAGS)
 plugins_cpu_threads_la_CFLAGS = $(CPU_PACK_CFLAGS)
 plugins_cpu_threads_la_LDFLAGS = $(PLUGIN_LINK_FLAGS)

@@ -3,12 +3,14 @@
  * the partials are combined in chunk order, so the result depends only on
  * the data and the parameters. The threads are started once, by init, and
  * wait between runs; run wakes them and works on the first chunk itself;
- * teardown stops and joins them. */
+ * teardown stops and joins them. Shapes and argmax: each thread takes a
+ * contiguous range of the answers (rows, or columns) instead of a chunk of
+ * the elements (cpu_shaped.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 
-#include "cpu_reduce.h"
+#include "cpu_shaped.h"
 
 #define THREADS_MAX 1024
 /* Chunks start at multiples of 64 elements: a whole number of lanes and of
@@ -32,6 +34,9 @@ typedef struct threads_worker {
 
 struct threads_state {
     cpu_job job;
+    cpu_shaped sh;              /* shapes and argmax: by answers */
+    int by_answers;
+    uint64_t per_thread;        /* by answers: answers per thread */
     unsigned n_threads;         /* the calling thread included */
     uint64_t chunk;             /* elements per chunk */
     cpu_partial *partials;      /* one per chunk */
@@ -67,18 +72,44 @@ static unsigned threads_split(const rb_config *cfg, uint64_t *chunk)
     return (unsigned)((cfg->n + *chunk - 1) / *chunk);
 }
 
+/* By answers: no more threads than answers, a contiguous range each. */
+static unsigned threads_split_answers(const rb_config *cfg, const cpu_shaped *sh,
+                                      uint64_t *per_thread)
+{
+    int64_t asked = rb_param_int(cfg, "threads", 0);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t wanted = asked > 0 ? (uint64_t)asked : online > 0 ? (uint64_t)online : 1;
+    if (wanted > THREADS_MAX)
+        wanted = THREADS_MAX;
+    if (wanted > sh->n_answers)
+        wanted = sh->n_answers;
+    if (wanted < 1)
+        wanted = 1;
+    *per_thread = (sh->n_answers + wanted - 1) / wanted;
+    return (unsigned)((sh->n_answers + *per_thread - 1) / *per_thread);
+}
+
 static int threads_describe(const rb_config *cfg, rb_description *out)
 {
-    cpu_job job;
-    int rc = cpu_job_setup(cfg, 0, &job);
+    cpu_shaped sh;
+    int rc = cpu_shaped_setup(cfg, &sh);
     uint64_t chunk;
     if (rc == RB_OK && out)
-        snprintf(out->label, sizeof out->label, "threads=%u", threads_split(cfg, &chunk));
+        snprintf(out->label, sizeof out->label, "threads=%u",
+                 cpu_shaped_by_answers(&sh) ? threads_split_answers(cfg, &sh, &chunk)
+                                            : threads_split(cfg, &chunk));
     return rc;
 }
 
 static void threads_reduce_chunk(threads_state *st, unsigned index)
 {
+    if (st->by_answers) {
+        uint64_t first = (uint64_t)index * st->per_thread, n = st->sh.n_answers;
+        uint64_t last = first + st->per_thread < n ? first + st->per_thread : n;
+        if (first < last)
+            cpu_shaped_answers(&st->sh, first, last);
+        return;
+    }
     uint64_t begin = (uint64_t)index * st->chunk;
     uint64_t end = begin + st->chunk < st->job.n ? begin + st->chunk : st->job.n;
     if (begin < end)
@@ -126,6 +157,7 @@ static void threads_teardown(void *state)
     pthread_cond_destroy(&st->wake);
     pthread_mutex_destroy(&st->lock);
     free(st->workers);
+    cpu_shaped_free(&st->sh);
     free(st->tables);
     free(st->partials);
     free(st);
@@ -141,12 +173,15 @@ static int threads_init(const rb_config *cfg, void **state)
     st = rb_state_alloc(cfg, sizeof *st);
     if (!st)
         return RB_ERROR;
-    rc = cpu_job_setup(cfg, 0, &st->job);
+    rc = cpu_shaped_setup(cfg, &st->sh);
     if (rc != RB_OK) {
         free(st);
         return rc;
     }
-    st->n_threads = threads_split(cfg, &st->chunk);
+    st->job = st->sh.job;
+    st->by_answers = cpu_shaped_by_answers(&st->sh);
+    st->n_threads = st->by_answers ? threads_split_answers(cfg, &st->sh, &st->per_thread)
+                                   : threads_split(cfg, &st->chunk);
 
     pthread_mutex_init(&st->lock, NULL);
     pthread_cond_init(&st->wake, NULL);
@@ -159,6 +194,10 @@ static int threads_init(const rb_config *cfg, void **state)
         host->error(host, "out of memory for %u threads", st->n_threads);
         threads_teardown(st);
         return RB_ERROR;
+    }
+    if (st->by_answers && (rc = cpu_shaped_allocate(cfg, &st->sh)) != RB_OK) {
+        threads_teardown(st);
+        return rc;
     }
     for (k = 1; k < st->n_threads; k++) {
         threads_worker *w = &st->workers[st->n_started];
@@ -196,6 +235,8 @@ static int threads_run(void *state)
             pthread_cond_wait(&st->done, &st->lock);
         pthread_mutex_unlock(&st->lock);
     }
+    if (st->by_answers)
+        return RB_OK;
     st->result = st->partials[0];
     for (k = 1; k < st->n_threads; k++)
         cpu_combine(&st->job, &st->result, &st->partials[k]);
@@ -205,11 +246,13 @@ static int threads_run(void *state)
 static int threads_verify(void *state, rb_result *result)
 {
     threads_state *st = state;
+    if (st->by_answers)
+        return cpu_shaped_store(&st->sh, result);
     return cpu_store(&st->job, &st->result, result);
 }
 
 static const rb_plugin threads_plugin = {
-    CPU_PACK_DESCRIPTOR_FIELDS,
+    CPU_SHAPED_DESCRIPTOR_FIELDS,
     .name = "threads",
     .summary = "the unrolled loop on every core, one contiguous chunk per thread",
     RB_PLUGIN_PARAMS(threads_params),

@@ -314,10 +314,12 @@ typedef struct rb_config {
                             `input` is (a device pointer for cuda; for
                             vulkan the rb_vulkan_buffer that holds them,
                             from offsets_offset on). Read-only; the same for
-                            the life of a configuration. NULL otherwise */
+                            the life of a configuration. NULL otherwise,
+                            and in describe (as `input` is) */
     uint64_t offsets_offset;
     const uint64_t *host_offsets; /* ragged: the same offsets in host memory,
-                                     for init to plan with; NULL otherwise */
+                                     for init to plan with; NULL otherwise,
+                                     and in describe */
 } rb_config;
 
 /* A rank group, as the host hands it to group_open (ABI 1.4): the rank

@@ -46,6 +46,18 @@ static const char *const columns[] = {
     "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz", "energy_note",
 };
 
+/* The shape's columns, after the others, when some row is shaped (a run
+ * of one reduction each has the columns it always had). */
+static const char *const shape_columns[] = {"rows", "axis", "lengths"};
+
+static int any_shaped(const rb_results *res)
+{
+    for (size_t k = 0; k < res->n_rows; k++)
+        if (sweep_is_shaped(res->rows[k].config))
+            return 1;
+    return 0;
+}
+
 static const char *header_of(const char *field)
 {
     return strcmp(field, "params_text") == 0 ? "params" : field;
@@ -71,7 +83,7 @@ static void put_value(FILE *out, const rb_value *v, int first)
 }
 
 static void write_row(FILE *out, const rb_results *res, const rb_row *row,
-                      const rb_field *const fields[])
+                      const rb_field *const fields[], int shaped)
 {
     rb_row_ref ref = {res, row};
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
@@ -86,6 +98,15 @@ static void write_row(FILE *out, const rb_results *res, const rb_row *row,
     csv_number_field(out, text, 0);
     snprintf(text, sizeof text, "%d", res->info.rounds > 0 ? res->info.rounds : 1);
     csv_number_field(out, text, 0);
+    for (size_t c = 0; shaped && c < RB_ARRAY_LEN(shape_columns); c++) {
+        rb_value v;
+        memset(&v, 0, sizeof v);
+        row_field(shape_columns[c])->get(&ref, &v);
+        if (v.kind == RB_VALUE_ABSENT) /* an unshaped row among shaped ones */
+            v = c == 0 ? (rb_value){.kind = RB_VALUE_UINT, .u = 1}
+                       : (rb_value){.kind = RB_VALUE_TEXT, .text = c == 1 ? "row" : "fixed"};
+        put_value(out, &v, 0);
+    }
     fputc('\n', out);
 }
 
@@ -96,9 +117,13 @@ static int write_csv_report(FILE *out, const rb_results *res)
         fields[c] = row_field(columns[c]);
         fprintf(out, "%s%s", c ? "," : "", header_of(columns[c]));
     }
-    fputs(",rounds_measured,rounds_asked\n", out);
+    fputs(",rounds_measured,rounds_asked", out);
+    int shaped = any_shaped(res);
+    for (size_t c = 0; shaped && c < RB_ARRAY_LEN(shape_columns); c++)
+        fprintf(out, ",%s", shape_columns[c]);
+    fputc('\n', out);
     for (size_t k = 0; k < res->n_rows; k++)
-        write_row(out, res, &res->rows[k], fields);
+        write_row(out, res, &res->rows[k], fields, shaped);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
 

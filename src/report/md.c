@@ -100,7 +100,8 @@ static void write_summary(FILE *out, const rb_results *res)
 /* The table's columns: fields of results/fields.c by name; NULL is the
  * notes, Markdown's own. */
 static const char *const columns[] = {
-    "run", "plugin", "params_text", "n", "dtype", "op", "median_ns", "bandwidth_gbs",
+    "run", "plugin", "params_text", "n", "rows", "axis", "lengths", "dtype", "op", "median_ns",
+    "bandwidth_gbs",
     "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz", "pct_measured_peak", "pct_peak", "error_ratio", "deterministic", NULL, "status", "reason",
 };
 
@@ -134,8 +135,10 @@ static char *notes_text(const rb_results *res, const rb_row *row)
  * value (`energy = on`), every other always. */
 static int md_column_shown(const rb_results *res, const char *name)
 {
+    /* these when some row has them: energy, clocks, shapes */
     if (!name || (strcmp(name, "j_per_gb") && strcmp(name, "power_w") &&
-                  strncmp(name, "sm_clock_", 9)))
+                  strncmp(name, "sm_clock_", 9) && strcmp(name, "rows") &&
+                  strcmp(name, "axis") && strcmp(name, "lengths")))
         return 1;
     const rb_field *f = row_field(name);
     for (size_t k = 0; k < res->n_rows; k++) {

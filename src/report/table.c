@@ -10,7 +10,8 @@
  * verified, "repro" (the reproducibility level the host judged: varies,
  * run-to-run, layout-independent, exact) when some row has one; "notes" when some row has one; "ranks" and "busbw" (the bus
  * bandwidth of a collective) when some row ran on several ranks or has a
- * collective, "scaling" when some row has a one-rank row to scale
+ * collective, "rows" when some row is shaped ("axis" when one reduces
+ * columns, "lengths" when one has ragged rows), "scaling" when some row has a one-rank row to scale
  * against, and "J/GB" and "W" (energy per gigabyte read, average power)
  * when some row's energy was measured (`energy = on`). */
 #include "report/reporters.h"
@@ -28,7 +29,8 @@
 #include "results/fields.h"
 
 enum column {
-    COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_DTYPE, COL_OP, COL_MEDIAN,
+    COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_N, COL_ROWS, COL_AXIS, COL_LENGTHS, COL_DTYPE,
+    COL_OP, COL_MEDIAN,
     COL_GBS, COL_JPGB, COL_WATTS, COL_RANKS, COL_BUSBW, COL_SCALING, COL_PCT_MEASURED, COL_PCT_PEAK,
     COL_ERROR_RATIO, COL_DETERMINISTIC, COL_REPRO, COL_NOTES, COL_STATUS, COL_COUNT
 };
@@ -45,6 +47,9 @@ static const struct {
     [COL_PLUGIN] = {"plugin", NULL, 0},
     [COL_PARAMS] = {"params_text", NULL, 0},
     [COL_N] = {"n", NULL, 1},
+    [COL_ROWS] = {"rows", NULL, 1},
+    [COL_AXIS] = {"axis", NULL, 0},
+    [COL_LENGTHS] = {"lengths", NULL, 0},
     [COL_DTYPE] = {"dtype", NULL, 0},
     [COL_OP] = {"op", NULL, 0},
     [COL_MEDIAN] = {"median_ns", NULL, 1},
@@ -123,7 +128,7 @@ static void write_in_cache_note(FILE *out, const rb_results *res)
         over++;
         if (row->pct_measured_peak > most)
             most = row->pct_measured_peak;
-        uint64_t bytes = row->config->n * rb_dtype_size(row->config->dtype);
+        uint64_t bytes = sweep_elements(row->config) * rb_dtype_size(row->config->dtype);
         if (bytes > largest)
             largest = bytes;
     }
@@ -148,7 +153,8 @@ static void write_table(FILE *out, const rb_results *res)
         layout[c] = (rb_column){column_title(c), columns[c].right};
         shown[c] = c != COL_PCT_MEASURED && c != COL_PCT_PEAK && c != COL_ERROR_RATIO &&
                    c != COL_DETERMINISTIC && c != COL_REPRO && c != COL_NOTES && c != COL_RANKS &&
-                   c != COL_BUSBW && c != COL_SCALING && c != COL_JPGB && c != COL_WATTS;
+                   c != COL_BUSBW && c != COL_SCALING && c != COL_JPGB && c != COL_WATTS &&
+                   c != COL_ROWS && c != COL_AXIS && c != COL_LENGTHS;
     }
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
@@ -161,6 +167,12 @@ static void write_table(FILE *out, const rb_results *res)
             shown[COL_ERROR_RATIO] = 1;
         if (row->ranks > 1 || row->busbw_gbs > 0)
             shown[COL_RANKS] = shown[COL_BUSBW] = 1;
+        if (sweep_is_shaped(row->config))
+            shown[COL_ROWS] = 1;
+        if (row->config->axis == RB_AXIS_COLUMN)
+            shown[COL_AXIS] = 1;
+        if (row->config->lengths == RB_LENGTHS_RAGGED)
+            shown[COL_LENGTHS] = 1;
         if (row->scaling > 0)
             shown[COL_SCALING] = 1;
         if (row->energy_source != RB_ENERGY_NONE && row->energy_j > 0)

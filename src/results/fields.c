@@ -130,6 +130,32 @@ static void get_dtype(const rb_row_ref *r, rb_value *v)
 
 static void get_n(const rb_row_ref *r, rb_value *v) { uint_value(v, r->row->config->n); }
 
+/* The shape: absent for the one reduction of n elements, so that such
+ * rows read as they always have. */
+static void get_rows(const rb_row_ref *r, rb_value *v)
+{
+    if (sweep_is_shaped(r->row->config))
+        uint_value(v, r->row->config->rows);
+    else
+        v->kind = RB_VALUE_ABSENT;
+}
+
+static void get_axis(const rb_row_ref *r, rb_value *v)
+{
+    if (sweep_is_shaped(r->row->config))
+        text(v, axis_name(r->row->config->axis));
+    else
+        v->kind = RB_VALUE_ABSENT;
+}
+
+static void get_lengths(const rb_row_ref *r, rb_value *v)
+{
+    if (sweep_is_shaped(r->row->config))
+        text(v, lengths_name(r->row->config->lengths));
+    else
+        v->kind = RB_VALUE_ABSENT;
+}
+
 static void get_distribution(const rb_row_ref *r, rb_value *v)
 {
     text(v, distribution_name(r->row->config->distribution));
@@ -375,6 +401,11 @@ const rb_field rb_row_fields[] = {
      .required = 1},
     {.name = "n", .get = get_n, .title = "n", .unit = RB_UNIT_SIZE, .kind = RB_VALUE_UINT,
      .put = fill_n, .required = 1},
+    {.name = "rows", .get = get_rows, .title = "rows", .unit = RB_UNIT_SIZE,
+     .kind = RB_VALUE_UINT, .put = fill_rows},
+    {.name = "axis", .get = get_axis, .title = "axis", .kind = RB_VALUE_TEXT, .put = fill_axis},
+    {.name = "lengths", .get = get_lengths, .title = "lengths", .kind = RB_VALUE_TEXT,
+     .put = fill_lengths},
     {.name = "distribution", .get = get_distribution, .kind = RB_VALUE_TEXT,
      .put = fill_distribution},
     {.name = "bins", .get = get_bins, .kind = RB_VALUE_UINT, .put = fill_bins},

@@ -76,6 +76,8 @@ static const char *op_word(int k) { return op_name(k); }
 static const char *dtype_word(int k) { return dtype_name(k); }
 static const char *distribution_word(int k) { return distribution_name(k); }
 static const char *status_word(int k) { return row_status_name(k); }
+static const char *axis_word(int k) { return axis_name(k); }
+static const char *lengths_word(int k) { return lengths_name(k); }
 static const char *probes_word(int k) { return probes_name(k); }
 
 int fill_index(rb_row_fill *f, const rb_value *v, const json_value *j)
@@ -198,6 +200,31 @@ int fill_distribution(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
     return fill_word(f, v, &f->config->distribution, distribution_word, RB_DIST_COUNT_, 0);
+}
+
+/* The shape (absent: the one reduction of n elements), held to the
+ * experiment file's limits (config/sweep.h). */
+int fill_rows(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    if (known(v) && (v->u < 1 || v->u > RB_SWEEP_LARGEST_ROWS))
+        return why(f, "is %llu; valid: rows from 1 to %llu, as an experiment file allows",
+                   (unsigned long long)v->u, (unsigned long long)RB_SWEEP_LARGEST_ROWS);
+    f->config->rows = known(v) ? v->u : 1;
+    return 0;
+}
+
+int fill_axis(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    return fill_word(f, v, &f->config->axis, axis_word, 2, RB_AXIS_ROW);
+}
+
+int fill_lengths(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    (void)j;
+    return fill_word(f, v, &f->config->lengths, lengths_word, RB_LENGTHS_COUNT_,
+                     RB_LENGTHS_FIXED);
 }
 
 /* A data key's whole number, held to the experiment file's limits

@@ -41,7 +41,7 @@ typedef int rb_fill_fn(rb_row_fill *f, const rb_value *v, const json_value *json
 /* One for each field that is read back, in the order of results/fields.c. */
 rb_fill_fn fill_index, fill_run, fill_plugin, fill_pack, fill_plugin_path, fill_plugin_version,
     fill_backend, fill_device, fill_label, fill_params, fill_params_text, fill_op, fill_dtype,
-    fill_n, fill_distribution, fill_bins, fill_seed, fill_cache, fill_status, fill_reason,
+    fill_n, fill_rows, fill_axis, fill_lengths, fill_distribution, fill_bins, fill_seed, fill_cache, fill_status, fill_reason,
     fill_result, fill_expected, fill_error, fill_tolerance, fill_median, fill_min, fill_max,
     fill_mean, fill_stddev, fill_cv, fill_noise, fill_multimodal, fill_reps, fill_timing,
     fill_batch_calls, fill_stopped_by, fill_error_ratio, fill_deterministic,
