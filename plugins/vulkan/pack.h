@@ -87,7 +87,8 @@ static inline uint32_t pack_block(const rb_config *cfg)
 
 static inline const char *pack_op_word(int op)
 {
-    return op == RB_OP_SUM ? "sum" : op == RB_OP_MIN ? "min" : op == RB_OP_MAX ? "max" : "?";
+    return op == RB_OP_SUM ? "sum" : op == RB_OP_MIN ? "min" : op == RB_OP_MAX ? "max"
+           : op == RB_OP_ARGMAX ? "argmax" : "?";
 }
 
 static inline const char *pack_dtype_word(int dtype)
