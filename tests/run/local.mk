@@ -32,6 +32,7 @@
 #              comparison (src/run/rules.c); every timing mode's rows, the
 #              peak cache as run and tune use it, a measurement far from
 #              the cached figure taken again; rounds; the same on a GPU
+#   test_shaped.sh  shapes: rows, columns, ragged rows, their planted bugs
 #   test_probe, test_judge.sh, test_gpu_judge.sh  the judge's probes, and
 #              no wrong, partial, stale or remembered answer looks right
 #   test_rank_groups.sh  slow-setup (ranks/slow-setup.c): a group's set-up
@@ -287,6 +288,9 @@ check_DATA += tests/run/judge/dir.stamp
 CLEANFILES += tests/run/judge/dir.stamp tests/run/judge/dir/*.so
 
 TESTS += tests/run/test_judge.sh tests/run/test_probe tests/run/test_gpu_judge.sh
+# shapes on the cpu backend, with the planted bugs of tests/plugins/shaped-twin.c
+TESTS += tests/run/test_shaped.sh
+EXTRA_DIST += tests/run/test_shaped.sh
 EXTRA_DIST += tests/run/test_judge.sh tests/run/test_gpu_judge.sh tests/run/judge/buggy.cu \
 	tests/run/judge/onepass-tail.cu tests/run/judge/onepass-reverse.cu \
 	tests/run/judge/pattern-tail.cu tests/run/judge/pattern-no-reset.cu
