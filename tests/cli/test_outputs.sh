@@ -63,7 +63,7 @@ is "$?" 2 "-o naming the plugin the run loads: exit 2"
 ok "... naming it, the plugin unchanged" bash -c "grep -q 'is the plugin file $tmp/plugins/tiny-sum.so' '$tmp/err' && cmp -s '$tmp/plugins/tiny-sum.so' '$tmp/tiny.orig'"
 
 # A run that measures nothing exits 3; --require-ok wants every row ok.
-sed 's/op = sum/op = argmax/' "$tmp/e.ini" >"$tmp/unsupported.ini"
+sed 's/op = sum/op = argmax/; s/plugin = serial/plugin = kahan/' "$tmp/e.ini" >"$tmp/unsupported.ini"
 "$rb" -q -c "$tmp/unsupported.ini" -o "$tmp/u.json" >/dev/null 2>&1
 is "$?" 3 "every row unsupported: exit 3 (nothing was measured)"
 is "$(statuses "$tmp/u.json")" unsupported "... its row unsupported, the results written"

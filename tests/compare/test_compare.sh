@@ -261,7 +261,7 @@ wide=$("$JQ" '[.results[] | select(.run == "wide")] | length' "$tmp/a.json")
 plain=$((rows - wide))
 is "$(status "$rb" compare "$tmp/a.json" "$tmp/ab.json")" 0 "lanes=4 against lanes=16: compared where they match"
 ok "  wide's rows only in one file each" grep -q "^$plain configurations in both files: .*; $wide only in old, $wide only in new" "$tmp/out"
-ok "  a note that serial changed, version and SHA-256" grep -q "warning: plugin serial (version 1.0 -> 9.9, SHA-256 [0-9a-f]\{12\}\.\.\. -> abababababab\.\.\.) changed between the files" "$tmp/err"
+ok "  a note that serial changed, version and SHA-256" grep -q "warning: plugin serial (version 1.1 -> 9.9, SHA-256 [0-9a-f]\{12\}\.\.\. -> abababababab\.\.\.) changed between the files" "$tmp/err"
 ok "  and none for unrolled, which did not" bash -c "! grep -q 'plugin unrolled' '$tmp/err'"
 is "$(status "$rb" compare --ignore lanes "$tmp/a.json" "$tmp/ab.json")" 0 "--ignore lanes: exits 0"
 ok "  every configuration paired" grep -q "^$rows configurations in both files: .*; 0 only in old, 0 only in new" "$tmp/out"

@@ -5,6 +5,8 @@
 #   test_guide_in_tree.sh  the guide's plugin built in the build tree before
 #                    make install, by the guide's commands (pkg-config reads
 #                    redbench-uninstalled.pc), and run from ./plugins
+#   test_guide_shapes.sh  the guide's shapes example compiled and run over
+#                    fixed and ragged rows
 #   test_reconfigure.sh  configure run again with another --prefix rebuilds
 #                    what embeds the plugin folder
 #   test_half        the f16 and bf16 conversions (redbench/half.h): every
@@ -12,9 +14,9 @@
 check_PROGRAMS += tests/sdk/test_half
 tests_sdk_test_half_SOURCES = tests/sdk/test_half.c
 TESTS += tests/sdk/test_half tests/sdk/test_install.sh tests/sdk/test_reconfigure.sh \
-	tests/sdk/test_guide_in_tree.sh
+	tests/sdk/test_guide_in_tree.sh tests/sdk/test_guide_shapes.sh
 EXTRA_DIST += tests/sdk/test_install.sh tests/sdk/test_reconfigure.sh \
-	tests/sdk/test_guide_in_tree.sh
+	tests/sdk/test_guide_in_tree.sh tests/sdk/test_guide_shapes.sh
 
 # Where `make install` puts things, for test_install.sh.
 AM_TESTS_ENVIRONMENT += \
