@@ -36,6 +36,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "config/experiment.h"
+#include "config/sweep.h"
 #include "results/read.h"
 
 /* ---- reading a result file ---- */
@@ -169,6 +170,9 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     if (cfg->op == RB_OP_HISTOGRAM)
         snprintf(bins, sizeof bins, "%u", cfg->bins);
     out->bins = keep(file, bins);
+    char shape[96];
+    sweep_shape_text(cfg, shape, sizeof shape);
+    out->shape = keep(file, shape);
     out->samples = pool;
     out->n_samples = row->samples_ns ? row->stats.count : 0;
     for (size_t k = 0; k < out->n_samples; k++)
@@ -266,7 +270,7 @@ void compare_file_free(rb_compare_file *file)
 /* ---- matching ---- */
 
 /* What identifies a configuration across files: run, plugin, parameters,
- * op, dtype, n, distribution and bins (of the plugin and parameters, what
+ * op, dtype, n, distribution, bins and shape (of the plugin and parameters, what
  * comparison_prepare left: --ignore, --match run). */
 static int compare_configurations(const rb_compare_row *x, const rb_compare_row *y)
 {
@@ -284,7 +288,9 @@ static int compare_configurations(const rb_compare_row *x, const rb_compare_row 
     if (x->n != y->n)
         return x->n < y->n ? -1 : 1;
     int c = strcmp(x->distribution, y->distribution);
-    return c ? c : strcmp(x->bins, y->bins);
+    if (!c)
+        c = strcmp(x->bins, y->bins);
+    return c ? c : strcmp(x->shape, y->shape);
 }
 
 static int compare_rows_by_key(const void *a, const void *b)
@@ -769,8 +775,8 @@ char *compare_row_title(const rb_compare_row *row)
     char n[32];
     format_size(row->n, n, sizeof n);
     const char *params = row->params->shown;
-    char *text = xasprintf("%s %s%s%s %s %s n=%s%s%s", row->run, row->plugin,
-                           *params ? " " : "", params, row->op, row->dtype, n,
+    char *text = xasprintf("%s %s%s%s %s %s n=%s%s%s%s", row->run, row->plugin,
+                           *params ? " " : "", params, row->op, row->dtype, n, row->shape,
                            *row->distribution ? " " : "", row->distribution);
     char *line = printable_text(text);
     free(text);

@@ -58,6 +58,8 @@ typedef struct rb_compare_row {
     const rb_compare_params *params;
     const char *params_text; /* params->text */
     const char *bins;       /* the row's bins as text, "" if none */
+    const char *shape;      /* " rows=64 axis=column", "" for one reduction
+                               (config/sweep.h: sweep_shape_text) */
     double *samples;        /* samples_ns (in the file's pool) */
     size_t n_samples;
     size_t *round_reps;     /* each round's samples, in order (in the file's

@@ -71,12 +71,13 @@ char *history_config_key(const rb_results *res, const rb_row *row)
 {
     const rb_configuration *c = row->config;
     char *device = row_device(res, row);
-    char extra[64] = "";
+    char extra[128] = "";
     if (c->op == RB_OP_HISTOGRAM)
         snprintf(extra, sizeof extra, " bins=%u", (unsigned)c->bins);
     if (c->ranks > 1)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " ranks=%u",
                  (unsigned)c->ranks);
+    sweep_shape_text(c, extra + strlen(extra), sizeof extra - strlen(extra));
     char *key = xasprintf("%s | %s | %s | %s %s n=%llu %s%s | %s", c->run->name, row_plugin(row),
                           c->params_text ? c->params_text : "", op_name(c->op),
                           dtype_name(c->dtype), (unsigned long long)c->n,

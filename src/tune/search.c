@@ -179,7 +179,8 @@ static void tune_group(rb_tuner *t, rb_tune_group *g)
 static int same_data(const rb_configuration *a, const rb_configuration *b)
 {
     return a->run == b->run && a->op == b->op && a->dtype == b->dtype && a->n == b->n &&
-           a->distribution == b->distribution && a->bins == b->bins && a->ranks == b->ranks;
+           a->distribution == b->distribution && a->bins == b->bins && a->ranks == b->ranks &&
+           a->rows == b->rows && a->axis == b->axis && a->lengths == b->lengths;
 }
 
 /* Consecutive configurations of one run at one data set form a group. */
@@ -262,9 +263,10 @@ void print_tried(FILE *out, const rb_tune_group *groups, size_t n_groups)
         size_t tried = 0;
         for (size_t j = 0; j < g->count; j++)
             tried += g->cands[j].rounds > 0;
-        char ranks[32] = "";
+        char ranks[128] = "";
         if (c->ranks > 1)
             snprintf(ranks, sizeof ranks, " ranks=%u", c->ranks);
+        sweep_shape_text(c, ranks + strlen(ranks), sizeof ranks - strlen(ranks));
         char *run = printable_text(c->run->name);
         char *plugin = printable_text(c->plugin ? c->plugin->desc->name : c->run->plugin);
         fprintf(out, "[%s] %s %s %s n=%s%s: %zu of %zu configurations tried (%s)\n", run, plugin,

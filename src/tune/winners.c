@@ -34,7 +34,8 @@ enum { DIFFER_DISTRIBUTION, DIFFER_BINS };
 static int clash_by(const rb_configuration *a, const rb_configuration *b, int key)
 {
     if (a->run != b->run || a->op != b->op || a->dtype != b->dtype || a->n != b->n ||
-        a->ranks != b->ranks)
+        a->ranks != b->ranks || a->rows != b->rows || a->axis != b->axis ||
+        a->lengths != b->lengths)
         return 0;
     return key == DIFFER_DISTRIBUTION ? a->distribution != b->distribution : a->bins != b->bins;
 }
@@ -69,6 +70,12 @@ static char **tuned_run_names(const rb_tune_group *groups, size_t n_groups, size
             sb_printf(&tail, "-b%u", c->bins);
         if (c->ranks > 1)
             sb_printf(&tail, "-r%u", c->ranks);
+        if (sweep_is_shaped(c)) {
+            char rows[32];
+            format_size(c->rows, rows, sizeof rows);
+            sb_printf(&tail, "-x%s%s%s", rows, c->axis == RB_AXIS_COLUMN ? "-col" : "",
+                      c->lengths == RB_LENGTHS_RAGGED ? "-ragged" : "");
+        }
         size_t head = strlen(c->run->name);
         if (head + tail.len > most)
             head = most > tail.len + 1 ? most - tail.len : 1;
@@ -265,6 +272,13 @@ int tuned_experiment_write(FILE *out, const char *path, const rb_tuner *t,
             snprintf(bins, sizeof bins, "%u", c->bins);
             ini_write_key(w, "bins", bins, RB_INI_WORD);
         }
+        if (sweep_is_shaped(c)) {
+            char rows[32];
+            format_size(c->rows, rows, sizeof rows);
+            ini_write_key(w, "rows", rows, RB_INI_WORD);
+            ini_write_key(w, "axis", axis_name(c->axis), RB_INI_WORD);
+            ini_write_key(w, "lengths", lengths_name(c->lengths), RB_INI_WORD);
+        }
         if (c->ranks > 1) {
             char ranks[16];
             snprintf(ranks, sizeof ranks, "%u", c->ranks);
@@ -294,7 +308,8 @@ static long best_at(const rb_tune_group *groups, size_t n_groups, const rb_confi
         const rb_configuration *c = g->cands[0].config;
         if ((long)k == not || g->winner == g->count || c->op != key->op ||
             c->dtype != key->dtype || c->distribution != key->distribution ||
-            c->bins != key->bins || c->n != key->n || c->ranks != key->ranks)
+            c->bins != key->bins || c->n != key->n || c->ranks != key->ranks ||
+            c->rows != key->rows || c->axis != key->axis || c->lengths != key->lengths)
             continue;
         if (best < 0 || g->final_score < groups[best].final_score)
             best = (long)k;

@@ -13,7 +13,7 @@
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 twins=$top_builddir/tests/plugins/shaped-dir
-plan 33
+plan 36
 
 # run_json NAME [OPTIONS]: runs $tmp/NAME.ini into $tmp/NAME.json; $status.
 run_json() {
@@ -146,5 +146,21 @@ ok "... Markdown has the rows, axis and lengths columns" \
   grep -qF '| run | plugin | params | n | rows | axis | lengths | dtype |' "$tmp/cli.md"
 bw=$("$JQ" -r '.results[0] | (.bandwidth_gbs / (64 * 4096 * 4 / .median_ns)) * 1000 | round' "$tmp/cli.json")
 is "$bw" 1000 "GB/s counts rows x n elements (64 x 4K f32 over the median)"
+
+# 6. compare pairs the same shape only; tune writes each winner's shape.
+"$rb" -q -c "$tmp/cli.ini" -D rows=1,64 -o "$tmp/old.json" >/dev/null 2>&1
+"$rb" -q -c "$tmp/cli.ini" -D rows=1,64 -o "$tmp/new.json" >/dev/null 2>&1
+"$rb" compare "$tmp/old.json" "$tmp/new.json" --format json >"$tmp/cmp.json" 2>/dev/null
+# 64 rows take about 64 times one row's time: a pair across shapes would show it
+is "$("$JQ" -r '[.comparisons[] | .ratio > 0.2 and .ratio < 5] | map(tostring) | join(" ")' "$tmp/cmp.json")" \
+  "true true" "compare pairs rows = 1 with rows = 1 and rows = 64 with rows = 64"
+{ experiment_header tune
+  printf '[data]\nop = sum\ndtype = f32\nn = 1K\nrows = 64\naxis = column\n'
+  printf '[run t]\nplugin = cpu/threads\nthreads = 1, 2\n'
+} >"$tmp/tune.ini"
+"$rb" tune -q -c "$tmp/tune.ini" -o "$tmp/tuned.ini" -m "$tmp/map.json" >"$tmp/tune.out" 2>&1
+ok "tune: the search names the shape" grep -q '^\[t\] threads sum f32 n=1K rows=64 axis=column: ' "$tmp/tune.out"
+"$rb" -c "$tmp/tuned.ini" --dry-run >"$tmp/tuned.dry" 2>&1
+ok "... and the tuned experiment keeps it" grep -qE ' n=1K +rows=64 axis=column ' "$tmp/tuned.dry"
 
 done_testing
