@@ -554,6 +554,8 @@ static void write_configuration(json_writer *w, const rb_compare_row *row)
     json_member_string(w, "dtype", row->dtype);
     json_member_uint(w, "n", row->n);
     json_member_string(w, "distribution", *row->distribution ? row->distribution : NULL);
+    if (*row->shape) /* " rows=64 axis=column": a shape's, absent for one reduction */
+        json_member_string(w, "shape", row->shape + 1);
 }
 
 /* Where a pair matched rows of different runs, plugins or parameters

@@ -231,7 +231,10 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
 {
     const rb_backend *b = ob->loaded->desc;
     if (sweep_is_shaped(cfg)) {
+        runner_back_up_input(r, ob);
         shape_run_probes(r, cfg, p, state, inited, ob, host, c, row);
+        if (r->device_input)
+            runner_restore_input(r, ob);
         return;
     }
     rb_probe_set set;

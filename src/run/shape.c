@@ -657,7 +657,6 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
     if (keep_i) memcpy(keep_i, s->want_i, ref_bytes);
     if (keep_abs) memcpy(keep_abs, s->abs_sum, ref_bytes);
     if (keep_at) memcpy(keep_at, s->want_index, ref_bytes);
-    runner_back_up_input(r, ob);
     int passed = 1;
     for (int probe = 0; probe < 2 && passed == 1; probe++) {
         int fresh = probe == 1;
@@ -705,6 +704,4 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
         row->probes = RB_PROBES_PASSED;
     else if (passed == 0)
         row->probes = RB_PROBES_FAILED;
-    if (r->device_input)
-        runner_restore_input(r, ob);
 }

@@ -36,7 +36,8 @@ void shape_offer(runner *r, const rb_configuration *cfg, rb_result *res);
  * the row failed (verify handed the wrong number of answers). */
 int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *row);
 
-/* The probes of a shape, in place of run/probe.h's (judge.c calls it). */
+/* The probes of a shape, in place of run/probe.h's (judge.c calls it,
+ * with the input backed up before and put back after). */
 void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p, void **state,
                       int *inited, open_backend *ob, rb_host_state *host, const rb_config *c,
                       rb_row *row);

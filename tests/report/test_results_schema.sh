@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/report/test_results_schema.sh: the results document against its description,
-# docs/results-schema.md. A real cpu-pack run (a sum and a histogram, so that
-# every row member appears) must write exactly the top-level, device and row
+# docs/results-schema.md. A real cpu-pack run (a sum, a histogram and a shape,
+# so that every row member appears) must write exactly the top-level, device and row
 # members the document's tables list; schema_version is written; the seeds
 # are strings of digits; parameters are typed alike in rows, configurations
 # and tune's winner map; and compare and plot read integers in the number
@@ -32,6 +32,10 @@ n = 1K, 4K
 [run t]
 plugin = threads
 lanes = 4, 8
+[run shaped]
+plugin = threads
+op = sum
+rows = 4
 INI
 cd "$top_builddir" || exit 1
 "$rb" -q -c "$tmp/s.ini" -o "$tmp/r.json" --format json >/dev/null 2>"$tmp/err"
