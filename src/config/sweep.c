@@ -318,8 +318,8 @@ static void check_shapes(const rb_experiment *exp, const run_plan *plan)
 {
     const axis *rows = plan->data[DATA_ROWS], *ax = plan->data[DATA_AXIS],
                *lengths = plan->data[DATA_LENGTHS];
-    if (!rows->count || !ax->count || !lengths->count)
-        return; /* reported already */
+    if (!rows->count || !ax->count || !lengths->count || !plan->data[DATA_N]->count)
+        return; /* a value of these was not valid: reported already */
     int64_t most_rows = axis_largest(rows);
     int column = axis_has(ax, RB_AXIS_COLUMN), ragged = axis_has(lengths, RB_LENGTHS_RAGGED);
     if (most_rows <= 1 && !column && !ragged)

@@ -345,13 +345,20 @@ static void write_summary(FILE *out, const rb_results *res)
         fprintf(out, "device: %s %d: %s, ", backend, d->device, name);
         free(backend);
         if (d->measured_peak_gbs > 0) {
-            /* a cached figure says when it was measured, and how long ago */
-            char age[48] = "";
-            const long seconds = peak_cache_age(d->measured_peak_at, time(NULL));
+            /* a cached figure says when it was measured, and how long
+             * before the run started (the same words whenever the results
+             * are read back); without a start, how long ago */
+            char age[64] = "";
+            const time_t now = time(NULL);
+            long seconds = peak_cache_age(d->measured_peak_at, now);
+            const long since_start = peak_cache_age(res->info.started, now);
+            if (seconds >= 0 && since_start >= 0)
+                seconds = seconds > since_start ? seconds - since_start : 0;
             if (d->measured_peak_cached && seconds >= 0) {
                 char words[32];
                 peak_cache_age_text(seconds, words, sizeof words);
-                snprintf(age, sizeof age, ", %s ago", words);
+                snprintf(age, sizeof age, ", %s %s", words,
+                         since_start >= 0 ? "before the run" : "ago");
             }
             char *at = one_line(*d->measured_peak_at ? d->measured_peak_at : "earlier");
             fprintf(out, "measured peak %.1f GB/s%s%s%s%s", d->measured_peak_gbs,

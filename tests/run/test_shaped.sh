@@ -13,7 +13,7 @@
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 twins=$top_builddir/tests/plugins/shaped-dir
-plan 36
+plan 37
 
 # run_json NAME [OPTIONS]: runs $tmp/NAME.ini into $tmp/NAME.json; $status.
 run_json() {
@@ -122,6 +122,9 @@ is "$(bad histogram 'op = histogram
 dtype = u8
 rows = 4')" "2 $tmp/histogram.ini:11: error: rows = 4: a shape's answers are sums, minima, maxima or argmax, but [run r] has op histogram; use rows = 1 for it" \
   "rows with op = histogram are refused"
+is "$(bad bad-n 'n = many
+rows = 4')" "2 $tmp/bad-n.ini:9: error: n = many: not a size; expected a whole number with an optional suffix K, M, G or T (powers of two), e.g. 1000 or 4M; valid: 1 to 1T (2^40 elements)" \
+  "a shape with a bad n: the n is reported, nothing else"
 is "$(bad huge 'n = 1G
 rows = 2K')" "2 $tmp/huge.ini:10: error: rows = 2K with n up to 1073741824: rows x n is past 2^40 elements, the most an input holds" \
   "rows x n past 2^40 elements is refused"
