@@ -8,7 +8,7 @@ src_libredbench_la_SOURCES = \
 	src/base/names.c src/base/names.h \
 	src/base/units.c src/base/units.h \
 	src/base/stats.c src/base/stats.h \
-	src/base/parallel.c src/base/parallel.h src/base/random.h \
+	src/base/parallel.c src/base/parallel.h src/base/hash.h src/base/random.h \
 	src/base/safe_file.c src/base/safe_file.h \
 	src/base/text_index.c src/base/text_index.h \
 	src/base/json_writer.c src/base/json_writer.h \

@@ -54,20 +54,23 @@ struct threads_state {
     cpu_partial result;         /* of the last run */
 };
 
-/* Cuts n elements into chunks for the threads a configuration asks for
- * (0 = auto: the online CPUs); no more chunks than the data fills. Returns
- * the number of chunks, one per thread, and their size in *chunk. */
+/* The threads a configuration asks for (0 = auto: the online CPUs), at
+ * most THREADS_MAX. */
+static uint64_t threads_wanted(const rb_config *cfg)
+{
+    int64_t asked = rb_param_int(cfg, "threads", 0);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t wanted = asked > 0 ? (uint64_t)asked : online > 0 ? (uint64_t)online : 1;
+    return wanted > THREADS_MAX ? THREADS_MAX : wanted;
+}
+
+/* Cuts n elements into chunks for the threads a configuration asks for; no
+ * more chunks than the data fills. Returns the number of chunks, one per
+ * thread, and their size in *chunk. */
 static unsigned threads_split(const rb_config *cfg, uint64_t *chunk)
 {
-    int64_t wanted = rb_param_int(cfg, "threads", 0);
-    uint64_t per_thread;
-    if (wanted <= 0) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        wanted = online > 0 ? online : 1;
-    }
-    if (wanted > THREADS_MAX)
-        wanted = THREADS_MAX;
-    per_thread = (cfg->n + (uint64_t)wanted - 1) / (uint64_t)wanted;
+    uint64_t wanted = threads_wanted(cfg);
+    uint64_t per_thread = (cfg->n + wanted - 1) / wanted;
     *chunk = (per_thread + THREADS_CHUNK_ALIGN - 1) / THREADS_CHUNK_ALIGN * THREADS_CHUNK_ALIGN;
     return (unsigned)((cfg->n + *chunk - 1) / *chunk);
 }
@@ -76,11 +79,7 @@ static unsigned threads_split(const rb_config *cfg, uint64_t *chunk)
 static unsigned threads_split_answers(const rb_config *cfg, const cpu_shaped *sh,
                                       uint64_t *per_thread)
 {
-    int64_t asked = rb_param_int(cfg, "threads", 0);
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    uint64_t wanted = asked > 0 ? (uint64_t)asked : online > 0 ? (uint64_t)online : 1;
-    if (wanted > THREADS_MAX)
-        wanted = THREADS_MAX;
+    uint64_t wanted = threads_wanted(cfg);
     if (wanted > sh->n_answers)
         wanted = sh->n_answers;
     if (wanted < 1)

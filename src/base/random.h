@@ -1,6 +1,7 @@
 /* src/base/random.h: the core's random numbers: xoshiro256** (Blackman and
  * Vigna), small, fast, and the same sequence on every machine. Callers seed
- * the four words themselves (input.c per chunk, compare/significance.c per test). */
+ * the four words themselves (input.c per chunk, compare/significance.c per test);
+ * and splitmix64, which seeds them and places probes and ragged rows. */
 #ifndef RB_RANDOM_H
 #define RB_RANDOM_H
 
@@ -24,6 +25,16 @@ static inline uint64_t rb_rng_next(rb_rng *r)
     s[2] ^= t;
     s[3] = rb_rotl(s[3], 45);
     return result;
+}
+
+/* splitmix64 (Steele, Lea and Flood): the next value of the sequence whose
+ * state is *state, which it advances; a strong 64-bit mixer of the state. */
+static inline uint64_t rb_splitmix64(uint64_t *state)
+{
+    uint64_t x = (*state += 0x9e3779b97f4a7c15ull);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
 }
 
 #endif

@@ -269,12 +269,8 @@ double mann_whitney_p(const double *a, size_t n_a, const double *b, size_t n_b)
 
 static void rng_seed(rb_rng *r, uint64_t seed)
 {
-    for (int k = 0; k < 4; k++) {
-        uint64_t z = (seed += 0x9e3779b97f4a7c15u);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-        r->s[k] = z ^ (z >> 31);
-    }
+    for (int k = 0; k < 4; k++)
+        r->s[k] = rb_splitmix64(&seed);
 }
 
 

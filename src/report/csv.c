@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "base/json_writer.h"
+#include "base/names.h"
 #include "base/util.h"
 #include "report/output.h"
 #include "results/fields.h"
@@ -98,14 +99,12 @@ static void write_row(FILE *out, const rb_results *res, const rb_row *row,
     csv_number_field(out, text, 0);
     snprintf(text, sizeof text, "%d", res->info.rounds > 0 ? res->info.rounds : 1);
     csv_number_field(out, text, 0);
-    for (size_t c = 0; shaped && c < RB_ARRAY_LEN(shape_columns); c++) {
-        rb_value v;
-        memset(&v, 0, sizeof v);
-        row_field(shape_columns[c])->get(&ref, &v);
-        if (v.kind == RB_VALUE_ABSENT) /* an unshaped row among shaped ones */
-            v = c == 0 ? (rb_value){.kind = RB_VALUE_UINT, .u = 1}
-                       : (rb_value){.kind = RB_VALUE_TEXT, .text = c == 1 ? "row" : "fixed"};
-        put_value(out, &v, 0);
+    if (shaped) { /* the shape_columns; an unshaped row among shaped ones is one row */
+        const rb_configuration *cfg = row->config;
+        snprintf(text, sizeof text, "%" PRIu64, cfg->rows ? cfg->rows : 1);
+        csv_number_field(out, text, 0);
+        csv_field(out, axis_name(cfg->axis), 0);
+        csv_field(out, lengths_name(cfg->lengths), 0);
     }
     fputc('\n', out);
 }

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "base/names.h"
 #include "base/parallel.h"
 #include "base/random.h"
@@ -24,10 +25,7 @@
 /* splitmix64's output function: a strong 64-bit mixer. */
 static uint64_t mix64(uint64_t x)
 {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    return rb_splitmix64(&x);
 }
 
 /* Two values into one seed; different pairs practically never collide. */
@@ -36,20 +34,14 @@ static uint64_t mix_pair(uint64_t a, uint64_t b)
     return mix64(mix64(a) ^ b);
 }
 
-/* 64-bit FNV-1a. */
-static uint64_t fnv1a(const char *text)
+static uint64_t name_hash(const char *text)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        h ^= *p;
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    return rb_fnv1a(RB_FNV1A_BASIS, text, strlen(text));
 }
 
 uint64_t input_seed_for(uint64_t experiment_seed, const char *plugin_name)
 {
-    return mix_pair(experiment_seed, fnv1a(plugin_name ? plugin_name : ""));
+    return mix_pair(experiment_seed, name_hash(plugin_name ? plugin_name : ""));
 }
 
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/names.h"
+#include "base/random.h"
 #include "base/util.h"
 #include "run/reference.h"
 
@@ -38,14 +39,6 @@ static void encode(int dtype, long double v, unsigned char out[8])
 
 /* ---- places ---- */
 
-static uint64_t splitmix(uint64_t *state)
-{
-    uint64_t x = (*state += 0x9e3779b97f4a7c15ull);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 typedef struct places {
     uint64_t at[RB_PROBE_MAX_PLANTS];
     size_t count, cap;
@@ -66,7 +59,7 @@ static void place_random(places *p, uint64_t *rng)
 {
     for (int tries = 0; p->count < p->cap && p->count < p->n && tries < 4 * RB_PROBE_MAX_PLANTS;
          tries++)
-        place(p, splitmix(rng) % p->n);
+        place(p, rb_splitmix64(rng) % p->n);
 }
 
 /* The first, middle and last elements, the largest power of two before the
@@ -283,7 +276,7 @@ void probe_plan(rb_probe_set *set, int op, int dtype, uint64_t n, uint32_t bins,
     case RB_OP_ARGMAX:
         plan_extreme(&set->probes[0], op, dtype, n - 1, 0);
         plan_extreme(&set->probes[1], op, dtype, inner_boundary(n), 1);
-        plan_extreme(&set->probes[2], op, dtype, splitmix(&rng) % n, 2);
+        plan_extreme(&set->probes[2], op, dtype, rb_splitmix64(&rng) % n, 2);
         plan_extreme(&set->probes[3], op, dtype, 0, 3);
         set->probes[3].fresh_init = 1;
         set->count = 4;

@@ -221,31 +221,9 @@ int64_t reference_wrap(uint64_t u, int dtype)
     return u <= INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
 }
 
-/* Element k of the input, as an integer or as a floating value. */
-static int64_t element_int(const rb_input *in, uint64_t k)
-{
-    switch (in->dtype) {
-    case RB_DTYPE_I32: return ((const int32_t *)in->data)[k];
-    case RB_DTYPE_I64: return ((const int64_t *)in->data)[k];
-    case RB_DTYPE_U8: return ((const uint8_t *)in->data)[k];
-    default: return 0;
-    }
-}
-
-static long double element_float(const rb_input *in, uint64_t k)
-{
-    if (in->dtype == RB_DTYPE_F32)
-        return ((const float *)in->data)[k];
-    if (in->dtype == RB_DTYPE_F64)
-        return ((const double *)in->data)[k];
-    if (reference_is_half(in->dtype))
-        return reference_half(in->dtype, ((const uint16_t *)in->data)[k]);
-    return 0;
-}
-
 static int element_is_max(const rb_reference *ref, const rb_input *in, uint64_t k)
 {
-    return reference_is_float(in->dtype) ? element_float(in, k) == ref->f : element_int(in, k) == ref->i;
+    return reference_is_float(in->dtype) ? reference_element_float(in, k) == ref->f : reference_element_int(in, k) == ref->i;
 }
 
 void reference_compute(rb_reference *ref, const rb_input *in, int op, uint32_t bins)
@@ -414,8 +392,8 @@ static void judge_argmax(const rb_reference *ref, const rb_input *in, const rb_r
     }
     if (!element_is_max(ref, in, res->index)) {
         char value[64];
-        reference_format_value(value, sizeof value, in->dtype, element_int(in, res->index),
-                     element_float(in, res->index));
+        reference_format_value(value, sizeof value, in->dtype, reference_element_int(in, res->index),
+                     reference_element_float(in, res->index));
         out->ok = 0;
         snprintf(out->why, sizeof out->why,
                  "element %" PRIu64 " is %s, not the maximum %s (first at %" PRIu64 ")",

@@ -41,6 +41,29 @@ float reference_half(int dtype, uint16_t bits);
 /* An integer sum modulo 2^64 as the dtype holds it (two's complement; u8
  * and i64 sums as 64-bit). */
 int64_t reference_wrap(uint64_t u, int dtype);
+
+/* Element k of the input as an integer (i32, i64, u8; else 0) or as a
+ * floating value (f32, f64, f16, bf16; else 0). */
+static inline int64_t reference_element_int(const rb_input *in, uint64_t k)
+{
+    switch (in->dtype) {
+    case RB_DTYPE_I32: return ((const int32_t *)in->data)[k];
+    case RB_DTYPE_I64: return ((const int64_t *)in->data)[k];
+    case RB_DTYPE_U8: return ((const uint8_t *)in->data)[k];
+    default: return 0;
+    }
+}
+
+static inline long double reference_element_float(const rb_input *in, uint64_t k)
+{
+    switch (in->dtype) {
+    case RB_DTYPE_F32: return ((const float *)in->data)[k];
+    case RB_DTYPE_F64: return ((const double *)in->data)[k];
+    case RB_DTYPE_F16:
+    case RB_DTYPE_BF16: return reference_half(in->dtype, ((const uint16_t *)in->data)[k]);
+    default: return 0;
+    }
+}
 /* A value of the dtype as text: integers exactly, floats with the digits
  * that tell any two values of the dtype apart. */
 void reference_format_value(char *buf, size_t len, int dtype, int64_t i, long double f);

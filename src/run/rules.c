@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/names.h"
 #include "base/stats.h"
 #include "base/units.h"
@@ -158,29 +159,18 @@ int rules_same_result(const rb_result *a, const rb_result *b, int op, uint32_t b
     return op != RB_OP_ARGMAX || a->index == b->index;
 }
 
-/* FNV-1a over `bytes` bytes at p, from the digest h. */
-static uint64_t fnv1a(uint64_t h, const void *p, size_t bytes)
-{
-    const unsigned char *b = p;
-    for (size_t k = 0; k < bytes; k++) {
-        h ^= b[k];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 uint64_t rules_result_bits(const rb_result *r, int op, uint32_t bins)
 {
-    uint64_t h = 14695981039346656037ull;
+    uint64_t h = RB_FNV1A_BASIS;
     if (op == RB_OP_HISTOGRAM) {
         uint32_t have = r->bins && r->n_bins >= bins ? bins : 0;
-        h = fnv1a(h, &have, sizeof have);
-        return have ? fnv1a(h, r->bins, bins * sizeof *r->bins) : h;
+        h = rb_fnv1a(h, &have, sizeof have);
+        return have ? rb_fnv1a(h, r->bins, bins * sizeof *r->bins) : h;
     }
-    h = fnv1a(h, &r->i, sizeof r->i);
-    h = fnv1a(h, &r->f, sizeof r->f);
+    h = rb_fnv1a(h, &r->i, sizeof r->i);
+    h = rb_fnv1a(h, &r->f, sizeof r->f);
     if (op == RB_OP_ARGMAX)
-        h = fnv1a(h, &r->index, sizeof r->index);
+        h = rb_fnv1a(h, &r->index, sizeof r->index);
     return h;
 }
 

@@ -24,6 +24,7 @@
 
 #include <redbench/half.h>
 
+#include "base/hash.h"
 #include "base/names.h"
 #include "base/parallel.h"
 #include "base/random.h"
@@ -56,14 +57,6 @@ static uint64_t element_of(const shape_state *s, uint64_t k, uint64_t j)
     return s->axis == RB_AXIS_COLUMN ? j * s->cols + k : row_start(s, k) + j;
 }
 
-static uint64_t splitmix(uint64_t *state)
-{
-    uint64_t x = (*state += 0x9e3779b97f4a7c15ull);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 /* The ragged rows' offsets (see the top of the file). */
 static uint64_t *ragged_offsets(uint64_t rows, uint64_t cols, uint64_t seed)
 {
@@ -71,9 +64,9 @@ static uint64_t *ragged_offsets(uint64_t rows, uint64_t cols, uint64_t seed)
     if (!weights)
         return NULL;
     uint64_t state = seed ^ 0x5ba9ed0ff5e75ull, total_weight = 0;
-    uint64_t forced_empty = rows >= 4 ? splitmix(&state) % rows : rows;
+    uint64_t forced_empty = rows >= 4 ? rb_splitmix64(&state) % rows : rows;
     for (uint64_t r = 0; r < rows; r++) {
-        uint64_t x = splitmix(&state);
+        uint64_t x = rb_splitmix64(&state);
         /* 2^(-3 .. 3) in 1/256 steps, as a whole number times 2^10 */
         double w = exp2(-3.0 + 6.0 * (double)(x >> 11) / 9007199254740992.0);
         weights[r] = r == forced_empty || (x & 15) == 0 ? 0 : (uint64_t)(w * 1024.0);
@@ -115,21 +108,6 @@ void shape_drop(runner *r)
 
 /* ---- references --------------------------------------------------------- */
 
-static int64_t element_int(const rb_input *in, uint64_t k)
-{
-    return in->dtype == RB_DTYPE_I32 ? ((const int32_t *)in->data)[k]
-                                     : ((const int64_t *)in->data)[k];
-}
-
-static long double element_float(const rb_input *in, uint64_t k)
-{
-    switch (in->dtype) {
-    case RB_DTYPE_F32: return ((const float *)in->data)[k];
-    case RB_DTYPE_F64: return ((const double *)in->data)[k];
-    default: return reference_half(in->dtype, ((const uint16_t *)in->data)[k]);
-    }
-}
-
 /* The identity of an op for an empty answer, as a floating or integer value. */
 static double identity_f(int op)
 {
@@ -165,7 +143,7 @@ static void reference_answers(const shape_state *s, const rb_input *in, uint64_t
         for (uint64_t j = 0; j < len; j++) {
             uint64_t e = element_of(s, k, j);
             if (fl) {
-                long double x = element_float(in, e);
+                long double x = reference_element_float(in, e);
                 if (s->op == RB_OP_SUM) {
                     long double t = sum + x;
                     comp += fabsl(sum) >= fabsl(x) ? (sum - t) + x : (x - t) + sum;
@@ -176,7 +154,7 @@ static void reference_answers(const shape_state *s, const rb_input *in, uint64_t
                     best_at = j;
                 }
             } else {
-                int64_t x = element_int(in, e);
+                int64_t x = reference_element_int(in, e);
                 if (s->op == RB_OP_SUM)
                     isum += (uint64_t)x;
                 else if (j == 0 || (s->op == RB_OP_MIN ? x < best_i : x > best_i)) {
@@ -436,7 +414,7 @@ static void judge_answer(const shape_state *s, const rb_input *in, const void *a
             return;
         }
         uint64_t e = element_of(s, k, got_at);
-        int holds = fl ? (double)element_float(in, e) == want_f : element_int(in, e) == want_i;
+        int holds = fl ? (double)reference_element_float(in, e) == want_f : reference_element_int(in, e) == want_i;
         if (!holds) {
             snprintf(v->why, sizeof v->why, "element %" PRIu64 " is not the maximum (first at "
                      "%" PRIu64 ")", got_at, want_at);
@@ -444,17 +422,6 @@ static void judge_answer(const shape_state *s, const rb_input *in, const void *a
         }
     }
     v->ok = 1;
-}
-
-/* FNV-1a over bytes, from h. */
-static uint64_t digest(uint64_t h, const void *p, size_t bytes)
-{
-    const unsigned char *b = p;
-    for (size_t k = 0; k < bytes; k++) {
-        h ^= b[k];
-        h *= 1099511628211ull;
-    }
-    return h;
 }
 
 /* Judges every answer over `in`. Returns the number wrong; *first the
@@ -501,10 +468,10 @@ static int handed_all(const shape_state *s, const rb_result *res, char *why, siz
 /* The bits of the answers, as the one value the determinism check keeps. */
 static void keep_digest(const shape_state *s, rb_result *res)
 {
-    uint64_t h = 14695981039346656037ull;
-    h = digest(h, res->elements, s->n_answers * answer_size(s->dtype));
+    uint64_t h = RB_FNV1A_BASIS;
+    h = rb_fnv1a(h, res->elements, s->n_answers * answer_size(s->dtype));
     if (res->indices)
-        h = digest(h, res->indices, s->n_answers * sizeof *res->indices);
+        h = rb_fnv1a(h, res->indices, s->n_answers * sizeof *res->indices);
     res->i = (int64_t)h;
     res->f = 0;
     res->index = 0;
@@ -555,12 +522,12 @@ int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *
  * holds every whole number to 256) and in every sum of two. */
 static long double planted(uint64_t k, int probe, int last, int op)
 {
+    if (op == RB_OP_SUM)
+        return 1 + (long double)((k * (last ? 11 : 5) + 3 * (uint64_t)probe + last) % 61);
     /* the extreme at the last element in probe 0, at the first in probe 1 */
     int at_extreme = (probe == 0) == last;
     long double v = at_extreme ? 100 + (long double)((k * 7 + 3 * (uint64_t)probe) % 97)
                                : 1 + (long double)((k * 5 + (uint64_t)probe) % 47);
-    if (op == RB_OP_SUM)
-        v = 1 + (long double)((k * (last ? 11 : 5) + 3 * (uint64_t)probe + last) % 61);
     return op == RB_OP_MIN ? -v : v;
 }
 
