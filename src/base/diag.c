@@ -25,12 +25,14 @@ static struct {
     size_t count, cap;
 } held;
 
-/* The message after its lead, on one line of standard error. */
-static void say(const char *fmt, va_list ap)
+/* The lead and the message as one line of standard error, in one write (the
+ * lines of processes that share it never interleave). */
+static void say(const char *lead, const char *fmt, va_list ap)
 {
     char *text = xvasprintf(fmt, ap), *shown = printable_text(text);
-    fputs(shown, stderr);
-    fputc('\n', stderr);
+    char *line = xasprintf("%s%s\n", lead, shown);
+    fputs(line, stderr);
+    free(line);
     free(shown);
     free(text);
 }
@@ -39,8 +41,7 @@ void diag_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("redbench: error: ", stderr);
-    say(fmt, ap);
+    say("redbench: error: ", fmt, ap);
     va_end(ap);
 }
 
@@ -110,12 +111,10 @@ void diag_at(const char *file, int line, const char *fmt, ...)
         return;
     }
     char *shown = printable_text(file);
-    if (line > 0)
-        fprintf(stderr, "%s:%d: error: ", shown, line);
-    else
-        fprintf(stderr, "%s: error: ", shown);
+    char *lead = line > 0 ? xasprintf("%s:%d: error: ", shown, line) : xasprintf("%s: error: ", shown);
+    say(lead, fmt, ap);
+    free(lead);
     free(shown);
-    say(fmt, ap);
     va_end(ap);
     errors++;
 }
@@ -124,8 +123,7 @@ void diag_say(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("redbench: ", stderr);
-    say(fmt, ap);
+    say("redbench: ", fmt, ap);
     va_end(ap);
 }
 
@@ -133,10 +131,17 @@ void diag_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("redbench: warning: ", stderr);
-    say(fmt, ap);
+    say("redbench: warning: ", fmt, ap);
     va_end(ap);
 }
 
 int diag_count(void) { return errors; }
 void diag_reset(void) { errors = 0; }
+
+void diag_line(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say("", fmt, ap);
+    va_end(ap);
+}

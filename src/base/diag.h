@@ -1,5 +1,7 @@
-/* src/base/diag.h: user-facing error messages. Every error about something a
- * user typed names where it is: "FILE:LINE: error: message". */
+/* src/base/diag.h: the one voice of standard error: errors, warnings and
+ * notes, each line made printable (a stranger's text never acts on the
+ * terminal). Every error about something a user typed names where it is:
+ * "FILE:LINE: error: message". */
 #ifndef RB_DIAG_H
 #define RB_DIAG_H
 
@@ -12,6 +14,9 @@ void diag_at(const char *file, int line, const char *fmt, ...)
 void diag_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "redbench: warning: ...". */
 void diag_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints a line with no lead of its own: the continuation of a message
+ * ("  and 3 more"), a plugin's log line, a progress line. */
+void diag_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Errors of one pass: from diag_hold, diag_at keeps its errors (counted as
  * usual) instead of printing them; diag_release prints them sorted by
  * file (in the order each first appeared) and line (a whole-file error,

@@ -112,13 +112,13 @@ int command_compare(int argc, char **argv)
         diag_error("%s and %s were measured on different devices:", paths[0], paths[1]);
         for (size_t k = 0; k < cmp.n_device_changes && k < 20; k++) {
             char *change = printable_text(cmp.device_changes[k]);
-            fprintf(stderr, "  %s\n", change);
+            diag_line("  %s", change);
             free(change);
         }
         if (cmp.n_device_changes > 20)
-            fprintf(stderr, "  and %zu more\n", cmp.n_device_changes - 20);
-        fprintf(stderr, "redbench compare: nothing compared; --allow-device-change compares "
-                        "them anyway\n");
+            diag_line("  and %zu more", cmp.n_device_changes - 20);
+        diag_line("redbench compare: nothing compared; --allow-device-change compares "
+                        "them anyway");
         goto done;
     }
     if (cmp.n_pairs == 0) {

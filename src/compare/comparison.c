@@ -841,11 +841,11 @@ static void warn_setting(const rb_comparison *cmp, int setting)
         size_t named = g->count < NAMED_PER_WARNING ? g->count : NAMED_PER_WARNING;
         for (size_t j = 0; j < named; j++) {
             char *title = compare_row_title(cmp->pairs[g->named[j]].old_row);
-            fprintf(stderr, "  #%zu %s\n", g->named[j] + 1, title);
+            diag_line("  #%zu %s", g->named[j] + 1, title);
             free(title);
         }
         if (g->count > named)
-            fprintf(stderr, "  and %zu more\n", g->count - named);
+            diag_line("  and %zu more", g->count - named);
     }
     if (n_groups > WARNINGS_PER_SETTING)
         diag_warn("%s differs in %zu more ways, not listed", setting_names[setting],

@@ -225,7 +225,7 @@ int history_outputs_check(const char *const *paths, const int *formats, size_t n
             continue;
         rb_history h;
         if (history_open(&h, paths[k], RB_HISTORY_CHECK) != 0) {
-            fprintf(stderr, "redbench: nothing was run\n");
+            diag_say("nothing was run");
             return 2;
         }
         history_close(&h);

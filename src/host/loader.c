@@ -14,6 +14,7 @@
  * unchecked by a loading process (registry_load_file). What plugin code
  * prints while it loads in this process goes to standard error. */
 #include "host/loader.h"
+#include "base/diag.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -616,13 +617,13 @@ void registry_load_here(rb_registry *reg)
     for (size_t k = 0; k < reg->n_backends; k++)
         if (load_backend_code(&reg->backends[k], why, sizeof why) != 0) {
             char *shown = printable_text(why);
-            fprintf(stderr, "redbench: warning: %s\n", shown);
+            diag_warn("%s", shown);
             free(shown);
         }
     for (size_t k = 0; k < reg->n_plugins; k++)
         if (load_plugin_code(&reg->plugins[k], why, sizeof why) != 0) {
             char *shown = printable_text(why);
-            fprintf(stderr, "redbench: warning: %s; its configurations fail\n", shown);
+            diag_warn("%s; its configurations fail", shown);
             free(shown);
         }
     stdout_back();

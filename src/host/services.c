@@ -5,6 +5,7 @@
  * exchange() gathers bytes from every rank through the function the runner
  * installs in a rank's process (run/rank_link.c); with one rank it copies. */
 #include "host/services.h"
+#include "base/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@ static void host_log(const rb_host *host, int level, const char *fmt, ...)
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     char *name = printable_text(st->plugin), *text = printable_text(line);
-    fprintf(stderr, "[%s] %s: %s\n", name, level_words[level], text);
+    diag_line("[%s] %s: %s", name, level_words[level], text);
     free(name);
     free(text);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "base/diag.h"
 #include "host/peak_cache.h"
 #include "run/isolate.h"
 #include "run/rank_link.h"
@@ -101,7 +102,7 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
         return;
     }
     if (use_cache && found == RB_PEAK_STALE && r->opt->verbosity > 1)
-        fprintf(stderr, "redbench: %s: the cached peak is stale (%s); measuring again\n",
+        diag_say("%s: the cached peak is stale (%s); measuring again",
                 b->name, why);
     double peak = 0;
     peak_probe probe = {b, ob};
@@ -116,25 +117,25 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
         if (key.max_age_s > 0 && peak_load_busy(&load) && r->opt->verbosity > 0) {
             char kept[32];
             peak_cache_age_text(RB_PEAK_BUSY_MAX_AGE_S, kept, sizeof kept);
-            fprintf(stderr, "redbench: warning: %s device %d: the peak bandwidth (%.1f GB/s) was "
+            diag_warn("%s device %d: the peak bandwidth (%.1f GB/s) was "
                     "measured under %s, so others took part of it; it is cached for %s only, "
-                    "and %%meas is against it\n",
+                    "and %%meas is against it",
                     b->name, rec->device, peak, load_text, kept);
         }
         if (*rec->measured_peak_note && r->opt->verbosity > 0)
-            fprintf(stderr, "redbench: warning: %s device %d: peak bandwidth: %s%s%s%s\n",
+            diag_warn("%s device %d: peak bandwidth: %s%s%s%s",
                     b->name, rec->device, rec->measured_peak_note,
                     *cached_at ? " (the cached figure was measured " : "", cached_at,
                     *cached_at ? ")" : "");
         if (!dir || peak_cache_store_under(dir, &key, peak, &load, rec->measured_peak_at,
                                            sizeof rec->measured_peak_at) != 0) {
             if (r->opt->verbosity > 1)
-                fprintf(stderr, "redbench: %s: the peak is not cached (%s): %s\n", b->name,
+                diag_say("%s: the peak is not cached (%s): %s", b->name,
                         dir ? dir : "no cache folder: neither XDG_CACHE_HOME nor HOME is set",
                         dir ? strerror(errno) : "");
         }
     } else {
-        fprintf(stderr, "redbench: warning: %s: could not measure the peak bandwidth: %s\n",
+        diag_warn("%s: could not measure the peak bandwidth: %s",
                 b->name, host->error[0] ? host->error : "no reason given");
     }
     free(dir);

@@ -3,6 +3,7 @@
  * the time left. Run names and parameters come from experiment files and
  * plugins: they are made printable before they reach the terminal. */
 #include "run/progress.h"
+#include "base/diag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,7 +185,7 @@ static void draw_live(double now)
 {
     char *text = status_text(now);
     fit_columns(text, terminal_columns() - 1);
-    fprintf(stderr, "\r\033[K%s", text);
+    fprintf(stderr, "\r\033[K%s", text); /* the live line: the one write that is not a line */
     fflush(stderr);
     free(text);
     progress.shown = 1;
@@ -194,7 +195,7 @@ static void draw_live(double now)
 static void write_plain(double now)
 {
     char *text = status_text(now);
-    fprintf(stderr, "redbench: %s\n", text);
+    diag_say("%s", text);
     fflush(stderr);
     free(text);
     progress.written = 1;
@@ -243,7 +244,7 @@ void progress_finished(size_t index, const rb_row *row)
         if (row->status == RB_ROW_WRONG || row->status == RB_ROW_FAILED) {
             char *what = describe_config(index), *why = printable_text(row->reason);
             clear_live();
-            fprintf(stderr, "[%zu/%zu] %s: %s: %s\n", index + 1, progress.sweep->n_configs, what,
+            diag_line("[%zu/%zu] %s: %s: %s", index + 1, progress.sweep->n_configs, what,
                     row_status_name(row->status), why);
             free(what);
             free(why);
@@ -273,7 +274,7 @@ void progress_end(void)
     } else if (progress.mode == RB_PROGRESS_PLAIN && progress.written) {
         char elapsed[32];
         format_clock(now_seconds() - progress.started, elapsed, sizeof elapsed);
-        fprintf(stderr, "redbench: [%zu/%zu] the run took %s\n", progress.done, progress.total,
+        diag_say("[%zu/%zu] the run took %s", progress.done, progress.total,
                 elapsed);
     }
     progress.mode = RB_PROGRESS_OFF;

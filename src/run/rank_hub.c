@@ -15,6 +15,7 @@
  * names it. */
 #define _GNU_SOURCE
 #include "run/rank_hub.h"
+#include "base/diag.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -131,8 +132,8 @@ static int hub_address(char *out, size_t len)
     const char *leader = getenv("REDBENCH_LEADER");
     if (leader && *leader) {
         if (!strchr(leader, ':')) {
-            fprintf(stderr, "redbench: error: REDBENCH_LEADER=%s: valid: HOST:PORT (rank 0's "
-                    "host and a free port)\n", leader);
+            diag_error("REDBENCH_LEADER=%s: valid: HOST:PORT (rank 0's "
+                    "host and a free port)", leader);
             return -1;
         }
         snprintf(out, len, "tcp:%s", leader);
@@ -141,14 +142,14 @@ static int hub_address(char *out, size_t len)
     char dir[64], job[32];
     snprintf(dir, sizeof dir, "/tmp/redbench-%u", (unsigned)getuid());
     if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-        fprintf(stderr, "redbench: error: cannot make %s: %s\n", dir, strerror(errno));
+        diag_error("cannot make %s: %s", dir, strerror(errno));
         return -1;
     }
     struct stat st;
     if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
         (st.st_mode & 077)) {
-        fprintf(stderr, "redbench: error: %s is not a folder of this user's alone; remove it "
-                "or set REDBENCH_LEADER=HOST:PORT\n", dir);
+        diag_error("%s is not a folder of this user's alone; remove it "
+                "or set REDBENCH_LEADER=HOST:PORT", dir);
         return -1;
     }
     job_name(job, sizeof job);
@@ -250,8 +251,8 @@ static int meet_the_others(const char *address, uint32_t size)
 {
     int listener = hub_listen(address, (int)size);
     if (listener < 0) {
-        fprintf(stderr, "redbench: error: cannot listen at %s for the launcher's other %u "
-                "processes: %s\n", address, size - 1, strerror(errno));
+        diag_error("cannot listen at %s for the launcher's other %u "
+                "processes: %s", address, size - 1, strerror(errno));
         return -1;
     }
     hub_peers = xcalloc(size, sizeof *hub_peers);
@@ -280,8 +281,8 @@ static int meet_the_others(const char *address, uint32_t size)
     if (strncmp(address, "unix:", 5) == 0)
         unlink(address + 5);
     if (met < size - 1) {
-        fprintf(stderr, "redbench: error: %u of the launcher's %u processes reached rank 0 at %s "
-                "within %d s; configurations of %u ranks run on this node alone\n", met + 1,
+        diag_error("%u of the launcher's %u processes reached rank 0 at %s "
+                "within %d s; configurations of %u ranks run on this node alone", met + 1,
                 size, address, HUB_MEET_SECONDS, size);
         for (uint32_t k = 0; k < size; k++)
             if (hub_peers[k] >= 0)
@@ -440,7 +441,7 @@ static void serve_process_zero(const char *address, uint32_t rank, hub_serve_fn 
     }
     hub_msg hello = {.type = HUB_HELLO, .rank = rank};
     if (fd < 0 || write_full(fd, &hello, sizeof hello) != 0) {
-        fprintf(stderr, "redbench: error: process %u cannot reach rank 0 at %s\n", rank, address);
+        diag_error("process %u cannot reach rank 0 at %s", rank, address);
         exit(2);
     }
     serve_requests(fd, serve, serve_mpi, user);

@@ -11,6 +11,7 @@
  * rank process that the launcher's process keeps for the run. */
 #define _GNU_SOURCE
 #include "run/rank_launch.h"
+#include "base/diag.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -291,8 +292,8 @@ int launch_mpi_ranks(rank_group *g)
         execlp(mpirun, mpirun, "--oversubscribe", "-np", np, "-x", "REDBENCH_RANK_OF", "-x",
                "REDBENCH_RANK_CONFIG", exe,
                "-c", ini, "-p", pack_dir, (char *)NULL);
-        fprintf(stderr, "redbench: error: cannot run %s: %s (set REDBENCH_MPIRUN to the "
-                "launcher)\n", mpirun, strerror(errno));
+        diag_error("cannot run %s: %s (set REDBENCH_MPIRUN to the "
+                "launcher)", mpirun, strerror(errno));
         _exit(127);
     }
     setpgid(pid, pid);

@@ -7,6 +7,7 @@
  * and what the plugin's group_open made (the communicator) stay with it.
  * The leader's side is run/ranks.c. */
 #include "run/rank_serve.h"
+#include "base/diag.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -142,7 +143,7 @@ static int reach_leader(const char *leader, uint32_t rank)
     int fd = hub_connect(leader);
     if (fd < 0 || rank_send(fd, RM_HELLO, rank, (int32_t[2]){(int32_t)rank, (int32_t)getpid()},
                                2 * sizeof(int32_t), NULL, 0) != 0) {
-        fprintf(stderr, "redbench: error: rank %u cannot reach its leader at %s\n", rank, leader);
+        diag_error("rank %u cannot reach its leader at %s", rank, leader);
         if (fd >= 0)
             close(fd);
         return -1;
@@ -170,7 +171,7 @@ static int load_rank_plugin(const rb_configuration *cfg, uint32_t rank)
 {
     char why[512] = "";
     if (!cfg->plugin || registry_load_code(cfg->plugin, why, sizeof why) != 0) {
-        fprintf(stderr, "redbench: error: rank %u cannot load its plugin: %s\n", rank,
+        diag_error("rank %u cannot load its plugin: %s", rank,
                 cfg->plugin ? why : "not found");
         return -1;
     }
@@ -205,8 +206,8 @@ void ranks_serve_if_asked(const rb_experiment *exp, const rb_registry *reg,
     char *end = NULL;
     unsigned long long index = first ? strtoull(first, &end, 10) : 0;
     if (!hub_launcher_rank(&rank) || !first || end == first || *end || index >= sweep->n_configs) {
-        fprintf(stderr, "redbench: error: REDBENCH_RANK_OF is set, but this process is not a "
-                "rank that mpirun started for a configuration of its experiment file\n");
+        diag_error("REDBENCH_RANK_OF is set, but this process is not a "
+                "rank that mpirun started for a configuration of its experiment file");
         _exit(2);
     }
     char leader[PATH_MAX + 8];
@@ -245,8 +246,8 @@ static void hub_serve_mpi(void *user, int requests, uint32_t rank)
     static rb_results res;
     rank_runner(&r, &res, h->exp, h->reg, h->sweep, h->opt);
     if (h->opt->verbosity > 1)
-        fprintf(stderr, "redbench: rank %u: MPI ranks run in process %d, under the launcher's "
-                "process %u, for the whole run\n", rank, (int)getpid(), rank);
+        diag_say("rank %u: MPI ranks run in process %d, under the launcher's "
+                "process %u, for the whole run", rank, (int)getpid(), rank);
     size_t config;
     char leader[PATH_MAX + 8];
     while (hub_mpi_request(requests, &config, leader, sizeof leader) == 0) {

@@ -3,6 +3,7 @@
  * experiment's own, successive halving, coordinate descent, and the groups
  * searched in order until done or stopped. */
 #include "tune/search.h"
+#include "base/diag.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -321,7 +322,7 @@ size_t search_groups(rb_tuner *t, rb_tune_group *groups, size_t n_groups, int qu
             break;
         }
         if (!quiet)
-            fprintf(stderr, "tune: %zu/%zu data sets done\n", k + 1, n_groups);
+            diag_line("tune: %zu/%zu data sets done", k + 1, n_groups);
     }
     return k;
 }
