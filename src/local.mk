@@ -54,7 +54,7 @@ src_libredbench_la_SOURCES = \
 	\
 	src/plot/figures.h src/plot/data.h \
 	src/plot/data.c src/plot/energy.c src/plot/speedup.c src/plot/heatmap.c src/plot/build.c \
-	src/plot/ranking.c src/plot/set.c \
+	src/plot/ranking.c src/plot/set.c src/plot/baseline.c src/plot/winners.c \
 	src/plot/axis.c src/plot/svg.c src/plot/gnuplot.c \
 	\
 	src/report/reporters.h \

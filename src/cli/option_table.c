@@ -152,8 +152,8 @@ static const rb_option_spec plot_options[] = {
     {"output", 'o', 'o', "DIR", RB_OPERAND_DIR, NULL,
      "where to write (default: RESULTS without .json, plus -plots)"},
     {"baseline", 0, 'b', "NAME", RB_OPERAND_WORD, NULL,
-     "the run, else the plugin, that speedups are against (default: the first run with a "
-     "time)"},
+     "the run, else the plugin, else PACK/PLUGIN, that speedups are against (default: the "
+     "first run with a time; for the winner maps, cuda/segmented where it ran, else none)"},
     {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},
     {NULL, 0, 0, NULL, 0, NULL, NULL},
 };
@@ -239,7 +239,9 @@ const rb_command_spec rb_commands[] = {
      "single n, one bar per configuration, fastest first), time.svg (median time against n; "
      "none at a single n), energy*.svg (J/GB read against n, one per op and dtype, where "
      "rows measured energy), speedup.svg (the baseline's time / each configuration's, "
-     "grouped bars) and heatmap-*.svg (GB/s over two swept parameters, for runs that sweep "
+     "grouped bars), winners-*.svg (for shaped results, the fastest strategy at each rows "
+     "x n, with its speedup over the baseline or its GB/s, one per op, dtype, axis and "
+     "lengths) and heatmap-*.svg (GB/s over two swept parameters, for runs that sweep "
      "two), each with its gnuplot script (.gp) and a .png where gnuplot can, and report.html, "
      "the HTML report of the same results. Without gnuplot, the figures are drawn as SVG by "
      "redbench itself (a note says so).",
@@ -250,7 +252,9 @@ const rb_command_spec rb_commands[] = {
      "strategy won, with its time, the best other strategy, the margin (its time / the "
      "winner's - 1) and the confidence (the margin over the two times' noise; above 1 the "
      "rounds tell them apart), and a function PREFIX_find(op, dtype, ranks, n) that returns "
-     "the entry for n. Reads a winner map (redbench tune -m MAP.json) or a results file "
+     "the entry for n; from a map with shapes, each entry's rows, axis and lengths too, and "
+     "PREFIX_find(op, dtype, ranks, rows, axis, lengths, n), the nearest cell on log scales "
+     "of rows and n. Reads a winner map (redbench tune -m MAP.json) or a results file "
      "(redbench -c FILE -o RESULTS.json: the best ok row at each data set, the runner-up the "
      "best row of another plugin).",
      "Exit status: 0 written; 1 a write error; 2 bad usage, or a file that is neither a "

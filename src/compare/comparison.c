@@ -173,6 +173,9 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     char shape[96];
     sweep_shape_text(cfg, shape, sizeof shape);
     out->shape = keep(file, shape);
+    out->rows = cfg->rows ? cfg->rows : 1;
+    out->axis = cfg->axis;
+    out->lengths = cfg->lengths;
     out->samples = pool;
     out->n_samples = row->samples_ns ? row->stats.count : 0;
     for (size_t k = 0; k < out->n_samples; k++)

@@ -60,6 +60,8 @@ typedef struct rb_compare_row {
     const char *bins;       /* the row's bins as text, "" if none */
     const char *shape;      /* " rows=64 axis=column", "" for one reduction
                                (config/sweep.h: sweep_shape_text) */
+    uint64_t rows;          /* the shape: rows (1 for one reduction), */
+    int axis, lengths;      /* enum rb_axis, enum rb_lengths */
     double *samples;        /* samples_ns (in the file's pool) */
     size_t n_samples;
     size_t *round_reps;     /* each round's samples, in order (in the file's

@@ -1,6 +1,7 @@
 /* src/compare/report.c: the reports of `redbench compare`: an aligned
  * table for a terminal, CSV, JSON and Markdown. Each shows, for every
- * configuration in both files, the old and new medians, the ratio new / old
+ * configuration in both files (with its shape, rows, axis and lengths,
+ * where some configuration has one), the old and new medians, the ratio new / old
  * with its interval, the p-value and the verdict, and marks a configuration
  * measured differently in the two files (timing mode, cache regime) with a
  * note; then the configurations found in one file only, the device
@@ -27,7 +28,8 @@
 /* ---- cells of the table and Markdown (laid out by report/columns.c) ---- */
 
 enum column {
-    COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_OP, COL_DTYPE, COL_N, COL_OLD, COL_NEW,
+    COL_NUM, COL_RUN, COL_PLUGIN, COL_PARAMS, COL_OP, COL_DTYPE, COL_N, COL_ROWS, COL_AXIS,
+    COL_LENGTHS, COL_OLD, COL_NEW,
     COL_RATIO, COL_INTERVAL, COL_P, COL_REPRO, COL_VERDICT, COL_E_OLD, COL_E_NEW, COL_E_RATIO,
     COL_E_INTERVAL, COL_ENERGY, COL_NOTE, COL_COUNT
 };
@@ -36,7 +38,9 @@ enum column {
 static const rb_column columns[COL_COUNT] = {
     [COL_NUM] = {"#", 1},          [COL_RUN] = {"run", 0},     [COL_PLUGIN] = {"plugin", 0},
     [COL_PARAMS] = {"params", 0},  [COL_OP] = {"op", 0},       [COL_DTYPE] = {"dtype", 0},
-    [COL_N] = {"n", 1},            [COL_OLD] = {"old", 1},     [COL_NEW] = {"new", 1},
+    [COL_N] = {"n", 1},            [COL_ROWS] = {"rows", 1},   [COL_AXIS] = {"axis", 0},
+    [COL_LENGTHS] = {"lengths", 0},
+    [COL_OLD] = {"old", 1},        [COL_NEW] = {"new", 1},
     [COL_RATIO] = {"ratio", 1},    [COL_INTERVAL] = {"interval", 0},
     [COL_P] = {"p", 1},            [COL_VERDICT] = {"verdict", 0},
     [COL_E_OLD] = {"old J", 1},    [COL_E_NEW] = {"new J", 1},
@@ -45,14 +49,23 @@ static const rb_column columns[COL_COUNT] = {
 };
 
 /* The columns shown: `note` only when some pair was measured differently,
- * energy's only when either file has energy. */
+ * energy's only when either file has energy, the shape's as the run's
+ * table shows them: rows when some pair is shaped, axis when one reduces
+ * columns, lengths when one has ragged rows. */
 static void shown_columns(const rb_comparison *cmp, int shown[COL_COUNT])
 {
     for (int c = 0; c < COL_COUNT; c++)
         shown[c] = c == COL_NOTE                        ? cmp->n_differ > 0
                    : c == COL_REPRO                    ? cmp->repro_shown
                    : c >= COL_E_OLD && c <= COL_ENERGY ? cmp->energy_shown
+                   : c >= COL_ROWS && c <= COL_LENGTHS ? 0
                                                        : 1;
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        const rb_compare_row *row = cmp->pairs[k].old_row;
+        shown[COL_ROWS] |= *row->shape != '\0';
+        shown[COL_AXIS] |= row->axis == RB_AXIS_COLUMN;
+        shown[COL_LENGTHS] |= row->lengths == RB_LENGTHS_RAGGED;
+    }
 }
 
 /* Joules per call with a prefix: "1.25 mJ", "310 uJ"; "-" unknown. */
@@ -123,6 +136,11 @@ static void fill_cells(size_t number, const rb_compare_pair *p, char *cells[COL_
     cells[COL_OP] = one_line(row->op);
     cells[COL_DTYPE] = one_line(row->dtype);
     cells[COL_N] = xstrdup(n);
+    char rows[32];
+    format_size(row->rows, rows, sizeof rows);
+    cells[COL_ROWS] = xstrdup(rows);
+    cells[COL_AXIS] = xstrdup(axis_name(row->axis));
+    cells[COL_LENGTHS] = xstrdup(lengths_name(row->lengths));
     cells[COL_OLD] = duration_cell(s->median_old);
     cells[COL_NEW] = duration_cell(s->median_new);
     cells[COL_RATIO] = isfinite(s->ratio) ? xasprintf("%.3f", s->ratio) : xstrdup("-");
@@ -432,9 +450,26 @@ static void csv_energy(FILE *out, const rb_compare_row *old_row, const rb_compar
     csv_field(out, pair->no_energy ? pair->no_energy : e->why, 1);
 }
 
+/* Whether some row of either file has a shape: the CSV then ends with
+ * its columns (a comparison of one reduction each has the columns it
+ * always had). */
+static int csv_shaped(const rb_comparison *cmp)
+{
+    for (size_t k = 0; k < cmp->n_pairs; k++)
+        if (*cmp->pairs[k].old_row->shape || *cmp->pairs[k].new_row->shape)
+            return 1;
+    for (size_t k = 0; k < cmp->n_only_old; k++)
+        if (*cmp->only_old[k]->shape)
+            return 1;
+    for (size_t k = 0; k < cmp->n_only_new; k++)
+        if (*cmp->only_new[k]->shape)
+            return 1;
+    return 0;
+}
+
 static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
                     const rb_compare_row *old_row, const rb_compare_row *new_row,
-                    const rb_compare_pair *pair, int energy)
+                    const rb_compare_pair *pair, int energy, int shaped)
 {
     const rb_sample_comparison *s = pair ? &pair->stats : NULL;
     csv_field(out, in, 1);
@@ -487,6 +522,9 @@ static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
     csv_settings(out, old_row, new_row, pair ? pair->differs : 0);
     if (energy)
         csv_energy(out, old_row, new_row, pair);
+    if (shaped) /* a row of one reduction among shaped ones is one row */
+        fprintf(out, ",%llu,%s,%s", (unsigned long long)row->rows, axis_name(row->axis),
+                lengths_name(row->lengths));
     fputc('\n', out);
 }
 
@@ -500,15 +538,20 @@ int compare_report_csv(FILE *out, const rb_comparison *cmp)
         fputs(",old_energy_j,new_energy_j,energy_ratio,energy_ci_low,energy_ci_high,"
               "energy_p_value,energy_verdict,energy_why",
               out);
+    int shaped = csv_shaped(cmp);
+    if (shaped)
+        fputs(",rows,axis,lengths", out);
     fputc('\n', out);
     for (size_t k = 0; k < cmp->n_pairs; k++) {
         const rb_compare_pair *p = &cmp->pairs[k];
-        csv_row(out, "both", p->old_row, p->old_row, p->new_row, p, cmp->energy_shown);
+        csv_row(out, "both", p->old_row, p->old_row, p->new_row, p, cmp->energy_shown, shaped);
     }
     for (size_t k = 0; k < cmp->n_only_old; k++)
-        csv_row(out, "old", cmp->only_old[k], cmp->only_old[k], NULL, NULL, cmp->energy_shown);
+        csv_row(out, "old", cmp->only_old[k], cmp->only_old[k], NULL, NULL, cmp->energy_shown,
+                shaped);
     for (size_t k = 0; k < cmp->n_only_new; k++)
-        csv_row(out, "new", cmp->only_new[k], NULL, cmp->only_new[k], NULL, cmp->energy_shown);
+        csv_row(out, "new", cmp->only_new[k], NULL, cmp->only_new[k], NULL, cmp->energy_shown,
+                shaped);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
 

@@ -1,7 +1,8 @@
 /* src/plot/build.c: plot_build: a result set's rows grouped into
  * configurations (plot/data.c), then every figure: bandwidth and time
- * (plot/data.c), energy where rows have it (plot/energy.c), speedup (plot/speedup.c) and heat maps (plot/heatmap.c),
- * with names kept unique. */
+ * (plot/data.c), energy where rows have it (plot/energy.c), speedup
+ * (plot/speedup.c), winner maps where rows have shapes (plot/winners.c)
+ * and heat maps (plot/heatmap.c), with names kept unique. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,20 +38,24 @@ int plot_build(const rb_results *res, const char *path, const char *baseline, pl
     memset(set, 0, sizeof *set);
     plot_builder b = {.path = path, .res = res};
     plot_read_rows(&b);
-    int by_run = 1;
-    int status = baseline ? plot_resolve_baseline(&b, baseline, &by_run) : 0;
+    int by = PLOT_BY_RUN;
+    int status = baseline ? plot_resolve_baseline(&b, baseline, &by) : 0;
     if (status == 0) {
         set->n_rows = res->n_rows;
         set->n_plotted = b.n_rows;
         plot_group_configs(&b);
         if (b.n_rows > 0) {
+            /* the winner maps': the one named, else CUB's where it ran, else none */
+            int map_by = by;
+            const char *map_baseline = baseline ? baseline : plot_default_baseline(&b, &map_by);
             if (!baseline)
                 baseline = b.rows[0].run;
             set->baseline = xstrdup(baseline);
             plot_bandwidth_figures(&b, set);
             plot_time_figure(&b, set);
             plot_energy_figures(&b, set);
-            plot_speedup(&b, set, baseline, by_run);
+            plot_speedup(&b, set, baseline, by);
+            plot_winner_maps(&b, set, map_baseline, map_by);
             plot_heatmaps(&b, set);
             unique_names(set);
         }

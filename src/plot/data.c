@@ -1,6 +1,6 @@
 /* src/plot/data.c: from a result set to figures. It takes the ok rows
  * with a time, groups them into configurations (a run with its parameters,
- * and the op, dtype, distribution or bins where those vary), and lays out
+ * and the op, dtype, distribution, bins or shape where those vary), and lays out
  * the bandwidth and time figures; plot/speedup.c and plot/heatmap.c add
  * the others, and plot/build.c puts them together.
  * Which figures and why are described in plot/figures.h. */
@@ -13,9 +13,23 @@
 #include "base/diag.h"
 #include "base/names.h"
 #include "base/text_index.h"
+#include "base/units.h"
 #include "base/util.h"
 
-const char *const plot_data_fields[PLOT_N_FIELDS] = {"op", "dtype", "distribution", "bins"};
+const char *const plot_data_fields[PLOT_N_FIELDS] = {
+    [PLOT_FIELD_OP] = "op",           [PLOT_FIELD_DTYPE] = "dtype",
+    [PLOT_FIELD_DISTRIBUTION] = "distribution", [PLOT_FIELD_BINS] = "bins",
+    [PLOT_FIELD_ROWS] = "rows",       [PLOT_FIELD_AXIS] = "axis",
+    [PLOT_FIELD_LENGTHS] = "lengths",
+};
+
+void plot_field_words(strbuf *sb, int field, const char *text)
+{
+    if (field >= PLOT_FIELD_ROWS)
+        sb_printf(sb, " %s=%s", plot_data_fields[field], text);
+    else
+        sb_printf(sb, " %s", text);
+}
 
 const char *plot_plugin_name(const rb_row *row)
 {
@@ -79,11 +93,15 @@ void plot_read_rows(plot_builder *b)
         r->plugin = plot_plugin_name(row);
         if (cfg->op == RB_OP_HISTOGRAM)
             snprintf(r->bins, sizeof r->bins, "%u", cfg->bins);
-        r->field[0] = op_name(cfg->op);
-        r->field[1] = dtype_name(cfg->dtype);
-        r->field[2] = distribution_name(cfg->distribution);
-        for (int f = 0; f < PLOT_N_FIELDS - 1; f++)
+        r->field[PLOT_FIELD_OP] = op_name(cfg->op);
+        r->field[PLOT_FIELD_DTYPE] = dtype_name(cfg->dtype);
+        r->field[PLOT_FIELD_DISTRIBUTION] = distribution_name(cfg->distribution);
+        r->field[PLOT_FIELD_AXIS] = axis_name(cfg->axis);
+        r->field[PLOT_FIELD_LENGTHS] = lengths_name(cfg->lengths);
+        r->field[PLOT_FIELD_BINS] = r->field[PLOT_FIELD_ROWS] = ""; /* set below */
+        for (int f = 0; f < PLOT_N_FIELDS; f++)
             r->field[f] = r->field[f] ? r->field[f] : "";
+        format_size(cfg->rows ? cfg->rows : 1, r->rows, sizeof r->rows);
         r->n = n;
         r->median_ns = median;
         r->gbs = gbs_known ? gbs : NAN;
@@ -91,8 +109,10 @@ void plot_read_rows(plot_builder *b)
                         ? row->device_index
                         : -1;
     }
-    for (size_t k = 0; k < b->n_rows; k++) /* now that the rows stay where they are */
-        b->rows[k].field[3] = b->rows[k].bins;
+    for (size_t k = 0; k < b->n_rows; k++) { /* now that the rows stay where they are */
+        b->rows[k].field[PLOT_FIELD_BINS] = b->rows[k].bins;
+        b->rows[k].field[PLOT_FIELD_ROWS] = b->rows[k].rows;
+    }
     if (n_dropped)
         diag_warn("%s: %zu ok row%s left out of the plots: n, median_ns or bandwidth_gbs is not "
                   "finite or out of range (the first: results[%zu])",
@@ -207,7 +227,7 @@ void plot_group_configs(plot_builder *b)
         }
         for (int f = 0; f < PLOT_N_FIELDS; f++)
             if (b->field_varies[f])
-                sb_printf(&label, " %s", r->field[f]);
+                plot_field_words(&label, f, r->field[f]);
         cfg->label = label.data;
     }
     text_index_free(&by_id);

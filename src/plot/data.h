@@ -2,15 +2,25 @@
  * set share: the rows that are drawn (ok, with a time) and the
  * configurations they form. The calls go one way: build.c calls data.c
  * and the figures' files; data.c calls ranking.c; every one of them may
- * call set.c and axis.c, which call none of them. */
+ * call set.c, axis.c and baseline.c, which call none of them. */
 #ifndef RB_PLOT_DATA_H
 #define RB_PLOT_DATA_H
 
+#include "base/util.h"
 #include "plot/figures.h"
 
-/* The data keys a configuration reads besides n: op, dtype, distribution, bins. */
-#define PLOT_N_FIELDS 4
+/* The data keys a configuration reads besides n: op, dtype, distribution,
+ * bins, and its shape: rows, axis, lengths (rows 1 along rows with fixed
+ * lengths for one reduction, so that they vary only in a file with
+ * shapes). */
+enum plot_field {
+    PLOT_FIELD_OP, PLOT_FIELD_DTYPE, PLOT_FIELD_DISTRIBUTION, PLOT_FIELD_BINS,
+    PLOT_FIELD_ROWS, PLOT_FIELD_AXIS, PLOT_FIELD_LENGTHS, PLOT_N_FIELDS
+};
 extern const char *const plot_data_fields[PLOT_N_FIELDS];
+/* Appends a field's value as a legend or a group of bars names it: the
+ * value alone ("f32"), or for a shape's field its name too ("rows=64"). */
+void plot_field_words(strbuf *sb, int field, const char *text);
 
 typedef struct plot_row {
     const rb_row *row;
@@ -20,6 +30,7 @@ typedef struct plot_row {
     double n, median_ns, gbs;         /* gbs NaN if unknown */
     int device;                       /* index into the run's devices, -1 none */
     char bins[16];                    /* the histogram's bins as text, "" for other ops */
+    char rows[24];                    /* the shape's rows as text ("64", "4K") */
     size_t config;                    /* index into plot_builder.configs */
 } plot_row;
 
@@ -103,12 +114,25 @@ void plot_time_figure(plot_builder *b, plot_set *set);
 /* Adds the energy figures (J/GB against n, one per op and dtype) where
  * rows have energy (plot/energy.c). */
 void plot_energy_figures(plot_builder *b, plot_set *set);
-/* The baseline: 0 and *by_run set if a run (1) or else a plugin (0) has that
- * name; -1 after an error listing the runs and plugins. */
-int plot_resolve_baseline(const plot_builder *b, const char *baseline, int *by_run);
+/* plot/baseline.c: what a baseline's name names, among the rows. */
+enum plot_baseline_by { PLOT_BY_PLUGIN, PLOT_BY_RUN, PLOT_BY_PACK_PLUGIN };
+/* The baseline of the winner maps when --baseline names none, where some
+ * row has it: CUB's segmented reduce, what shaped strategies compete with. */
+#define PLOT_DEFAULT_BASELINE "cuda/segmented"
+/* The baseline: 0 and *by set to what has that name among all rows, a run
+ * first, else a plugin, else PACK/PLUGIN (enum plot_baseline_by); -1 after
+ * an error listing the runs and plugins. */
+int plot_resolve_baseline(const plot_builder *b, const char *baseline, int *by);
+/* Whether row r is of the baseline. */
+int plot_in_baseline(const plot_row *r, const char *baseline, int by);
+/* PLOT_DEFAULT_BASELINE (with *by) when some row drawn is of it, else NULL. */
+const char *plot_default_baseline(const plot_builder *b, int *by);
 /* Adds the speedup figure against the baseline (plot/speedup.c). */
-void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, int by_run);
+void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, int by);
 /* Adds the heat maps of every run that sweeps two or more parameters. */
 void plot_heatmaps(const plot_builder *b, plot_set *set);
+/* Adds the winner maps of shaped results (plot/winners.c): none when no
+ * row has a shape. `baseline` NULL: each cell shows the winner's GB/s. */
+void plot_winner_maps(const plot_builder *b, plot_set *set, const char *baseline, int by);
 
 #endif

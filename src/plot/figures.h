@@ -20,7 +20,11 @@
  *   speedup    the baseline's time / each configuration's time, grouped bars
  *              per (op, dtype, n)
  *   heatmap    for a run sweeping two or more parameters: GB/s per value of
- *              the two chosen parameters, one map per value of everything else */
+ *              the two chosen parameters, one map per value of everything else
+ *   winners    for shaped results (rows x n): the fastest strategy at each
+ *              cell, coloured by strategy and labelled with its speedup over
+ *              the baseline (or its GB/s), one map per op, dtype, axis and
+ *              lengths (plot/winners.c) */
 #ifndef RB_PLOT_FIGURES_H
 #define RB_PLOT_FIGURES_H
 
@@ -34,11 +38,13 @@
 #define PLOT_MAX_SERIES 12
 /* At most this many heat maps from one results file. */
 #define PLOT_MAX_HEATMAPS 24
+/* At most this many winner maps from one results file. */
+#define PLOT_MAX_WINNER_MAPS 24
 
 /* At most this many bars in a figure of a single n (the fastest). */
 #define PLOT_MAX_BARS 40
 
-enum plot_kind { PLOT_LINES, PLOT_BARS, PLOT_HEATMAP, PLOT_HBARS };
+enum plot_kind { PLOT_LINES, PLOT_BARS, PLOT_HEATMAP, PLOT_HBARS, PLOT_WINNERS };
 
 /* How an axis's numbers are written. */
 enum plot_unit {
@@ -78,12 +84,19 @@ typedef struct plot_figure {
     size_t n_series;
     plot_hline *hlines;
     size_t n_hlines;
-    char **columns;    /* BARS: the groups; HEATMAP: the x values; HBARS: the
-                          bars, top down (series[0].y: their values) */
+    char **columns;    /* BARS: the groups; HEATMAP, WINNERS: the x values;
+                          HBARS: the bars, top down (series[0].y: their values) */
     size_t n_columns;
-    char **rows;       /* HEATMAP: the y values */
+    char **rows;       /* HEATMAP, WINNERS: the y values */
     size_t n_rows;
     double *cells;     /* HEATMAP: n_rows * n_columns values, row-major, NaN: none */
+    /* WINNERS: n_rows * n_columns cells, row-major. series: the strategies
+     * (labels only), series[s] drawn in the palette's colour s; the same
+     * list in every winner map of a set, so that a strategy has one colour
+     * in all of them (the legend names those of the figure's cells). */
+    size_t *winners;   /* the index into series of each cell's winner, SIZE_MAX: none */
+    char **cell_texts; /* what is written on each cell ("1.8x", "12.3"), NULL: none */
+    char **cell_notes; /* each cell's tooltip, NULL: none */
     char *value_label; /* HEATMAP: what a cell holds ("GB/s"); LINES, BARS,
                           HBARS: the unit of y written after a bare number in
                           tooltips, or NULL */
@@ -98,10 +111,11 @@ typedef struct plot_set {
 } plot_set;
 
 /* Builds the figures of a result set (a run's, or a file's read back by
- * results/read.c) from `path` (named in messages). `baseline` names a run
- * or a plugin; NULL takes the first run with a time. Returns 0, or -1
- * after printing why when the baseline names no run or plugin in it. A set
- * without ok rows gives 0 and no figures. */
+ * results/read.c) from `path` (named in messages). `baseline` names a run,
+ * a plugin or PACK/PLUGIN; NULL takes the first run with a time for the
+ * speedup figure, and for the winner maps cuda/segmented where it ran,
+ * else none. Returns 0, or -1 after printing why when the baseline names
+ * nothing in it. A set without ok rows gives 0 and no figures. */
 int plot_build(const rb_results *res, const char *path, const char *baseline, plot_set *set);
 void plot_set_free(plot_set *set);
 

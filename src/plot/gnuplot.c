@@ -37,6 +37,17 @@ static const char *const palette =
     "#4e79a7 #f28e2b #e15759 #76b7b2 #59a14f #edc948 #b07aa1 #ff9da7 #9c755f #17becf #bcbd22 "
     "#8c564b";
 
+/* The k-th colour of the palette ("4e79a7", after its '#'), from 0. */
+static const char *word_at(const char *words, size_t k)
+{
+    static char word[8];
+    const char *p = words;
+    for (size_t j = 0; j < k && (p = strchr(p, ' ')) != NULL; j++)
+        p++;
+    snprintf(word, sizeof word, "%.6s", p ? p + 1 : "000000");
+    return word;
+}
+
 const char *plot_gnuplot_find(void)
 {
     static char found[4096];
@@ -334,6 +345,55 @@ static void heatmap_script(FILE *out, const plot_figure *fig)
           out);
 }
 
+/* A winner map: each cell a box in its winner's colour with its text in
+ * black or white; the key names the strategies that win a cell, each by
+ * an empty plot of its colour. */
+static void winners_script(FILE *out, const plot_figure *fig)
+{
+    int *shown = xcalloc(fig->n_series ? fig->n_series : 1, sizeof *shown);
+    fputs("$CELLS << EOD\n", out);
+    for (size_t r = 0; r < fig->n_rows; r++)
+        for (size_t c = 0; c < fig->n_columns; c++) {
+            size_t k = r * fig->n_columns + c, s = fig->winners[k];
+            if (s >= fig->n_series || !fig->cell_texts[k])
+                continue;
+            unsigned rgb = (unsigned)strtoul(word_at(palette, s % PLOT_MAX_SERIES), NULL, 16);
+            shown[s] = 1;
+            fprintf(out, "%zu %zu ", c, r);
+            put_data_word(out, fig->cell_texts[k]);
+            fprintf(out, " %u %u\n", rgb, plot_label_colour(rgb));
+        }
+    fputs("EOD\n", out);
+    fprintf(out, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", fig->n_columns - 1,
+            fig->n_rows - 1);
+    const char *axes[2] = {"x", "y"};
+    char **words[2] = {fig->columns, fig->rows};
+    size_t counts[2] = {fig->n_columns, fig->n_rows};
+    for (int a = 0; a < 2; a++) {
+        fprintf(out, "set %stics (", axes[a]);
+        for (size_t k = 0; k < counts[a]; k++) {
+            fputs(k ? ", " : "", out);
+            put_quoted(out, words[a][k]);
+            fprintf(out, " %zu", k);
+        }
+        fputs(") scale 0\n", out);
+    }
+    fputs("set key outside right top Left reverse\n"
+          "plot $CELLS using 1:2:(0.5):(0.5):4 with boxxyerror fs solid 1.0 noborder "
+          "lc rgb variable notitle, \\\n     $CELLS using 1:2:3:5 with labels tc rgb variable "
+          "notitle",
+          out);
+    for (size_t s = 0; s < fig->n_series; s++) {
+        if (!shown[s])
+            continue;
+        fprintf(out, ", \\\n     NaN with boxes fs solid 1.0 lc rgb word(colors, %zu) title ",
+                s % PLOT_MAX_SERIES + 1);
+        put_quoted(out, fig->series[s].label);
+    }
+    fputc('\n', out);
+    free(shown);
+}
+
 /* A sweep at a single n: a horizontal bar per configuration, top down,
  * its value at its end; the peaks as vertical lines. */
 static void hbars_script(FILE *out, const plot_figure *fig)
@@ -381,9 +441,24 @@ static void figure_size(const plot_figure *fig, int *width, int *height)
         *height += 20 * (int)((fig->n_series + fig->n_hlines + 1) / 2);
     if (fig->kind == PLOT_HBARS)
         *height = 160 + 28 * (int)fig->n_columns;
-    if (fig->kind == PLOT_HEATMAP) {
+    if (fig->kind == PLOT_HEATMAP || fig->kind == PLOT_WINNERS) {
         *width = 200 + 72 * (int)fig->n_columns;
         *height = 170 + 34 * (int)fig->n_rows;
+        if (fig->kind == PLOT_WINNERS) { /* the key beside the cells */
+            size_t chars = 0;
+            for (size_t s = 0; s < fig->n_series; s++)
+                chars = strlen(fig->series[s].label) > chars ? strlen(fig->series[s].label)
+                                                             : chars;
+            *width += 60 + 7 * (int)(chars < 60 ? chars : 60);
+            *height += 20 * (int)fig->n_series / 2;
+            /* room for the title and subtitle over the cells (gnuplot
+             * centres them there), which are not cut */
+            size_t title = strlen(fig->title) > strlen(fig->subtitle ? fig->subtitle : "")
+                               ? strlen(fig->title)
+                               : strlen(fig->subtitle);
+            int wide = 160 + 7 * (int)(chars < 60 ? chars : 60) + 8 * (int)(title < 160 ? title : 160);
+            *width = *width < wide ? wide : *width;
+        }
         *width = *width < 640 ? 640 : *width;
         *height = *height < 360 ? 360 : *height;
     }
@@ -454,6 +529,8 @@ static char *figure_script(const plot_figure *fig, const char *source, size_t *l
         bars_script(out, fig);
     else if (fig->kind == PLOT_HBARS)
         hbars_script(out, fig);
+    else if (fig->kind == PLOT_WINNERS)
+        winners_script(out, fig);
     else
         heatmap_script(out, fig);
     if (fclose(out) != 0) {

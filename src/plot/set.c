@@ -47,6 +47,12 @@ void plot_set_free(plot_set *set)
         free_words(fig->columns, fig->n_columns);
         free_words(fig->rows, fig->n_rows);
         free(fig->cells);
+        size_t n_cells = fig->n_rows * fig->n_columns;
+        if (fig->cell_texts)
+            free_words(fig->cell_texts, n_cells);
+        if (fig->cell_notes)
+            free_words(fig->cell_notes, n_cells);
+        free(fig->winners);
         free(fig->name);
         free(fig->title);
         free(fig->subtitle);

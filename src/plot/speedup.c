@@ -1,6 +1,6 @@
 /* src/plot/speedup.c: the speedup figure: for each (op, dtype, n) the
  * baseline's fastest time divided by each configuration's time, as grouped
- * bars; and which rows the baseline names (a run, else a plugin). Cases
+ * bars (the rows the baseline names: plot/baseline.c). Cases
  * are found through a hash index and sorted, and the speedups of the
  * configurations drawn only are kept, so that time and memory grow linearly
  * with the rows. */
@@ -18,24 +18,19 @@
 /* At most this many groups of bars; a note says how many more there were. */
 #define MAX_CASES 256
 
-/* Does row r belong to the baseline (a run name, else a plugin name)? */
-static int in_baseline(const plot_row *r, const char *baseline, int by_run)
-{
-    const char *name = by_run ? r->run : r->plugin;
-    return name && strcmp(name, baseline) == 0;
-}
-
 /* The data a row read (its data fields and n): "f32 16M". */
 static char *case_label(const plot_builder *b, const plot_row *r)
 {
     strbuf sb = {0};
     for (int f = 0; f < PLOT_N_FIELDS; f++)
         if (b->field_varies[f])
-            sb_printf(&sb, "%s ", r->field[f]);
+            plot_field_words(&sb, f, r->field[f]);
     char n[32];
     plot_format(r->n, PLOT_UNIT_SIZE, n, sizeof n);
-    sb_append(&sb, n);
-    return sb.data;
+    sb_printf(&sb, " %s", n);
+    char *label = xstrdup(sb.data + 1); /* without the first space */
+    sb_free(&sb);
+    return label;
 }
 
 /* What identifies a row's case: its data fields and n. */
@@ -76,7 +71,7 @@ static int by_group_then_n(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, int by_run)
+void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, int by)
 {
     /* The cases with a baseline time, and the baseline's fastest time there. */
     text_index cases_by_id = {0}, groups_by_id = {0};
@@ -86,7 +81,7 @@ void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, in
     size_t n_cases = 0, cases_cap = 0, n_groups = 0;
     for (size_t k = 0; k < b->n_rows; k++) {
         const plot_row *r = &b->rows[k];
-        if (!in_baseline(r, baseline, by_run))
+        if (!plot_in_baseline(r, baseline, by))
             continue;
         char *id = case_id(r);
         int added;
@@ -218,70 +213,3 @@ void plot_speedup(const plot_builder *b, plot_set *set, const char *baseline, in
     text_index_free(&cases_by_id);
     text_index_free(&groups_by_id);
 }
-
-/* The baseline: a run named so, else a plugin named so, among all rows. */
-/* A row's run and plugin names ("" when unknown). */
-static void row_names(const rb_row *row, const char *words[2])
-{
-    const char *plugin = plot_plugin_name(row);
-    words[0] = row->config->run && row->config->run->name ? row->config->run->name : "";
-    words[1] = plugin ? plugin : "";
-}
-
-int plot_resolve_baseline(const plot_builder *b, const char *baseline, int *by_run)
-{
-    const rb_results *res = b->res;
-    int plugin_match = 0;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const char *words[2];
-        row_names(&res->rows[k], words);
-        if (strcmp(words[0], baseline) == 0) {
-            *by_run = 1;
-            return 0;
-        }
-        plugin_match |= strcmp(words[1], baseline) == 0;
-    }
-    if (plugin_match) {
-        *by_run = 0;
-        return 0;
-    }
-    /* The first few different runs and plugins, each once. */
-    strbuf runs = {0}, plugins = {0};
-    text_index seen[2] = {{0}, {0}};
-    size_t listed[2] = {0, 0};
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const char *words[2];
-        row_names(&res->rows[k], words);
-        strbuf *lists[2] = {&runs, &plugins};
-        for (int w = 0; w < 2; w++) {
-            int added;
-            if (!*words[w] || listed[w] > 20)
-                continue;
-            text_index_put(&seen[w], words[w], 0, &added);
-            if (!added)
-                continue;
-            if (++listed[w] > 20) {
-                sb_append(lists[w], " ...,");
-                continue;
-            }
-            char *shown = printable_text(words[w]);
-            sb_printf(lists[w], " %s,", shown);
-            free(shown);
-        }
-    }
-    text_index_free(&seen[0]);
-    text_index_free(&seen[1]);
-    if (runs.len)
-        runs.data[--runs.len] = '\0';
-    if (plugins.len)
-        plugins.data[--plugins.len] = '\0';
-    char *shown_baseline = printable_text(baseline);
-    diag_error("--baseline %s: %s has no run or plugin of that name; runs:%s; plugins:%s",
-               shown_baseline, b->path, runs.data ? runs.data : " none",
-               plugins.data ? plugins.data : " none");
-    free(shown_baseline);
-    sb_free(&runs);
-    sb_free(&plugins);
-    return -1;
-}
-

@@ -1,7 +1,9 @@
 /* src/plot/svg.c: a figure drawn as one self-contained <svg> element, in
  * C, so that the HTML report needs no other program: lines on log2/log10 or
  * linear axes with reference lines, grouped bars, horizontal bars (a sweep
- * at a single n), and heat maps with a colour scale. Every point, bar and cell carries a <title> tooltip with its value.
+ * at a single n), heat maps with a colour scale, and winner maps (a cell
+ * in its winner's colour) with a legend. Every point, bar and cell carries
+ * a <title> tooltip with its value.
  * `redbench plot` writes them as files where gnuplot is not installed. */
 #include "plot/figures.h"
 
@@ -106,7 +108,8 @@ static void begin_svg(FILE *out, const plot_figure *fig, int width, int height)
             "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
             "font-size=\"12\" role=\"img\"",
             fig->name, width, height, width, height);
-    if (fig->kind != PLOT_HEATMAP) /* the axes' scales, for scripts and tests */
+    if (fig->kind != PLOT_HEATMAP && fig->kind != PLOT_WINNERS) /* the axes' scales, for
+                                                                   scripts and tests */
         fprintf(out, " data-x-scale=\"%s\" data-y-scale=\"%s\"",
                 fig->kind == PLOT_BARS ? "groups" : fig->x_log2 ? "log2" : "linear",
                 fig->kind == PLOT_HBARS ? "groups" : fig->y_log10 ? "log10" : "linear");
@@ -374,10 +377,111 @@ static void draw_bars(FILE *out, const plot_figure *fig)
 /* Labels longer than this are cut (the full text in a tooltip). */
 #define LABEL_CHARS 40
 
-/* A heat map: cells of a readable aspect (at most twice as wide as high,
- * taller where there are few rows), the row labels in a margin as wide as
- * the longest, the column labels turned where they do not fit their cell,
- * and a colour scale with ticks in the value's unit. */
+/* The grid of a heat map or a winner map: cells of a readable aspect (at
+ * most twice as wide as high, taller where there are few rows), the row
+ * labels in a margin as wide as the longest, the column labels turned
+ * where they do not fit their cell. */
+typedef struct grid {
+    double cell_w, cell_h;
+    double x0, y0, right, bottom; /* the cells' edges */
+    double below;                 /* the height of the column labels */
+    int turned;                   /* the column labels are turned */
+} grid;
+
+static grid grid_layout(const plot_figure *fig)
+{
+    grid g;
+    size_t row_chars = 1, col_chars = 1;
+    for (size_t r = 0; r < fig->n_rows; r++)
+        row_chars = fmax(row_chars, label_chars(fig->rows[r], LABEL_CHARS));
+    for (size_t c = 0; c < fig->n_columns; c++)
+        col_chars = fmax(col_chars, label_chars(fig->columns[c], LABEL_CHARS));
+    g.cell_h = fmax(34, fmin(72, 280.0 / (double)(fig->n_rows ? fig->n_rows : 1)));
+    g.cell_w = fmax(56, fmin(2 * g.cell_h, 720.0 / (double)(fig->n_columns ? fig->n_columns : 1)));
+    g.cell_w = fmin(g.cell_w, 2 * g.cell_h);
+    if (g.cell_w < 56) /* keeps the values readable: the cells grow taller too */
+        g.cell_w = 56;
+    if (g.cell_h < g.cell_w / 2)
+        g.cell_h = g.cell_w / 2;
+    g.turned = text_width(col_chars) > g.cell_w - 8;
+    g.below = g.turned ? 12 + 0.6 * text_width(col_chars) : 24; /* the column labels */
+    g.x0 = fmax(LEFT, 40 + text_width(row_chars));
+    g.y0 = TOP + 8;
+    g.right = g.x0 + g.cell_w * (double)fig->n_columns;
+    g.bottom = g.y0 + g.cell_h * (double)fig->n_rows;
+    return g;
+}
+
+/* Row r's label, left of its cells. */
+static void grid_row_label(FILE *out, const plot_figure *fig, const grid *g, size_t r)
+{
+    double y = g->y0 + g->cell_h * (double)r;
+    fprintf(out, "<text class=\"rb-row\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+                 "fill=\"#333\"><title>",
+            g->x0 - 8, y + g->cell_h / 2 + 4);
+    put_markup(out, fig->rows[r]);
+    fputs("</title>", out);
+    put_short(out, fig->rows[r], LABEL_CHARS);
+    fputs("</text>\n", out);
+}
+
+/* A cell: its colour, its tooltip (title, then `note`, or "VALUE UNIT")
+ * and the text on it in black or white, whichever reads better. */
+static void grid_cell(FILE *out, const plot_figure *fig, const grid *g, size_t r, size_t c,
+                      unsigned rgb, const char *text, const char *note, int known)
+{
+    double x = g->x0 + g->cell_w * (double)c, y = g->y0 + g->cell_h * (double)r;
+    fprintf(out, "<rect class=\"rb-cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                 "height=\"%.1f\" fill=\"#%06x\" stroke=\"#ffffff\"><title>",
+            x, y, g->cell_w, g->cell_h, rgb);
+    if (note) {
+        put_markup(out, note);
+    } else {
+        put_markup(out, fig->x_label);
+        fputs(" = ", out);
+        put_markup(out, fig->columns[c]);
+        fputs(", ", out);
+        put_markup(out, fig->y_label);
+        fputs(" = ", out);
+        put_markup(out, fig->rows[r]);
+        fputs(": ", out);
+        put_markup(out, text);
+        fputc(' ', out);
+        if (known)
+            put_markup(out, fig->value_label);
+        else
+            fputs("(no ok row)", out);
+    }
+    fprintf(out, "</title></rect>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+                 "fill=\"%s\">",
+            x + g->cell_w / 2, y + g->cell_h / 2 + 4,
+            !known ? "#767676" : plot_label_colour(rgb) == 0 ? "#000000" : "#ffffff");
+    put_markup(out, text);
+    fputs("</text>\n", out);
+}
+
+/* The column labels under the cells. */
+static void grid_column_labels(FILE *out, const plot_figure *fig, const grid *g)
+{
+    for (size_t c = 0; c < fig->n_columns; c++) {
+        double cx = g->x0 + g->cell_w * ((double)c + 0.5);
+        if (g->turned)
+            fprintf(out, "<text class=\"rb-column\" transform=\"translate(%.1f %.1f) "
+                         "rotate(-35)\" text-anchor=\"end\" fill=\"#333\"><title>",
+                    cx, g->bottom + 14);
+        else
+            fprintf(out, "<text class=\"rb-column\" x=\"%.1f\" y=\"%.1f\" "
+                         "text-anchor=\"middle\" fill=\"#333\"><title>",
+                    cx, g->bottom + 18);
+        put_markup(out, fig->columns[c]);
+        fputs("</title>", out);
+        put_short(out, fig->columns[c], LABEL_CHARS);
+        fputs("</text>\n", out);
+    }
+}
+
+/* A heat map: the grid, each cell coloured by its value, and a colour
+ * scale with ticks in the value's unit. */
 static void draw_heatmap(FILE *out, const plot_figure *fig)
 {
     double lo = INFINITY, hi = -INFINITY;
@@ -386,93 +490,34 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
             lo = fmin(lo, fig->cells[k]);
             hi = fmax(hi, fig->cells[k]);
         }
-    size_t row_chars = 1, col_chars = 1;
-    for (size_t r = 0; r < fig->n_rows; r++)
-        row_chars = fmax(row_chars, label_chars(fig->rows[r], LABEL_CHARS));
-    for (size_t c = 0; c < fig->n_columns; c++)
-        col_chars = fmax(col_chars, label_chars(fig->columns[c], LABEL_CHARS));
-    double cell_h = fmax(34, fmin(72, 280.0 / (double)(fig->n_rows ? fig->n_rows : 1)));
-    double cell_w = fmax(56, fmin(2 * cell_h, 720.0 / (double)(fig->n_columns ? fig->n_columns : 1)));
-    cell_w = fmin(cell_w, 2 * cell_h);
-    if (cell_w < 56) /* keeps the values readable: the cells grow taller too */
-        cell_w = 56;
-    if (cell_h < cell_w / 2)
-        cell_h = cell_w / 2;
-    int turned = text_width(col_chars) > cell_w - 8;
-    double below = turned ? 12 + 0.6 * text_width(col_chars) : 24; /* the column labels */
-    double x0 = fmax(LEFT, 40 + text_width(row_chars)), y0 = TOP + 8;
-    double grid_right = x0 + cell_w * (double)fig->n_columns;
-    double grid_bottom = y0 + cell_h * (double)fig->n_rows;
+    grid g = grid_layout(fig);
     char los[32], his[32];
     plot_format(isfinite(lo) ? lo : NAN, PLOT_UNIT_NUMBER, los, sizeof los);
     plot_format(isfinite(hi) ? hi : NAN, PLOT_UNIT_NUMBER, his, sizeof his);
     size_t scale_chars = strlen(his) + strlen(fig->value_label) + 2;
-    int width = (int)(grid_right + 40 + text_width(scale_chars > 12 ? scale_chars : 12) + 16);
-    int height = (int)(grid_bottom + below + 40);
+    int width = (int)(g.right + 40 + text_width(scale_chars > 12 ? scale_chars : 12) + 16);
+    int height = (int)(g.bottom + g.below + 40);
     if (width < 520)
         width = 520;
     begin_svg(out, fig, width, height);
     for (size_t r = 0; r < fig->n_rows; r++) {
-        double y = y0 + cell_h * (double)r;
-        fprintf(out, "<text class=\"rb-row\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-                     "fill=\"#333\"><title>",
-                x0 - 8, y + cell_h / 2 + 4);
-        put_markup(out, fig->rows[r]);
-        fputs("</title>", out);
-        put_short(out, fig->rows[r], LABEL_CHARS);
-        fputs("</text>\n", out);
+        grid_row_label(out, fig, &g, r);
         for (size_t c = 0; c < fig->n_columns; c++) {
             double v = fig->cells[r * fig->n_columns + c];
-            double x = x0 + cell_w * (double)c;
             unsigned rgb = 0xeeeeee;
-            char color[16], text[32] = "-";
+            char text[32] = "-";
             double t = hi > lo ? (v - lo) / (hi - lo) : 1;
             if (!isnan(v)) {
                 rgb = plot_heat_colour(t);
                 plot_format(v, PLOT_UNIT_NUMBER, text, sizeof text);
             }
-            snprintf(color, sizeof color, "#%06x", rgb);
-            fprintf(out, "<rect class=\"rb-cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                         "height=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\"><title>",
-                    x, y, cell_w, cell_h, color);
-            put_markup(out, fig->x_label);
-            fputs(" = ", out);
-            put_markup(out, fig->columns[c]);
-            fputs(", ", out);
-            put_markup(out, fig->y_label);
-            fputs(" = ", out);
-            put_markup(out, fig->rows[r]);
-            fprintf(out, ": %s ", text);
-            if (isnan(v))
-                fputs("(no ok row)", out);
-            else
-                put_markup(out, fig->value_label);
-            fputs("</title></rect>\n", out);
-            fprintf(out,
-                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
-                    x + cell_w / 2, y + cell_h / 2 + 4,
-                    isnan(v) ? "#767676" : plot_label_colour(rgb) == 0 ? "#000000" : "#ffffff",
-                    text);
+            grid_cell(out, fig, &g, r, c, rgb, text, NULL, !isnan(v));
         }
     }
-    for (size_t c = 0; c < fig->n_columns; c++) {
-        double cx = x0 + cell_w * ((double)c + 0.5);
-        if (turned)
-            fprintf(out, "<text class=\"rb-column\" transform=\"translate(%.1f %.1f) "
-                         "rotate(-35)\" text-anchor=\"end\" fill=\"#333\"><title>",
-                    cx, grid_bottom + 14);
-        else
-            fprintf(out, "<text class=\"rb-column\" x=\"%.1f\" y=\"%.1f\" "
-                         "text-anchor=\"middle\" fill=\"#333\"><title>",
-                    cx, grid_bottom + 18);
-        put_markup(out, fig->columns[c]);
-        fputs("</title>", out);
-        put_short(out, fig->columns[c], LABEL_CHARS);
-        fputs("</text>\n", out);
-    }
+    grid_column_labels(out, fig, &g);
     /* The colour scale: a bar with the lowest, middle and highest values,
      * each with its unit, and what the colour is. */
-    double sx = grid_right + 24, sh = grid_bottom - y0;
+    double sx = g.right + 24, sh = g.bottom - g.y0;
     fprintf(out, "<defs><linearGradient id=\"scale-%s\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">",
             fig->name);
     for (int k = 0; k <= 8; k++)
@@ -481,11 +526,11 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
     fprintf(out, "</linearGradient></defs>\n<g class=\"rb-scale\" fill=\"#333\">\n"
                  "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"%.1f\" "
                  "fill=\"url(#scale-%s)\" stroke=\"#888\"/>\n",
-            sx, y0, sh, fig->name);
+            sx, g.y0, sh, fig->name);
     double ticks[3] = {hi, (lo + hi) / 2, lo};
     for (int k = 0; k < 3 && isfinite(lo); k++) {
         char value[32];
-        double y = y0 + sh * k / 2.0;
+        double y = g.y0 + sh * k / 2.0;
         if (k == 1 && !(hi > lo))
             continue;
         plot_format(ticks[k], PLOT_UNIT_NUMBER, value, sizeof value);
@@ -496,8 +541,70 @@ static void draw_heatmap(FILE *out, const plot_figure *fig)
         fputs("</text>\n", out);
     }
     fputs("</g>\n", out);
-    frame f = {.x0 = x0, .x1 = grid_right, .y0 = y0, .y1 = grid_bottom};
-    axis_titles(out, fig, &f, below + 22);
+    frame f = {.x0 = g.x0, .x1 = g.right, .y0 = g.y0, .y1 = g.bottom};
+    axis_titles(out, fig, &f, g.below + 22);
+    fputs("</svg>\n", out);
+}
+
+/* The colour of series s, as 0xRRGGBB. */
+static unsigned palette_rgb(size_t s)
+{
+    return (unsigned)strtoul(palette[s % PLOT_MAX_SERIES] + 1, NULL, 16);
+}
+
+/* A winner map: the grid, each cell in its winner's colour with its text,
+ * and beside it a legend of the strategies that win a cell of it. */
+static void draw_winners(FILE *out, const plot_figure *fig)
+{
+    grid g = grid_layout(fig);
+    size_t cells = fig->n_rows * fig->n_columns, legend_chars = 12, n_legend = 0;
+    int *shown = xcalloc(fig->n_series ? fig->n_series : 1, sizeof *shown);
+    for (size_t k = 0; k < cells; k++)
+        if (fig->winners[k] < fig->n_series)
+            shown[fig->winners[k]] = 1;
+    for (size_t s = 0; s < fig->n_series; s++)
+        if (shown[s]) {
+            n_legend++;
+            legend_chars = fmax(legend_chars, label_chars(fig->series[s].label,
+                                                          LEGEND_SIDE_CHARS + 3));
+        }
+    int width = (int)(g.right + 24 + 24 + text_width(legend_chars) + 16);
+    size_t title = label_chars(fig->title, 200), subtitle = label_chars(fig->subtitle, 200);
+    width = (int)fmax(width, 32 + text_width(title > subtitle ? title : subtitle));
+    int height = (int)fmax(g.bottom + g.below + 40, g.y0 + 20.0 * (double)n_legend + 24);
+    if (width < 520)
+        width = 520;
+    begin_svg(out, fig, width, height);
+    for (size_t r = 0; r < fig->n_rows; r++) {
+        grid_row_label(out, fig, &g, r);
+        for (size_t c = 0; c < fig->n_columns; c++) {
+            size_t k = r * fig->n_columns + c, s = fig->winners[k];
+            if (s < fig->n_series && fig->cell_texts[k])
+                grid_cell(out, fig, &g, r, c, palette_rgb(s), fig->cell_texts[k],
+                          fig->cell_notes[k], 1);
+            else
+                grid_cell(out, fig, &g, r, c, 0xeeeeee, "-", NULL, 0);
+        }
+    }
+    grid_column_labels(out, fig, &g);
+    double x = g.right + 24, y = g.y0 + 8;
+    fputs("<g class=\"rb-legend\" fill=\"#333\">\n", out);
+    for (size_t s = 0; s < fig->n_series; s++) {
+        if (!shown[s])
+            continue;
+        fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"%s\"/>\n"
+                     "<text x=\"%.1f\" y=\"%.1f\"><title>",
+                x, y - 5, palette[s % PLOT_MAX_SERIES], x + 24, y + 4);
+        put_markup(out, fig->series[s].label);
+        fputs("</title>", out);
+        put_short(out, fig->series[s].label, LEGEND_SIDE_CHARS);
+        fputs("</text>\n", out);
+        y += 20;
+    }
+    fputs("</g>\n", out);
+    free(shown);
+    frame f = {.x0 = g.x0, .x1 = g.right, .y0 = g.y0, .y1 = g.bottom};
+    axis_titles(out, fig, &f, g.below + 22);
     fputs("</svg>\n", out);
 }
 
@@ -579,6 +686,7 @@ void plot_svg_write(FILE *out, const plot_figure *fig)
     case PLOT_BARS: draw_bars(out, fig); break;
     case PLOT_HEATMAP: draw_heatmap(out, fig); break;
     case PLOT_HBARS: draw_hbars(out, fig); break;
+    case PLOT_WINNERS: draw_winners(out, fig); break;
     default: break;
     }
 }

@@ -29,6 +29,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "config/settings.h"
+#include "config/sweep.h"
 #include "report/html_map.h"
 #include "report/output.h"
 #include "report/reporters.h"
@@ -265,6 +266,9 @@ static const result_column result_columns[] = {
     {"op", NULL, IN_COLUMN},
     {"dtype", NULL, IN_COLUMN},
     {"n", "n (elements)", IN_COLUMN},
+    {"rows", NULL, IN_COLUMN},
+    {"axis", NULL, IN_COLUMN},
+    {"lengths", NULL, IN_COLUMN},
     {"status", NULL, IN_COLUMN},
     {"median_ns", "median time", IN_COLUMN},
     {"bandwidth_gbs", "bandwidth (GB/s)", IN_COLUMN},
@@ -380,6 +384,7 @@ static const struct {
     {"j_per_gb", "energy", "J/GB"},             {"power_w", "power", "W"},
     {"sm_clock_min_mhz", "SM clock min", "MHz"}, {"sm_clock_max_mhz", "SM clock max", "MHz"},
     {"reps", "repetitions", ""},                {"ranks", "ranks", ""},
+    {"rows", "rows", ""},
 };
 
 /* A number cell's tooltip (a title attribute), the value in full with its
@@ -417,11 +422,48 @@ static void number_title(FILE *out, const rb_results *res, const rb_row *row, co
     sb_free(&title);
 }
 
+/* Whether the field is of the shape (rows, axis, lengths). */
+static int shape_field(const char *name)
+{
+    return strcmp(name, "rows") == 0 || strcmp(name, "axis") == 0 ||
+           strcmp(name, "lengths") == 0;
+}
+
+/* Whether a shape's column is shown, as the run's table shows them: rows
+ * where some row is shaped, axis where some row reduces columns, lengths
+ * where some row has ragged lengths; none for results of one reduction. */
+static int shape_column_shown(const rb_results *res, const char *name)
+{
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_configuration *cfg = res->rows[k].config;
+        if (strcmp(name, "rows") == 0 ? sweep_is_shaped(cfg)
+            : strcmp(name, "axis") == 0 ? cfg->axis == RB_AXIS_COLUMN
+                                        : cfg->lengths == RB_LENGTHS_RAGGED)
+            return 1;
+    }
+    return 0;
+}
+
+/* The shape's cell of a row of one reduction among shaped ones: one row
+ * of n, along the row, of fixed length (as CSV writes it). */
+static void one_reduction_cell(FILE *out, const char *name)
+{
+    if (strcmp(name, "rows") == 0)
+        fputs("<td class=\"num\" title=\"rows: 1 (one reduction of n)\">1</td>", out);
+    else
+        fprintf(out, "<td>%s</td>", strcmp(name, "axis") == 0 ? axis_name(RB_AXIS_ROW)
+                                                              : lengths_name(RB_LENGTHS_FIXED));
+}
+
 /* One field's cell: its text as people read it, empty when not known; a
  * number's tooltip gives it in full with its unit. */
 static void field_cell(FILE *out, const rb_results *res, const rb_row *row, const rb_field *f)
 {
     const char *name = f->name;
+    if (shape_field(name) && !sweep_is_shaped(row->config)) {
+        one_reduction_cell(out, name);
+        return;
+    }
     if (strcmp(name, "status") == 0)
         fprintf(out, "<td class=\"status %s\"", row_status_name(row->status));
     else if (caution(res, row, name))
@@ -573,7 +615,11 @@ static int reason_summary(FILE *out, const rb_results *res, const rb_outcome_gro
 
 static void write_folded(FILE *out, const rb_results *res, size_t count)
 {
-    static const char *const names[] = {"run", "params_text", "op", "dtype", "n"};
+    static const char *const names[] = {"run", "params_text", "op", "dtype", "n",
+                                        "rows", "axis", "lengths"};
+    int shown[RB_ARRAY_LEN(names)];
+    for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
+        shown[c] = !shape_field(names[c]) || shape_column_shown(res, names[c]);
     rb_outcome_groups g;
     outcome_groups(res, row_folded, &g);
     size_t reasons = g.n_groups;
@@ -591,17 +637,19 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
         }
         fputs("\n<div class=\"wide\"><table class=\"results folded\">\n<tr><th>#</th>", out);
         for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
-            column_header(out, row_field(names[c]),
-                          strcmp(names[c], "params_text") == 0 ? "params"
-                          : strcmp(names[c], "n") == 0        ? "n (elements)"
-                                                              : NULL);
+            if (shown[c])
+                column_header(out, row_field(names[c]),
+                              strcmp(names[c], "params_text") == 0 ? "params"
+                              : strcmp(names[c], "n") == 0        ? "n (elements)"
+                                                                  : NULL);
         fputs("</tr>\n", out);
         for (size_t j = 0; j < group->count; j++) {
             const rb_row *row = &res->rows[g.rows[group->first + j]];
             fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>",
                     row_status_name(row->status), row->config->index + 1);
             for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
-                field_cell(out, res, row, row_field(names[c]));
+                if (shown[c])
+                    field_cell(out, res, row, row_field(names[c]));
             fputs("</tr>\n", out);
         }
         fputs("</table></div>\n</details>\n", out);
@@ -623,6 +671,8 @@ static void write_results(FILE *out, const rb_results *res)
         shown[c] = res->n_rows == 0 || column_used(res, fields[c]);
         if (rank_field(fields[c]->name)) /* known on every row, 1 or 0 on one device */
             shown[c] = some_row_ranked(res);
+        if (shape_field(fields[c]->name))
+            shown[c] = shape_column_shown(res, fields[c]->name);
         details += shown[c] && result_columns[c].place == IN_DETAILS;
     }
     if (folded < res->n_rows || res->n_rows == 0) {

@@ -1,5 +1,7 @@
 /* src/tune/dispatch.c: the crossover map read from a winner map or worked
- * out from a results file, and written as a C header (tune/dispatch.h). */
+ * out from a results file, and written as a C header (tune/dispatch.h):
+ * the header of a map without shapes, and the header of a map with them,
+ * whose find() also takes the rows, axis and lengths. */
 #include "tune/dispatch.h"
 
 #include <ctype.h>
@@ -18,6 +20,7 @@ void dispatch_free(rb_dispatch *d)
     for (size_t k = 0; k < d->count; k++) {
         rb_dispatch_entry *e = &d->entries[k];
         free(e->op); free(e->dtype); free(e->distribution);
+        free(e->axis); free(e->lengths);
         free(e->pack); free(e->plugin); free(e->params); free(e->runner_up);
     }
     free(d->entries);
@@ -35,7 +38,23 @@ static rb_dispatch_entry *add_entry(rb_dispatch *d, size_t *cap)
     rb_dispatch_entry *e = &d->entries[d->count++];
     memset(e, 0, sizeof *e);
     e->confidence = -1;
+    e->rows = 1;
     return e;
+}
+
+/* Whether an entry has a shape: what config/sweep.c's sweep_is_shaped
+ * says of its configuration. */
+static int entry_shaped(const rb_dispatch_entry *e)
+{
+    return e->rows > 1 || strcmp(e->axis, axis_name(RB_AXIS_COLUMN)) == 0 ||
+           strcmp(e->lengths, lengths_name(RB_LENGTHS_RAGGED)) == 0;
+}
+
+static void mark_shaped(rb_dispatch *d)
+{
+    d->shaped = 0;
+    for (size_t k = 0; k < d->count; k++)
+        d->shaped |= entry_shaped(&d->entries[k]);
 }
 
 /* ---- from a winner map ---- */
@@ -64,6 +83,25 @@ static uint64_t map_count(const char *path, const json_value *entry, size_t k, c
         *failed = 1;
     }
     return n;
+}
+
+/* A word of an entry that may be absent (`fallback` then): a string that
+ * `from_name` knows, else an error naming the file, the line and the
+ * words it may be. */
+static const char *map_word(const char *path, const json_value *entry, size_t k, const char *key,
+                            const char *fallback, int (*from_name)(const char *),
+                            const char *choices, int *failed)
+{
+    const json_value *v = json_get(entry, key);
+    if (!v || *failed)
+        return fallback;
+    const char *text = json_string(v);
+    if (!text || from_name(text) < 0) {
+        diag_at(path, v->line, "winners[%zu]: '%s' must be one of %s", k, key, choices);
+        *failed = 1;
+        return fallback;
+    }
+    return text;
 }
 
 /* A number of an entry: `required` (else `fallback` when absent or, with
@@ -152,6 +190,17 @@ int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out)
             failed = 1;
         }
         e->ranks = (uint32_t)ranks;
+        /* the shape: absent in a map of unshaped reductions */
+        e->rows = map_count(path, w, k, "rows", 0, 1, &failed);
+        if (!failed && (e->rows < 1 || e->rows > RB_SWEEP_LARGEST_ROWS)) {
+            diag_at(path, json_get(w, "rows")->line, "winners[%zu]: 'rows' must be 1 to %" PRIu64,
+                    k, RB_SWEEP_LARGEST_ROWS);
+            failed = 1;
+        }
+        e->axis = xstrdup(map_word(path, w, k, "axis", axis_name(RB_AXIS_ROW), axis_from_name,
+                                   axis_choices(), &failed));
+        e->lengths = xstrdup(map_word(path, w, k, "lengths", lengths_name(RB_LENGTHS_FIXED),
+                                      lengths_from_name, lengths_choices(), &failed));
         e->params = params_text(json_get(w, "params"));
         e->median_ns = map_number(path, w, k, "median_ns", 1, 0, 0, 0, &failed);
         const json_value *r = json_get(w, "runner_up");
@@ -172,6 +221,8 @@ int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out)
     }
     if (failed)
         dispatch_free(out);
+    else
+        mark_shaped(out);
     return failed ? -1 : 0;
 }
 
@@ -257,7 +308,11 @@ int dispatch_from_results(const char *path, const json_value *doc, const rb_resu
                       range_winner->config->dtype == c->dtype &&
                       range_winner->config->distribution == c->distribution &&
                       range_winner->config->bins == c->bins &&
-                      range_winner->config->ranks == c->ranks && same_strategy(range_winner, best) &&
+                      range_winner->config->ranks == c->ranks &&
+                      range_winner->config->rows == c->rows &&
+                      range_winner->config->axis == c->axis &&
+                      range_winner->config->lengths == c->lengths &&
+                      same_strategy(range_winner, best) &&
                       strcmp(range_winner->config->params_text, c->params_text) == 0;
         if (!extends) {
             range = add_entry(out, &cap);
@@ -265,6 +320,9 @@ int dispatch_from_results(const char *path, const json_value *doc, const rb_resu
             range->dtype = xstrdup(dtype_name(c->dtype));
             range->distribution = xstrdup(distribution_name(c->distribution));
             range->ranks = c->ranks ? c->ranks : 1;
+            range->rows = c->rows ? c->rows : 1;
+            range->axis = xstrdup(axis_name(c->axis));
+            range->lengths = xstrdup(lengths_name(c->lengths));
             range->n_min = c->n;
             range->pack = xstrdup(c->plugin->pack);
             range->plugin = xstrdup(c->plugin->desc->name);
@@ -307,6 +365,7 @@ int dispatch_from_results(const char *path, const json_value *doc, const rb_resu
         k = end;
     }
     free(rows);
+    mark_shaped(out);
     return 0;
 }
 
@@ -347,6 +406,108 @@ static void c_number(FILE *out, double v)
     fprintf(out, "%.17g", v);
 }
 
+/* The header's opening comment, guard, includes and entry type: the
+ * unshaped map's as it has always been; a shaped map's with each entry's
+ * rows, axis and lengths after its ranks. */
+static void write_preamble(FILE *out, const rb_dispatch *d, const char *p, const char *guard)
+{
+    if (!d->shaped)
+        fprintf(out,
+                "/* Generated by `redbench dispatch`: the strategy that won for each op, dtype,\n"
+                " * distribution and number of ranks, over ranges of n (elements per rank),\n"
+                " * with its margin over the best other strategy. Regenerate rather than\n"
+                " * edit; %s_source and %s_device say where it comes from. */\n",
+                p, p);
+    else
+        fprintf(out,
+                "/* Generated by `redbench dispatch`: the strategy that won for each op, dtype,\n"
+                " * distribution, number of ranks and shape (rows of n elements, reduced\n"
+                " * along each row or each column, of fixed or ragged lengths), over ranges\n"
+                " * of n, with its margin over the best other strategy. Regenerate rather\n"
+                " * than edit; %s_source and %s_device say where it comes from. */\n",
+                p, p);
+    fprintf(out,
+            "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n"
+            "#include <string.h>\n\n",
+            guard, guard);
+    fprintf(out,
+            "typedef struct %s_entry {\n"
+            "    const char *op, *dtype, *distribution; /* as in experiment files */\n"
+            "    uint32_t ranks;         /* the processes (GPUs) it spans; 1 on one device */\n",
+            p);
+    if (d->shaped)
+        fputs("    uint64_t rows;          /* the rows it won at (1: one reduction of n) */\n"
+              "    const char *axis;       /* \"row\": an answer per row; \"column\": per column */\n"
+              "    const char *lengths;    /* \"fixed\": every row n long; \"ragged\": around n */\n"
+              "    uint64_t n_min, n_max;  /* the n it won at, inclusive (elements per row) */\n",
+              out);
+    else
+        fputs("    uint64_t n_min, n_max;  /* the n it won at, inclusive (elements per rank) */\n",
+              out);
+    fprintf(out,
+            "    const char *pack, *plugin, *params; /* the winner: params as \"key=value ...\" */\n"
+            "    double median_ns;       /* its time per call at n_max */\n"
+            "    const char *runner_up;  /* the best other strategy at n_max; \"\" if none */\n"
+            "    double margin;          /* runner-up time / winner time - 1 (0 if none) */\n"
+            "    double confidence;      /* margin / the two times' noise: above 1 the rounds\n"
+            "                               tell them apart; -1 unknown */\n"
+            "} %s_entry;\n\n",
+            p);
+}
+
+/* find(): the unshaped map's by op, dtype, ranks and n; the shaped map's
+ * by the shape too, the nearest cell on log scales of rows and n. */
+static void write_find(FILE *out, const rb_dispatch *d, const char *p)
+{
+    if (!d->shaped) {
+        fprintf(out,
+                "/* The entry for op, dtype and ranks whose range of n holds n; between\n"
+                " * ranges or beyond them, the nearest (by the ratio of n to the range's\n"
+                " * edge); NULL when no entry has that op, dtype and ranks. */\n"
+                "static inline const %s_entry *%s_find(const char *op, const char *dtype,\n"
+                "                                       uint32_t ranks, uint64_t n)\n{\n"
+                "    const %s_entry *best = NULL;\n    double best_ratio = 0;\n"
+                "    for (size_t k = 0; k < %s_count; k++) {\n"
+                "        const %s_entry *e = &%s_table[k];\n"
+                "        if (strcmp(e->op, op) != 0 || strcmp(e->dtype, dtype) != 0 || e->ranks != ranks)\n"
+                "            continue;\n"
+                "        double ratio = n < e->n_min ? (double)e->n_min / (double)(n ? n : 1)\n"
+                "                     : n > e->n_max ? (double)n / (double)e->n_max : 1.0;\n"
+                "        if (!best || ratio < best_ratio) {\n"
+                "            best = e;\n            best_ratio = ratio;\n        }\n    }\n"
+                "    return best;\n}\n\n#endif\n",
+                p, p, p, p, p, p);
+        return;
+    }
+    fprintf(out,
+            "/* The entry for op, dtype, ranks, axis and lengths nearest to rows x n:\n"
+            " * the one of those rows whose range of n holds n; else the nearest, by\n"
+            " * the ratio of rows to the entry's rows times the ratio of n to the edge\n"
+            " * of its range of n (a distance on log scales of both; the first entry\n"
+            " * wins a tie). axis NULL is \"row\", lengths NULL \"fixed\"; rows 1 along\n"
+            " * rows is the one reduction of n elements. NULL when no entry has that\n"
+            " * op, dtype, ranks, axis and lengths. */\n"
+            "static inline const %s_entry *%s_find(const char *op, const char *dtype,\n"
+            "                                       uint32_t ranks, uint64_t rows,\n"
+            "                                       const char *axis, const char *lengths,\n"
+            "                                       uint64_t n)\n{\n"
+            "    const %s_entry *best = NULL;\n    double best_ratio = 0;\n"
+            "    double r = (double)(rows ? rows : 1);\n"
+            "    for (size_t k = 0; k < %s_count; k++) {\n"
+            "        const %s_entry *e = &%s_table[k];\n"
+            "        if (strcmp(e->op, op) != 0 || strcmp(e->dtype, dtype) != 0 || e->ranks != ranks ||\n"
+            "            strcmp(e->axis, axis ? axis : \"row\") != 0 ||\n"
+            "            strcmp(e->lengths, lengths ? lengths : \"fixed\") != 0)\n"
+            "            continue;\n"
+            "        double ratio = n < e->n_min ? (double)e->n_min / (double)(n ? n : 1)\n"
+            "                     : n > e->n_max ? (double)n / (double)e->n_max : 1.0;\n"
+            "        ratio *= r < (double)e->rows ? (double)e->rows / r : r / (double)e->rows;\n"
+            "        if (!best || ratio < best_ratio) {\n"
+            "            best = e;\n            best_ratio = ratio;\n        }\n    }\n"
+            "    return best;\n}\n\n#endif\n",
+            p, p, p, p, p, p);
+}
+
 int dispatch_write_header(FILE *out, const rb_dispatch *d, const char *p)
 {
     for (size_t k = 0; k < d->count; k++) {
@@ -362,27 +523,7 @@ int dispatch_write_header(FILE *out, const rb_dispatch *d, const char *p)
     for (const char *c = p; *c && g < sizeof guard - 3; c++)
         guard[g++] = (char)toupper((unsigned char)*c);
     memcpy(guard + g, "_H", 3);
-    fprintf(out,
-            "/* Generated by `redbench dispatch`: the strategy that won for each op, dtype,\n"
-            " * distribution and number of ranks, over ranges of n (elements per rank),\n"
-            " * with its margin over the best other strategy. Regenerate rather than\n"
-            " * edit; %s_source and %s_device say where it comes from. */\n"
-            "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n"
-            "#include <string.h>\n\n",
-            p, p, guard, guard);
-    fprintf(out,
-            "typedef struct %s_entry {\n"
-            "    const char *op, *dtype, *distribution; /* as in experiment files */\n"
-            "    uint32_t ranks;         /* the processes (GPUs) it spans; 1 on one device */\n"
-            "    uint64_t n_min, n_max;  /* the n it won at, inclusive (elements per rank) */\n"
-            "    const char *pack, *plugin, *params; /* the winner: params as \"key=value ...\" */\n"
-            "    double median_ns;       /* its time per call at n_max */\n"
-            "    const char *runner_up;  /* the best other strategy at n_max; \"\" if none */\n"
-            "    double margin;          /* runner-up time / winner time - 1 (0 if none) */\n"
-            "    double confidence;      /* margin / the two times' noise: above 1 the rounds\n"
-            "                               tell them apart; -1 unknown */\n"
-            "} %s_entry;\n\n",
-            p, p);
+    write_preamble(out, d, p, guard);
     fprintf(out, "static const char %s_source[] = ", p);
     c_string(out, d->source ? d->source : "");
     fprintf(out, ";\nstatic const char %s_device[] = ", p);
@@ -394,8 +535,13 @@ int dispatch_write_header(FILE *out, const rb_dispatch *d, const char *p)
         c_string(out, e->op); fputs(", ", out);
         c_string(out, e->dtype); fputs(", ", out);
         c_string(out, e->distribution);
-        fprintf(out, ", %" PRIu32 "u, %" PRIu64 "u, %" PRIu64 "u,\n     ", e->ranks, e->n_min,
-                e->n_max);
+        fprintf(out, ", %" PRIu32 "u, ", e->ranks);
+        if (d->shaped) {
+            fprintf(out, "%" PRIu64 "u, ", e->rows);
+            c_string(out, e->axis); fputs(", ", out);
+            c_string(out, e->lengths); fputs(", ", out);
+        }
+        fprintf(out, "%" PRIu64 "u, %" PRIu64 "u,\n     ", e->n_min, e->n_max);
         c_string(out, e->pack); fputs(", ", out);
         c_string(out, e->plugin); fputs(", ", out);
         c_string(out, e->params);
@@ -410,22 +556,6 @@ int dispatch_write_header(FILE *out, const rb_dispatch *d, const char *p)
         fputs("},\n", out);
     }
     fprintf(out, "};\n\nstatic const size_t %s_count = %zu;\n\n", p, d->count);
-    fprintf(out,
-            "/* The entry for op, dtype and ranks whose range of n holds n; between\n"
-            " * ranges or beyond them, the nearest (by the ratio of n to the range's\n"
-            " * edge); NULL when no entry has that op, dtype and ranks. */\n"
-            "static inline const %s_entry *%s_find(const char *op, const char *dtype,\n"
-            "                                       uint32_t ranks, uint64_t n)\n{\n"
-            "    const %s_entry *best = NULL;\n    double best_ratio = 0;\n"
-            "    for (size_t k = 0; k < %s_count; k++) {\n"
-            "        const %s_entry *e = &%s_table[k];\n"
-            "        if (strcmp(e->op, op) != 0 || strcmp(e->dtype, dtype) != 0 || e->ranks != ranks)\n"
-            "            continue;\n"
-            "        double ratio = n < e->n_min ? (double)e->n_min / (double)(n ? n : 1)\n"
-            "                     : n > e->n_max ? (double)n / (double)e->n_max : 1.0;\n"
-            "        if (!best || ratio < best_ratio) {\n"
-            "            best = e;\n            best_ratio = ratio;\n        }\n    }\n"
-            "    return best;\n}\n\n#endif\n",
-            p, p, p, p, p, p);
+    write_find(out, d, p);
     return ferror(out) ? -1 : 0;
 }

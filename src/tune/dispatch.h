@@ -1,6 +1,7 @@
 /* src/tune/dispatch.h: the crossover map as a table an application can
- * dispatch from: for each op, dtype, distribution and number of ranks, the
- * ranges of n (elements per rank) over which one strategy won, with its
+ * dispatch from: for each op, dtype, distribution and number of ranks (and,
+ * for shaped reductions, each rows, axis and lengths), the ranges of n
+ * (elements per rank, or per row) over which one strategy won, with its
  * time, the runner-up (the best other strategy), the margin and the
  * confidence. Read from a winner map (`redbench tune -m MAP.json`) or
  * worked out from a results file (the best ok row at each data set), and
@@ -20,6 +21,8 @@
 typedef struct rb_dispatch_entry {
     char *op, *dtype, *distribution;
     uint32_t ranks;
+    uint64_t rows;                /* the shape's rows: 1 for one reduction */
+    char *axis, *lengths;         /* "row" or "column"; "fixed" or "ragged" */
     uint64_t n_min, n_max;
     char *pack, *plugin, *params; /* params as "key=value ..." */
     double median_ns;             /* the winner's time at n_max */
@@ -33,6 +36,10 @@ typedef struct rb_dispatch {
     size_t count;
     char *source; /* the file it was made from */
     char *device; /* the device's name, "" when unknown */
+    int shaped;   /* some entry has a shape (rows above 1, columns or
+                     ragged rows): the header's entries and find() take
+                     rows, axis and lengths; else the header is the one
+                     of unshaped maps, as before shapes came */
 } rb_dispatch;
 
 /* From a parsed winner map; 0, or -1 after an error naming path:line (a

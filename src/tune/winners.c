@@ -297,8 +297,8 @@ int tuned_experiment_write(FILE *out, const char *path, const rb_tuner *t,
 }
 
 /* The best group (by the objective's score) of each (op, dtype,
- * distribution, bins, ranks, n) other than `not` (-1: none left out); -1
- * if none. */
+ * distribution, bins, ranks, rows, axis, lengths, n) other than `not` (-1:
+ * none left out); -1 if none. */
 static long best_at(const rb_tune_group *groups, size_t n_groups, const rb_configuration *key,
                     long not)
 {
@@ -323,6 +323,15 @@ static int same_winner(const rb_tune_group *a, const rb_tune_group *b)
     return x->plugin == y->plugin && strcmp(x->params_text, y->params_text) == 0;
 }
 
+/* Whether two data sets differ by n alone (op, dtype, distribution,
+ * bins, ranks and shape the same): one range of n may hold both. */
+static int same_cell_but_n(const rb_configuration *a, const rb_configuration *b)
+{
+    return a->op == b->op && a->dtype == b->dtype && a->distribution == b->distribution &&
+           a->bins == b->bins && a->ranks == b->ranks && a->rows == b->rows &&
+           a->axis == b->axis && a->lengths == b->lengths;
+}
+
 static int by_n(const void *a, const void *b)
 {
     return sweep_data_order((*(const rb_tune_group *const *)a)->cands[0].config,
@@ -344,6 +353,11 @@ static void write_entry(json_writer *w, const rb_tune_group *g, const rb_tune_gr
     jw_key(w, "distribution"); jw_string(w, distribution_name(c->distribution));
     if (c->op == RB_OP_HISTOGRAM) { jw_key(w, "bins"); jw_uint(w, c->bins); }
     jw_key(w, "ranks"); jw_uint(w, c->ranks ? c->ranks : 1);
+    if (sweep_is_shaped(c)) { /* absent for one reduction, as in results files */
+        jw_key(w, "rows"); jw_uint(w, c->rows);
+        jw_key(w, "axis"); jw_string(w, axis_name(c->axis));
+        jw_key(w, "lengths"); jw_string(w, lengths_name(c->lengths));
+    }
     jw_key(w, "n_min"); jw_uint(w, n_min);
     jw_key(w, "n_max"); jw_uint(w, n_max);
     jw_key(w, "run"); jw_string(w, c->run->name);
@@ -377,7 +391,8 @@ static void write_entry(json_writer *w, const rb_tune_group *g, const rb_tune_gr
     jw_end_object(w);
 }
 
-/* The winner map: per op/dtype/distribution, size ranges with one winner. */
+/* The winner map: per op/dtype/distribution (and shape: rows, axis and
+ * lengths), size ranges with one winner. */
 int winner_map_write(FILE *out, const rb_tuner *t, const rb_tune_group *groups, size_t n_groups)
 {
     /* the best group at each data set, sorted by op, dtype, ..., n */
@@ -413,12 +428,7 @@ int winner_map_write(FILE *out, const rb_tuner *t, const rb_tune_group *groups, 
     for (size_t k = 0; k < n_best;) {
         size_t end = k + 1;
         while (end < n_best && by_n(&best[k], &best[end]) != 0 &&
-               best[end]->cands[0].config->op == best[k]->cands[0].config->op &&
-               best[end]->cands[0].config->dtype == best[k]->cands[0].config->dtype &&
-               best[end]->cands[0].config->distribution ==
-                   best[k]->cands[0].config->distribution &&
-               best[end]->cands[0].config->bins == best[k]->cands[0].config->bins &&
-               best[end]->cands[0].config->ranks == best[k]->cands[0].config->ranks &&
+               same_cell_but_n(best[k]->cands[0].config, best[end]->cands[0].config) &&
                same_winner(best[k], best[end]))
             end++;
         const rb_tune_group *last = best[end - 1];

@@ -2,7 +2,8 @@
  * an experiment file that re-runs exactly them under every setting the
  * search ran under (but `output`), written through base/ini_writer.c, and
  * the winner map (JSON: the best strategy and parameters per op, dtype,
- * distribution and size range, with the device). */
+ * distribution, shape (rows, axis, lengths; absent for one reduction) and
+ * size range, with the device). */
 #ifndef RB_TUNE_WINNERS_H
 #define RB_TUNE_WINNERS_H
 

@@ -12,11 +12,16 @@
 #   test_compare_energy.sh  energy judged beside time, on runs of the
 #                         standin backend through the stand-in NVML
 #                         (tests/run/energy/) and files made from them
+#   test_compare_shaped.sh  the shape's columns (rows, axis, lengths) in the
+#                         table, Markdown and CSV of shaped results, none
+#                         for one reduction
 check_PROGRAMS += tests/compare/test_compare_stats
 tests_compare_test_compare_stats_SOURCES = tests/compare/test_compare_stats.c
 TESTS += tests/compare/test_compare_rounds.sh tests/compare/test_compare_stats tests/compare/test_compare.sh \
-	tests/compare/test_compare_energy.sh tests/compare/test_compare_settle.sh
+	tests/compare/test_compare_energy.sh tests/compare/test_compare_settle.sh \
+	tests/compare/test_compare_shaped.sh
 EXTRA_DIST += tests/compare/test_compare.sh tests/compare/test_compare_rounds.sh \
+	tests/compare/test_compare_shaped.sh \
 	tests/compare/test_compare_settle.sh \
 	tests/compare/test_compare_energy.sh \
 	tests/compare/fixtures/launch.json tests/compare/fixtures/graph.json \

@@ -2,6 +2,9 @@
 #   test_results_large.sh  `redbench plot` and `redbench compare` on a
 #                    results file of 200,000 rows (gen_results.sh writes it)
 #   test_html.sh     `--format html`: one self-contained page
+#   test_html_shaped.sh  the HTML report of shaped results: rows, axis and
+#                    lengths columns where the rows have them, none for
+#                    one reduction
 #   test_html_layout.sh  the page of fixtures/html-wide.json fits 1400
 #                    pixels (headless Chromium), its skipped rows folded,
 #                    units in its headers, its strategy x n map
@@ -33,8 +36,8 @@
 # suite: listed first.
 TESTS += tests/report/test_results_large.sh tests/report/test_html.sh \
 	tests/report/test_html_layout.sh tests/report/test_results_untrusted.sh tests/report/test_results_read.sh \
-	tests/report/test_read_strict.sh
-EXTRA_DIST += tests/report/test_results_large.sh tests/report/test_html.sh \
+	tests/report/test_read_strict.sh tests/report/test_html_shaped.sh
+EXTRA_DIST += tests/report/test_results_large.sh tests/report/test_html.sh tests/report/test_html_shaped.sh \
 	tests/report/test_html_layout.sh tests/report/fixtures/html-wide.json \
 	tests/report/fixtures/html-wide.ini \
 	tests/report/test_results_untrusted.sh tests/report/test_results_read.sh \

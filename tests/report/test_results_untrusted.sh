@@ -2,13 +2,14 @@
 # tests/report/test_results_untrusted.sh: results files are untrusted input to
 # `redbench plot` and `redbench compare`. Hostile names (backquotes, $(...),
 # quotes, line breaks, system(...), macros) run nothing in gnuplot and stay
-# out of the scripts' commands; non-finite numbers refuse the file, absurd ones are left out
+# out of the scripts' commands, the winner maps' of shaped rows too (their
+# strategies, the baseline); non-finite numbers refuse the file, absurd ones are left out
 # with a warning; runs named a/b and a_b draw two heat maps; devices, huge
 # files and other tools' JSON are refused naming the file; terminal escapes
 # (ESC, DEL, 0x9b) from a file reach no terminal, HTML, CSV or Markdown raw.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir" || exit 1
-plan 41
+plan 46
 
 gnuplot=$(command -v gnuplot || true)
 m=$tmp/marker
@@ -59,6 +60,48 @@ if [ -n "$gnuplot" ]; then
   is "$(ls "$tmp" | grep -c '^marker')" 0 "... and redrawing runs nothing either"
 else
   for k in $(seq 1 8); do skip "gnuplot not found"; done
+fi
+
+# ---- hostile names in the winner maps of shaped rows ----
+# srow PLUGIN PARAMS ROWS N MEDIAN: one ok row of ROWS x N along rows
+srow() { printf '{"run": "r", "plugin": %s, "pack": "p", "params": %s, "params_text": "", "op": "sum", "dtype": "f32", "n": %s, "rows": %s, "axis": "row", "lengths": "fixed", "status": "ok", "reason": "", "device": 0, "median_ns": %s, "bandwidth_gbs": 1, "samples_ns": [%s, %s]}' \
+  "$1" "$2" "$4" "$3" "$5" "$5" "$5"; }
+if [ -n "$gnuplot" ] && [ -n "${JQ:-}" ]; then
+  # the baseline: markup, quotes, a backslash, a line break, ESC, DEL, a backquote
+  bname=$(printf '<b>&amp; " \\ '"'"'\n\033\177 `touch %s.wbase`' "$m")
+  bjson=$("$JQ" -n --arg s "$bname" '$s')
+  srows=()
+  for n in 1024 2048; do for rows in 8 64; do
+    srows+=("$(srow "$bjson" '{}' $rows $n 300)")
+    srows+=("$(srow "\"x' . system('touch $m.wsys') . '\"" "{\"v\": \"\$(touch $m.wparam) $n\"}" $rows $n $((100 + rows)))")
+  done; done
+  results "$tmp/wevil.json" "${srows[@]}"
+  "$rb" plot "$tmp/wevil.json" -o "$tmp/wevil" --baseline "p/$bname" >"$tmp/out" 2>"$tmp/err"
+  ok "winner maps: plot draws strategies and a baseline named as commands, running none" \
+    bash -c "grep -q \"title 'x' . \\\"'\\\" . ' . system(\" '$tmp/wevil/winners-sum-f32-row-fixed.gp' && ! ls '$tmp' | grep -q '^marker'"
+  # shellcheck disable=SC2016
+  awk '/<< EOD$/ { data = 1; next } data && /^EOD$/ { data = 0; next } data { next }
+       /^#/ { next }
+       { line = $0; gsub(/"'"'"'"/, "", line)
+         gsub(/'"'"'([^'"'"']|'"'"''"'"')*'"'"'/, "", line)
+         if (line ~ /touch|system|`|\$\(/) { print FILENAME ": " $0; bad = 1 } }
+       END { exit bad }' "$tmp/wevil"/winners-*.gp >"$tmp/exposed"
+  ok "... its script holds them only as data or single-quoted strings" test ! -s "$tmp/exposed"
+  (cd "$tmp/wevil" && gnuplot -e "set terminal svg; set output '/dev/null'" winners-sum-f32-row-fixed.gp) >/dev/null 2>&1
+  redrawn=$?
+  ok "... which redraws, running nothing" bash -c "[ $redrawn -eq 0 ] && ! ls '$tmp' | grep -q '^marker'"
+  env -u REDBENCH_GNUPLOT PATH=/nonexistent "$rb" plot "$tmp/wevil.json" -o "$tmp/wown" --baseline "p/$bname" >/dev/null 2>&1
+  if command -v xmllint >/dev/null; then
+    ok "... the SVG of both drawers well-formed" \
+      xmllint --noout "$tmp/wevil/winners-sum-f32-row-fixed.svg" "$tmp/wown/winners-sum-f32-row-fixed.svg"
+  else
+    skip "xmllint not found"
+  fi
+  ok "... the names escaped in the SVG (subtitle, tooltips), no control byte" \
+    bash -c "grep -q 'speedup over p/&lt;b&gt;&amp;amp; &quot;' '$tmp/wown/winners-sum-f32-row-fixed.svg' &&
+             ! LC_ALL=C grep -qP '[\x01-\x08\x0b-\x1f\x7f]' '$tmp/wown/winners-sum-f32-row-fixed.svg'"
+else
+  for k in $(seq 1 5); do skip "gnuplot or jq not found"; done
 fi
 
 # ---- numbers that cannot be drawn ----

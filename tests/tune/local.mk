@@ -14,15 +14,21 @@
 #   test_dispatch_hostile.sh  numbers no double holds and members of the
 #                 wrong type refused naming file and line; headers made
 #                 from hostile inputs compile
+#   test_dispatch_shaped.sh  maps and headers of shaped reductions: find()
+#                 by rows, axis, lengths and n (fixtures/shaped-map.json,
+#                 fixtures/shaped-check.c), from results with known medians
+#                 and from tune over a rows x n grid
 TESTS += tests/tune/test_tune.sh tests/tune/test_tune_options.sh tests/tune/test_tune_settings.sh \
 	tests/tune/test_dispatch.sh tests/tune/test_tune_hostile.sh tests/tune/test_ini_writer \
-	tests/tune/test_dispatch_hostile.sh
+	tests/tune/test_dispatch_hostile.sh tests/tune/test_dispatch_shaped.sh
 check_PROGRAMS += tests/tune/test_ini_writer
 tests_tune_test_ini_writer_SOURCES = tests/tune/test_ini_writer.c
 EXTRA_DIST += tests/tune/test_tune.sh tests/tune/test_tune_options.sh tests/tune/test_tune_settings.sh \
 	tests/tune/fixtures/cpu.ini tests/tune/test_dispatch.sh tests/tune/fixtures/crossover-map.json \
 	tests/tune/fixtures/dispatch-check.c tests/tune/test_tune_hostile.sh \
-	tests/tune/test_dispatch_hostile.sh
+	tests/tune/test_dispatch_hostile.sh tests/tune/test_dispatch_shaped.sh \
+	tests/tune/fixtures/shaped-map.json tests/tune/fixtures/shaped-check.c \
+	tests/tune/fixtures/crossover-map.h
 
 WORDS_PLUGINS = tests/tune/words/choice-words.la
 check_LTLIBRARIES += $(WORDS_PLUGINS)

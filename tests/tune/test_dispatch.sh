@@ -7,14 +7,16 @@
 # the nearest one and nothing for an op or rank count it lacks, and every
 # text comes back byte for byte. From a results file, the best ok row of
 # each data set (its ranks a part of it) wins, with the best row of another
-# plugin as runner-up. `tune` over 1 and 2 ranks writes a winner for each
+# plugin as runner-up. A map without shapes makes, byte for byte, the
+# header such maps made before shapes came (fixtures/crossover-map.h).
+# `tune` over 1 and 2 ranks writes a winner for each
 # in its map and its tuned experiment, and its map makes a header.
 # Bad input: a file that is neither a map nor results, a map whose member
 # has the wrong type or whose range is upside down, a bad --prefix: exit 2
 # naming the file and line; nothing is written.
 . "$top_srcdir/tests/lib.sh"
 cc=${CC:-cc}
-plan 16
+plan 17
 
 "$rb" dispatch "$fixtures/crossover-map.json" --prefix my_map -o "$tmp/dispatch.h" 2>"$tmp/err"
 ok "a header is written from a winner map" test $? -eq 0 -a -s "$tmp/dispatch.h"
@@ -40,6 +42,8 @@ ok "no text from the map reaches a comment of the header" \
   sh -c "! grep -E '^(/\\*| \\*)' '$tmp/dispatch.h' | grep -q -e reduce -e H200"
 grep -q 'margin' "$tmp/dispatch.h" && grep -q '0.14299999999999999' "$tmp/dispatch.h"
 ok "the header keeps each winner's margin" test $? -eq 0
+ok "a map without shapes: the header such maps have always made, byte for byte" \
+  cmp "$fixtures/crossover-map.h" "$tmp/dispatch.h"
 
 # from a results file: a quick cpu run at three sizes
 { experiment_header dispatch
