@@ -23,11 +23,14 @@ eval "set -- $("$top_builddir/config.status" --config)"
 args=()
 cflags=
 for a in "$@"; do case $a in
-  --prefix=*|--srcdir=*) ;;
+  --prefix=*|--srcdir=*|--with-cuda*|--without-cuda|--with-vulkan*|--without-vulkan|--with-mpi*|--without-mpi) ;;
   CFLAGS=*) cflags=${a#CFLAGS=} ;;
   *) args+=("$a") ;;
 esac; done
 args+=("CFLAGS=${cflags:--g} -O0")
+# No pack is built here (`make redbench`): configure need not look for
+# their tools (the CUDA pack's checks run nvcc).
+args+=(--without-cuda --without-vulkan --without-mpi)
 quietly() { # make and configure without the jobserver of the make running the tests
   (cd "$build" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$@") >"$tmp/log" 2>&1 ||
     { tail -n 20 "$tmp/log"; return 1; }
