@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <redbench/cuda_helpers.cuh>
 #include <redbench/plugin.h>
@@ -318,11 +319,42 @@ inline int check_result(const rb_config *cfg, const rb_result *result)
     return RB_OK;
 }
 
+/* The one reduction of n elements (rows = 1 along rows, fixed lengths):
+ * no shape, so its answer goes in the result's value, as before ABI 1.6. */
+inline bool one_reduction(const rb_config *cfg)
+{
+    return cfg->rows == 1 && cfg->axis == RB_AXIS_ROW && !cfg->ragged;
+}
+
+/* The one answer into result->i or f (and index for argmax). */
+inline int answer_read_value(const rb_config *cfg, cudaStream_t stream, const answers *a,
+                             rb_result *result)
+{
+    unsigned char value[8] = {0};
+    unsigned long long index = 0;
+    RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(value, a->values, a->value_bytes,
+                                             cudaMemcpyDeviceToHost, stream));
+    if (cfg->op == RB_OP_ARGMAX)
+        RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(&index, a->indices, sizeof index,
+                                                 cudaMemcpyDeviceToHost, stream));
+    RB_CUDA_CHECK(cfg->host, cudaStreamSynchronize(stream));
+    switch (cfg->dtype) {
+    case RB_DTYPE_I32: { int32_t v; memcpy(&v, value, sizeof v); result->i = v; break; }
+    case RB_DTYPE_I64: { int64_t v; memcpy(&v, value, sizeof v); result->i = v; break; }
+    case RB_DTYPE_F64: { double v; memcpy(&v, value, sizeof v); result->f = v; break; }
+    default: { float v; memcpy(&v, value, sizeof v); result->f = v; break; } /* f32, halves */
+    }
+    result->index = index;
+    return RB_OK;
+}
+
 /* verify: waits for the last run on the stream and copies the answers into
- * the host's buffers. */
+ * the host's buffers (the one reduction's into the result's value). */
 inline int answers_read(const rb_config *cfg, cudaStream_t stream, const answers *a,
                         rb_result *result)
 {
+    if (one_reduction(cfg) && !result->elements)
+        return answer_read_value(cfg, stream, a, result);
     if (check_result(cfg, result) != RB_OK)
         return RB_ERROR;
     RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(result->elements, a->values, a->n * a->value_bytes,

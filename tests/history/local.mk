@@ -19,6 +19,7 @@
 check_PROGRAMS += tests/history/test_steps tests/history/make-history
 tests_history_test_steps_SOURCES = tests/history/test_steps.c
 tests_history_make_history_SOURCES = tests/history/make_history.c
+tests_history_make_history_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 TESTS += tests/history/test_history_large.sh tests/history/test_history.sh \
 	tests/history/test_history_gate.sh tests/history/test_history_errors.sh \
 	tests/history/test_steps
