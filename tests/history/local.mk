@@ -17,6 +17,9 @@
 #                       make-v1-history) read as it is, and upgraded in one
 #                       transaction when written; an upgrade in the way
 #                       refused, nothing changed
+#   test_history_report.sh  the HTML report of a history's run: its
+#                       configurations' trends over the history, linked from
+#                       its rows; the JSON file's page otherwise unchanged
 #   test_history_large.sh  1,000 runs of 100 rows: `history`, the trend page
 #                       and `history check` each under 10 s
 # make-history writes a synthetic history fast (tests/history/make_history.c);
@@ -28,7 +31,10 @@ tests_history_make_history_SOURCES = tests/history/make_history.c
 tests_history_make_v1_history_SOURCES = tests/history/make_v1_history.c
 TESTS += tests/history/test_history_large.sh tests/history/test_history.sh \
 	tests/history/test_history_gate.sh tests/history/test_history_errors.sh \
-	tests/history/test_history_migrate.sh tests/history/test_steps
+	tests/history/test_history_migrate.sh tests/history/test_history_report.sh \
+	tests/history/test_steps
 EXTRA_DIST += tests/history/test_history_large.sh tests/history/test_history.sh \
 	tests/history/test_history_gate.sh tests/history/test_history_errors.sh \
-	tests/history/test_history_migrate.sh
+	tests/history/test_history_migrate.sh tests/history/test_history_report.sh \
+	tests/report/html_check.py
+
