@@ -35,6 +35,5 @@ TESTS += tests/history/test_history_large.sh tests/history/test_history.sh \
 	tests/history/test_steps
 EXTRA_DIST += tests/history/test_history_large.sh tests/history/test_history.sh \
 	tests/history/test_history_gate.sh tests/history/test_history_errors.sh \
-	tests/history/test_history_migrate.sh tests/history/test_history_report.sh \
-	tests/report/html_check.py
+	tests/history/test_history_migrate.sh tests/history/test_history_report.sh
 
