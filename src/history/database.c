@@ -226,18 +226,27 @@ static int readable_as_is(long long version)
     return 1;
 }
 
-/* Whether the file and its folder (where SQLite keeps the journal) can
- * be written, by their modes too (root may write a file of mode 0444). */
+/* The folder of `path`, newly allocated: where SQLite keeps the journal. */
+static char *folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    if (slash == path)
+        return xstrdup("/");
+    return xstrndup(path, (size_t)(slash - path));
+}
+
+/* Whether the file and its folder can be written, by the file's mode too
+ * (root may write a file of mode 0444). */
 static int writable(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0 || access(path, W_OK) != 0 || !(st.st_mode & 0222))
         return 0;
-    char *dir = xstrdup(path);
-    char *slash = strrchr(dir, '/');
-    const char *folder = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
+    char *folder = folder_of(path);
     int ok = access(folder, W_OK | X_OK) == 0;
-    free(dir);
+    free(folder);
     return ok;
 }
 
@@ -305,15 +314,13 @@ static int check_file(const char *path, int mode, int *exists)
 /* The folder of `path`, where SQLite writes its journal beside the file. */
 static int check_folder(const char *path)
 {
-    char *dir = xstrdup(path);
-    char *slash = strrchr(dir, '/');
-    const char *folder = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
+    char *folder = folder_of(path);
     int ok = access(folder, W_OK | X_OK) == 0;
     if (!ok)
         diag_error("%s: cannot add to the history: its folder %s cannot be written (%s), and "
                    "a history keeps its journal there; nothing was changed",
                    path, folder, strerror(errno));
-    free(dir);
+    free(folder);
     return ok ? 0 : -1;
 }
 
