@@ -20,8 +20,9 @@
 #   test_history_report.sh  the HTML report of a history's run: its
 #                       configurations' trends over the history, linked from
 #                       its rows; the JSON file's page otherwise unchanged
-#   test_history_large.sh  1,000 runs of 100 rows: `history`, the trend page
-#                       and `history check` each under 10 s
+#   test_history_large.sh  1,000 runs of 100 rows: `history`, the trend page,
+#                       `history check` and the report with its trends each
+#                       under 10 s
 # make-history writes a synthetic history fast (tests/history/make_history.c);
 # make-v1-history one of schema version 1 (tests/history/make_v1_history.c).
 check_PROGRAMS += tests/history/test_steps tests/history/make-history \
