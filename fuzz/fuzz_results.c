@@ -53,7 +53,7 @@ static void plot(const rb_results *res)
         return;
     for (size_t f = 0; f < set.n_figures; f++)
         plot_svg_write(sink(), &set.figures[f]);
-    html_report_write(sink(), res, &set, "fuzz.json");
+    html_report_write(sink(), res, &set, "fuzz.json", NULL);
     plot_set_free(&set);
 }
 

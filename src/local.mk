@@ -71,7 +71,8 @@ src_libredbench_la_SOURCES = \
 	src/history/append.c src/history/append.h src/history/read.c src/history/read.h \
 	src/history/steps.c src/history/steps.h src/history/trend.c src/history/trend.h \
 	src/history/listing.c src/history/listing.h src/history/gate.c src/history/gate.h \
-	src/history/trend_page.c \
+	src/history/trend_page.c src/history/trend_figure.c \
+	src/history/report_trends.c src/history/report_trends.h \
 	\
 	src/tune/search.c src/tune/search.h src/tune/winners.c src/tune/winners.h \
 	src/tune/dispatch.c src/tune/dispatch.h \

@@ -180,8 +180,9 @@ static const rb_option_spec history_options[] = {
     {"threshold", 0, 't', "PCT", RB_OPERAND_WORD, NULL,
      "check and trend: the smallest step that matters, in percent (default 5)"},
     {"output", 'o', 'o', "FILE", RB_OPERAND_FILE, NULL,
-     "trend: write FILE in the format of its extension: .html the trend page (a figure per "
-     "configuration, its steps marked), .json, .csv, .md, .txt the table"},
+     "trend: write FILE in the format of its extension: .html the trend page (figures of "
+     "each configuration's median, and energy where measured, their steps marked), .json, "
+     ".csv, .md, .txt the table"},
     {"format", 'f', 'f', "FORMAT", RB_OPERAND_WORD, NULL,
      "table (default), csv, json or md"},
     {"help", 'h', 'h', NULL, RB_OPERAND_NONE, NULL, "this help"},
@@ -204,7 +205,10 @@ const rb_command_spec rb_commands[] = {
     {"report", "RESULTS.json", RB_OPERAND_JSON,
      "saved results written again in any format",
      "Writes a saved results file (redbench -c FILE -o RESULTS.json) again, as a run writes "
-     "its results: the table, csv, json, md (Markdown) or html (the page with its figures).",
+     "its results: the table, csv, json, md (Markdown) or html (the page with its figures). "
+     "The HTML report of a history's run (DB@latest, DB@-N, DB@ID) adds its configurations' "
+     "trends over the history: each one's median, and energy where measured, run by run, "
+     "the steps marked, linked from its row.",
      NULL, report_options},
     {"compare", "OLD.json NEW.json", RB_OPERAND_JSON, "verdicts per configuration",
      "Matches the configurations of two result files (written with --format json) and says "
@@ -271,8 +275,10 @@ const rb_command_spec rb_commands[] = {
      "have (a level needs two runs: one slow night is unclear, not a step). `history trend "
      "DB` lists each configuration's median over the runs with the steps found in it (a "
      "robust binary segmentation of the log medians: a step is beyond the threshold and 5 "
-     "times the series' own noise); -o PAGE.html draws them. Every command that reads "
-     "results takes a history's run as DB@latest, DB@-N or DB@ID.",
+     "times the series' own noise), and the steps of its energy per call where measured; "
+     "-o PAGE.html draws them. The check judges time alone. Every command that reads "
+     "results takes a history's run as DB@latest, DB@-N or DB@ID. A history of an older "
+     "schema is upgraded, in one transaction, when it is next written.",
      "Exit status: 0 done (check: nothing got slower); 1 check: some configuration stepped "
      "slower, or was ok and is now wrong, failed or unsupported; or a write error; 2 bad "
      "usage, or a file that is not a history (foreign, damaged, of a newer schema, locked or "

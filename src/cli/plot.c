@@ -103,7 +103,7 @@ static int write_html(const char *dir, const rb_results *res, const plot_set *se
     rb_safe_file f;
     int failed = safe_file_open(&f, path, RB_SAFE_FILE_REGULAR | RB_SAFE_FILE_NO_FOLLOW) != 0;
     if (!failed) {
-        if (html_report_write(f.stream, res, set, source) != 0)
+        if (html_report_write(f.stream, res, set, source, NULL) != 0)
             failed = safe_file_fail(&f, "a write failed") != 0;
         else
             failed = safe_file_commit(&f) != 0;

@@ -5,7 +5,9 @@
  * (the table when neither -o nor --format is given).
  * Every path is checked before anything is written; files are written
  * whole or not at all (safe_file), and a SIGINT or SIGTERM while one is
- * written leaves no temporary behind. */
+ * written leaves no temporary behind. The HTML report of a history's run
+ * (DB@WHICH) adds its configurations' trends over the history
+ * (history/report_trends.h). */
 #include "cli/commands.h"
 
 #include <getopt.h>
@@ -20,6 +22,7 @@
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "history/read.h"
+#include "history/report_trends.h"
 #include "report/reporters.h"
 #include "results/read.h"
 
@@ -73,16 +76,24 @@ static int plan_outputs(const char **paths, size_t n, const char *format, int *f
     return 0;
 }
 
-static int write_outputs(const rb_results *res, const char **paths, size_t n, const int *formats)
+/* Writes the report in `format`; the HTML report with `extra` (may be NULL). */
+static int write_report(FILE *out, const rb_results *res, int format, const rb_html_extra *extra)
+{
+    if (format == RB_FORMAT_HTML)
+        return report_html_extra(out, res, extra);
+    return report_for(format_name(format))(out, res);
+}
+
+static int write_outputs(const rb_results *res, const char **paths, size_t n, const int *formats,
+                         const rb_html_extra *extra)
 {
     for (size_t k = 0; k < n; k++) {
         rb_safe_file f;
-        rb_reporter reporter = report_for(format_name(formats[k]));
         if (safe_file_open(&f, paths[k], 0) != 0) {
             diag_error("%s", f.error);
             return 1;
         }
-        if (reporter(f.stream, res) != 0) {
+        if (write_report(f.stream, res, formats[k], extra) != 0) {
             safe_file_fail(&f, "the report could not be made");
             diag_error("%s", f.error);
             return 1;
@@ -140,18 +151,31 @@ int command_report(int argc, char **argv)
     int *formats = xcalloc(n + 1, sizeof *formats);
     if (status == 0)
         status = plan_outputs(paths, n, format, formats);
+    /* a history's run read with its trends where an HTML report is asked for */
+    int html = n == 0 && format && format_from_name(format) == RB_FORMAT_HTML;
+    for (size_t k = 0; k < n; k++)
+        html |= formats[k] == RB_FORMAT_HTML;
     rb_results_file file;
-    int loaded = status == 0 && history_results_read(results, &file) == 0;
+    rb_run_trends trends = {0};
+    rb_html_extra extra;
+    int with_trends = status == 0 && html ? run_trends_read(results, &file, &trends) : 0;
+    int loaded = with_trends == 1 ||
+                 (status == 0 && with_trends == 0 && history_results_read(results, &file) == 0);
     if (status == 0 && !loaded)
         status = 2;
+    if (with_trends == 1)
+        run_trends_section(&trends, &extra);
+    const rb_html_extra *added = with_trends == 1 ? &extra : NULL;
     if (status == 0)
-        status = write_outputs(&file.res, paths, n, formats);
-    if (status == 0 && n == 0 && report_for(format)(stdout, &file.res) != 0) {
+        status = write_outputs(&file.res, paths, n, formats, added);
+    if (status == 0 && n == 0 &&
+        write_report(stdout, &file.res, format_from_name(format), added) != 0) {
         diag_error("cannot write the report to standard output");
         status = 1;
     }
     if (loaded)
         results_file_free(&file);
+    run_trends_free(&trends);
     typed_free();
     free(formats);
     free(paths);

@@ -2,7 +2,9 @@
  * checked before SQLite is given it (missing, a folder, not a database),
  * then its application id and schema version; a new or empty file gets
  * the schema in one transaction, so that processes creating the same
- * history at once make it once. */
+ * history at once make it once, and a history of an older schema gets the
+ * migrations it needs (schema.c) in one transaction, so that it is
+ * upgraded whole or not at all, once however many processes open it. */
 #include "history/database.h"
 
 #include <errno.h>
@@ -64,9 +66,10 @@ static int int_pragma(rb_history *h, const char *sql, long long *out)
     return rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* What the open file holds: 0 a history of this schema, 1 nothing yet (a
- * new file: no table), or -1 after saying why it is not one we can use. */
-static int identify(rb_history *h)
+/* What the open file holds: 0 a history of this schema or an older one
+ * (its version in *version), 1 nothing yet (a new file: no table), or -1
+ * after saying why it is not one we can use. */
+static int identify(rb_history *h, long long *version_out)
 {
     long long app = 0, version = 0, tables = 0;
     /* the three read in one transaction: one state of the file, not one
@@ -105,6 +108,7 @@ static int identify(rb_history *h)
                    "nothing was changed", h->path, version);
         return -1;
     }
+    *version_out = version;
     return 0;
 }
 
@@ -114,7 +118,10 @@ static int create_schema(rb_history *h)
 {
     if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         return history_error(h, "cannot begin to create the history");
-    int kind = identify(h);
+    long long version;
+    int kind = identify(h, &version);
+    if (kind == 0 && version != RB_HISTORY_SCHEMA_VERSION)
+        kind = 2; /* made meanwhile by an older redbench: upgraded after */
     if (kind == 1) {
         char *sql = xasprintf("%s"
                               "INSERT INTO redbench_history VALUES ('schema_version', '%d');\n"
@@ -133,7 +140,7 @@ static int create_schema(rb_history *h)
         }
         kind = 0;
     }
-    if (kind != 0) {
+    if (kind < 0 || kind == 1) {
         sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
@@ -142,7 +149,130 @@ static int create_schema(rb_history *h)
         sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
+    return kind;
+}
+
+/* Prints "PATH: cannot upgrade the history from schema version A to B:
+ * SQLITE'S MESSAGE; nothing was changed", rolls back and returns -1. */
+static int upgrade_failed(rb_history *h, long long from)
+{
+    int code = sqlite3_errcode(h->db);
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+        diag_error("%s: cannot upgrade the history from schema version %lld to %d: it is "
+                   "locked by another process; nothing was changed",
+                   h->path, from, RB_HISTORY_SCHEMA_VERSION);
+    else
+        diag_error("%s: cannot upgrade the history from schema version %lld to %d: %s; "
+                   "nothing was changed",
+                   h->path, from, RB_HISTORY_SCHEMA_VERSION, sqlite3_errmsg(h->db));
+    if (!sqlite3_get_autocommit(h->db))
+        sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+/* A history of schema version `from` brought to this build's: in one
+ * transaction that holds the write lock from its start, the version read
+ * again (another process may have upgraded it meanwhile), its
+ * schema_version row, each migration step from it on, then its
+ * user_version. `trial`: the same, rolled back (the check before a run:
+ * the upgrade will work, and nothing is changed yet). Returns 0, or -1
+ * after an error naming the file and both versions; then nothing was
+ * changed. */
+static int upgrade(rb_history *h, long long from, int trial)
+{
+    if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return upgrade_failed(h, from);
+    long long version;
+    if (identify(h, &version) != 0) {
+        sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    char *head = xasprintf("UPDATE redbench_history SET value = '%d' WHERE key = "
+                           "'schema_version';\n"
+                           "INSERT OR REPLACE INTO redbench_history VALUES ('upgraded', "
+                           "strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now') || ' from version "
+                           "%lld');\n",
+                           RB_HISTORY_SCHEMA_VERSION, version);
+    int rc = version < RB_HISTORY_SCHEMA_VERSION
+                 ? sqlite3_exec(h->db, head, NULL, NULL, NULL)
+                 : SQLITE_OK;
+    free(head);
+    for (size_t k = 0; k < history_n_migrations && rc == SQLITE_OK; k++)
+        if (history_migrations[k].from >= version)
+            rc = sqlite3_exec(h->db, history_migrations[k].sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK && version < RB_HISTORY_SCHEMA_VERSION) {
+        char *tail = xasprintf("PRAGMA user_version = %d;", RB_HISTORY_SCHEMA_VERSION);
+        rc = sqlite3_exec(h->db, tail, NULL, NULL, NULL);
+        free(tail);
+    }
+    if (rc != SQLITE_OK)
+        return upgrade_failed(h, version);
+    if (trial) {
+        sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+        return 0;
+    }
+    if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        return upgrade_failed(h, version);
     return 0;
+}
+
+/* Whether this build reads a history of schema version `version` as it
+ * is: no migration since needs to be applied for its reads. */
+static int readable_as_is(long long version)
+{
+    for (size_t k = 0; k < history_n_migrations; k++)
+        if (history_migrations[k].from >= version && history_migrations[k].readers_need)
+            return 0;
+    return 1;
+}
+
+/* The folder of `path`, newly allocated: where SQLite keeps the journal. */
+static char *folder_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    if (slash == path)
+        return xstrdup("/");
+    return xstrndup(path, (size_t)(slash - path));
+}
+
+/* Whether the file and its folder can be written, by the file's mode too
+ * (root may write a file of mode 0444). */
+static int writable(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || access(path, W_OK) != 0 || !(st.st_mode & 0222))
+        return 0;
+    char *folder = folder_of(path);
+    int ok = access(folder, W_OK | X_OK) == 0;
+    free(folder);
+    return ok;
+}
+
+/* A history of an older schema, open in `mode`: upgraded to write,
+ * upgraded in a trial to check, and to read, read as it is where this
+ * build can, else upgraded where the file can be written (reopened to
+ * write), else refused. Returns 0, or -1 after saying why. */
+static int bring_up_to_date(rb_history *h, int mode, long long version)
+{
+    if (mode == RB_HISTORY_WRITE || mode == RB_HISTORY_CHECK)
+        return upgrade(h, version, mode == RB_HISTORY_CHECK);
+    if (readable_as_is(version))
+        return 0;
+    if (!writable(h->path)) {
+        diag_error("%s: a history of schema version %lld, older than this redbench's (%d), "
+                   "which reads it only once upgraded, and the file cannot be written: make "
+                   "it writable (or read a copy); nothing was changed",
+                   h->path, version, RB_HISTORY_SCHEMA_VERSION);
+        return -1;
+    }
+    sqlite3_close(h->db);
+    h->db = NULL;
+    if (sqlite3_open_v2(h->path, &h->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+        return history_error(h, "cannot open the history to upgrade it");
+    sqlite3_busy_timeout(h->db, busy_ms());
+    return upgrade(h, version, 0);
 }
 
 /* What can be said of the path before SQLite opens it: 0, or -1 after
@@ -184,15 +314,13 @@ static int check_file(const char *path, int mode, int *exists)
 /* The folder of `path`, where SQLite writes its journal beside the file. */
 static int check_folder(const char *path)
 {
-    char *dir = xstrdup(path);
-    char *slash = strrchr(dir, '/');
-    const char *folder = slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".";
+    char *folder = folder_of(path);
     int ok = access(folder, W_OK | X_OK) == 0;
     if (!ok)
         diag_error("%s: cannot add to the history: its folder %s cannot be written (%s), and "
                    "a history keeps its journal there; nothing was changed",
                    path, folder, strerror(errno));
-    free(dir);
+    free(folder);
     return ok ? 0 : -1;
 }
 
@@ -222,15 +350,20 @@ int history_open(rb_history *h, const char *path, int mode)
         history_close(h);
         return -1;
     }
-    int kind = identify(h);
-    if (kind == 1 && mode == RB_HISTORY_WRITE)
+    long long version = RB_HISTORY_SCHEMA_VERSION;
+    int kind = identify(h, &version);
+    if (kind == 1 && mode == RB_HISTORY_WRITE) {
         kind = create_schema(h);
-    else if (kind == 1 && mode == RB_HISTORY_CHECK)
+        if (kind == 2) /* made meanwhile by an older redbench: upgraded below */
+            kind = identify(h, &version);
+    } else if (kind == 1 && mode == RB_HISTORY_CHECK)
         kind = 0; /* an empty file: made a history when the run is added */
     else if (kind == 1) {
         diag_error("%s: not a redbench history: an SQLite database with no table", path);
         kind = -1;
     }
+    if (kind == 0 && version < RB_HISTORY_SCHEMA_VERSION)
+        kind = bring_up_to_date(h, mode, version);
     if (kind != 0) {
         history_close(h);
         return -1;

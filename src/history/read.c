@@ -132,18 +132,11 @@ char *history_run_document(rb_history *h, long long id, size_t *len)
     return text;
 }
 
-/* The parsed document of the run `text` names; NULL after saying why. */
-static json_value *read_run(const char *text, const char *db, const char *which)
+/* The parsed document of run `id`, `text` naming it; NULL after saying why. */
+static json_value *run_document(rb_history *h, const char *text, long long id)
 {
-    rb_history h;
-    if (history_open(&h, db, RB_HISTORY_READ) != 0)
-        return NULL;
-    long long id;
     size_t len = 0;
-    char *doc_text = history_select_run(&h, text, which, &id) == 0
-                         ? history_run_document(&h, id, &len)
-                         : NULL;
-    history_close(&h);
+    char *doc_text = history_run_document(h, id, &len);
     if (!doc_text)
         return NULL;
     json_error err;
@@ -152,6 +145,36 @@ static json_value *read_run(const char *text, const char *db, const char *which)
         diag_at(text, err.line, "the run's stored document is not JSON: %s", err.message);
     free(doc_text);
     return doc;
+}
+
+/* The parsed document of the run `text` names; NULL after saying why. */
+static json_value *read_run(const char *text, const char *db, const char *which)
+{
+    rb_history h;
+    if (history_open(&h, db, RB_HISTORY_READ) != 0)
+        return NULL;
+    long long id;
+    json_value *doc = history_select_run(&h, text, which, &id) == 0
+                          ? run_document(&h, text, id)
+                          : NULL;
+    history_close(&h);
+    return doc;
+}
+
+/* The results of a run's parsed document (which it frees). */
+static int results_of(const char *text, json_value *doc, rb_results_file *out)
+{
+    if (!doc)
+        return -1;
+    int status = json_check_results(doc, text) == 0 ? results_from_doc(text, doc, out) : -1;
+    json_free(doc);
+    return status;
+}
+
+int history_run_results(rb_history *h, const char *spec, long long id, rb_results_file *out)
+{
+    memset(out, 0, sizeof *out);
+    return results_of(spec, run_document(h, spec, id), out);
 }
 
 json_value *history_json_read(const char *path)
@@ -176,11 +199,7 @@ int history_results_read(const char *path, rb_results_file *out)
     json_value *doc = read_run(path, db, which);
     free(db);
     free(which);
-    if (!doc)
-        return -1;
-    int status = json_check_results(doc, path) == 0 ? results_from_doc(path, doc, out) : -1;
-    json_free(doc);
-    return status;
+    return results_of(path, doc, out);
 }
 
 int history_compare_file_load(const char *path, rb_compare_file *file)

@@ -31,6 +31,11 @@ int history_select_run(rb_history *h, const char *spec, const char *which, long 
  * after an error. */
 char *history_run_document(rb_history *h, long long id, size_t *len);
 
+/* Run `id` of the open history read back as a results file is
+ * (results_read's), `spec` naming it in messages. Returns 0, or -1 after
+ * saying why. */
+int history_run_results(rb_history *h, const char *spec, long long id, rb_results_file *out);
+
 /* The results document a path or a history's run names, parsed; NULL after
  * printing why (as json_read_file does for a file). */
 json_value *history_json_read(const char *path);

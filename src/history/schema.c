@@ -1,10 +1,13 @@
-/* src/history/schema.c: the tables of a history (schema version 1), as
- * docs/results-schema.md's "History" section describes them. Each run
- * keeps its results document whole (runs.document: the JSON a results
+/* src/history/schema.c: the tables of a history (schema version 2), as
+ * docs/results-schema.md's "History" section describes them, and the
+ * migrations that bring a history of an older version to this one. Each
+ * run keeps its results document whole (runs.document: the JSON a results
  * file holds, byte for byte), from which a run is read back; the columns
  * beside it and the rows table repeat what filters, trends and people's
  * own queries need. */
 #include "history/database.h"
+
+#include "base/util.h"
 
 const char history_schema_sql[] =
     "CREATE TABLE redbench_history (\n"
@@ -58,4 +61,19 @@ const char history_schema_sql[] =
     "  energy_j REAL,\n"
     "  PRIMARY KEY (run_id, position)\n"
     ") WITHOUT ROWID;\n"
-    "CREATE INDEX rows_by_config ON rows(config, run_id);\n";
+    "CREATE INDEX rows_by_config ON rows(config, run_id);\n"
+    "CREATE INDEX runs_by_revision ON runs(coalesce(git_revision, ''), "
+    "coalesce(started, added));\n";
+
+/* Version 1 to 2: the runs by revision, for `--by revision`, which orders
+ * each run by the first start of its revision (one look-up a run, not a
+ * scan of every run). Readers of this build read a version-1 history as
+ * it is. */
+static const char migrate_1_to_2[] =
+    "CREATE INDEX runs_by_revision ON runs(coalesce(git_revision, ''), "
+    "coalesce(started, added));\n";
+
+const rb_history_migration history_migrations[] = {
+    {1, migrate_1_to_2, 0},
+};
+const size_t history_n_migrations = RB_ARRAY_LEN(history_migrations);

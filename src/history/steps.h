@@ -1,9 +1,9 @@
 /* src/history/steps.h: the steps in a series of one configuration's
- * medians over the runs of a history: where its level changed beyond the
- * noise, and by how much.
+ * medians (or its energies) over the runs of a history: where its level
+ * changed beyond the noise, and by how much.
  *
  * The method (docs/results-schema.md, "Steps"): a robust binary
- * segmentation of the log medians. The noise sigma is estimated from the
+ * segmentation of the log values. The noise sigma is estimated from the
  * series itself, robustly: the median absolute difference of consecutive
  * runs, scaled to a standard deviation (1.4826 / sqrt 2), so that a step
  * (one large difference) does not count as noise; never below

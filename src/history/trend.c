@@ -1,7 +1,8 @@
 /* src/history/trend.c: the runs a filter keeps, in order, and each
  * configuration's series over them (history/trend.h), read with two
- * queries (the runs, then every ok row of theirs by configuration), and
- * the trend written as a table, CSV, Markdown or JSON. */
+ * queries (the runs, then every ok row of theirs by configuration), the
+ * steps of its medians and of its energies, and the trend written as a
+ * table, CSV, Markdown or JSON. */
 #include "history/trend.h"
 
 #include <math.h>
@@ -88,17 +89,39 @@ static int cmp_point(const void *a, const void *b)
     return x->run < y->run ? -1 : x->run > y->run;
 }
 
+/* The steps of one metric of the series, over the points that have it:
+ * each step's `at` made an index into all the points. Returns the count. */
+static size_t metric_steps(const rb_trend_series *s, int metric, const rb_step_criteria *c,
+                           rb_step **steps, double *noise)
+{
+    double *y = xmalloc((s->n_points + 1) * sizeof *y);
+    size_t *at = xmalloc((s->n_points + 1) * sizeof *at), n = 0, n_steps = 0;
+    for (size_t k = 0; k < s->n_points; k++)
+        if (trend_value(&s->points[k], metric) > 0) {
+            at[n] = k;
+            y[n++] = trend_value(&s->points[k], metric);
+        }
+    *steps = NULL;
+    if (c)
+        n_steps = steps_find(y, n, c, steps, noise);
+    else
+        *noise = steps_noise(y, n);
+    for (size_t k = 0; k < n_steps; k++)
+        (*steps)[k].at = at[(*steps)[k].at];
+    free(y);
+    free(at);
+    return n_steps;
+}
+
 static void finish_series(rb_trend_series *s, const rb_step_criteria *c)
 {
     qsort(s->points, s->n_points, sizeof *s->points, cmp_point);
-    double *y = xmalloc((s->n_points + 1) * sizeof *y);
+    s->n_steps = metric_steps(s, RB_TREND_TIME, c, &s->steps, &s->noise);
     for (size_t k = 0; k < s->n_points; k++)
-        y[k] = s->points[k].median_ns;
-    if (c)
-        s->n_steps = steps_find(y, s->n_points, c, &s->steps, &s->noise);
-    else
-        s->noise = steps_noise(y, s->n_points);
-    free(y);
+        s->n_energy += s->points[k].energy_j > 0;
+    if (s->n_energy)
+        s->n_energy_steps = metric_steps(s, RB_TREND_ENERGY, c, &s->energy_steps,
+                                         &s->energy_noise);
 }
 
 int trend_load(rb_history *h, const rb_history_filter *f, const rb_step_criteria *c,
@@ -185,25 +208,57 @@ void trend_free(rb_trend *t)
         free(t->series[k].config);
         free(t->series[k].points);
         free(t->series[k].steps);
+        free(t->series[k].energy_steps);
     }
     free(t->series);
     memset(t, 0, sizeof *t);
 }
 
-/* "run 12 (2026-12-01, abc123): 2.00x slower" for each step, "; " between. */
-static char *steps_text(const rb_trend *t, const rb_trend_series *s)
+/* "run 12 (2026-12-01, abc123): 2.00x slower" for each step of the
+ * metric, "; " between; `none` where the metric has no step, "" where it
+ * was not measured. */
+static char *steps_text(const rb_trend *t, const rb_trend_series *s, int metric,
+                        const char *none)
 {
+    size_t n;
+    const rb_step *steps = trend_steps(s, metric, &n);
+    if (metric == RB_TREND_ENERGY && s->n_energy == 0)
+        return xstrdup("");
+    if (n == 0)
+        return xstrdup(none);
     strbuf sb = {0};
-    sb_append(&sb, "");
-    for (size_t k = 0; k < s->n_steps; k++) {
-        const rb_step *st = &s->steps[k];
+    for (size_t k = 0; k < n; k++) {
+        const rb_step *st = &steps[k];
         const rb_trend_run *r = &t->runs[s->points[st->at].run];
         sb_printf(&sb, "%srun %lld (%.10s%s%s): %.2fx %s", k ? "; " : "", r->id, r->started,
                   *r->revision ? ", " : "", r->revision,
-                  st->ratio >= 1 ? st->ratio : 1 / st->ratio,
-                  st->ratio >= 1 ? "slower" : "faster");
+                  st->ratio >= 1 ? st->ratio : 1 / st->ratio, trend_step_word(metric, st->ratio));
     }
     return sb.data;
+}
+
+/* A metric's steps as JSON members: "steps" (the medians': before_ns,
+ * after_ns, verdict slower or faster) or "energy_steps" (before_j,
+ * after_j, verdict more or less). */
+static void json_steps(json_writer *w, const rb_trend *t, const rb_trend_series *s, int metric)
+{
+    size_t n;
+    const rb_step *steps = trend_steps(s, metric, &n);
+    int energy = metric == RB_TREND_ENERGY;
+    jw_key(w, energy ? "energy_steps" : "steps");
+    jw_begin_array(w);
+    for (size_t j = 0; j < n; j++) {
+        const rb_step *st = &steps[j];
+        jw_begin_object(w);
+        json_member_int(w, "run", t->runs[s->points[st->at].run].id);
+        json_member_number(w, energy ? "before_j" : "before_ns", st->before);
+        json_member_number(w, energy ? "after_j" : "after_ns", st->after);
+        json_member_number(w, "ratio", st->ratio);
+        json_member_string(w, "verdict", energy ? (st->ratio >= 1 ? "more" : "less")
+                                                : (st->ratio >= 1 ? "slower" : "faster"));
+        jw_end_object(w);
+    }
+    jw_end_array(w);
 }
 
 static int report_json_trend(FILE *out, const rb_trend *t)
@@ -246,19 +301,11 @@ static int report_json_trend(FILE *out, const rb_trend *t)
             jw_end_object(&w);
         }
         jw_end_array(&w);
-        jw_key(&w, "steps");
-        jw_begin_array(&w);
-        for (size_t j = 0; j < s->n_steps; j++) {
-            const rb_step *st = &s->steps[j];
-            jw_begin_object(&w);
-            json_member_int(&w, "run", t->runs[s->points[st->at].run].id);
-            json_member_number(&w, "before_ns", st->before);
-            json_member_number(&w, "after_ns", st->after);
-            json_member_number(&w, "ratio", st->ratio);
-            json_member_string(&w, "verdict", st->ratio >= 1 ? "slower" : "faster");
-            jw_end_object(&w);
+        json_steps(&w, t, s, RB_TREND_TIME);
+        if (s->n_energy) {
+            json_member_number(&w, "energy_noise", s->energy_noise);
+            json_steps(&w, t, s, RB_TREND_ENERGY);
         }
-        jw_end_array(&w);
         jw_end_object(&w);
     }
     jw_end_array(&w);
@@ -272,7 +319,7 @@ int trend_report(FILE *out, const rb_trend *t, int format)
         return report_json_trend(out, t);
     static const rb_column columns[] = {
         {"configuration", 0}, {"runs", 1}, {"first", 1}, {"newest", 1},
-        {"newest GB/s", 1},   {"noise", 1}, {"steps", 0}};
+        {"newest GB/s", 1},   {"noise", 1}, {"steps", 0}, {"energy steps", 0}};
     enum { N_COLUMNS = RB_ARRAY_LEN(columns) };
     char **cells = xcalloc(t->n_series * N_COLUMNS + 1, sizeof *cells);
     for (size_t k = 0; k < t->n_series; k++) {
@@ -294,10 +341,17 @@ int trend_report(FILE *out, const rb_trend *t, int format)
         c[4] = xasprintf("%.1f", last->bandwidth_gbs);
         c[5] = xasprintf(format == RB_FORMAT_CSV ? "%.4f" : "%.1f%%",
                          format == RB_FORMAT_CSV ? s->noise : 100 * s->noise);
-        c[6] = s->n_steps ? steps_text(t, s) : xstrdup(format == RB_FORMAT_CSV ? "" : "none");
+        const char *none = format == RB_FORMAT_CSV ? "" : "none";
+        c[6] = steps_text(t, s, RB_TREND_TIME, none);
+        c[7] = steps_text(t, s, RB_TREND_ENERGY, none);
+        if (format != RB_FORMAT_CSV && s->n_energy == 0) {
+            free(c[7]);
+            c[7] = xstrdup("-"); /* not measured */
+        }
     }
     if (format == RB_FORMAT_CSV) {
-        fputs("config,runs,first_median_ns,newest_median_ns,newest_bandwidth_gbs,noise,steps\n",
+        fputs("config,runs,first_median_ns,newest_median_ns,newest_bandwidth_gbs,noise,steps,"
+              "energy_steps\n",
               out);
         for (size_t k = 0; k < t->n_series; k++) {
             for (size_t j = 0; j < N_COLUMNS; j++)

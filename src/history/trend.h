@@ -1,7 +1,10 @@
 /* src/history/trend.h: the runs of a history chosen by filters, and each
  * configuration's series over them (its median, bandwidth and energy in
- * each run where it was ok), with the steps found in it (history/steps.h).
- * What `history`, `history trend` and `history check` read. */
+ * each run where it was ok), with the steps found in its medians and in
+ * its energies (history/steps.h), and their figures. What `history`,
+ * `history trend`, `history check` and the trends of a report read.
+ * Bandwidth is the configuration's bytes over its median, so its steps
+ * are the median's, inverted: they are not searched apart. */
 #ifndef RB_HISTORY_TREND_H
 #define RB_HISTORY_TREND_H
 
@@ -47,6 +50,12 @@ typedef struct rb_trend_series {
     rb_step *steps;          /* of the medians: at is an index into points */
     size_t n_steps;
     double noise;            /* the series' relative noise (steps_noise) */
+    size_t n_energy;         /* points with an energy (0: not measured) */
+    rb_step *energy_steps;   /* of the energies (J per call) of those
+                                points: at is an index into points, the
+                                levels in joules */
+    size_t n_energy_steps;
+    double energy_noise;     /* the energies' relative noise */
 } rb_trend_series;
 
 typedef struct rb_trend {
@@ -65,12 +74,36 @@ void trend_free(rb_trend *t);
 
 /* The trend as a table for people, CSV or JSON (format: enum rb_format's
  * table, csv, json or md): one line per configuration, with its first and
- * newest medians and each step. Returns 0, or -1 on a write error. */
+ * newest medians, each step of its medians and, where energy was
+ * measured, each step of its energies. Returns 0, or -1 on a write error. */
 int trend_report(FILE *out, const rb_trend *t, int format);
 
-/* The trend page: one figure per configuration (its median over the
- * runs, the steps marked, each run's id, date and revision in a tooltip),
- * a self-contained HTML page (history/trend_page.c). */
+/* The trend page: one figure per configuration and metric (its median,
+ * and its energy where measured, over the runs, the steps marked, each
+ * run's id, date and revision in a tooltip), a self-contained HTML page
+ * (history/trend_page.c). */
 int trend_page(FILE *out, const rb_trend *t, const char *title);
+
+/* What a figure draws (history/trend_figure.c). */
+enum rb_trend_metric { RB_TREND_TIME, RB_TREND_ENERGY, RB_TREND_METRIC_COUNT_ };
+
+/* A point's value of the metric: its median (ns) or energy (J a call);
+ * 0 unknown. */
+double trend_value(const rb_trend_point *p, int metric);
+/* The series' steps of the metric, their count in *n. */
+const rb_step *trend_steps(const rb_trend_series *s, int metric, size_t *n);
+/* "slower" / "faster", "more energy" / "less energy": a step of `ratio`. */
+const char *trend_step_word(int metric, double ratio);
+/* A value as people read it: "1.23 us", "4.5 mJ". */
+void trend_value_text(double v, int metric, char *buf, unsigned len);
+
+/* One metric's figure of a series as inline SVG (nothing where no point
+ * has the value). `mark`: the index in t->runs of a run drawn apart (the
+ * run a report is of), or SIZE_MAX for none. */
+void trend_figure(FILE *out, const rb_trend *t, const rb_trend_series *s, int metric,
+                  size_t mark);
+/* For each metric the series has: a line with its runs, noise and steps,
+ * then its figure (the caller writes the series' heading). */
+void trend_series_block(FILE *out, const rb_trend *t, const rb_trend_series *s, size_t mark);
 
 #endif

@@ -17,7 +17,9 @@
  * two sizes or more, a map of each strategy's best GB/s at each n
  * (report/html_map.c) leads the plots.
  * A run of several rounds adds each round's order of the configurations,
- * bounded for large result sets, in a closed details section. */
+ * bounded for large result sets, in a closed details section. A caller's
+ * section (rb_html_extra: a history's trends) comes after it, linked from
+ * under the heading and from each row that has a place in it. */
 #include "report/html.h"
 
 #include <math.h>
@@ -125,7 +127,8 @@ static void header_cells(FILE *out, const char *const *names, size_t count)
     fputs("</tr>\n", out);
 }
 
-static void write_heading(FILE *out, const rb_results *res, const char *source)
+static void write_heading(FILE *out, const rb_results *res, const char *source,
+                          const rb_html_extra *extra)
 {
     const rb_run_info *info = &res->info;
     const rb_experiment *exp = info->experiment;
@@ -158,6 +161,15 @@ static void write_heading(FILE *out, const rb_results *res, const char *source)
     fputs("<code>", out);
     put_markup(out, source);
     fputs("</code>.</p>\n", out);
+    if (extra) {
+        fputs("<p class=\"meta\">See <a href=\"#", out);
+        put_markup(out, extra->id);
+        fputs("\">", out);
+        put_markup(out, extra->title);
+        fputs("</a>: ", out);
+        put_markup(out, extra->summary);
+        fputs(".</p>\n", out);
+    }
 }
 
 static void write_summary(FILE *out, const rb_results *res)
@@ -658,7 +670,23 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
     outcome_groups_free(&g);
 }
 
-static void write_results(FILE *out, const rb_results *res)
+/* A row's link to its place in the caller's section: a cell of its own,
+ * empty where the row has none. */
+static void extra_cell(FILE *out, const rb_html_extra *extra, size_t row)
+{
+    char anchor[64];
+    fputs("<td class=\"extra\">", out);
+    if (extra->row_anchor(extra->data, row, anchor, sizeof anchor)) {
+        fputs("<a href=\"#", out);
+        put_markup(out, anchor);
+        fputs("\">", out);
+        put_markup(out, extra->link_text);
+        fputs("</a>", out);
+    }
+    fputs("</td>", out);
+}
+
+static void write_results(FILE *out, const rb_results *res, const rb_html_extra *extra)
 {
     const rb_field *fields[RB_ARRAY_LEN(result_columns)];
     int shown[RB_ARRAY_LEN(result_columns)];
@@ -686,6 +714,11 @@ static void write_results(FILE *out, const rb_results *res)
         }
         if (details && !shown[RB_ARRAY_LEN(result_columns) - 1])
             fputs("<th>how measured</th>", out);
+        if (extra) {
+            fputs("<th class=\"extra\">", out);
+            put_markup(out, extra->link_text);
+            fputs("</th>", out);
+        }
         fputs("</tr>\n", out);
         for (size_t k = 0; k < res->n_rows; k++) {
             const rb_row *row = &res->rows[k];
@@ -702,6 +735,8 @@ static void write_results(FILE *out, const rb_results *res)
             }
             if (details && !shown[RB_ARRAY_LEN(result_columns) - 1])
                 details_cell(out, res, row, fields, shown);
+            if (extra)
+                extra_cell(out, extra, k);
             fputs("</tr>\n", out);
         }
         fputs("</table></div>\n", out);
@@ -913,14 +948,31 @@ static void write_provenance(FILE *out, const rb_results *res)
     }
 }
 
-int html_report_write(FILE *out, const rb_results *res, const plot_set *set, const char *source)
+/* The caller's section, whole: the first line and the last are its own
+ * (<section class="extra"> ... </section>). */
+static int write_extra(FILE *out, const rb_html_extra *extra)
 {
-    write_heading(out, res, source);
+    fputs("<section class=\"extra\">\n<h2 id=\"", out);
+    put_markup(out, extra->id);
+    fputs("\">", out);
+    put_markup(out, extra->title);
+    fputs("</h2>\n", out);
+    int status = extra->write(out, extra->data);
+    fputs("</section>\n", out);
+    return status;
+}
+
+int html_report_write(FILE *out, const rb_results *res, const plot_set *set, const char *source,
+                      const rb_html_extra *extra)
+{
+    write_heading(out, res, source, extra);
     write_summary(out, res);
     write_devices(out, res);
     write_plots(out, res, set);
-    write_results(out, res);
+    write_results(out, res, extra);
     write_rounds(out, res);
+    if (extra && write_extra(out, extra) != 0)
+        return -1;
     write_provenance(out, res);
     fputs("<p class=\"meta\">Written by redbench", out);
     if (res->info.tool_version && *res->info.tool_version) {
@@ -931,23 +983,28 @@ int html_report_write(FILE *out, const rb_results *res, const plot_set *set, con
     return ferror(out) ? -1 : 0;
 }
 
-static int write_html_report(FILE *out, const rb_results *res)
+static int write_html_report(FILE *out, const rb_results *res, const rb_html_extra *extra)
 {
     const rb_experiment *exp = res->info.experiment;
     const char *source = exp && exp->path ? exp->path : "this run";
     plot_set set;
     int status = plot_build(res, source, NULL, &set);
     if (status == 0) {
-        status = html_report_write(out, res, &set, source);
+        status = html_report_write(out, res, &set, source, extra);
         plot_set_free(&set);
     }
     return status;
 }
 
-int report_html(FILE *out, const rb_results *res)
+int report_html_extra(FILE *out, const rb_results *res, const rb_html_extra *extra)
 {
     int locking = stream_unlocked(out);
-    int status = write_html_report(out, res);
+    int status = write_html_report(out, res, extra);
     stream_relock(out, locking);
     return status;
+}
+
+int report_html(FILE *out, const rb_results *res)
+{
+    return report_html_extra(out, res, NULL);
 }

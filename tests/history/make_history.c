@@ -10,6 +10,10 @@
  *                      and an own draw of PCT/4 per row
  *     step=RUN:FACTOR  runs from RUN on (1-based) take FACTOR times as long
  *     outlier=RUN:FACTOR  run RUN alone takes FACTOR times as long
+ *     energy=J         each row measured its energy too, about J joules a
+ *                      call (its own draw of the noise), from a counter
+ *     energy_step=RUN:FACTOR  runs from RUN on take FACTOR times the energy
+ *                      (their time unchanged)
  *     seed=N           of the draws (default 1)
  *     first=RUN        the first run's number (default 1): histories made
  *                      in parts continue their dates and revisions
@@ -44,6 +48,9 @@ typedef struct plan {
     double noise;
     int step_run, outlier_run;
     double step_factor, outlier_factor;
+    double energy;
+    int energy_step_run;
+    double energy_step_factor;
 } plan;
 
 static int pair(const char *text, int *run, double *factor)
@@ -64,16 +71,23 @@ static char *document(const plan *p, int run)
     double shared = 1 + p->noise * normal();
     double factor = (p->step_run && run >= p->step_run ? p->step_factor : 1) *
                     (run == p->outlier_run ? p->outlier_factor : 1);
+    double energy_factor = p->energy_step_run && run >= p->energy_step_run
+                               ? p->energy_step_factor
+                               : 1;
     for (int k = 0; k < p->rows; k++) {
         unsigned block = 32u << (k % 6), n = 1024u << (k / 6);
         double t = (n / 100.0 + block / 8.0) * factor * shared * (1 + p->noise / 4 * normal());
+        char energy[96] = "";
+        if (p->energy > 0)
+            snprintf(energy, sizeof energy, ",\"energy_source\":\"counter\",\"energy_j\":%.6g",
+                     p->energy * (1 + k % 4) * energy_factor * (1 + p->noise * normal()));
         sb_printf(&sb, "  {\"run\":\"r%d\",\"plugin\":\"p%d\",\"params\":{\"block\":%u},"
                        "\"op\":\"sum\",\"dtype\":\"f32\",\"n\":%u,\"distribution\":\"uniform\","
                        "\"status\":\"ok\",\"reason\":\"\",\"device\":0,\"timing\":\"launch\","
                        "\"median_ns\":%.6g,\"noise\":0.01,\"bandwidth_gbs\":%.6g,"
-                       "\"samples_ns\":[%.6g,%.6g,%.6g,%.6g,%.6g]}%s\n",
+                       "\"samples_ns\":[%.6g,%.6g,%.6g,%.6g,%.6g]%s}%s\n",
                   k % 4, k % 4, block, n, t, 4.0 * n / t, t, t * 1.01, t * 0.99, t * 1.002,
-                  t * 0.998, k + 1 < p->rows ? "," : "");
+                  t * 0.998, energy, k + 1 < p->rows ? "," : "");
     }
     sb_append(&sb, "]}\n");
     return sb.data;
@@ -83,10 +97,11 @@ int main(int argc, char **argv)
 {
     if (argc < 4) {
         fprintf(stderr, "usage: make-history DB RUNS ROWS [noise=PCT] [step=RUN:FACTOR] "
-                        "[outlier=RUN:FACTOR] [seed=N] [first=RUN]\n");
+                        "[outlier=RUN:FACTOR] [energy=J] [energy_step=RUN:FACTOR] [seed=N] "
+                        "[first=RUN]\n");
         return 2;
     }
-    plan p = {atoi(argv[2]), atoi(argv[3]), 1, 0.01, 0, 0, 1, 1};
+    plan p = {atoi(argv[2]), atoi(argv[3]), 1, 0.01, 0, 0, 1, 1, 0, 0, 1};
     for (int k = 4; k < argc; k++) {
         const char *a = argv[k];
         if (strncmp(a, "noise=", 6) == 0)
@@ -95,6 +110,11 @@ int main(int argc, char **argv)
             ;
         else if (strncmp(a, "outlier=", 8) == 0 &&
                  pair(a + 8, &p.outlier_run, &p.outlier_factor) == 0)
+            ;
+        else if (strncmp(a, "energy=", 7) == 0)
+            p.energy = atof(a + 7);
+        else if (strncmp(a, "energy_step=", 12) == 0 &&
+                 pair(a + 12, &p.energy_step_run, &p.energy_step_factor) == 0)
             ;
         else if (strncmp(a, "seed=", 5) == 0)
             state = strtoull(a + 5, NULL, 10) * 2654435761ULL + 1;

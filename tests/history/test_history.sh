@@ -12,7 +12,7 @@
 cd "$top_builddir"
 dir=$top_builddir/tests/run/crashers/dir
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 42
+plan 44
 have_sqlite3() { command -v sqlite3 >/dev/null; }
 digest() { sha256sum "$1" | cut -d' ' -f1; }
 
@@ -102,17 +102,19 @@ fi
 readme=$top_srcdir/README.md
 section() { awk '/^## A history of runs/ { on = 1; next } /^## / { on = 0 } on' "$readme"; }
 mapfile -t commands < <(section | sed -n 's/^    redbench //p' | sed 's/ *#.*//')
-is "${#commands[@]}" 3 "README shows the three commands of a CI job"
+is "${#commands[@]}" 4 "README shows the four commands of a CI job"
 small=(-D n=1K -D warmup=1 -D min_time=0.01 -D max_reps=20 -D min_reps=5 -D rounds=1)
 for command in "${commands[@]}"; do
   command=${command//conf\//$top_srcdir/conf/}
   command=${command//results.db/$tmp/readme.db}
   command=${command//trend.html/$tmp/trend.html}
+  command=${command//report.html/$tmp/report.html}
   extra=(); case $command in -c*) extra=(-q "${small[@]}");; esac
   eval "set -- $command"
   "$rb" "$@" "${extra[@]}" >"$tmp/out" 2>"$tmp/err"
   is "$?" 0 "README: redbench ${command//$tmp\//}"
 done
+ok "... its report of the newest run has the trends" grep -q '^<h2 id="trends">Trends</h2>$' "$tmp/report.html"
 query=$(section | sed -n '/^    sqlite3 /,/^$/p' | sed 's/^    //' | tr '\n' ' ')
 query=${query//results.db/$tmp/readme.db}
 if have_sqlite3; then

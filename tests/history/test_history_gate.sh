@@ -8,13 +8,16 @@
 # 31, one night off, is unclear. 50 re-runs of an unchanged experiment on a quiet
 # machine (1% noise, one night 40% off): no step, and the check passes at
 # every run. The trend page marks the step, with the runs' revisions in
-# its tooltips.
+# its tooltips. 30 runs whose energy per call doubles at run 16 and whose
+# time does not: the trend finds the energy's step at run 16 and no step
+# in time (its JSON, table, Markdown, CSV and page say so), and `history
+# check`, which judges time alone, passes at every run.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 gen=$top_builddir/tests/history/make-history
 [ -x "$gen" ] || skip_all "make-history not built"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 16
+plan 25
 
 db=$tmp/step.db
 "$gen" "$db" 60 4 noise=1 step=31:2 seed=3
@@ -60,4 +63,31 @@ for k in $(seq 1 50); do
   "$rb" history check "$quiet" --run "$k" >/dev/null 2>&1 || failing="$failing $k"
 done
 is "$failing" "" "... and history check passes on every one"
+
+# A step in energy alone.
+energy=$tmp/energy.db
+"$gen" "$energy" 30 4 noise=1 energy=0.002 energy_step=16:2 seed=5
+"$rb" history trend "$energy" --format json >"$tmp/energy.json"
+is "$("$JQ" -c '[.configurations[].energy_steps | map(.run)] | unique' "$tmp/energy.json")" "[[16]]" \
+  "energy doubled at run 16, time unchanged: each configuration's energy has one step, at run 16"
+ok "... of ratio 2 (within 10%), more energy" \
+  "$JQ" -e '[.configurations[].energy_steps[]] | all(.ratio > 1.8 and .ratio < 2.2 and .verdict == "more")' "$tmp/energy.json"
+is "$("$JQ" '[.configurations[].steps[]] | length' "$tmp/energy.json")" 0 "... and its time none"
+"$rb" history trend "$energy" >"$tmp/energy.txt"
+is "$(grep -c 'none   run 16 (2026-01-01, rev-16): [12].[09][0-9]x more energy$' "$tmp/energy.txt")" 4 \
+  "... the table: no step in time, the energy's step at run 16"
+"$rb" history trend "$energy" --format md >"$tmp/energy.md"
+is "$(grep -c '| none | run 16 (2026-01-01, rev-16): [12].[09][0-9]x more energy |$' "$tmp/energy.md")" 4 "... the Markdown too"
+ok "... the CSV's last column, energy_steps" \
+  bash -c "'$rb' history trend '$energy' --format csv | head -n 1 | grep -q ',steps,energy_steps\$'"
+"$rb" history trend "$energy" -o "$tmp/energy.html"
+is "$(grep -c '<title>energy step at run 16 ' "$tmp/energy.html"):$(grep -c '<title>step at run ' "$tmp/energy.html")" "4:0" \
+  "... the page marks the energy's step in each energy figure, and no step of time"
+failing=
+for k in $(seq 12 22); do
+  "$rb" history check "$energy" --run "$k" >/dev/null 2>&1 || failing="$failing $k"
+done
+is "$failing" "" "history check (time alone) passes at every run around the energy's step"
+is "$("$JQ" '[.configurations[] | select(has("energy_steps"))] | length' "$tmp/trend.json")" 0 \
+  "a history without energy has no energy_steps in its trend's JSON"
 done_testing

@@ -2,16 +2,17 @@
 # tests/history/test_history_large.sh: a history of 1,000 runs of 100 rows
 # each (make-history: 100,000 rows, each run's document kept whole):
 # `redbench history` lists every run, `history trend -o PAGE.html` draws a
-# figure for each of the 100 configurations, and `history check` judges the
-# newest run against the 999 before it, each in under 10 s of the
-# machine's time: its CPU time (user and system), which other work on a
-# shared machine does not inflate as it does the wall clock (on an idle
-# 2-core machine each takes about 1 s).
+# figure for each of the 100 configurations, `history check` judges the
+# newest run against the 999 before it, and `report DB -o PAGE.html` draws
+# the newest run's page with its 100 configurations' trends, each in under
+# 10 s of the machine's time: its CPU time (user and system), which other
+# work on a shared machine does not inflate as it does the wall clock (on
+# an idle 2-core machine each takes about 1 s).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 gen=$top_builddir/tests/history/make-history
 [ -x "$gen" ] || skip_all "make-history not built"
-plan 8
+plan 10
 
 db=$tmp/large.db
 "$gen" "$db" 1000 100 noise=1 seed=5
@@ -37,5 +38,10 @@ ok "... in under 10 s ($took ms of CPU time)" test "$took" -lt 10000
 
 timed "$rb" history check "$db"
 ok "history check judges the newest run's 100 configurations" grep -q '^run 1000 (.*): 100 configurations: ' "$tmp/out"
+ok "... in under 10 s ($took ms of CPU time)" test "$took" -lt 10000
+
+timed "$rb" report "$db" -o "$tmp/report.html"
+ok "report H.db -o report.html: the trends of the newest run's 100 configurations" \
+  test "$status" -eq 0 -a "$(grep -c '^<div class="trend" id="trend-' "$tmp/report.html")" -eq 100
 ok "... in under 10 s ($took ms of CPU time)" test "$took" -lt 10000
 done_testing

@@ -32,6 +32,8 @@
 #                    the terminal, rows short of their rounds, Ctrl-C
 #   test_labels.sh   every report says how the rows were timed, as the
 #                    run's table does, and what the experiment asked for
+# html_check.py tells whether a page holding strangers' text is well-formed
+# and inert (test_results_untrusted.sh, tests/history/test_history_report.sh).
 # test_results_large.sh and test_html.sh are among the slowest of the
 # suite: listed first.
 TESTS += tests/report/test_results_large.sh tests/report/test_html.sh \
@@ -57,4 +59,5 @@ tests_report_test_writers_SOURCES = tests/report/test_writers.c
 tests_report_test_report_scaling_SOURCES = tests/report/test_report_scaling.c
 TESTS += tests/report/test_reports tests/report/test_writers tests/report/test_report_scaling \
 	tests/report/test_report_hostile.sh tests/report/test_results_schema.sh tests/report/test_labels.sh
-EXTRA_DIST += tests/report/test_report_hostile.sh tests/report/test_results_schema.sh docs/results-schema.md tests/report/test_labels.sh
+EXTRA_DIST += tests/report/test_report_hostile.sh tests/report/test_results_schema.sh docs/results-schema.md tests/report/test_labels.sh \
+	tests/report/html_check.py

@@ -7,9 +7,12 @@
 # with a warning; runs named a/b and a_b draw two heat maps; devices, huge
 # files and other tools' JSON are refused naming the file; terminal escapes
 # (ESC, DEL, 0x9b) from a file reach no terminal, HTML, CSV or Markdown raw.
+# A history whose revisions, runs and plugins are markup: the trends of its
+# run's HTML report, and its trend page, are well-formed and inert
+# (html_check.py; each figure's SVG well-formed XML), the names escaped.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir" || exit 1
-plan 46
+plan 55
 
 gnuplot=$(command -v gnuplot || true)
 m=$tmp/marker
@@ -203,5 +206,36 @@ if [ -n "$gnuplot" ]; then
   ok "plot's report.html and drawings: no control byte" bash -c "cat '$tmp'/esc/*.html '$tmp'/esc/*.svg '$tmp'/esc/*.gp >'$tmp/all' && ! LC_ALL=C grep -qP '[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' '$tmp/all'"
 else
   for k in 1 2; do skip "gnuplot not found"; done
+fi
+
+# ---- a history of hostile names: the trends of its run's HTML report ----
+hrev='"</title><script>alert(1)</script>\" onmouseover=\"alert(2)\u001b[31m"'
+hrow() { printf '{"run": "</svg><script>alert(4)</script>", "plugin": "<img src=x onerror=alert(3)>", "params": {}, "params_text": "<b>p</b>", "op": "sum", "dtype": "f32", "n": 1024, "status": "ok", "reason": "", "device": 0, "median_ns": %s, "bandwidth_gbs": 4, "samples_ns": [%s, %s]}' "$1" "$1" "$1"; }
+for k in 1 2 3 4; do
+  printf '{"tool": "redbench", "version": "0.1.0", "git_revision": %s, "started": "2026-01-0%dT00:00:00Z", "host": {"name": "h"},\n "devices": [{"backend": "cpu", "device": 0, "name": "cpu<i>"}],\n "results": [%s]}\n' \
+    "$hrev" "$k" "$(hrow $((100 * k)))" >"$tmp/hostile$k.json"
+done
+"$rb" history add "$tmp/hostile.db" "$tmp"/hostile[1-4].json >/dev/null 2>"$tmp/err"
+is "$?" 0 "a history of runs whose revision, run and plugin names are markup"
+"$rb" report "$tmp/hostile.db@latest" -o "$tmp/hostile.html" 2>"$tmp/err"
+ok "... its run's HTML report has the trends" grep -q '^<h2 id="trends">Trends</h2>$' "$tmp/hostile.html"
+"$rb" history trend "$tmp/hostile.db" -o "$tmp/hostile-trend.html" 2>"$tmp/err"
+is "$?" 0 "... and its trend page is drawn"
+for page in hostile.html hostile-trend.html; do
+  if command -v python3 >/dev/null; then
+    ok "... $page: well-formed, nothing live" python3 "$top_srcdir/tests/report/html_check.py" "$tmp/$page"
+  else
+    skip "python3 not found"
+  fi
+done
+ok "... no script or image element in either" bash -c "! grep -qiE '<script|<img' '$tmp/hostile.html' '$tmp/hostile-trend.html'"
+ok "... the revision in the points' tooltips, escaped" \
+  grep -qF 'revision &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot; onmouseover=&quot;alert(2)' "$tmp/hostile.html"
+ok "... no control byte in either" bash -c "cat '$tmp/hostile.html' '$tmp/hostile-trend.html' >'$tmp/hall' && ! LC_ALL=C grep -qP '[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' '$tmp/hall'"
+if command -v xmllint >/dev/null; then
+  awk -v dir="$tmp" '/^<svg /{ n++; on = 1 } on { print > (dir "/trend-" n ".svg") } /^<\/svg>$/{ on = 0 }' "$tmp/hostile.html"
+  ok "... each figure's SVG is well-formed XML" bash -c "ls '$tmp'/trend-*.svg >/dev/null && xmllint --noout '$tmp'/trend-*.svg"
+else
+  skip "xmllint not found"
 fi
 done_testing
