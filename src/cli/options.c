@@ -28,10 +28,11 @@ int usage_error(const char *command, const char *fmt, ...)
     const char *space = command ? " " : "", *name = command ? command : "";
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "redbench%s%s: error: ", space, name);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(redbench%s%s --help says more)\n", space, name);
+    char *text = xvasprintf(fmt, ap); /* it quotes the command line: printed printable */
     va_end(ap);
+    diag_line("redbench%s%s: error: %s", space, name, text);
+    diag_line("(redbench%s%s --help says more)", space, name);
+    free(text);
     return 2;
 }
 

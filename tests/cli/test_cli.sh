@@ -54,4 +54,9 @@ printf '[experiment]\nmin_time = 0\noutput = %s/no-such-folder/r.json\n[data]\nn
 ok "... naming the file and line 3" grep -q "^$tmp/out.ini:3: error: output = $tmp/no-such-folder/r.json: .*does not exist; nothing was run" "$tmp/err"
 "$rb" -q -c "$tmp/w1.ini" -D output="$tmp/nowhere/r.json" >/dev/null 2>"$tmp/err"
 ok "... or the option that set it" grep -q "^-D output=$tmp/nowhere/r.json: error: output = " "$tmp/err"
+# A usage error quotes the command line; a control byte in it is shown, never sent.
+"$rb" report x --format "$(printf 'x\033]0;owned\007')" 2>"$tmp/usage.err"
+is "$?" 2 "a usage error quoting an escape sequence: exit 2"
+ok "... shows the escape as \\x1b, and no ESC or BEL reaches the terminal" \
+  bash -c "grep -q 'x1b]0;owned' '$tmp/usage.err' && ! LC_ALL=C grep -q \$'[\\x1b\\x07]' '$tmp/usage.err'"
 done_testing
