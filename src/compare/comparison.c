@@ -157,7 +157,7 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     out->distribution = keep(file, distribution_name(cfg->distribution));
     out->n = cfg->n;
     out->status = keep(file, row_status_name(row->status));
-    out->reason = keep(file, row->reason);
+    out->reason = keep(file, row_reason(row));
     out->repro = keep(file, repro_name(row->repro.level));
     out->device = row->device_index;
     out->params = load_params(file, cfg);

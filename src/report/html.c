@@ -561,7 +561,7 @@ static int reason_summary(FILE *out, const rb_results *res, const rb_outcome_gro
     if (more)
         fputs(", ...", out);
     fputs("): ", out);
-    const char *reason = first->reason;
+    const char *reason = row_reason(first);
     size_t len = strcspn(reason, "\n");
     int cut = len > 160 || reason[len];
     char *line = xstrndup(reason, len > 160 ? 160 : len);
@@ -586,7 +586,7 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
         fputs("<details class=\"reason\">", out);
         if (reason_summary(out, res, &g, group)) { /* the reason in full */
             fputs("\n<p class=\"reason\">", out);
-            put_html_lines(out, first->reason);
+            put_html_lines(out, row_reason(first));
             fputs("</p>", out);
         }
         fputs("\n<div class=\"wide\"><table class=\"results folded\">\n<tr><th>#</th>", out);

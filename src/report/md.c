@@ -125,9 +125,9 @@ static char *notes_text(const rb_results *res, const rb_row *row)
         throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
         sb_printf(&sb, "%sthrottled: %s", sb.len ? "; " : "", reasons);
     }
-    if (row->energy_note[0])
+    if (*row_energy_note(row))
         sb_printf(&sb, "%senergy (%s): %s", sb.len ? "; " : "",
-                  energy_source_name(row->energy_source), row->energy_note);
+                  energy_source_name(row->energy_source), row_energy_note(row));
     return sb.data ? sb.data : xstrdup("-");
 }
 

@@ -94,7 +94,7 @@ static char *notes_cell(const rb_results *res, const rb_row *row)
         sb_printf(&sb, "%s%s", sb.len ? "," : "", row->stopped_by);
     if (row->throttled)
         sb_printf(&sb, "%sthrottled", sb.len ? "," : "");
-    if (row->energy_note[0])
+    if (*row_energy_note(row))
         sb_printf(&sb, "%senergy", sb.len ? "," : "");
     return sb.data ? sb.data : xstrdup("");
 }
@@ -232,7 +232,7 @@ static void write_reasons(FILE *out, const rb_results *res)
         const rb_outcome_group *group = &g.groups[r];
         const rb_row *row = &res->rows[g.rows[group->first]];
         const rb_configuration *cfg = row->config;
-        char *reason = one_line(*row->reason ? row->reason : "(no reason given)");
+        char *reason = one_line(*row_reason(row) ? row_reason(row) : "(no reason given)");
         if (group->count > 1) {
             char *numbers = row_numbers(res, &g, group);
             fprintf(out, "%zu configurations %s (%s): %s\n", group->count,
@@ -264,7 +264,7 @@ static void write_energy_notes(FILE *out, const rb_results *res)
     int header_written = 0;
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
-        if (!row->energy_note[0])
+        if (!*row_energy_note(row))
             continue;
         if (!header_written)
             fputc('\n', out);
@@ -272,7 +272,7 @@ static void write_energy_notes(FILE *out, const rb_results *res)
         const rb_configuration *cfg = row->config;
         char *run = one_line(cfg->run ? cfg->run->name : "");
         char *params = one_line(cfg->params_text);
-        char *text = one_line(row->energy_note);
+        char *text = one_line(row_energy_note(row));
         fprintf(out, "#%zu %s%s%s: energy (%s): %s\n", cfg->index + 1, run, *params ? " " : "",
                 params, energy_source_name(row->energy_source), text);
         free(text);

@@ -271,7 +271,7 @@ int fill_status(rb_row_fill *f, const rb_value *v, const json_value *j)
 int fill_reason(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    copy_text(f->row->reason, sizeof f->row->reason, v);
+    row_set_reason(f->row, "%s", known(v) && v->text ? v->text : "");
     return 0;
 }
 
@@ -348,7 +348,7 @@ int fill_energy_source(rb_row_fill *f, const rb_value *v, const json_value *j)
 int fill_energy_note(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    copy_text(f->row->energy_note, sizeof f->row->energy_note, v);
+    row_set_energy_note(f->row, "%s", known(v) && v->text ? v->text : "");
     return 0;
 }
 
@@ -380,7 +380,7 @@ FILL_MHZ(sm_clock_max, f->row->sm_clock_max_mhz)
 int fill_rank_energy(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)v;
-    f->row->energy_ranks = 0;
+    row_clear_rank_energy(f->row);
     if (!j || j->type == JSON_NULL)
         return 0;
     if (j->type != JSON_ARRAY)
@@ -390,8 +390,7 @@ int fill_rank_energy(rb_row_fill *f, const rb_value *v, const json_value *j)
         if (x->type != JSON_NUMBER || !isfinite(x->number) || x->number < 0)
             return why(f, "has as rank %zu's share %s; valid: joules per call, 0 or more", k,
                        x->type == JSON_NUMBER ? "a negative number" : json_type_name(x->type));
-        if (k < RB_ENERGY_RANKS_MAX)
-            f->row->rank_energy_j[f->row->energy_ranks++] = x->number;
+        row_add_rank_energy(f->row, x->number); /* the first RB_ENERGY_RANKS_MAX */
     }
     return 0;
 }

@@ -58,6 +58,7 @@
 #include "host/registry.h"
 #include "run/progress.h"
 #include "run/rank_hub.h"
+#include "run/row_wire.h"
 
 /* Seconds that opening the device and preparing the input get at least. */
 #define ISOLATE_PREPARE_MIN 120.0
@@ -196,10 +197,10 @@ void isolate_step(int step)
 
 static void send_row(const rb_results *res, size_t index)
 {
-    const rb_row *row = &res->rows[index];
-    size_t samples = row->samples_ns ? row->stats.count : 0;
-    send_message(MSG_ROW, index, row, sizeof *row, row->samples_ns,
-                 samples * sizeof *row->samples_ns);
+    size_t length;
+    char *packed = row_wire_pack(&res->rows[index], &length);
+    send_message(MSG_ROW, index, packed, length, NULL, 0);
+    free(packed);
 }
 
 static void nap_ms(long ms)
@@ -630,23 +631,15 @@ typedef struct supervision {
 static void store_row(supervision *s, size_t index, const char *payload, size_t length)
 {
     rb_results *res = s->iso->res;
-    if (index >= res->n_rows || length < sizeof(rb_row))
+    rb_row got;
+    if (index >= res->n_rows || row_wire_unpack(payload, length, &got) != 0)
         return;
     rb_row *row = &res->rows[index];
     const rb_configuration *config = row->config;
-    free(row->samples_ns);
-    memcpy(row, payload, sizeof *row);
+    row_release(row);
+    *row = got; /* a forked worker's static words and backend name are ours too */
     if (config)
         row->config = config;
-    size_t samples = (length - sizeof *row) / sizeof(double);
-    row->samples_ns = NULL;
-    if (samples > row->stats.count)
-        samples = row->stats.count;
-    if (samples) {
-        row->samples_ns = xmalloc(samples * sizeof(double));
-        memcpy(row->samples_ns, payload + sizeof *row, samples * sizeof(double));
-    }
-    row->stats.count = samples ? row->stats.count : 0;
 }
 
 static void store_device(supervision *s, size_t index, const char *payload, size_t length)

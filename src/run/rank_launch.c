@@ -341,7 +341,7 @@ int restart_group(rank_group *g, const rb_configuration *cfg)
         p->len = 0;
         p->step = 0;
         p->done = 0;
-        memset(&p->row, 0, sizeof p->row);
+        row_release(&p->row);
     }
     for (uint32_t k = 0; k < g->n; k++)
         if (rank_send(g->procs[k].fd, RM_NEXT, k, &index, sizeof index, NULL, 0) != 0) {
