@@ -622,8 +622,8 @@ static void judge_pair(rb_compare_pair *p, const rb_compare_criteria *criteria)
     s->median_new = rounds_median(&new_side);
     s->ratio = s->ci_low = s->ci_high = s->p_value = s->p_adjusted = s->p_smallest = NAN;
     const rb_compare_row *bad = a_ok ? b : a;
-    snprintf(s->why, sizeof s->why, "%s is %s%s%.*s", a_ok ? "new" : "old", bad->status,
-             *bad->reason ? ": " : "", 100, bad->reason);
+    compare_set_why(s, "%s is %s%s%.*s", a_ok ? "new" : "old", bad->status,
+                    *bad->reason ? ": " : "", 100, bad->reason);
 }
 
 /* The criteria of energy: time's, with two figures a side at least (one
@@ -668,10 +668,9 @@ static void judge_energy(rb_compare_pair *p, const rb_compare_criteria *criteria
         s->median_old = rounds_median(&old_side);
         s->median_new = rounds_median(&new_side);
         s->ratio = s->median_new / s->median_old;
-        snprintf(s->why, sizeof s->why,
-                 "energy of %zu old and %zu new rounds: energy is one figure a round, and "
-                 "judging it takes two rounds or more on both sides (rounds = K)",
-                 a->n_energy_rounds, b->n_energy_rounds);
+        compare_set_why(s, "energy of %zu old and %zu new rounds: energy is one figure a round, "
+                           "and judging it takes two rounds or more on both sides (rounds = K)",
+                        a->n_energy_rounds, b->n_energy_rounds);
         return;
     }
     rb_compare_criteria c = energy_criteria(criteria);
@@ -869,6 +868,10 @@ void comparison_warn_measured_differently(const rb_comparison *cmp)
 
 void comparison_free(rb_comparison *cmp)
 {
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        compare_result_free(&cmp->pairs[k].stats);
+        compare_result_free(&cmp->pairs[k].energy);
+    }
     free(cmp->pairs);
     free(cmp->only_old);
     free(cmp->only_new);

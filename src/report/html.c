@@ -574,6 +574,9 @@ static int reason_summary(FILE *out, const rb_results *res, const rb_outcome_gro
 static void write_folded(FILE *out, const rb_results *res, size_t count)
 {
     static const char *const names[] = {"run", "params_text", "op", "dtype", "n"};
+    const rb_field *fields[RB_ARRAY_LEN(names)];
+    for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
+        fields[c] = row_field(names[c]);
     rb_outcome_groups g;
     outcome_groups(res, row_folded, &g);
     size_t reasons = g.n_groups;
@@ -591,7 +594,7 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
         }
         fputs("\n<div class=\"wide\"><table class=\"results folded\">\n<tr><th>#</th>", out);
         for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
-            column_header(out, row_field(names[c]),
+            column_header(out, fields[c],
                           strcmp(names[c], "params_text") == 0 ? "params"
                           : strcmp(names[c], "n") == 0        ? "n (elements)"
                                                               : NULL);
@@ -601,7 +604,7 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
             fprintf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>",
                     row_status_name(row->status), row->config->index + 1);
             for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
-                field_cell(out, res, row, row_field(names[c]));
+                field_cell(out, res, row, fields[c]);
             fputs("</tr>\n", out);
         }
         fputs("</table></div>\n</details>\n", out);

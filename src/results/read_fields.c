@@ -101,23 +101,28 @@ FILL_TEXT(pack, f->pack)
 FILL_TEXT(plugin_path, f->plugin_path)
 FILL_TEXT(plugin_version, f->plugin_version)
 FILL_TEXT(backend, f->row->backend)
-FILL_TEXT(cache, f->cache)
 FILL_TEXT(timing, f->row->timing)
 FILL_TEXT(stopped_by, f->row->stopped_by)
 
+int fill_cache(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    f->cache = known(v) ? fill_keep(f, v->text) : NULL;
+    f->cache_line = j ? j->line : 0;
+    return 0;
+}
+
+/* The device's index; that the file lists it is checked once the whole
+ * file is read (results/read.c: its devices may come after its rows). */
 int fill_device(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
     f->row->device_index = -1;
     if (!known(v))
         return 0;
-    size_t n = f->res->info.n_devices;
-    if (n == 0 && (v->i < 0 || (uint64_t)v->i >= n))
-        return why(f, "is %lld, but the file lists no device (valid: null)", (long long)v->i);
-    if (v->i < 0 || (uint64_t)v->i >= n)
-        return why(f, "is %lld, but the file lists %zu device%s (valid: 0 to %zu, or null)",
-                   (long long)v->i, n, n == 1 ? "" : "s", n - 1);
-    f->row->device_index = (int)v->i;
+    f->device_known = 1;
+    f->device = v->i;
+    if (v->i >= 0 && v->i <= INT32_MAX)
+        f->row->device_index = (int)v->i;
     return 0;
 }
 
