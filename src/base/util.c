@@ -290,14 +290,18 @@ char *markup_text(const char *text)
 void put_markup(FILE *out, const char *text)
 {
     char *shown = markup_text(text);
-    for (const char *s = shown; *s; s++) {
+    for (const char *s = shown; *s;) {
+        size_t plain = strcspn(s, "&<>\""); /* written as they are, at once */
+        fwrite(s, 1, plain, out);
+        s += plain;
         switch (*s) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
         case '>': fputs("&gt;", out); break;
         case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
+        default: continue; /* the end */
         }
+        s++;
     }
     free(shown);
 }
