@@ -531,6 +531,9 @@ typedef struct row_place {
  * the rest of the file is known to be valid JSON with a valid header. */
 typedef struct rows_reader {
     rb_results_file *f;
+    rb_results_row_fn *each; /* results_read_each: each row to it, none kept */
+    void *each_user;
+    size_t count;         /* rows read */
     size_t cap;           /* rows and configurations allocated */
     text_index fields;    /* a field's name to its place in rb_row_fields */
     text_index runs, plugins;
@@ -668,19 +671,21 @@ static int read_element(void *user, size_t k, const json_value *element)
 {
     rows_reader *rr = user;
     rb_results_file *f = rr->f;
-    if (k == rr->cap) {
-        rr->cap = rr->cap ? rr->cap * 2 : 1024;
+    size_t slot = rr->each ? 0 : k; /* handed on, a row takes the place of the one before */
+    if (slot == rr->cap) {
+        rr->cap = rr->cap ? rr->cap * 2 : rr->each ? 1 : 1024;
         f->res.rows = xrealloc(f->res.rows, rr->cap * sizeof *f->res.rows);
         f->configs = xrealloc(f->configs, rr->cap * sizeof *f->configs);
     }
-    rb_row *row = &f->res.rows[k];
-    rb_configuration *cfg = &f->configs[k];
+    rb_row *row = &f->res.rows[slot];
+    rb_configuration *cfg = &f->configs[slot];
     memset(row, 0, sizeof *row);
     memset(cfg, 0, sizeof *cfg);
     cfg->index = k;
     cfg->bins = 256;
     row->device_index = -1;
-    f->res.n_rows = k + 1;
+    rr->count = k + 1;
+    f->res.n_rows = slot + 1;
     rb_row_fill fill = {.row = row, .config = cfg, .texts = &f->texts};
     int status = read_row(rr, element, k, &fill);
     if (status == 0)
@@ -695,6 +700,13 @@ static int read_element(void *user, size_t k, const json_value *element)
             rr->cache = fill.cache;
     }
     free(fill.param_types);
+    if (status == 0 && rr->each) {
+        row->config = cfg;
+        rr->each(rr->each_user, k, row);
+        row_release(row);
+        free(cfg->params);
+        f->res.n_rows = 0;
+    }
     return status;
 }
 
@@ -749,7 +761,7 @@ static int rows_check(rows_reader *rr, const char *path, const json_value *doc)
 /* The rounds of the settings (run/runner.c): how many were asked for and
  * ran, and each one's order of configuration indices; after the rows, whose
  * count the orders are checked against. A file without them had one. */
-static int read_rounds(rb_results_file *f, const char *path, const json_value *doc)
+static int read_rounds(rb_results_file *f, const char *path, const json_value *doc, size_t n)
 {
     rb_run_info *info = &f->res.info;
     const json_value *settings = json_get(json_get(doc, "experiment"), "settings");
@@ -765,7 +777,6 @@ static int read_rounds(rb_results_file *f, const char *path, const json_value *d
     info->rounds_run = (int)rounds_run;
     if (!orders || json_is_null(orders))
         return 0;
-    size_t n = f->res.n_rows;
     if (orders->type != JSON_ARRAY || orders->count != (size_t)rounds_run)
         return member_error(path, orders, "experiment.settings", "round_order",
                             "is not an array of one order per round run");
@@ -831,7 +842,7 @@ static int read_rest(rows_reader *rr, const char *path, const json_value *doc)
     }
     if (status == 0 && (read_info(out, path, doc) != 0 || read_experiment(out, path, doc) != 0 ||
                         read_devices(out, path, doc) != 0 || rows_check(rr, path, doc) != 0 ||
-                        read_rounds(out, path, doc) != 0))
+                        read_rounds(out, path, doc, rr->count) != 0))
         status = -1;
     rows_reader_free(rr);
     if (status != 0)
@@ -851,11 +862,15 @@ int results_from_doc(const char *path, const json_value *doc, rb_results_file *o
     return read_rest(&rr, path, doc);
 }
 
-int results_read(const char *path, rb_results_file *out)
+/* results_read, handing the rows to `each` if it is not NULL. */
+static int read_results(const char *path, rb_results_file *out, rb_results_row_fn *each,
+                        void *user)
 {
     memset(out, 0, sizeof *out);
     rows_reader rr;
     rows_reader_init(&rr, out);
+    rr.each = each;
+    rr.each_user = user;
     json_value *doc = json_read_file_each(path, "results", read_element, &rr);
     int status = -1;
     if (doc && json_check_results(doc, path) == 0) {
@@ -866,6 +881,17 @@ int results_read(const char *path, rb_results_file *out)
     }
     json_free(doc);
     return status;
+}
+
+int results_read(const char *path, rb_results_file *out)
+{
+    return read_results(path, out, NULL, NULL);
+}
+
+int results_read_each(const char *path, rb_results_file *out, rb_results_row_fn *each,
+                      void *user)
+{
+    return read_results(path, out, each, user);
 }
 
 void results_file_free(rb_results_file *f)
