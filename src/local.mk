@@ -4,6 +4,7 @@
 noinst_LTLIBRARIES += src/libredbench.la
 src_libredbench_la_SOURCES = \
 	src/base/util.c src/base/util.h \
+	src/base/descriptors.c src/base/descriptors.h \
 	src/base/diag.c src/base/diag.h \
 	src/base/names.c src/base/names.h \
 	src/base/units.c src/base/units.h \

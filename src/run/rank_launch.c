@@ -32,6 +32,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "base/descriptors.h"
 #include "base/names.h"
 #include "base/util.h"
 #include "config/settings.h"
@@ -66,7 +67,7 @@ int fork_ranks(rank_group *g, uint32_t count)
             prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
             /* its socket to the leader, and nothing else of the leader's */
-            isolate_close_descriptors(&sv[1], 1);
+            descriptors_close_all_but(&sv[1], 1);
             rank_main(g->r, g->cfg, k, g->n, sv[1], 0, g->run);
         }
         close(sv[1]);
@@ -287,7 +288,7 @@ int launch_mpi_ranks(rank_group *g)
         if (null >= 0)
             dup2(null, STDIN_FILENO);
         dup2(STDERR_FILENO, STDOUT_FILENO);
-        isolate_close_descriptors(NULL, 0); /* the ranks find the leader by its address */
+        descriptors_close_all_but(NULL, 0); /* the ranks find the leader by its address */
         execlp(mpirun, mpirun, "--oversubscribe", "-np", np, "-x", "REDBENCH_RANK_OF", "-x",
                "REDBENCH_RANK_CONFIG", exe,
                "-c", ini, "-p", pack_dir, (char *)NULL);
