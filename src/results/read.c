@@ -536,13 +536,14 @@ typedef struct rows_reader {
     size_t count;         /* rows read */
     size_t cap;           /* rows and configurations allocated */
     text_index fields;    /* a field's name to its place in rb_row_fields */
+    const json_value **by_field; /* the row's members by their field's place */
     text_index runs, plugins;
     const char *cache;    /* the first row's cache regime */
     row_place error;      /* the first error of a row's own */
     char *error_text;
     /* beyond[n]: the first row naming a device that a file listing n
-     * devices (at most 8: read_devices) lacks */
-    row_place beyond[RB_ARRAY_LEN(((rb_run_info *)0)->devices) + 1];
+     * devices (at most RB_RUN_DEVICES_MAX: read_devices) lacks */
+    row_place beyond[RB_RUN_DEVICES_MAX + 1];
     row_place hot, cold;  /* the first row of each cache regime */
 } rows_reader;
 
@@ -550,6 +551,7 @@ static void rows_reader_init(rows_reader *rr, rb_results_file *f)
 {
     memset(rr, 0, sizeof *rr);
     rr->f = f;
+    rr->by_field = xcalloc(rb_n_row_fields, sizeof *rr->by_field);
     for (size_t i = 0; i < rb_n_row_fields; i++) {
         int added;
         text_index_put(&rr->fields, rb_row_fields[i].name, i, &added);
@@ -559,6 +561,7 @@ static void rows_reader_init(rows_reader *rr, rb_results_file *f)
 static void rows_reader_free(rows_reader *rr)
 {
     text_index_free(&rr->fields);
+    free(rr->by_field);
     text_index_free(&rr->runs);
     text_index_free(&rr->plugins);
     free(rr->error_text);
@@ -587,16 +590,17 @@ static int row_error(rows_reader *rr, size_t row, size_t place, int line, const 
     return -1;
 }
 
-/* The members of a row by their field's place (NULL: absent). */
-static int row_members(rows_reader *rr, const json_value *row, const json_value **by_field)
+/* The members of a row by their field's place, in rr->by_field (NULL:
+ * absent). */
+static void row_members(rows_reader *rr, const json_value *row)
 {
+    const json_value **by_field = rr->by_field;
     memset(by_field, 0, rb_n_row_fields * sizeof *by_field);
     for (size_t m = 0; m < row->count; m++) {
         size_t *place = text_index_find(&rr->fields, row->keys[m]);
         if (place && !by_field[*place])
             by_field[*place] = &row->items[m];
     }
-    return 0;
 }
 
 static int read_row(rows_reader *rr, const json_value *row, size_t k, rb_row_fill *fill)
@@ -608,13 +612,12 @@ static int read_row(rows_reader *rr, const json_value *row, size_t k, rb_row_fil
         }
         return -1;
     }
-    const json_value *by_field[rb_n_row_fields];
-    row_members(rr, row, by_field);
+    row_members(rr, row);
     for (size_t i = 0; i < rb_n_row_fields; i++) {
         const rb_field *field = &rb_row_fields[i];
         if (!field->put)
             continue;
-        const json_value *j = by_field[i];
+        const json_value *j = rr->by_field[i];
         rb_value v;
         if (value_of(field, j, &v, fill->why, sizeof fill->why) != 0)
             return row_error(rr, k, i, j->line, field->name, fill->why);

@@ -157,6 +157,9 @@ typedef struct rb_device_record {
                                    * taken again (host/peak_cache.h); "" none */
 } rb_device_record;
 
+/* The most devices a run records. */
+#define RB_RUN_DEVICES_MAX 8
+
 typedef struct rb_run_info {
     const rb_experiment *experiment;
     const char *tool_version;
@@ -166,7 +169,7 @@ typedef struct rb_run_info {
     char os[256];
     char cpu[128];
     char *command_line;
-    rb_device_record devices[8];
+    rb_device_record devices[RB_RUN_DEVICES_MAX];
     size_t n_devices;
     double wall_seconds;
     int rounds;             /* rounds asked for (experiment_rounds) */

@@ -381,7 +381,9 @@ static size_t worker_span_end(runner *r, size_t first, size_t count)
            ranks_wanted(config_at(r, end)) == ranked) {
         rb_row probe;
         memset(&probe, 0, sizeof probe);
-        if (settle_without_running(r, config_at(r, end), &probe))
+        int settled = settle_without_running(r, config_at(r, end), &probe);
+        row_release(&probe); /* the reason it may have been given */
+        if (settled)
             break;
         end = group_end(r, end, count);
     }
