@@ -4,6 +4,7 @@
 noinst_LTLIBRARIES += src/libredbench.la
 src_libredbench_la_SOURCES = \
 	src/base/util.c src/base/util.h \
+	src/base/descriptors.c src/base/descriptors.h \
 	src/base/diag.c src/base/diag.h \
 	src/base/names.c src/base/names.h \
 	src/base/units.c src/base/units.h \
@@ -41,6 +42,7 @@ src_libredbench_la_SOURCES = \
 	src/run/ranks.c src/run/ranks.h src/run/rank_group.h \
 	src/run/rank_launch.c src/run/rank_launch.h src/run/rank_supervise.c src/run/rank_supervise.h \
 	src/run/rank_serve.c src/run/rank_serve.h src/run/row_finish.c src/run/row_finish.h \
+	src/run/row_wire.c src/run/row_wire.h \
 	src/run/rank_hub.c src/run/rank_hub.h \
 	src/run/rank_link.c src/run/rank_link.h \
 	src/run/rules.c src/run/rules.h \

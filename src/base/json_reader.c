@@ -1,13 +1,18 @@
 /* src/base/json_reader.c: the JSON reader (see json_reader.h): a recursive
- * descent parser into a tree of json_value, the bounded reading of files
- * and the look-ups on that tree.
+ * descent parser into a tree of json_value, the streamed reading of one
+ * large array, the bounded reading of files and the look-ups on the tree.
  *
  * The parser works in place in its own copy of the text: a string is
  * decoded over its source (never longer than it) and ends with a NUL
  * written over its closing quote; a number is moved one byte back, over
  * the delimiter before it, so that a NUL fits after it. The members of an
  * array or object are gathered on a stack while they are parsed and moved
- * into one block of the document's arena when it closes. */
+ * into one block of the document's arena when it closes.
+ *
+ * A streamed array's elements are parsed one at a time into an arena of
+ * their own, which is emptied after each is handed on; the pages of text
+ * behind the parser are then given back to the system (madvise), so that
+ * neither the tree nor the text of a large array stays resident. */
 #include "base/json_reader.h"
 
 #include <errno.h>
@@ -17,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +58,13 @@ typedef struct parser {
     size_t top, cap;
     char **keys;       /* names of the open objects' members */
     size_t key_top, key_cap;
+    /* The root's member streamed (json_parse_each), NULL when none. */
+    const char *each_key;
+    json_each_fn *each;
+    void *each_user;
+    int each_done;       /* that member was met: a second one is kept whole
+                            (and refused as given twice) */
+    char *given_back;    /* the text before this is given back to the system */
 } parser;
 
 static void *arena_alloc(json_doc *doc, size_t bytes)
@@ -82,6 +95,20 @@ static void *arena_alloc(json_doc *doc, size_t bytes)
     fresh->next = c;
     doc->chunks = fresh;
     return fresh->data;
+}
+
+/* Empties the arena for reuse: its first block is kept, the others freed. */
+static void arena_reset(json_doc *doc)
+{
+    chunk *keep = doc->chunks;
+    if (!keep)
+        return;
+    for (chunk *c = keep->next, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    keep->next = NULL;
+    keep->used = 0;
 }
 
 static void fail(parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -480,6 +507,85 @@ static int parse_array(parser *ps, json_value *out)
     }
 }
 
+/* Gives the whole pages of text behind the parser, from ps->given_back,
+ * back to the system, a megabyte or more at a time: what was parsed from
+ * them has been handed on and freed, and the parser does not look back. */
+#define GIVE_BACK_MIN ((uintptr_t)1 << 20)
+static void give_back(parser *ps)
+{
+#ifdef MADV_DONTNEED
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)ps->given_back + page - 1) & ~(page - 1);
+    uintptr_t to = (uintptr_t)ps->p & ~(page - 1);
+    if (to >= from + GIVE_BACK_MIN && madvise((void *)from, to - from, MADV_DONTNEED) == 0)
+        ps->given_back = (char *)to;
+#else
+    (void)ps;
+#endif
+}
+
+/* At the '[' of the root's streamed member: each element parsed into an
+ * arena of its own, handed to ps->each (until it asks for no more), and
+ * freed; *out becomes an empty array. The errors are parse_array's. */
+static int parse_streamed(parser *ps, json_value *out)
+{
+    out->type = JSON_ARRAY;
+    ps->each_done = 1;
+    if (enter(ps) != 0)
+        return -1;
+    json_doc *doc = ps->doc, scratch;
+    memset(&scratch, 0, sizeof scratch);
+    ps->doc = &scratch;
+    ps->given_back = ps->p; /* what comes before is the root's */
+    int status = 0;
+    int empty = ps->p < ps->end && *ps->p == ']';
+    for (size_t index = 0; !empty; index++) {
+        json_value item;
+        memset(&item, 0, sizeof item);
+        if (parse_value(ps, &item) != 0) {
+            status = -1;
+            break;
+        }
+        if (ps->each && ps->each(ps->each_user, index, &item) != 0)
+            ps->each = NULL;
+        arena_reset(&scratch);
+        give_back(ps);
+        skip_space(ps);
+        char here[16];
+        if (ps->p < ps->end && *ps->p == ',') {
+            ps->p++;
+            skip_space(ps);
+            continue;
+        }
+        if (ps->p < ps->end && *ps->p == ']')
+            break;
+        fail(ps, "expected ',' or ']' after an array element, found %s",
+             describe_here(ps, here, sizeof here));
+        status = -1;
+        break;
+    }
+    for (chunk *c = scratch.chunks, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    ps->doc = doc;
+    if (status != 0)
+        return -1;
+    out->count = 0;
+    out->items = NULL;
+    ps->p++;
+    ps->depth--;
+    return 0;
+}
+
+/* Whether the member named `key` whose value begins at the cursor is the
+ * root's member to stream. */
+static int streamed_here(const parser *ps, const char *key)
+{
+    return ps->each_key && !ps->each_done && ps->depth == 1 && ps->p < ps->end &&
+           *ps->p == '[' && strcmp(key, ps->each_key) == 0;
+}
+
 static int parse_object(parser *ps, json_value *out)
 {
     size_t base = ps->top, key_base = ps->key_top;
@@ -513,7 +619,8 @@ static int parse_object(parser *ps, json_value *out)
         skip_space(ps);
         json_value item;
         memset(&item, 0, sizeof item);
-        if (parse_value(ps, &item) != 0)
+        item.line = ps->line;
+        if ((streamed_here(ps, key) ? parse_streamed(ps, &item) : parse_value(ps, &item)) != 0)
             return -1;
         push_key(ps, key);
         push_value(ps, &item);
@@ -585,9 +692,17 @@ void json_free(json_value *root)
     free(doc);
 }
 
+/* What json_parse_each streams: the root's member `key`, to `each`. */
+typedef struct each_spec {
+    const char *key;
+    json_each_fn *each;
+    void *user;
+} each_spec;
+
 /* Parses `len` bytes at buffer + 1, where `buffer` (len + 2 bytes) becomes
- * the document's. */
-static json_value *parse_owned(char *buffer, size_t len, json_error *err)
+ * the document's; streams what `streamed` names (NULL: nothing). */
+static json_value *parse_owned(char *buffer, size_t len, const each_spec *streamed,
+                               json_error *err)
 {
     char *text = buffer + 1;
     text[len] = '\0';
@@ -595,6 +710,11 @@ static json_value *parse_owned(char *buffer, size_t len, json_error *err)
     doc->source = buffer;
     parser ps = {.p = text, .end = text + len, .line_start = text, .line = 1, .err = err,
                  .doc = doc};
+    if (streamed) {
+        ps.each_key = streamed->key;
+        ps.each = streamed->each;
+        ps.each_user = streamed->user;
+    }
     if (err)
         memset(err, 0, sizeof *err);
     if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte order mark */
@@ -621,7 +741,16 @@ json_value *json_parse(const char *text, size_t len, json_error *err)
 {
     char *buffer = xmalloc(len + 2);
     memcpy(buffer + 1, text, len);
-    return parse_owned(buffer, len, err);
+    return parse_owned(buffer, len, NULL, err);
+}
+
+json_value *json_parse_each(const char *text, size_t len, const char *key, json_each_fn *each,
+                            void *user, json_error *err)
+{
+    char *buffer = xmalloc(len + 2);
+    memcpy(buffer + 1, text, len);
+    each_spec streamed = {key, each, user};
+    return parse_owned(buffer, len, &streamed, err);
 }
 
 /* "1 GiB", "64 KiB", "100 bytes". */
@@ -645,7 +774,8 @@ static void too_large(const char *path, size_t max_bytes)
             limit);
 }
 
-json_value *json_read_file_max(const char *path, size_t max_bytes)
+/* json_read_file_max, streaming what `streamed` names (NULL: nothing). */
+static json_value *read_file(const char *path, size_t max_bytes, const each_spec *streamed)
 {
     /* O_NONBLOCK: a named pipe without a writer is not waited for. */
     int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
@@ -708,7 +838,7 @@ json_value *json_read_file_max(const char *path, size_t max_bytes)
         return NULL;
     }
     json_error err;
-    json_value *root = parse_owned(buffer, total, &err);
+    json_value *root = parse_owned(buffer, total, streamed, &err);
     if (!root && err.column == 0)
         diag_at(path, err.line, "%s", err.message);
     else if (!root)
@@ -716,9 +846,21 @@ json_value *json_read_file_max(const char *path, size_t max_bytes)
     return root;
 }
 
+json_value *json_read_file_max(const char *path, size_t max_bytes)
+{
+    return read_file(path, max_bytes, NULL);
+}
+
 json_value *json_read_file(const char *path)
 {
-    return json_read_file_max(path, JSON_MAX_FILE_BYTES);
+    return read_file(path, JSON_MAX_FILE_BYTES, NULL);
+}
+
+json_value *json_read_file_each(const char *path, const char *key, json_each_fn *each,
+                                void *user)
+{
+    each_spec streamed = {key, each, user};
+    return read_file(path, JSON_MAX_FILE_BYTES, &streamed);
 }
 
 int json_check_results(const json_value *doc, const char *path)

@@ -9,7 +9,9 @@
  * document's text is kept and strings and numbers are decoded in place in
  * it (no allocation per value), and each array's or object's members lie
  * in one block of an arena the root owns. A value takes 32 bytes, a member
- * name 8 more. Files are read with a bound (JSON_MAX_FILE_BYTES).
+ * name 8 more. Files are read with a bound (JSON_MAX_FILE_BYTES). One
+ * array can be streamed instead (json_parse_each): a results file's rows
+ * are read one at a time, never all in the tree.
  *
  *     json_value *doc = json_read_file("results.json");
  *     if (!doc) return 2;              // the error was printed with file:line
@@ -67,6 +69,20 @@ typedef struct json_error {
 #define JSON_MAX_DEPTH 256
 json_value *json_parse(const char *text, size_t len, json_error *err);
 
+/* Streaming one large array (a results file's rows): json_parse_each
+ * parses as json_parse does, to the same errors, but the elements of the
+ * root object's member `key`, when it is an array, are not kept in the
+ * tree: each is handed to `each` as soon as it is parsed, with its index,
+ * and freed after the call (the text it came from is given back to the
+ * system too). `each` returns 0 for the next, nonzero for no more (the
+ * rest is still parsed, for its errors). The tree returned holds the
+ * root's other members, and `key` as an empty array on its line; a
+ * second member named `key` is kept whole (and refused, as any name
+ * given twice). A root that is not an object comes back whole. */
+typedef int json_each_fn(void *user, size_t index, const json_value *element);
+json_value *json_parse_each(const char *text, size_t len, const char *key, json_each_fn *each,
+                            void *user, json_error *err);
+
 /* The largest file json_read_file reads: 1 GiB. */
 #define JSON_MAX_FILE_BYTES ((size_t)1 << 30)
 
@@ -79,6 +95,9 @@ json_value *json_parse(const char *text, size_t len, json_error *err);
 json_value *json_read_file(const char *path);
 /* The same with another limit (tests). */
 json_value *json_read_file_max(const char *path, size_t max_bytes);
+/* json_read_file streaming the root's member `key` (json_parse_each). */
+json_value *json_read_file_each(const char *path, const char *key, json_each_fn *each,
+                                void *user);
 
 /* Reads a redbench results file (redbench -c FILE --format json): a JSON
  * object whose "tool" is "redbench" with a "results" array. Anything else,

@@ -198,6 +198,20 @@ size_t utf8_length(const unsigned char *p)
     return len;
 }
 
+/* Whether the UTF-8 sequence of `seq` bytes at p is a direction control:
+ * U+061C (D8 9C), U+200E and U+200F (E2 80 8E, 8F), U+202A-U+202E (E2 80
+ * AA-AE), U+2066-U+2069 (E2 81 A6-A9). */
+static int direction_control(const unsigned char *p, size_t seq)
+{
+    if (seq == 2)
+        return p[0] == 0xd8 && p[1] == 0x9c;
+    if (seq != 3 || p[0] != 0xe2)
+        return 0;
+    if (p[1] == 0x80)
+        return p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae);
+    return p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9;
+}
+
 char *printable_text(const char *text)
 {
     const unsigned char *p = (const unsigned char *)(text ? text : "");
@@ -207,8 +221,9 @@ char *printable_text(const char *text)
     while (*p) {
         unsigned c = *p;
         size_t seq = c >= 0x80 ? utf8_length(p) : 0;
-        /* U+0080..U+009F, the C1 controls, are C2 80..C2 9F in UTF-8. */
-        if (seq == 2 && c == 0xc2 && p[1] < 0xa0)
+        /* U+0080..U+009F, the C1 controls, are C2 80..C2 9F in UTF-8; a
+         * direction control is escaped byte by byte too. */
+        if ((seq == 2 && c == 0xc2 && p[1] < 0xa0) || direction_control(p, seq))
             seq = 0;
         if (seq > 0) {
             memcpy(out + n, p, seq);
@@ -290,14 +305,18 @@ char *markup_text(const char *text)
 void put_markup(FILE *out, const char *text)
 {
     char *shown = markup_text(text);
-    for (const char *s = shown; *s; s++) {
+    for (const char *s = shown; *s;) {
+        size_t plain = strcspn(s, "&<>\""); /* written as they are, at once */
+        fwrite(s, 1, plain, out);
+        s += plain;
         switch (*s) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
         case '>': fputs("&gt;", out); break;
         case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
+        default: continue; /* the end */
         }
+        s++;
     }
     free(shown);
 }

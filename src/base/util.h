@@ -44,9 +44,12 @@ char *join_words(const char *const *words, size_t count, const char *sep);
 
 /* A new copy of text (NULL: "") that is safe to show on a terminal: control
  * bytes (below 0x20, DEL, the C1 controls 0x80-0x9f whether raw or written
- * in UTF-8, so ESC and CSI sequences too) and bytes that are not valid UTF-8
- * are written as escapes: \n, \r, \t, else \xNN (one per byte). Valid
- * UTF-8 text is kept as it is. For text read from files or given by
+ * in UTF-8, so ESC and CSI sequences too), Unicode's direction controls
+ * (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069, which show the
+ * text after them in another order than it is written: a name could pass
+ * for another) and bytes that are not valid UTF-8 are written as escapes:
+ * \n, \r, \t, else \xNN (one per byte: U+202E is \xe2\x80\xae). Other
+ * valid UTF-8 text is kept as it is. For text read from files or given by
  * plugins, before it reaches a terminal or a report. */
 char *printable_text(const char *text);
 

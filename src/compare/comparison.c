@@ -137,15 +137,43 @@ static double row_energy(const rb_row *row)
                : 0;
 }
 
-/* A row of the typed set, as compare keeps it: its texts and samples are
- * the file's own copies. */
-static void load_row(rb_compare_file *file, const rb_results *res, size_t position,
-                     double *pool, size_t *reps_pool, double *energy_pool, size_t *ones,
-                     rb_compare_row *out)
+/* A file's rows as they are loaded: the rows and pools grow as rows come,
+ * and each row's plugin is kept until the whole file is read (its
+ * SHA-256 is known then). */
+typedef struct compare_loading {
+    rb_compare_file *file;
+    size_t cap_rows, n_samples, cap_samples, n_reps, cap_reps, n_energy, cap_energy;
+    const rb_loaded_plugin **plugins; /* each row's */
+} compare_loading;
+
+/* Room for `more` items after `count` in *pool (of *cap). */
+static void pool_reserve(void *pool_ptr, size_t count, size_t more, size_t *cap, size_t size)
 {
-    const rb_row *row = &res->rows[position];
+    void **pool = pool_ptr;
+    if (count + more <= *cap && *pool)
+        return;
+    size_t want = *cap ? *cap : 1024;
+    while (want < count + more)
+        want *= 2;
+    *pool = xrealloc(*pool, want * size);
+    *cap = want;
+}
+
+/* A row of the typed set, as compare keeps it: its texts are the file's
+ * own copies, its samples, rounds' reps and energies appended to the
+ * file's pools (where compare_loaded points it). */
+static void load_row(void *user, size_t position, const rb_row *row)
+{
+    compare_loading *l = user;
+    rb_compare_file *file = l->file;
+    if (file->n_rows == l->cap_rows) {
+        l->cap_rows = l->cap_rows ? l->cap_rows * 2 : 1024;
+        file->rows = xrealloc(file->rows, l->cap_rows * sizeof *file->rows);
+        l->plugins = xrealloc(l->plugins, l->cap_rows * sizeof *l->plugins);
+    }
+    rb_compare_row *out = &file->rows[file->n_rows];
     const rb_configuration *cfg = row->config;
-    const rb_experiment *exp = res->info.experiment;
+    l->plugins[file->n_rows++] = cfg->plugin;
     memset(out, 0, sizeof *out);
     out->position = position;
     out->run = keep(file, cfg->run && cfg->run->name ? cfg->run->name : "");
@@ -157,15 +185,13 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     out->distribution = keep(file, distribution_name(cfg->distribution));
     out->n = cfg->n;
     out->status = keep(file, row_status_name(row->status));
-    out->reason = keep(file, row->reason);
+    out->reason = keep(file, row_reason(row));
     out->repro = keep(file, repro_name(row->repro.level));
     out->device = row->device_index;
     out->params = load_params(file, cfg);
     out->params_text = out->params->text;
     out->settings[RB_SETTING_TIMING] = keep(file, row->timing);
-    out->settings[RB_SETTING_CACHE] = exp ? keep(file, cache_mode_name(exp->cache)) : NULL;
     out->plugin_version = cfg->plugin ? keep(file, cfg->plugin->desc->version) : NULL;
-    out->plugin_sha256 = cfg->plugin ? keep(file, cfg->plugin->sha256) : NULL;
     char bins[32] = "";
     if (cfg->op == RB_OP_HISTOGRAM)
         snprintf(bins, sizeof bins, "%u", cfg->bins);
@@ -176,29 +202,34 @@ static void load_row(rb_compare_file *file, const rb_results *res, size_t positi
     out->rows = cfg->rows ? cfg->rows : 1;
     out->axis = cfg->axis;
     out->lengths = cfg->lengths;
-    out->samples = pool;
     out->n_samples = row->samples_ns ? row->stats.count : 0;
+    pool_reserve(&file->samples, l->n_samples, out->n_samples, &l->cap_samples,
+                 sizeof *file->samples);
     for (size_t k = 0; k < out->n_samples; k++)
-        pool[k] = row->samples_ns[k];
-    out->round_reps = reps_pool;
+        file->samples[l->n_samples++] = row->samples_ns[k];
     out->n_rounds = out->n_samples ? row->n_rounds : 0;
+    pool_reserve(&file->round_reps, l->n_reps, out->n_rounds, &l->cap_reps,
+                 sizeof *file->round_reps);
     for (size_t k = 0; k < out->n_rounds; k++)
-        reps_pool[k] = row->rounds[k].reps;
+        file->round_reps[l->n_reps++] = row->rounds[k].reps;
     out->energy_j = row_energy(row);
-    out->energy_rounds = energy_pool;
-    out->energy_reps = ones;
+    pool_reserve(&file->energy_rounds, l->n_energy, row->n_rounds + 1, &l->cap_energy,
+                 sizeof *file->energy_rounds);
     for (size_t k = 0; out->energy_j > 0 && k < row->n_rounds; k++)
         if (row->rounds[k].energy_j > 0)
-            energy_pool[out->n_energy_rounds++] = row->rounds[k].energy_j;
+            file->energy_rounds[l->n_energy + out->n_energy_rounds++] = row->rounds[k].energy_j;
     if (out->energy_j > 0 && out->n_energy_rounds == 0)
-        energy_pool[out->n_energy_rounds++] = out->energy_j;
+        file->energy_rounds[l->n_energy + out->n_energy_rounds++] = out->energy_j;
+    l->n_energy += out->n_energy_rounds;
     file->n_with_energy += out->energy_j > 0;
 }
 
-int compare_file_from_results(const char *path, const rb_results *res, rb_compare_file *file)
+/* Once every row is loaded: the file's metadata and devices, each row's
+ * cache regime (the run's) and plugin's SHA-256, and the rows pointed
+ * into the pools. */
+static void compare_loaded(compare_loading *l, const rb_results *res)
 {
-    memset(file, 0, sizeof *file);
-    file->path = path;
+    rb_compare_file *file = l->file;
     const rb_run_info *info = &res->info;
     file->version = keep(file, info->tool_version);
     file->git_revision = keep(file, info->git_revision);
@@ -213,30 +244,44 @@ int compare_file_from_results(const char *path, const rb_results *res, rb_compar
         file->devices[k].uuid = *d->info.uuid ? keep(file, d->info.uuid) : NULL;
         file->devices[k].index = d->device;
     }
-    size_t n_samples = 0, n_rounds = 0, n_energy = 0;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        n_samples += res->rows[k].samples_ns ? res->rows[k].stats.count : 0;
-        n_rounds += res->rows[k].n_rounds;
-        n_energy += res->rows[k].n_rounds ? res->rows[k].n_rounds : 1;
-    }
-    file->energy_rounds = xcalloc(n_energy ? n_energy : 1, sizeof *file->energy_rounds);
-    file->energy_reps = xcalloc(n_energy ? n_energy : 1, sizeof *file->energy_reps);
-    for (size_t k = 0; k < n_energy; k++)
+    if (!file->rows)
+        file->rows = xcalloc(1, sizeof *file->rows);
+    pool_reserve(&file->samples, l->n_samples, 1, &l->cap_samples, sizeof *file->samples);
+    pool_reserve(&file->round_reps, l->n_reps, 1, &l->cap_reps, sizeof *file->round_reps);
+    pool_reserve(&file->energy_rounds, l->n_energy, 1, &l->cap_energy,
+                 sizeof *file->energy_rounds);
+    file->energy_reps = xcalloc(l->n_energy ? l->n_energy : 1, sizeof *file->energy_reps);
+    for (size_t k = 0; k < l->n_energy; k++)
         file->energy_reps[k] = 1;
-    file->samples = xcalloc(n_samples ? n_samples : 1, sizeof *file->samples);
-    file->round_reps = xcalloc(n_rounds ? n_rounds : 1, sizeof *file->round_reps);
-    file->rows = xcalloc(res->n_rows ? res->n_rows : 1, sizeof *file->rows);
-    file->n_rows = res->n_rows;
-    double *pool = file->samples;
-    size_t *reps_pool = file->round_reps;
-    double *energy_pool = file->energy_rounds;
-    for (size_t k = 0; k < res->n_rows; k++) {
-        load_row(file, res, k, pool, reps_pool, energy_pool,
-                 file->energy_reps + (energy_pool - file->energy_rounds), &file->rows[k]);
-        pool += file->rows[k].n_samples;
-        reps_pool += file->rows[k].n_rounds;
-        energy_pool += file->rows[k].n_energy_rounds;
+    const rb_experiment *exp = info->experiment;
+    const char *cache = exp ? keep(file, cache_mode_name(exp->cache)) : NULL;
+    double *samples = file->samples, *energy = file->energy_rounds;
+    size_t *reps = file->round_reps, *ones = file->energy_reps;
+    for (size_t k = 0; k < file->n_rows; k++) {
+        rb_compare_row *row = &file->rows[k];
+        row->settings[RB_SETTING_CACHE] = cache;
+        row->plugin_sha256 = l->plugins[k] ? keep(file, l->plugins[k]->sha256) : NULL;
+        row->samples = samples;
+        row->round_reps = reps;
+        row->energy_rounds = energy;
+        row->energy_reps = ones;
+        samples += row->n_samples;
+        reps += row->n_rounds;
+        energy += row->n_energy_rounds;
+        ones += row->n_energy_rounds;
     }
+    free(l->plugins);
+    l->plugins = NULL;
+}
+
+int compare_file_from_results(const char *path, const rb_results *res, rb_compare_file *file)
+{
+    memset(file, 0, sizeof *file);
+    file->path = path;
+    compare_loading l = {.file = file};
+    for (size_t k = 0; k < res->n_rows; k++)
+        load_row(&l, k, &res->rows[k]);
+    compare_loaded(&l, res);
     return 0;
 }
 
@@ -244,11 +289,19 @@ int compare_file_load(const char *path, rb_compare_file *file)
 {
     memset(file, 0, sizeof *file);
     file->path = path;
+    compare_loading l = {.file = file};
     rb_results_file results;
-    if (results_read(path, &results) != 0)
-        return -1;
-    int status = compare_file_from_results(path, &results.res, file);
+    /* each row kept compactly as it is read: the file's rows are never
+     * all held as the reader has them */
+    int status = results_read_each(path, &results, load_row, &l);
+    if (status == 0)
+        compare_loaded(&l, &results.res);
     results_file_free(&results);
+    if (status != 0) {
+        free(l.plugins);
+        compare_file_free(file);
+        file->path = path;
+    }
     return status;
 }
 
@@ -625,8 +678,8 @@ static void judge_pair(rb_compare_pair *p, const rb_compare_criteria *criteria)
     s->median_new = rounds_median(&new_side);
     s->ratio = s->ci_low = s->ci_high = s->p_value = s->p_adjusted = s->p_smallest = NAN;
     const rb_compare_row *bad = a_ok ? b : a;
-    snprintf(s->why, sizeof s->why, "%s is %s%s%.*s", a_ok ? "new" : "old", bad->status,
-             *bad->reason ? ": " : "", 100, bad->reason);
+    compare_set_why(s, "%s is %s%s%.*s", a_ok ? "new" : "old", bad->status,
+                    *bad->reason ? ": " : "", 100, bad->reason);
 }
 
 /* The criteria of energy: time's, with two figures a side at least (one
@@ -671,10 +724,9 @@ static void judge_energy(rb_compare_pair *p, const rb_compare_criteria *criteria
         s->median_old = rounds_median(&old_side);
         s->median_new = rounds_median(&new_side);
         s->ratio = s->median_new / s->median_old;
-        snprintf(s->why, sizeof s->why,
-                 "energy of %zu old and %zu new rounds: energy is one figure a round, and "
-                 "judging it takes two rounds or more on both sides (rounds = K)",
-                 a->n_energy_rounds, b->n_energy_rounds);
+        compare_set_why(s, "energy of %zu old and %zu new rounds: energy is one figure a round, "
+                           "and judging it takes two rounds or more on both sides (rounds = K)",
+                        a->n_energy_rounds, b->n_energy_rounds);
         return;
     }
     rb_compare_criteria c = energy_criteria(criteria);
@@ -872,6 +924,10 @@ void comparison_warn_measured_differently(const rb_comparison *cmp)
 
 void comparison_free(rb_comparison *cmp)
 {
+    for (size_t k = 0; k < cmp->n_pairs; k++) {
+        compare_result_free(&cmp->pairs[k].stats);
+        compare_result_free(&cmp->pairs[k].energy);
+    }
     free(cmp->pairs);
     free(cmp->only_old);
     free(cmp->only_new);

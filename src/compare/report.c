@@ -162,6 +162,13 @@ static void fill_cells(size_t number, const rb_compare_pair *p, char *cells[COL_
     cells[COL_NOTE] = note_text(p);
 }
 
+/* The table's row of pair `k` (an rb_row_cells_fn). */
+static void pair_cells(void *user, size_t k, char **cells)
+{
+    const rb_comparison *cmp = user;
+    fill_cells(k + 1, &cmp->pairs[k], cells);
+}
+
 static void free_cells(char *cells[COL_COUNT])
 {
     for (int c = 0; c < COL_COUNT; c++)
@@ -201,7 +208,7 @@ static void write_pair_notes(FILE *out, const rb_comparison *cmp, int markdown)
         fprintf(out, markdown ? "- #%zu " : "  #%zu ", k + 1);
         put(out, title);
         fputs(": ", out);
-        put(out, p->stats.why);
+        put(out, compare_why(&p->stats));
         fputc('\n', out);
         free(title);
     }
@@ -217,7 +224,7 @@ static void write_pair_notes(FILE *out, const rb_comparison *cmp, int markdown)
         fprintf(out, markdown ? "- #%zu " : "  #%zu ", k + 1);
         put(out, title);
         fputs(": ", out);
-        put(out, p->energy.why);
+        put(out, compare_why(&p->energy));
         fputc('\n', out);
         free(title);
     }
@@ -373,16 +380,10 @@ int compare_report_table(FILE *out, const rb_comparison *cmp)
     }
 
     if (cmp->n_pairs > 0) {
-        char *(*cells)[COL_COUNT] = xcalloc(cmp->n_pairs, sizeof *cells);
         int shown[COL_COUNT];
         shown_columns(cmp, shown);
-        for (size_t k = 0; k < cmp->n_pairs; k++)
-            fill_cells(k + 1, &cmp->pairs[k], cells[k]);
         fputc('\n', out);
-        text_table(out, columns, shown, COL_COUNT, &cells[0][0], cmp->n_pairs);
-        for (size_t k = 0; k < cmp->n_pairs; k++)
-            free_cells(cells[k]);
-        free(cells);
+        text_table_rows(out, columns, shown, COL_COUNT, cmp->n_pairs, pair_cells, (void *)cmp);
     }
 
     write_pair_notes(out, cmp, 0);
@@ -447,7 +448,7 @@ static void csv_energy(FILE *out, const rb_compare_row *old_row, const rb_compar
     fputc(',', out);
     csv_field(out, pair->no_energy ? "none" : verdict_word(e->verdict, RB_QUANTITY_ENERGY), 1);
     fputc(',', out);
-    csv_field(out, pair->no_energy ? pair->no_energy : e->why, 1);
+    csv_field(out, pair->no_energy ? pair->no_energy : compare_why(e), 1);
 }
 
 /* Whether some row of either file has a shape: the CSV then ends with
@@ -508,7 +509,7 @@ static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
         fputc(',', out);
         csv_field(out, verdict_name(s->verdict), 1);
         fputc(',', out);
-        csv_field(out, s->why, 1);
+        csv_field(out, compare_why(s), 1);
     } else {
         double median = sample_median(row->samples, row->n_samples);
         fputc(',', out);
@@ -686,7 +687,7 @@ static void write_energy(json_writer *w, const rb_compare_pair *p)
     json_member_number(w, "p_adjusted", p->no_energy ? NAN : e->p_adjusted);
     json_member_string(w, "verdict",
                        p->no_energy ? "none" : verdict_word(e->verdict, RB_QUANTITY_ENERGY));
-    json_member_string(w, "why", p->no_energy ? p->no_energy : e->why);
+    json_member_string(w, "why", p->no_energy ? p->no_energy : compare_why(e));
     jw_end_object(w);
 }
 
@@ -763,7 +764,7 @@ int compare_report_json(FILE *out, const rb_comparison *cmp)
         json_member_number(&w, "p_adjusted", s->p_adjusted);
         json_member_bool(&w, "became_bad", p->became_bad);
         json_member_string(&w, "verdict", verdict_name(s->verdict));
-        json_member_string(&w, "why", s->why);
+        json_member_string(&w, "why", compare_why(s));
         write_settings(&w, p->old_row, p->new_row);
         jw_key(&w, "measured_differently");
         jw_begin_array_compact(&w);

@@ -6,6 +6,7 @@
 #include "compare/significance.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,42 +362,56 @@ void compare_decide(rb_sample_comparison *out, const rb_compare_criteria *criter
     out->verdict = RB_VERDICT_UNCLEAR;
     if (significant && out->ci_low > upper) {
         out->verdict = RB_VERDICT_SLOWER;
-        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s %s: "
-                 "the %s lies above +%s", out->p_value, adjusted, threshold, up, interval,
-                 threshold);
+        compare_set_why(out, "significant (p = %.2g%s) and more than %s %s: the %s lies above +%s",
+                        out->p_value, adjusted, threshold, up, interval, threshold);
     } else if (significant && out->ci_high < lower) {
         out->verdict = RB_VERDICT_FASTER;
-        snprintf(out->why, sizeof out->why, "significant (p = %.2g%s) and more than %s %s: "
-                 "the %s lies below -%s", out->p_value, adjusted, threshold, down, interval,
-                 threshold);
+        compare_set_why(out, "significant (p = %.2g%s) and more than %s %s: the %s lies below -%s",
+                        out->p_value, adjusted, threshold, down, interval, threshold);
     } else if (out->ratio >= large && out->new_all_above) {
         out->verdict = RB_VERDICT_SLOWER;
-        snprintf(out->why, sizeof out->why,
-                 "%.3gx %s (at least %.3gx) and all %zu new %s above the old median "
-                 "(p = %.2g%s)",
-                 out->ratio, up, large, out->n_new, figures, p, best);
+        compare_set_why(out,
+                        "%.3gx %s (at least %.3gx) and all %zu new %s above the old median "
+                        "(p = %.2g%s)",
+                        out->ratio, up, large, out->n_new, figures, p, best);
     } else if (out->ratio <= 1 / large && out->new_all_below) {
         out->verdict = RB_VERDICT_FASTER;
-        snprintf(out->why, sizeof out->why,
-                 "%.3gx %s (at least %.3gx) and all %zu new %s below the old median "
-                 "(p = %.2g%s)",
-                 1 / out->ratio, down, large, out->n_new, figures, p, best);
+        compare_set_why(out,
+                        "%.3gx %s (at least %.3gx) and all %zu new %s below the old median "
+                        "(p = %.2g%s)",
+                        1 / out->ratio, down, large, out->n_new, figures, p, best);
     } else if (out->ci_low >= lower && out->ci_high <= upper) {
         out->verdict = RB_VERDICT_SAME;
-        snprintf(out->why, sizeof out->why, "the %s lies within %s either way", interval,
-                 threshold);
+        compare_set_why(out, "the %s lies within %s either way", interval, threshold);
     } else if (significant) {
-        snprintf(out->why, sizeof out->why,
-                 "a significant change (p = %.2g%s), but the %s reaches within %s", out->p_value,
-                 adjusted, interval, threshold);
+        compare_set_why(out, "a significant change (p = %.2g%s), but the %s reaches within %s",
+                        out->p_value, adjusted, interval, threshold);
         add_settling(out, criteria);
     } else {
-        snprintf(out->why, sizeof out->why,
-                 "no significant change (p = %.2g%s), but the %s reaches past %s", out->p_value,
-                 adjusted, interval, threshold);
+        compare_set_why(out, "no significant change (p = %.2g%s), but the %s reaches past %s",
+                        out->p_value, adjusted, interval, threshold);
         add_settling(out, criteria);
     }
 }
+
+void compare_set_why(rb_sample_comparison *s, const char *fmt, ...)
+{
+    char text[RB_WHY_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    free(s->why);
+    s->why = xstrdup(text);
+}
+
+void compare_result_free(rb_sample_comparison *s)
+{
+    free(s->why);
+    s->why = NULL;
+}
+
+const char *compare_why(const rb_sample_comparison *s) { return s->why ? s->why : ""; }
 
 /* The start of every comparison: *out cleared to an unclear verdict of one
  * round a side, with the counts and medians given and every statistic
@@ -464,17 +479,16 @@ static void add_settling(rb_sample_comparison *out, const rb_compare_criteria *c
 {
     if (!(out->ci_low > 0) || !(out->ci_high > 0) || !(out->ratio > 0))
         return;
-    size_t used = strlen(out->why), len = sizeof out->why;
-    char *at = out->why + used;
     const char *what = out->quantity == RB_QUANTITY_ENERGY ? "energy" : "time";
+    char spread[RB_WHY_MAX] = ""; /* kept only where it fits whole */
     if (!isnan(out->spread_old) && !isnan(out->spread_new)) {
-        int n = snprintf(at, len - used, out->from_rounds
+        int n = snprintf(spread, sizeof spread, out->from_rounds
                              ? "; the rounds' median %ss spread %.3g%% (old) and %.3g%% (new)"
                              : "; the samples' %ss spread %.3g%% (old) and %.3g%% (new), "
                                "interquartile",
                          what, 100 * out->spread_old, 100 * out->spread_new);
-        used += n > 0 && (size_t)n < len - used ? (size_t)n : 0;
-        at = out->why + used;
+        if (!(n > 0 && strlen(out->why ? out->why : "") + (size_t)n < RB_WHY_MAX))
+            spread[0] = '\0';
     }
     double half = 0.5 * log(out->ci_high / out->ci_low);
     double room = log(1 + criteria->threshold);
@@ -506,7 +520,8 @@ static void add_settling(rb_sample_comparison *out, const rb_compare_criteria *c
                      "the interval narrows to within %g%%)", need < 2 ? 2 : need,
                      100 * criteria->threshold);
     }
-    snprintf(at, len - used, "; settle it with %s, or %s", rounds, threshold);
+    compare_set_why(out, "%s%s; settle it with %s, or %s", out->why ? out->why : "", spread,
+                    rounds, threshold);
 }
 
 /* Whether there are enough samples a side and both medians are positive;
@@ -514,13 +529,12 @@ static void add_settling(rb_sample_comparison *out, const rb_compare_criteria *c
 static int comparable(rb_sample_comparison *out, const rb_compare_criteria *criteria)
 {
     if (out->n_old < criteria->min_samples || out->n_new < criteria->min_samples) {
-        snprintf(out->why, sizeof out->why,
-                 "too few samples (%zu old, %zu new; %zu of each are needed)", out->n_old,
-                 out->n_new, criteria->min_samples);
+        compare_set_why(out, "too few samples (%zu old, %zu new; %zu of each are needed)",
+                        out->n_old, out->n_new, criteria->min_samples);
         return 0;
     }
     if (!(out->median_old > 0) || !(out->median_new > 0)) {
-        snprintf(out->why, sizeof out->why, "a median time is not positive");
+        compare_set_why(out, "a median time is not positive");
         return 0;
     }
     return 1;
@@ -539,7 +553,7 @@ void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, s
     double low, high;
     if (bootstrap_ratio_interval(old_ns, n_old, new_ns, n_new, confidence, criteria->resamples,
                                  criteria->seed, &low, &high) != 0) {
-        snprintf(out->why, sizeof out->why, "the old samples hold times that are not positive");
+        compare_set_why(out, "the old samples hold times that are not positive");
         return;
     }
     /* One run per file: widen by the run-to-run allowance. */
@@ -683,8 +697,8 @@ void compare_rounds(const rb_round_samples *old_side, const rb_round_samples *ne
     double low, high, spread, tail;
     if (hierarchical_ratio_interval(old_side, new_side, 1 - criteria->alpha, criteria->resamples,
                                     criteria->seed, &low, &high, &spread, &tail) != 0) {
-        snprintf(out->why, sizeof out->why, "the rounds' samples do not add up, or hold times "
-                 "that are not positive");
+        compare_set_why(out, "the rounds' samples do not add up, or hold times that are not "
+                             "positive");
         return;
     }
     out->ci_low = low;

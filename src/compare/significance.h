@@ -101,11 +101,27 @@ typedef struct rb_sample_comparison {
                                median: over rounds, the range of the rounds'
                                medians; in one run, the samples'
                                interquartile range; NaN unknown */
-    char why[512];          /* one line saying how the verdict was reached
-                               (and, when unclear, what would settle it) */
+    char *why;              /* one line saying how the verdict was reached
+                               (and, when unclear, what would settle it), at
+                               most RB_WHY_MAX - 1 bytes; the comparison's
+                               own (compare_result_free) */
     int quantity;           /* enum rb_quantity: the words compare_decide
                                uses (comparisons begin with time) */
 } rb_sample_comparison;
+
+/* The longest why, in bytes with its NUL (a longer one is cut). */
+#define RB_WHY_MAX 512
+
+/* Sets a comparison's why, formatted and cut to RB_WHY_MAX - 1 bytes, in
+ * place of the one before (the arguments may point into it). */
+void compare_set_why(rb_sample_comparison *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Frees what a comparison owns (its why). compare_samples and
+ * compare_rounds make a comparison afresh, over whatever *out held: free
+ * one made before in the same place first. */
+void compare_result_free(rb_sample_comparison *s);
+/* Its why, "" when it has none. */
+const char *compare_why(const rb_sample_comparison *s);
 
 /* Compares two sets of samples (neither is modified). */
 void compare_samples(const double *old_ns, size_t n_old, const double *new_ns, size_t n_new,

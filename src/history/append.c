@@ -145,7 +145,7 @@ static int insert_rows(rb_history *h, const rb_results *res, long long id)
         sqlite3_bind_text(st, k++, distribution_name(c->distribution), -1, SQLITE_STATIC);
         sqlite3_bind_text(st, k++, device, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, k++, row_status_name(row->status), -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, k++, row->reason, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, k++, row_reason(row), -1, SQLITE_TRANSIENT);
         bind_text(st, k++, row->timing);
         sqlite3_bind_int64(st, k++, (sqlite3_int64)row->stats.count);
         int timed = row->stats.count > 0;

@@ -206,6 +206,14 @@ int history_compare_file_load(const char *path, rb_compare_file *file)
 {
     memset(file, 0, sizeof *file);
     file->path = path;
+    char *db, *which;
+    int kind = history_spec_parse(path, &db, &which);
+    if (kind == 0) /* a results file: its rows read one at a time */
+        return compare_file_load(path, file);
+    if (kind < 0)
+        return -1;
+    free(db);
+    free(which);
     rb_results_file results;
     if (history_results_read(path, &results) != 0)
         return -1;

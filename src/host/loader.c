@@ -2,7 +2,8 @@
  * opened only when it is a regular file; its entry point gives a
  * descriptor, which is checked (descriptor_check.c) and serialized
  * (descriptor_wire.c). For discovery the loading process does it (forked,
- * in its own process group, its standard streams on /dev/null): it opens
+ * in its own process group, its standard streams on /dev/null, no other
+ * descriptor of the host's but its socket): it opens
  * one file at a time as asked over a socket and sends back the serialized
  * descriptor or the reason it was rejected; one that dies or does not
  * answer within REDBENCH_LOAD_TIMEOUT seconds (default 10) is killed, and
@@ -34,6 +35,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "base/descriptors.h"
 #include "base/units.h"
 #include "base/util.h"
 #include "host/descriptor_check.h"
@@ -213,6 +215,9 @@ static void loader_main(int fd)
     if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
         dup2(null, STDERR_FILENO) < 0)
         _exit(3);
+    /* the plugins it loads get its socket and the standard streams, nothing
+     * else the host had open (results, the caller's descriptors) */
+    descriptors_close_all_but(&fd, 1);
     signal(SIGPIPE, SIG_DFL);
     for (;;) {
         uint32_t len;

@@ -35,19 +35,33 @@ static void text_line(FILE *out, const rb_column *columns, const int *shown, siz
     fputc('\n', out);
 }
 
-void text_table(FILE *out, const rb_column *columns, const int *shown, size_t n_columns,
-                char *const *cells, size_t n_rows)
+static void free_row(char **cells, size_t n_columns)
+{
+    for (size_t c = 0; c < n_columns; c++) {
+        free(cells[c]);
+        cells[c] = NULL;
+    }
+}
+
+void text_table_rows(FILE *out, const rb_column *columns, const int *shown, size_t n_columns,
+                     size_t n_rows, rb_row_cells_fn *fill, void *user)
 {
     size_t *width = xcalloc(n_columns, sizeof *width);
+    char **cells = xcalloc(n_columns, sizeof *cells);
     char **titles = xcalloc(n_columns, sizeof *titles);
     char **rules = xcalloc(n_columns, sizeof *rules);
-    for (size_t c = 0; c < n_columns; c++) {
+    for (size_t c = 0; c < n_columns; c++)
         width[c] = display_width(columns[c].title);
-        for (size_t k = 0; k < n_rows; k++) {
-            size_t w = display_width(cells[k * n_columns + c]);
+    for (size_t k = 0; k < n_rows; k++) {
+        fill(user, k, cells);
+        for (size_t c = 0; c < n_columns; c++) {
+            size_t w = display_width(cells[c]);
             if (w > width[c])
                 width[c] = w;
         }
+        free_row(cells, n_columns);
+    }
+    for (size_t c = 0; c < n_columns; c++) {
         titles[c] = (char *)columns[c].title;
         rules[c] = xmalloc(width[c] + 1);
         memset(rules[c], '-', width[c]);
@@ -55,13 +69,36 @@ void text_table(FILE *out, const rb_column *columns, const int *shown, size_t n_
     }
     text_line(out, columns, shown, n_columns, titles, width);
     text_line(out, columns, shown, n_columns, rules, width);
-    for (size_t k = 0; k < n_rows; k++)
-        text_line(out, columns, shown, n_columns, cells + k * n_columns, width);
-    for (size_t c = 0; c < n_columns; c++)
-        free(rules[c]);
+    for (size_t k = 0; k < n_rows; k++) {
+        fill(user, k, cells);
+        text_line(out, columns, shown, n_columns, cells, width);
+        free_row(cells, n_columns);
+    }
+    free_row(rules, n_columns);
     free(rules);
     free(titles);
+    free(cells);
     free(width);
+}
+
+/* A table's cells given whole (text_table): copies of one row's. */
+typedef struct given_cells {
+    char *const *cells;
+    size_t n_columns;
+} given_cells;
+
+static void copy_row(void *user, size_t row, char **cells)
+{
+    const given_cells *given = user;
+    for (size_t c = 0; c < given->n_columns; c++)
+        cells[c] = xstrdup(given->cells[row * given->n_columns + c]);
+}
+
+void text_table(FILE *out, const rb_column *columns, const int *shown, size_t n_columns,
+                char *const *cells, size_t n_rows)
+{
+    given_cells given = {cells, n_columns};
+    text_table_rows(out, columns, shown, n_columns, n_rows, copy_row, &given);
 }
 
 void md_table_head(FILE *out, const rb_column *columns, const int *shown, size_t n_columns,

@@ -24,6 +24,16 @@ typedef struct rb_column {
 void text_table(FILE *out, const rb_column *columns, const int *shown, size_t n_columns,
                 char *const *cells, size_t n_rows);
 
+/* The same with each row's cells made when they are needed, so that a
+ * table of a million rows is never held whole: fill(user, row, cells)
+ * sets the n_columns cells of `row`, each a new string, which the table
+ * frees. Every row is made twice: once to measure the columns, once to
+ * write it. `shown` is read once every row was made the first time (so
+ * fill may set it). */
+typedef void rb_row_cells_fn(void *user, size_t row, char **cells);
+void text_table_rows(FILE *out, const rb_column *columns, const int *shown, size_t n_columns,
+                     size_t n_rows, rb_row_cells_fn *fill, void *user);
+
 /* A Markdown table's header and rule (a number column's rule is
  * `number_rule`, "--:" or "---:"), then each row's cells escaped
  * (md_text); the columns whose shown[c] is set (NULL: all). */

@@ -615,7 +615,7 @@ static int reason_summary(FILE *out, const rb_results *res, const rb_outcome_gro
     if (more)
         fputs(", ...", out);
     fputs("): ", out);
-    const char *reason = first->reason;
+    const char *reason = row_reason(first);
     size_t len = strcspn(reason, "\n");
     int cut = len > 160 || reason[len];
     char *line = xstrndup(reason, len > 160 ? 160 : len);
@@ -630,8 +630,11 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
     static const char *const names[] = {"run", "params_text", "op", "dtype", "n",
                                         "rows", "axis", "lengths"};
     int shown[RB_ARRAY_LEN(names)];
-    for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
+    const rb_field *fields[RB_ARRAY_LEN(names)];
+    for (size_t c = 0; c < RB_ARRAY_LEN(names); c++) {
         shown[c] = !shape_field(names[c]) || shape_column_shown(res, names[c]);
+        fields[c] = row_field(names[c]);
+    }
     rb_outcome_groups g;
     outcome_groups(res, row_folded, &g);
     size_t reasons = g.n_groups;
@@ -644,13 +647,13 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
         fputs("<details class=\"reason\">", out);
         if (reason_summary(out, res, &g, group)) { /* the reason in full */
             fputs("\n<p class=\"reason\">", out);
-            put_html_lines(out, first->reason);
+            put_html_lines(out, row_reason(first));
             fputs("</p>", out);
         }
         fputs("\n<div class=\"wide\"><table class=\"results folded\">\n<tr><th>#</th>", out);
         for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
             if (shown[c])
-                column_header(out, row_field(names[c]),
+                column_header(out, fields[c],
                               strcmp(names[c], "params_text") == 0 ? "params"
                               : strcmp(names[c], "n") == 0        ? "n (elements)"
                                                                   : NULL);
@@ -661,7 +664,7 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
                     row_status_name(row->status), row->config->index + 1);
             for (size_t c = 0; c < RB_ARRAY_LEN(names); c++)
                 if (shown[c])
-                    field_cell(out, res, row, row_field(names[c]));
+                    field_cell(out, res, row, fields[c]);
             fputs("</tr>\n", out);
         }
         fputs("</table></div>\n</details>\n", out);

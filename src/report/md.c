@@ -125,9 +125,9 @@ static char *notes_text(const rb_results *res, const rb_row *row)
         throttle_reason_text(row->throttle_reasons, reasons, sizeof reasons);
         sb_printf(&sb, "%sthrottled: %s", sb.len ? "; " : "", reasons);
     }
-    if (row->energy_note[0])
+    if (*row_energy_note(row))
         sb_printf(&sb, "%senergy (%s): %s", sb.len ? "; " : "",
-                  energy_source_name(row->energy_source), row->energy_note);
+                  energy_source_name(row->energy_source), row_energy_note(row));
     return sb.data ? sb.data : xstrdup("-");
 }
 
@@ -152,12 +152,14 @@ static int md_column_shown(const rb_results *res, const char *name)
     return 0;
 }
 
-static void write_row(FILE *out, const rb_results *res, const rb_row *row, const int *shown)
+/* A row of the table; fields[c] is the field of columns[c] (NULL: the notes). */
+static void write_row(FILE *out, const rb_results *res, const rb_row *row,
+                      const rb_field *const *fields, const int *shown)
 {
     rb_row_ref ref = {res, row};
     char *cells[RB_ARRAY_LEN(columns)];
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
-        cells[c] = columns[c] ? field_text(row_field(columns[c]), &ref) : notes_text(res, row);
+        cells[c] = fields[c] ? field_text(fields[c], &ref) : notes_text(res, row);
     md_table_row(out, cells, shown, RB_ARRAY_LEN(columns));
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++)
         free(cells[c]);
@@ -168,15 +170,16 @@ static void write_table(FILE *out, const rb_results *res)
     if (res->n_rows == 0)
         return;
     rb_column layout[RB_ARRAY_LEN(columns)];
+    const rb_field *fields[RB_ARRAY_LEN(columns)];
     int shown[RB_ARRAY_LEN(columns)];
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
-        const rb_field *f = columns[c] ? row_field(columns[c]) : NULL;
+        const rb_field *f = fields[c] = columns[c] ? row_field(columns[c]) : NULL;
         layout[c] = (rb_column){f ? f->title : "notes", f && field_unit_is_number(f->unit)};
         shown[c] = md_column_shown(res, columns[c]);
     }
     md_table_head(out, layout, shown, RB_ARRAY_LEN(columns), "--:");
     for (size_t k = 0; k < res->n_rows; k++)
-        write_row(out, res, &res->rows[k], shown);
+        write_row(out, res, &res->rows[k], fields, shown);
     fputc('\n', out);
 }
 

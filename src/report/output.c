@@ -307,7 +307,7 @@ static int by_outcome(const void *a, const void *b)
     const rb_row *p = &sorted_rows[x], *q = &sorted_rows[y];
     if (p->status != q->status)
         return p->status < q->status ? -1 : 1;
-    int c = strcmp(p->reason, q->reason);
+    int c = strcmp(row_reason(p), row_reason(q));
     if (c)
         return c;
     return x < y ? -1 : x > y;
@@ -337,7 +337,7 @@ void outcome_groups(const rb_results *res, int (*member)(const rb_row *row),
     for (size_t k = 0; k < n; k++) {
         const rb_row *row = &res->rows[rows[k]];
         if (k == 0 || row->status != res->rows[rows[k - 1]].status ||
-            strcmp(row->reason, res->rows[rows[k - 1]].reason) != 0)
+            strcmp(row_reason(row), row_reason(&res->rows[rows[k - 1]])) != 0)
             groups[n_groups++] = (rb_outcome_group){k, 0};
         groups[n_groups - 1].count++;
     }

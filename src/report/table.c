@@ -94,18 +94,20 @@ static char *notes_cell(const rb_results *res, const rb_row *row)
         sb_printf(&sb, "%s%s", sb.len ? "," : "", row->stopped_by);
     if (row->throttled)
         sb_printf(&sb, "%sthrottled", sb.len ? "," : "");
-    if (row->energy_note[0])
+    if (*row_energy_note(row))
         sb_printf(&sb, "%senergy", sb.len ? "," : "");
     return sb.data ? sb.data : xstrdup("");
 }
 
-static void fill_cells(const rb_results *res, const rb_row *row, char *cells[COL_COUNT])
+/* fields[c]: the field of columns[c], NULL for a column of the table's own. */
+static void fill_cells(const rb_results *res, const rb_row *row, const rb_field *const *fields,
+                       char *cells[COL_COUNT])
 {
     rb_row_ref ref = {res, row};
     for (int c = 0; c < COL_COUNT; c++) {
-        if (!columns[c].field)
+        if (!fields[c])
             continue;
-        char *text = field_text(row_field(columns[c].field), &ref);
+        char *text = field_text(fields[c], &ref);
         cells[c] = one_line(text); /* control characters as spaces */
         free(text);
     }
@@ -143,11 +145,53 @@ static void write_in_cache_note(FILE *out, const rb_results *res)
             over, over == 1 ? "" : "s", most, size);
 }
 
+/* The table's rows being written: the shown columns are found as each
+ * row is made the first time (a rb_row_cells_fn). */
+typedef struct table_rows {
+    const rb_results *res;
+    const rb_field *fields[COL_COUNT];
+    int shown[COL_COUNT];
+} table_rows;
+
+static void row_cells(void *user, size_t k, char **cells)
+{
+    table_rows *t = user;
+    const rb_row *row = &t->res->rows[k];
+    int *shown = t->shown;
+    fill_cells(t->res, row, t->fields, cells);
+    if (row->stats.count > 0 && row->pct_measured_peak > 0)
+        shown[COL_PCT_MEASURED] = 1;
+    if (row->stats.count > 0 && row->pct_peak > 0)
+        shown[COL_PCT_PEAK] = 1;
+    if (row->error_ratio_known)
+        shown[COL_ERROR_RATIO] = 1;
+    if (row->ranks > 1 || row->busbw_gbs > 0)
+        shown[COL_RANKS] = shown[COL_BUSBW] = 1;
+    if (sweep_is_shaped(row->config))
+        shown[COL_ROWS] = 1;
+    if (row->config->axis == RB_AXIS_COLUMN)
+        shown[COL_AXIS] = 1;
+    if (row->config->lengths == RB_LENGTHS_RAGGED)
+        shown[COL_LENGTHS] = 1;
+    if (row->scaling > 0)
+        shown[COL_SCALING] = 1;
+    if (row->energy_source != RB_ENERGY_NONE && row->energy_j > 0)
+        shown[COL_JPGB] = shown[COL_WATTS] = 1;
+    if (row->determinism != RB_DETERMINISM_UNKNOWN)
+        shown[COL_DETERMINISTIC] = 1;
+    if (row->repro.level != RB_REPRO_UNKNOWN)
+        shown[COL_REPRO] = 1;
+    if (*cells[COL_NOTES])
+        shown[COL_NOTES] = 1;
+}
+
 static void write_table(FILE *out, const rb_results *res)
 {
-    char *(*cells)[COL_COUNT] = xcalloc(res->n_rows, sizeof *cells);
     rb_column layout[COL_COUNT];
-    int shown[COL_COUNT];
+    table_rows t = {.res = res};
+    int *shown = t.shown;
+    for (int c = 0; c < COL_COUNT; c++)
+        t.fields[c] = columns[c].field ? row_field(columns[c].field) : NULL;
 
     for (int c = 0; c < COL_COUNT; c++) {
         layout[c] = (rb_column){column_title(c), columns[c].right};
@@ -156,41 +200,8 @@ static void write_table(FILE *out, const rb_results *res)
                    c != COL_BUSBW && c != COL_SCALING && c != COL_JPGB && c != COL_WATTS &&
                    c != COL_ROWS && c != COL_AXIS && c != COL_LENGTHS;
     }
-    for (size_t k = 0; k < res->n_rows; k++) {
-        const rb_row *row = &res->rows[k];
-        fill_cells(res, row, cells[k]);
-        if (row->stats.count > 0 && row->pct_measured_peak > 0)
-            shown[COL_PCT_MEASURED] = 1;
-        if (row->stats.count > 0 && row->pct_peak > 0)
-            shown[COL_PCT_PEAK] = 1;
-        if (row->error_ratio_known)
-            shown[COL_ERROR_RATIO] = 1;
-        if (row->ranks > 1 || row->busbw_gbs > 0)
-            shown[COL_RANKS] = shown[COL_BUSBW] = 1;
-        if (sweep_is_shaped(row->config))
-            shown[COL_ROWS] = 1;
-        if (row->config->axis == RB_AXIS_COLUMN)
-            shown[COL_AXIS] = 1;
-        if (row->config->lengths == RB_LENGTHS_RAGGED)
-            shown[COL_LENGTHS] = 1;
-        if (row->scaling > 0)
-            shown[COL_SCALING] = 1;
-        if (row->energy_source != RB_ENERGY_NONE && row->energy_j > 0)
-            shown[COL_JPGB] = shown[COL_WATTS] = 1;
-        if (row->determinism != RB_DETERMINISM_UNKNOWN)
-            shown[COL_DETERMINISTIC] = 1;
-        if (row->repro.level != RB_REPRO_UNKNOWN)
-            shown[COL_REPRO] = 1;
-        if (*cells[k][COL_NOTES])
-            shown[COL_NOTES] = 1;
-    }
-    text_table(out, layout, shown, COL_COUNT, &cells[0][0], res->n_rows);
+    text_table_rows(out, layout, shown, COL_COUNT, res->n_rows, row_cells, &t);
     write_in_cache_note(out, res);
-
-    for (size_t k = 0; k < res->n_rows; k++)
-        for (int c = 0; c < COL_COUNT; c++)
-            free(cells[k][c]);
-    free(cells);
 }
 
 /* "#3-18, #21": the numbers of a group's rows, runs of consecutive
@@ -232,7 +243,7 @@ static void write_reasons(FILE *out, const rb_results *res)
         const rb_outcome_group *group = &g.groups[r];
         const rb_row *row = &res->rows[g.rows[group->first]];
         const rb_configuration *cfg = row->config;
-        char *reason = one_line(*row->reason ? row->reason : "(no reason given)");
+        char *reason = one_line(*row_reason(row) ? row_reason(row) : "(no reason given)");
         if (group->count > 1) {
             char *numbers = row_numbers(res, &g, group);
             fprintf(out, "%zu configurations %s (%s): %s\n", group->count,
@@ -264,7 +275,7 @@ static void write_energy_notes(FILE *out, const rb_results *res)
     int header_written = 0;
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
-        if (!row->energy_note[0])
+        if (!*row_energy_note(row))
             continue;
         if (!header_written)
             fputc('\n', out);
@@ -272,7 +283,7 @@ static void write_energy_notes(FILE *out, const rb_results *res)
         const rb_configuration *cfg = row->config;
         char *run = one_line(cfg->run ? cfg->run->name : "");
         char *params = one_line(cfg->params_text);
-        char *text = one_line(row->energy_note);
+        char *text = one_line(row_energy_note(row));
         fprintf(out, "#%zu %s%s%s: energy (%s): %s\n", cfg->index + 1, run, *params ? " " : "",
                 params, energy_source_name(row->energy_source), text);
         free(text);

@@ -184,7 +184,7 @@ static void get_status(const rb_row_ref *r, rb_value *v)
     text(v, row_status_name(r->row->status));
 }
 
-static void get_reason(const rb_row_ref *r, rb_value *v) { text(v, r->row->reason); }
+static void get_reason(const rb_row_ref *r, rb_value *v) { text(v, row_reason(r->row)); }
 
 static void get_result(const rb_row_ref *r, rb_value *v)
 {
@@ -289,7 +289,7 @@ GET_MEASURED(pct_measured_peak, has_samples(row) && row->pct_measured_peak > 0,
 /* Whether energy was asked for: a source, or the note saying why none. */
 static int energy_asked(const rb_row *row)
 {
-    return row->energy_source != RB_ENERGY_NONE || row->energy_note[0];
+    return row->energy_source != RB_ENERGY_NONE || *row_energy_note(row);
 }
 
 static int has_energy(const rb_row *row)
@@ -304,7 +304,7 @@ static void get_energy_source(const rb_row_ref *r, rb_value *v)
 
 static void get_energy_note(const rb_row_ref *r, rb_value *v)
 {
-    text(v, text_or_null(r->row->energy_note));
+    text(v, text_or_null(row_energy_note(r->row)));
 }
 
 /* The bytes a call must read: n x element size, on every rank. */

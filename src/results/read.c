@@ -80,7 +80,15 @@ static const char *kind_words(int kind)
 static int value_of(const rb_field *field, const json_value *j, rb_value *v, char *why,
                     size_t len)
 {
-    memset(v, 0, sizeof *v);
+    /* every member but the getters' buffer, which no fill_ function reads
+     * (a million rows of seventy fields) */
+    v->kind = RB_VALUE_UNKNOWN;
+    v->text = NULL;
+    v->u = 0;
+    v->i = 0;
+    v->number = 0;
+    v->flag = v->counted = 0;
+    v->buf[0] = '\0';
     if (!j) {
         v->kind = RB_VALUE_ABSENT;
         return 0;
@@ -427,8 +435,11 @@ static void plugin_record(const json_value *plugins, const char *name, const cha
     }
 }
 
+/* The plugin of a row (one record for all the rows that name it alike);
+ * its ABI and file's SHA-256 are read from the "plugins" list once the
+ * whole file is (plugin_records). */
 static const rb_loaded_plugin *find_plugin(rb_results_file *f, text_index *index,
-                                           const json_value *plugins, const rb_row_fill *fill)
+                                           const rb_row_fill *fill)
 {
     /* A row whose plugin was not found (an optional run, skipped) names
      * it only: no pack, file or version. */
@@ -452,13 +463,6 @@ static const rb_loaded_plugin *find_plugin(rb_results_file *f, text_index *index
         const char *letters = strrchr(fill->param_types, '\x1f') + 1;
         params[k].type = letters[k] == 'i' ? RB_PARAM_INT : RB_PARAM_CHOICE;
     }
-    const char *abi, *sha256;
-    plugin_record(plugins, fill->plugin, fill->plugin_path, &abi, &sha256);
-    unsigned major = 0, minor = 0;
-    if (abi && sscanf(abi, "%u.%u", &major, &minor) != 2)
-        major = minor = 0;
-    desc->abi_major = major;
-    desc->abi_minor = minor;
     desc->size = sizeof *desc;
     desc->name = fill->plugin;
     desc->version = fill->plugin_version;
@@ -468,10 +472,26 @@ static const rb_loaded_plugin *find_plugin(rb_results_file *f, text_index *index
     p->desc = desc;
     p->path = (char *)fill->plugin_path;
     p->pack = (char *)fill->pack;
-    p->sha256 = sha256 ? text_index_intern(&f->texts, sha256) : NULL;
     size_t cap = f->n_plugins;
     *(rb_loaded_plugin **)grow(&f->plugins, &f->n_plugins, &cap, sizeof *f->plugins) = p;
     return p;
+}
+
+/* Each plugin's ABI and SHA-256 from the "plugins" list. */
+static void plugin_records(rb_results_file *f, const json_value *plugins)
+{
+    for (size_t k = 0; k < f->n_plugins; k++) {
+        rb_loaded_plugin *p = f->plugins[k];
+        rb_plugin *desc = (rb_plugin *)p->desc; /* this reader's own */
+        const char *abi, *sha256;
+        plugin_record(plugins, desc->name, p->path, &abi, &sha256);
+        unsigned major = 0, minor = 0;
+        if (abi && sscanf(abi, "%u.%u", &major, &minor) != 2)
+            major = minor = 0;
+        desc->abi_major = major;
+        desc->abi_minor = minor;
+        p->sha256 = sha256 ? text_index_intern(&f->texts, sha256) : NULL;
+    }
 }
 
 /* ---- rows ---- */
@@ -489,29 +509,132 @@ static const char *params_text(rb_results_file *f, const rb_configuration *cfg)
     return text;
 }
 
-static int read_row(const char *path, const json_value *row, size_t k, rb_row_fill *fill)
+/* Where a row's error is: its row, and its place in the row (the field's
+ * in the table of fields; the checks of the whole row after them), so
+ * that of two errors the one a reader meets first is told. */
+typedef struct row_place {
+    int found;
+    size_t row, place;
+    int line;
+    int64_t device; /* a device's index */
+} row_place;
+
+/* The checks of the whole row, after its fields. */
+#define PLACE_SAMPLES rb_n_row_fields
+#define PLACE_CACHE (rb_n_row_fields + 1)
+
+/* The rows read as the file is parsed, one at a time (results_read), or
+ * from a tree (results_from_doc). What a row is checked against that the
+ * file may give after its rows (its devices and experiment) is checked
+ * once the whole file is read: the first row that fails each check is
+ * kept until then. The first error found in a row is printed only once
+ * the rest of the file is known to be valid JSON with a valid header. */
+typedef struct rows_reader {
+    rb_results_file *f;
+    rb_results_row_fn *each; /* results_read_each: each row to it, none kept */
+    void *each_user;
+    size_t count;         /* rows read */
+    size_t cap;           /* rows and configurations allocated */
+    text_index fields;    /* a field's name to its place in rb_row_fields */
+    const json_value **by_field; /* the row's members by their field's place */
+    text_index runs, plugins;
+    const char *cache;    /* the first row's cache regime */
+    row_place error;      /* the first error of a row's own */
+    char *error_text;
+    /* beyond[n]: the first row naming a device that a file listing n
+     * devices (at most RB_RUN_DEVICES_MAX: read_devices) lacks */
+    row_place beyond[RB_RUN_DEVICES_MAX + 1];
+    row_place hot, cold;  /* the first row of each cache regime */
+} rows_reader;
+
+static void rows_reader_init(rows_reader *rr, rb_results_file *f)
 {
-    char where[48];
-    snprintf(where, sizeof where, "results[%zu]", k);
-    if (row->type != JSON_OBJECT)
-        return member_error(path, row, where, NULL, "is not an object");
+    memset(rr, 0, sizeof *rr);
+    rr->f = f;
+    rr->by_field = xcalloc(rb_n_row_fields, sizeof *rr->by_field);
+    for (size_t i = 0; i < rb_n_row_fields; i++) {
+        int added;
+        text_index_put(&rr->fields, rb_row_fields[i].name, i, &added);
+    }
+}
+
+static void rows_reader_free(rows_reader *rr)
+{
+    text_index_free(&rr->fields);
+    free(rr->by_field);
+    text_index_free(&rr->runs);
+    text_index_free(&rr->plugins);
+    free(rr->error_text);
+}
+
+static void keep_place(row_place *at, size_t row, size_t place, int line, int64_t device)
+{
+    if (!at->found)
+        *at = (row_place){1, row, place, line, device};
+}
+
+/* Is a before b in the file's rows? */
+static int place_before(const row_place *a, const row_place *b)
+{
+    return a->found && (!b->found || a->row < b->row || (a->row == b->row && a->place < b->place));
+}
+
+/* The row's error, as member_error words it, kept for later. Returns -1. */
+static int row_error(rows_reader *rr, size_t row, size_t place, int line, const char *key,
+                     const char *what)
+{
+    if (!rr->error.found) {
+        keep_place(&rr->error, row, place, line, 0);
+        rr->error_text = xasprintf("results[%zu]: \"%s\": %s", row, key, what);
+    }
+    return -1;
+}
+
+/* The members of a row by their field's place, in rr->by_field (NULL:
+ * absent). */
+static void row_members(rows_reader *rr, const json_value *row)
+{
+    const json_value **by_field = rr->by_field;
+    memset(by_field, 0, rb_n_row_fields * sizeof *by_field);
+    for (size_t m = 0; m < row->count; m++) {
+        size_t *place = text_index_find(&rr->fields, row->keys[m]);
+        if (place && !by_field[*place])
+            by_field[*place] = &row->items[m];
+    }
+}
+
+static int read_row(rows_reader *rr, const json_value *row, size_t k, rb_row_fill *fill)
+{
+    if (row->type != JSON_OBJECT) {
+        if (!rr->error.found) {
+            keep_place(&rr->error, k, 0, row->line, 0);
+            rr->error_text = xasprintf("results[%zu]: is not an object", k);
+        }
+        return -1;
+    }
+    row_members(rr, row);
     for (size_t i = 0; i < rb_n_row_fields; i++) {
         const rb_field *field = &rb_row_fields[i];
         if (!field->put)
             continue;
-        const json_value *j = json_get(row, field->name);
+        const json_value *j = rr->by_field[i];
         rb_value v;
         if (value_of(field, j, &v, fill->why, sizeof fill->why) != 0)
-            return member_error(path, j, where, field->name, fill->why);
+            return row_error(rr, k, i, j->line, field->name, fill->why);
         if (field->required && (v.kind == RB_VALUE_ABSENT || v.kind == RB_VALUE_UNKNOWN)) {
             char what[160];
             snprintf(what, sizeof what, "is %s; every row of a redbench results file has run, "
                                         "plugin, op, dtype, n and status",
                      v.kind == RB_VALUE_ABSENT ? "missing" : "null");
-            return member_error(path, j ? j : row, where, field->name, what);
+            return row_error(rr, k, i, (j ? j : row)->line, field->name, what);
         }
         if (field->put(fill, &v, j) != 0)
-            return member_error(path, j ? j : row, where, field->name, fill->why);
+            return row_error(rr, k, i, (j ? j : row)->line, field->name, fill->why);
+        if (fill->device_known)
+            for (size_t n = 0; n < RB_ARRAY_LEN(rr->beyond); n++)
+                if (fill->device < 0 || (uint64_t)fill->device >= n)
+                    keep_place(&rr->beyond[n], k, i, j->line, fill->device);
+        fill->device_known = 0;
     }
     rb_row *out = fill->row;
     if (fill->n_samples && !fill->has_reps)
@@ -520,7 +643,8 @@ static int read_row(const char *path, const json_value *row, size_t k, rb_row_fi
         char what[96];
         snprintf(what, sizeof what, "holds %zu samples, but reps is %zu", fill->n_samples,
                  out->stats.count);
-        return member_error(path, json_get(row, "samples_ns"), where, "samples_ns", what);
+        return row_error(rr, k, PLACE_SAMPLES, json_get(row, "samples_ns")->line, "samples_ns",
+                         what);
     }
     /* A file that gives a median but neither reps nor samples (written by
      * hand) measured at least once. */
@@ -529,77 +653,118 @@ static int read_row(const char *path, const json_value *row, size_t k, rb_row_fi
     return 0;
 }
 
-/* A row's cache regime: hot or cold, and the experiment's (a run has one). */
-static int check_cache(const char *path, const json_value *row, size_t k,
-                       const rb_experiment *exp, const char *cache)
+/* A row's cache regime: hot or cold; whether it is the experiment's (a
+ * run has one) is checked with the whole file (rows_check). */
+static int check_cache(rows_reader *rr, const rb_row_fill *fill, size_t k)
 {
-    char where[48];
-    snprintf(where, sizeof where, "results[%zu]", k);
-    if (!cache)
+    if (!fill->cache)
         return 0;
-    int cold = strcmp(cache, cache_mode_name(RB_CACHE_COLD)) == 0;
-    if (!cold && strcmp(cache, cache_mode_name(RB_CACHE_HOT)) != 0)
-        return member_error(path, json_get(row, "cache"), where, "cache",
-                            "is neither hot nor cold");
-    if (exp && cold != (exp->cache == RB_CACHE_COLD)) {
-        char what[128];
-        snprintf(what, sizeof what, "is %s, but the experiment's settings say %s (a run has one "
-                                    "cache regime)",
-                 cache_mode_name(cold), cache_mode_name(exp->cache));
-        return member_error(path, json_get(row, "cache"), where, "cache", what);
-    }
+    int cold = strcmp(fill->cache, cache_mode_name(RB_CACHE_COLD)) == 0;
+    if (!cold && strcmp(fill->cache, cache_mode_name(RB_CACHE_HOT)) != 0)
+        return row_error(rr, k, PLACE_CACHE, fill->cache_line, "cache",
+                         "is neither hot nor cold");
+    keep_place(cold ? &rr->cold : &rr->hot, k, PLACE_CACHE, fill->cache_line, 0);
     return 0;
 }
 
-static int read_rows(rb_results_file *f, const char *path, const json_value *doc)
+/* One row of the file (a json_each_fn): its place in the rows, its
+ * configuration, run and plugin. 0, or -1 (for no more rows) after its
+ * error is kept. */
+static int read_element(void *user, size_t k, const json_value *element)
 {
-    const json_value *results = json_get(doc, "results");
-    const json_value *plugins = json_get(doc, "plugins");
-    size_t count = results->count;
-    f->res.rows = xcalloc(count ? count : 1, sizeof *f->res.rows);
-    f->configs = xcalloc(count ? count : 1, sizeof *f->configs);
-    text_index run_index = {0}, plugin_index = {0};
-    int status = 0;
-    const char *cache = NULL;
-    for (size_t k = 0; k < count && status == 0; k++) {
-        rb_row *row = &f->res.rows[k];
-        rb_configuration *cfg = &f->configs[k];
-        cfg->index = k;
-        cfg->bins = 256;
-        row->config = cfg;
-        row->device_index = -1;
-        f->res.n_rows = k + 1;
-        rb_row_fill fill = {.row = row, .config = cfg, .res = &f->res, .texts = &f->texts};
-        status = read_row(path, &results->items[k], k, &fill);
-        if (status == 0)
-            status = check_cache(path, &results->items[k], k, f->experiment, fill.cache);
-        if (status == 0) {
-            if (!fill.has_params_text)
-                cfg->params_text = (char *)params_text(f, cfg);
-            cfg->ranks = row->ranks ? row->ranks : 1; /* as the run's configuration had it */
-            cfg->run = find_run(f, &run_index, fill.run, fill.plugin);
-            cfg->plugin = find_plugin(f, &plugin_index, plugins, &fill);
-            if (!cache)
-                cache = fill.cache;
-        }
-        free(fill.param_types);
+    rows_reader *rr = user;
+    rb_results_file *f = rr->f;
+    size_t slot = rr->each ? 0 : k; /* handed on, a row takes the place of the one before */
+    if (slot == rr->cap) {
+        rr->cap = rr->cap ? rr->cap * 2 : rr->each ? 1 : 1024;
+        f->res.rows = xrealloc(f->res.rows, rr->cap * sizeof *f->res.rows);
+        f->configs = xrealloc(f->configs, rr->cap * sizeof *f->configs);
     }
-    text_index_free(&run_index);
-    text_index_free(&plugin_index);
-    /* A file without its experiment still says the cache regime per row. */
-    if (status == 0 && !f->experiment && cache) {
-        f->experiment = xcalloc(1, sizeof *f->experiment);
-        experiment_defaults(f->experiment, NULL);
-        f->experiment->cache = strcmp(cache, cache_mode_name(RB_CACHE_COLD)) == 0;
-        f->res.info.experiment = f->experiment;
+    rb_row *row = &f->res.rows[slot];
+    rb_configuration *cfg = &f->configs[slot];
+    memset(row, 0, sizeof *row);
+    memset(cfg, 0, sizeof *cfg);
+    cfg->index = k;
+    cfg->bins = 256;
+    row->device_index = -1;
+    rr->count = k + 1;
+    f->res.n_rows = slot + 1;
+    rb_row_fill fill = {.row = row, .config = cfg, .texts = &f->texts};
+    int status = read_row(rr, element, k, &fill);
+    if (status == 0)
+        status = check_cache(rr, &fill, k);
+    if (status == 0) {
+        if (!fill.has_params_text)
+            cfg->params_text = (char *)params_text(f, cfg);
+        cfg->ranks = row->ranks ? row->ranks : 1; /* as the run's configuration had it */
+        cfg->run = find_run(f, &rr->runs, fill.run, fill.plugin);
+        cfg->plugin = find_plugin(f, &rr->plugins, &fill);
+        if (!rr->cache)
+            rr->cache = fill.cache;
+    }
+    free(fill.param_types);
+    if (status == 0 && rr->each) {
+        row->config = cfg;
+        rr->each(rr->each_user, k, row);
+        row_release(row);
+        free(cfg->params);
+        f->res.n_rows = 0;
     }
     return status;
+}
+
+/* With the whole file read: the rows point to their configurations; the
+ * first error of a row, of its own or against the devices and the
+ * experiment, is printed; the plugins' records are read. */
+static int rows_check(rows_reader *rr, const char *path, const json_value *doc)
+{
+    rb_results_file *f = rr->f;
+    for (size_t k = 0; k < f->res.n_rows; k++)
+        f->res.rows[k].config = &f->configs[k];
+    if (!f->res.rows) {
+        f->res.rows = xcalloc(1, sizeof *f->res.rows);
+        f->configs = xcalloc(1, sizeof *f->configs);
+    }
+    size_t n = f->res.info.n_devices;
+    const row_place *device = &rr->beyond[n < RB_ARRAY_LEN(rr->beyond) ? n : 0];
+    const rb_experiment *exp = f->experiment;
+    const row_place *cache = !exp ? NULL : exp->cache == RB_CACHE_COLD ? &rr->hot : &rr->cold;
+    if (place_before(device, &rr->error) && (!cache || !place_before(cache, device))) {
+        if (n == 0)
+            diag_at(path, device->line, "results[%zu]: \"device\": is %lld, but the file lists "
+                    "no device (valid: null)", device->row, (long long)device->device);
+        else
+            diag_at(path, device->line, "results[%zu]: \"device\": is %lld, but the file lists "
+                    "%zu device%s (valid: 0 to %zu, or null)", device->row,
+                    (long long)device->device, n, n == 1 ? "" : "s", n - 1);
+        return -1;
+    }
+    if (cache && place_before(cache, &rr->error)) {
+        int cold = cache == &rr->cold;
+        diag_at(path, cache->line, "results[%zu]: \"cache\": is %s, but the experiment's "
+                "settings say %s (a run has one cache regime)", cache->row,
+                cache_mode_name(cold), cache_mode_name(exp->cache));
+        return -1;
+    }
+    if (rr->error.found) {
+        diag_at(path, rr->error.line, "%s", rr->error_text);
+        return -1;
+    }
+    plugin_records(f, json_get(doc, "plugins"));
+    /* A file without its experiment still says the cache regime per row. */
+    if (!f->experiment && rr->cache) {
+        f->experiment = xcalloc(1, sizeof *f->experiment);
+        experiment_defaults(f->experiment, NULL);
+        f->experiment->cache = strcmp(rr->cache, cache_mode_name(RB_CACHE_COLD)) == 0;
+        f->res.info.experiment = f->experiment;
+    }
+    return 0;
 }
 
 /* The rounds of the settings (run/runner.c): how many were asked for and
  * ran, and each one's order of configuration indices; after the rows, whose
  * count the orders are checked against. A file without them had one. */
-static int read_rounds(rb_results_file *f, const char *path, const json_value *doc)
+static int read_rounds(rb_results_file *f, const char *path, const json_value *doc, size_t n)
 {
     rb_run_info *info = &f->res.info;
     const json_value *settings = json_get(json_get(doc, "experiment"), "settings");
@@ -615,7 +780,6 @@ static int read_rounds(rb_results_file *f, const char *path, const json_value *d
     info->rounds_run = (int)rounds_run;
     if (!orders || json_is_null(orders))
         return 0;
-    size_t n = f->res.n_rows;
     if (orders->type != JSON_ARRAY || orders->count != (size_t)rounds_run)
         return member_error(path, orders, "experiment.settings", "round_order",
                             "is not an array of one order per round run");
@@ -664,36 +828,73 @@ static int check_schema_version(const char *path, const json_value *doc)
     return 0;
 }
 
-int results_from_doc(const char *path, const json_value *doc, rb_results_file *out)
+/* After the rows (read into rr as they were parsed): the header, then
+ * what the rows are checked against, then the rounds, in the order a
+ * reader of the file meets their errors. 0, or -1 after printing why (the
+ * rows are freed). */
+static int read_rest(rows_reader *rr, const char *path, const json_value *doc)
 {
-    memset(out, 0, sizeof *out);
-    if (check_schema_version(path, doc) != 0)
-        return -1;
+    rb_results_file *out = rr->f;
     const json_value *results = json_get(doc, "results");
-    if (!results || results->type != JSON_ARRAY) {
+    int status = check_schema_version(path, doc);
+    if (status == 0 && (!results || results->type != JSON_ARRAY)) {
         diag_at(path, doc ? doc->line : 0,
                 "not a redbench results file: no \"results\" array (write one with "
                 "redbench -c FILE --format json -o FILE.json)");
-        return -1;
+        status = -1;
     }
-    if (read_info(out, path, doc) != 0 || read_experiment(out, path, doc) != 0 ||
-        read_devices(out, path, doc) != 0 || read_rows(out, path, doc) != 0 ||
-        read_rounds(out, path, doc) != 0) {
+    if (status == 0 && (read_info(out, path, doc) != 0 || read_experiment(out, path, doc) != 0 ||
+                        read_devices(out, path, doc) != 0 || rows_check(rr, path, doc) != 0 ||
+                        read_rounds(out, path, doc, rr->count) != 0))
+        status = -1;
+    rows_reader_free(rr);
+    if (status != 0)
         results_file_free(out);
-        return -1;
+    return status;
+}
+
+int results_from_doc(const char *path, const json_value *doc, rb_results_file *out)
+{
+    memset(out, 0, sizeof *out);
+    rows_reader rr;
+    rows_reader_init(&rr, out);
+    const json_value *results = json_get(doc, "results");
+    for (size_t k = 0; results && results->type == JSON_ARRAY && k < results->count; k++)
+        if (read_element(&rr, k, &results->items[k]) != 0)
+            break;
+    return read_rest(&rr, path, doc);
+}
+
+/* results_read, handing the rows to `each` if it is not NULL. */
+static int read_results(const char *path, rb_results_file *out, rb_results_row_fn *each,
+                        void *user)
+{
+    memset(out, 0, sizeof *out);
+    rows_reader rr;
+    rows_reader_init(&rr, out);
+    rr.each = each;
+    rr.each_user = user;
+    json_value *doc = json_read_file_each(path, "results", read_element, &rr);
+    int status = -1;
+    if (doc && json_check_results(doc, path) == 0) {
+        status = read_rest(&rr, path, doc);
+    } else {
+        rows_reader_free(&rr);
+        results_file_free(out);
     }
-    return 0;
+    json_free(doc);
+    return status;
 }
 
 int results_read(const char *path, rb_results_file *out)
 {
-    memset(out, 0, sizeof *out);
-    json_value *doc = json_read_results(path);
-    if (!doc)
-        return -1;
-    int status = results_from_doc(path, doc, out);
-    json_free(doc);
-    return status;
+    return read_results(path, out, NULL, NULL);
+}
+
+int results_read_each(const char *path, rb_results_file *out, rb_results_row_fn *each,
+                      void *user)
+{
+    return read_results(path, out, each, user);
 }
 
 void results_file_free(rb_results_file *f)

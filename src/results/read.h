@@ -35,6 +35,18 @@ typedef struct rb_results_file {
  * word). */
 int results_read(const char *path, rb_results_file *out);
 
+/* Reads a results file handing each row to `each` as soon as it is read,
+ * instead of keeping the rows, for a reader that keeps its own (compare):
+ * `out` then holds the file's metadata, runs and plugins, and no row
+ * (res.n_rows is 0). The row, its configuration and its texts are valid
+ * during the call; the run and plugin it names, as long as `out` (a
+ * plugin's sha256 is known only once the whole file is read). Whether the
+ * file is valid is known at the end: a file refused (-1) may have handed
+ * rows already. `index` is the row's place in the file's results. */
+typedef void rb_results_row_fn(void *user, size_t index, const rb_row *row);
+int results_read_each(const char *path, rb_results_file *out, rb_results_row_fn *each,
+                      void *user);
+
 /* The same from a document already parsed; `path` names it in messages.
  * The document need not outlive `out`. */
 int results_from_doc(const char *path, const json_value *doc, rb_results_file *out);

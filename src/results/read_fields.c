@@ -101,23 +101,28 @@ FILL_TEXT(pack, f->pack)
 FILL_TEXT(plugin_path, f->plugin_path)
 FILL_TEXT(plugin_version, f->plugin_version)
 FILL_TEXT(backend, f->row->backend)
-FILL_TEXT(cache, f->cache)
 FILL_TEXT(timing, f->row->timing)
 FILL_TEXT(stopped_by, f->row->stopped_by)
 
+int fill_cache(rb_row_fill *f, const rb_value *v, const json_value *j)
+{
+    f->cache = known(v) ? fill_keep(f, v->text) : NULL;
+    f->cache_line = j ? j->line : 0;
+    return 0;
+}
+
+/* The device's index; that the file lists it is checked once the whole
+ * file is read (results/read.c: its devices may come after its rows). */
 int fill_device(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
     f->row->device_index = -1;
     if (!known(v))
         return 0;
-    size_t n = f->res->info.n_devices;
-    if (n == 0 && (v->i < 0 || (uint64_t)v->i >= n))
-        return why(f, "is %lld, but the file lists no device (valid: null)", (long long)v->i);
-    if (v->i < 0 || (uint64_t)v->i >= n)
-        return why(f, "is %lld, but the file lists %zu device%s (valid: 0 to %zu, or null)",
-                   (long long)v->i, n, n == 1 ? "" : "s", n - 1);
-    f->row->device_index = (int)v->i;
+    f->device_known = 1;
+    f->device = v->i;
+    if (v->i >= 0 && v->i <= INT32_MAX)
+        f->row->device_index = (int)v->i;
     return 0;
 }
 
@@ -271,7 +276,7 @@ int fill_status(rb_row_fill *f, const rb_value *v, const json_value *j)
 int fill_reason(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    copy_text(f->row->reason, sizeof f->row->reason, v);
+    row_set_reason(f->row, "%s", known(v) && v->text ? v->text : "");
     return 0;
 }
 
@@ -348,7 +353,7 @@ int fill_energy_source(rb_row_fill *f, const rb_value *v, const json_value *j)
 int fill_energy_note(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    copy_text(f->row->energy_note, sizeof f->row->energy_note, v);
+    row_set_energy_note(f->row, "%s", known(v) && v->text ? v->text : "");
     return 0;
 }
 
@@ -380,7 +385,7 @@ FILL_MHZ(sm_clock_max, f->row->sm_clock_max_mhz)
 int fill_rank_energy(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)v;
-    f->row->energy_ranks = 0;
+    row_clear_rank_energy(f->row);
     if (!j || j->type == JSON_NULL)
         return 0;
     if (j->type != JSON_ARRAY)
@@ -390,8 +395,7 @@ int fill_rank_energy(rb_row_fill *f, const rb_value *v, const json_value *j)
         if (x->type != JSON_NUMBER || !isfinite(x->number) || x->number < 0)
             return why(f, "has as rank %zu's share %s; valid: joules per call, 0 or more", k,
                        x->type == JSON_NUMBER ? "a negative number" : json_type_name(x->type));
-        if (k < RB_ENERGY_RANKS_MAX)
-            f->row->rank_energy_j[f->row->energy_ranks++] = x->number;
+        row_add_rank_energy(f->row, x->number); /* the first RB_ENERGY_RANKS_MAX */
     }
     return 0;
 }

@@ -14,12 +14,12 @@
 /* A row being read back from a results file (results/read.c). Each field's
  * `put` stores the value the file gives it into the row, its own
  * configuration, or (for what finds the row's run and plugin among those
- * of the file, once every field is read) the texts below. Texts are kept
- * with keep(): the file's document is freed once read. */
+ * of the file, once every field is read, and what is checked against the
+ * rest of the file once it is all read) the members below. Texts are kept
+ * with keep(): the row's part of the document is freed once it is read. */
 typedef struct rb_row_fill {
     rb_row *row;
     rb_configuration *config;
-    const rb_results *res;    /* the devices, read before the rows */
     text_index *texts;
     const char *run, *plugin, *pack, *plugin_path, *plugin_version, *cache;
     char *param_types;        /* "block\x1fvariant\x1fiw": the parameters' names,
@@ -27,6 +27,10 @@ typedef struct rb_row_fill {
     size_t n_samples;         /* samples_ns read (the row's stats.count is reps) */
     int has_reps, has_params_text;
     int has_time;             /* median_ns is known */
+    int device_known;         /* the row names a device: `device`, which the
+                                 file's devices must hold (results/read.c) */
+    int64_t device;
+    int cache_line;           /* the line of `cache` */
     char why[256];            /* what is wrong with a value, when put fails */
 } rb_row_fill;
 

@@ -4,6 +4,7 @@
 #ifndef RB_RESULTS_ROWS_H
 #define RB_RESULTS_ROWS_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,11 @@ typedef struct rb_round {
 /* The ranks whose share of the energy a row keeps. */
 #define RB_ENERGY_RANKS_MAX 64
 
+/* The longest reason and energy note a row keeps, in bytes with the NUL
+ * (a longer one is cut, row_set_reason). */
+#define RB_ROW_REASON_MAX 512
+#define RB_ROW_ENERGY_NOTE_MAX 256
+
 /* The level, and the bits of the first verified result it was judged on. */
 typedef struct rb_repro_judged {
     int level;          /* enum rb_repro (base/names.h) */
@@ -39,7 +45,9 @@ typedef struct rb_repro_judged {
 typedef struct rb_row {
     const rb_configuration *config;
     int status;             /* enum rb_row_status */
-    char reason[512];       /* why it is not ok ("" when ok) */
+    char *reason;           /* why it is not ok; NULL when it has no reason
+                               (row_reason reads it as ""). The row's own:
+                               set with row_set_reason */
     char label[64];         /* the plugin's describe label, may be "" */
     uint64_t seed;          /* the input's seed */
     rb_stats stats;         /* nanoseconds per run */
@@ -97,17 +105,21 @@ typedef struct rb_row {
 
     /* Energy over the timed calls (run/energy.h), with `energy = on`. */
     int energy_source;      /* enum rb_energy_source (base/names.h) */
-    char energy_note[256];  /* none: why; else how it was measured where
-                               that is worth a note ("" when nothing) */
+    char *energy_note;      /* none: why; else how it was measured where
+                               that is worth a note; NULL when nothing
+                               (row_energy_note reads it as ""). The row's
+                               own: set with row_set_energy_note */
     double energy_j;        /* joules per call (all ranks' sum); 0 unknown */
     double power_w;         /* average power over the calls measured */
     uint64_t energy_calls;  /* calls the energy covers */
     double energy_s;        /* seconds of wall time it covers */
     uint32_t sm_clock_min_mhz, sm_clock_max_mhz; /* compute clock seen
                                during the timed repetitions; 0 unknown */
-    uint32_t energy_ranks;  /* ranks whose share is in rank_energy_j */
-    double rank_energy_j[RB_ENERGY_RANKS_MAX]; /* each rank's energy per
-                               call (ranks > 1) */
+    uint32_t energy_ranks;  /* ranks whose share is in rank_energy_j, at
+                               most RB_ENERGY_RANKS_MAX */
+    double *rank_energy_j;  /* each rank's energy per call (ranks > 1);
+                               NULL when energy_ranks is 0. The row's own
+                               (row_add_rank_energy) */
 
     /* Ranks (run/ranks.h): 1 on one device. */
     uint32_t ranks;
@@ -145,6 +157,9 @@ typedef struct rb_device_record {
                                    * taken again (host/peak_cache.h); "" none */
 } rb_device_record;
 
+/* The most devices a run records. */
+#define RB_RUN_DEVICES_MAX 8
+
 typedef struct rb_run_info {
     const rb_experiment *experiment;
     const char *tool_version;
@@ -154,7 +169,7 @@ typedef struct rb_run_info {
     char os[256];
     char cpu[128];
     char *command_line;
-    rb_device_record devices[8];
+    rb_device_record devices[RB_RUN_DEVICES_MAX];
     size_t n_devices;
     double wall_seconds;
     int rounds;             /* rounds asked for (experiment_rounds) */
@@ -174,6 +189,29 @@ typedef struct rb_results {
 } rb_results;
 
 void results_free(rb_results *res);
+
+/* What a row owns (its samples, rounds, reason, energy note and per-rank
+ * energies) and the calls that set it. A row copied by value shares them:
+ * one of the two copies must give them up (row_disown) before either is
+ * released. */
+void row_release(rb_row *row); /* frees them (the members become NULL, 0) */
+void row_disown(rb_row *row);  /* the same without freeing: another copy owns them */
+/* The reason, formatted and cut to RB_ROW_REASON_MAX - 1 bytes ("" clears
+ * it). The arguments may point into the row's own reason. */
+void row_set_reason(rb_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void row_set_reason_v(rb_row *row, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+/* The same for the energy note, cut to RB_ROW_ENERGY_NOTE_MAX - 1 bytes. */
+void row_set_energy_note(rb_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void row_set_energy_note_v(rb_row *row, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+/* The texts, "" when there is none. */
+const char *row_reason(const rb_row *row);
+const char *row_energy_note(const rb_row *row);
+/* Appends one rank's energy per call (up to RB_ENERGY_RANKS_MAX);
+ * row_clear_rank_energy empties them. */
+void row_add_rank_energy(rb_row *row, double joules);
+void row_clear_rank_energy(rb_row *row);
 
 /* The bytes a call of the row must read: n (all ranks' with ranks) x the
  * element's size; what bandwidth and J/GB are over. */

@@ -222,11 +222,10 @@ void runner_recover(runner *r, open_backend *ob, rb_row *row)
     isolate_step(RB_STEP_RECOVER);
     if (b->recover(ob->ctx) == RB_OK)
         return;
-    size_t len = strlen(row->reason);
     if (row->status == RB_ROW_FAILED)
-        snprintf(row->reason + len, sizeof row->reason - len,
-                 "; the %s device is no longer usable in this process%s%s", b->name,
-                 ob->host.error[0] ? ": " : "", ob->host.error);
+        row_set_reason(row, "%s; the %s device is no longer usable in this process%s%s",
+                       row_reason(row), b->name, ob->host.error[0] ? ": " : "",
+                       ob->host.error);
     ob->unusable = 1;
     r->must_end = 1;
     r->device_input = NULL; /* not released: the device is gone */

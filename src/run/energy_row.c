@@ -50,15 +50,14 @@ rb_energy_meter *runner_energy_meter(runner *r, open_backend *ob)
 static void note(rb_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(rb_row *row, const char *fmt, ...)
 {
-    size_t used = strlen(row->energy_note);
-    if (used && used + 2 < sizeof row->energy_note) {
-        memcpy(row->energy_note + used, "; ", 3);
-        used += 2;
-    }
+    char sentence[RB_ROW_ENERGY_NOTE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(row->energy_note + used, sizeof row->energy_note - used, fmt, ap);
+    vsnprintf(sentence, sizeof sentence, fmt, ap);
     va_end(ap);
+    size_t used = strlen(row_energy_note(row));
+    row_set_energy_note(row, "%s%s%s", row_energy_note(row),
+                        used && used + 2 < RB_ROW_ENERGY_NOTE_MAX ? "; " : "", sentence);
 }
 
 /* One energy-only batch: `count` repetitions (replays of the prepared

@@ -36,7 +36,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -44,7 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,12 +50,14 @@
 #include <sys/prctl.h>
 #endif
 
+#include "base/descriptors.h"
 #include "base/names.h"
 #include "base/util.h"
 #include "config/sweep.h"
 #include "host/registry.h"
 #include "run/progress.h"
 #include "run/rank_hub.h"
+#include "run/row_wire.h"
 
 /* Seconds that opening the device and preparing the input get at least. */
 #define ISOLATE_PREPARE_MIN 120.0
@@ -196,10 +196,10 @@ void isolate_step(int step)
 
 static void send_row(const rb_results *res, size_t index)
 {
-    const rb_row *row = &res->rows[index];
-    size_t samples = row->samples_ns ? row->stats.count : 0;
-    send_message(MSG_ROW, index, row, sizeof *row, row->samples_ns,
-                 samples * sizeof *row->samples_ns);
+    size_t length;
+    char *packed = row_wire_pack(&res->rows[index], &length);
+    send_message(MSG_ROW, index, packed, length, NULL, 0);
+    free(packed);
 }
 
 static void nap_ms(long ms)
@@ -346,57 +346,6 @@ static int end_leftovers(void)
     return now > before;
 }
 
-/* Closes descriptors lo..hi: close_range where the kernel has it, else
- * those /proc/self/fd lists, else every number up to the limit. */
-static void close_span(unsigned lo, unsigned hi)
-{
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, lo, hi, 0) == 0)
-        return;
-#endif
-    DIR *dir = opendir("/proc/self/fd");
-    if (dir) {
-        int *open_fds = NULL;
-        size_t n = 0, cap = 0;
-        struct dirent *e;
-        while ((e = readdir(dir)) != NULL) {
-            char *end;
-            long fd = strtol(e->d_name, &end, 10);
-            if (*end || end == e->d_name || fd < (long)lo || fd > (long)hi || fd == dirfd(dir))
-                continue;
-            if (n == cap)
-                open_fds = xrealloc(open_fds, (cap = cap ? 2 * cap : 16) * sizeof *open_fds);
-            open_fds[n++] = (int)fd;
-        }
-        closedir(dir);
-        for (size_t k = 0; k < n; k++)
-            close(open_fds[k]);
-        free(open_fds);
-        return;
-    }
-    long max = sysconf(_SC_OPEN_MAX);
-    if (max < 0 || max > 65536)
-        max = 65536;
-    for (long fd = lo; fd < max && fd <= (long)hi; fd++)
-        close((int)fd);
-}
-
-void isolate_close_descriptors(const int *keep, size_t n_keep)
-{
-    unsigned lo = 3;
-    for (;;) {
-        unsigned next = UINT_MAX; /* the lowest kept descriptor from lo on */
-        for (size_t k = 0; k < n_keep; k++)
-            if (keep[k] >= 0 && (unsigned)keep[k] >= lo && (unsigned)keep[k] < next)
-                next = (unsigned)keep[k];
-        if (next > lo)
-            close_span(lo, next == UINT_MAX ? UINT_MAX : next - 1);
-        if (next == UINT_MAX)
-            return;
-        lo = next + 1;
-    }
-}
-
 static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_t parent,
                         const rb_loaded_plugin *plugin)
 {
@@ -429,7 +378,7 @@ static void worker_main(const rb_isolation *iso, size_t first, size_t last, pid_
         int keep[1 + ISOLATE_HUB_FDS_MAX];
         keep[0] = worker_fd;
         size_t n_keep = 1 + hub_descriptors(keep + 1, ISOLATE_HUB_FDS_MAX);
-        isolate_close_descriptors(keep, n_keep);
+        descriptors_close_all_but(keep, n_keep);
     }
     if (plugin) {
         char why[ISOLATE_REASON_MAX];
@@ -630,23 +579,15 @@ typedef struct supervision {
 static void store_row(supervision *s, size_t index, const char *payload, size_t length)
 {
     rb_results *res = s->iso->res;
-    if (index >= res->n_rows || length < sizeof(rb_row))
+    rb_row got;
+    if (index >= res->n_rows || row_wire_unpack(payload, length, &got) != 0)
         return;
     rb_row *row = &res->rows[index];
     const rb_configuration *config = row->config;
-    free(row->samples_ns);
-    memcpy(row, payload, sizeof *row);
+    row_release(row);
+    *row = got; /* a forked worker's static words and backend name are ours too */
     if (config)
         row->config = config;
-    size_t samples = (length - sizeof *row) / sizeof(double);
-    row->samples_ns = NULL;
-    if (samples > row->stats.count)
-        samples = row->stats.count;
-    if (samples) {
-        row->samples_ns = xmalloc(samples * sizeof(double));
-        memcpy(row->samples_ns, payload + sizeof *row, samples * sizeof(double));
-    }
-    row->stats.count = samples ? row->stats.count : 0;
 }
 
 static void store_device(supervision *s, size_t index, const char *payload, size_t length)

@@ -36,11 +36,6 @@ enum rb_step {
     RB_STEP_COUNT_
 };
 
-/* In a process just forked to run plugin code (a worker, a rank): closes
- * every descriptor above 2 but the `n_keep` in `keep`, so that a plugin
- * inherits only what its process needs. */
-void isolate_close_descriptors(const int *keep, size_t n_keep);
-
 /* "run", "init", "run (warm-up)", "preparing the input", ... */
 const char *isolate_step_name(int step);
 

@@ -136,19 +136,24 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
             return;
         }
         if (sweep_is_shaped(cfg)) {
-            /* every answer judged again; the digest of their bits compared */
+            /* every answer judged again; the digest of their bits compared
+             * (on a copy of the row that owns nothing but its reason) */
             rb_row judged = *row;
-            if (shape_judge(r, cfg, &again, &judged) != RB_OK) {
+            row_disown(&judged);
+            int judged_ok = shape_judge(r, cfg, &again, &judged) == RB_OK;
+            if (!judged_ok)
                 runner_set_reason(row, RB_ROW_FAILED, "verify after a repeated run: %s",
-                                  judged.reason);
+                                  row_reason(&judged));
+            else if (judged.status != RB_ROW_OK && row->status == RB_ROW_OK)
+                runner_set_reason(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2,
+                                  runs + 1, row_reason(&judged));
+            row_release(&judged);
+            if (!judged_ok) {
                 free(bins);
                 return;
             }
             compared++;
             same &= rules_same_result(first, &again, cfg->op, cfg->bins);
-            if (judged.status != RB_ROW_OK && row->status == RB_ROW_OK)
-                runner_set_reason(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2,
-                                  runs + 1, judged.reason);
             continue;
         }
         compared++;

@@ -242,7 +242,7 @@ void progress_finished(size_t index, const rb_row *row)
     double now = now_seconds();
     if (progress.mode == RB_PROGRESS_LIVE) {
         if (row->status == RB_ROW_WRONG || row->status == RB_ROW_FAILED) {
-            char *what = describe_config(index), *why = printable_text(row->reason);
+            char *what = describe_config(index), *why = printable_text(row_reason(row));
             clear_live();
             diag_line("[%zu/%zu] %s: %s: %s", index + 1, progress.sweep->n_configs, what,
                     row_status_name(row->status), why);

@@ -33,6 +33,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "base/descriptors.h"
 #include "base/names.h"
 #include "base/util.h"
 #include "config/settings.h"
@@ -67,7 +68,7 @@ int fork_ranks(rank_group *g, uint32_t count)
             prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
             /* its socket to the leader, and nothing else of the leader's */
-            isolate_close_descriptors(&sv[1], 1);
+            descriptors_close_all_but(&sv[1], 1);
             rank_main(g->r, g->cfg, k, g->n, sv[1], 0, g->run);
         }
         close(sv[1]);
@@ -288,7 +289,7 @@ int launch_mpi_ranks(rank_group *g)
         if (null >= 0)
             dup2(null, STDIN_FILENO);
         dup2(STDERR_FILENO, STDOUT_FILENO);
-        isolate_close_descriptors(NULL, 0); /* the ranks find the leader by its address */
+        descriptors_close_all_but(NULL, 0); /* the ranks find the leader by its address */
         execlp(mpirun, mpirun, "--oversubscribe", "-np", np, "-x", "REDBENCH_RANK_OF", "-x",
                "REDBENCH_RANK_CONFIG", exe,
                "-c", ini, "-p", pack_dir, (char *)NULL);
@@ -342,7 +343,7 @@ int restart_group(rank_group *g, const rb_configuration *cfg)
         p->len = 0;
         p->step = 0;
         p->done = 0;
-        memset(&p->row, 0, sizeof p->row);
+        row_release(&p->row);
     }
     for (uint32_t k = 0; k < g->n; k++)
         if (rank_send(g->procs[k].fd, RM_NEXT, k, &index, sizeof index, NULL, 0) != 0) {

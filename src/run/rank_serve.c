@@ -19,6 +19,7 @@
 #include "run/isolate.h"
 #include "run/rank_hub.h"
 #include "run/rank_link.h"
+#include "run/row_wire.h"
 
 /* Runs configuration `cfg` as this rank, and sends the devices it opened
  * that this link has not sent (*devices_sent of them were) and its row. */
@@ -41,19 +42,16 @@ static void serve_one(runner *r, const rb_configuration *cfg, int fd, rank_run_f
         rank_send(fd, RM_DEVICE, rank, &info->devices[k], sizeof info->devices[k], NULL, 0);
     *devices_sent = info->n_devices;
     row.config = NULL;
-    size_t samples = row.samples_ns ? row.stats.count : 0;
-    struct {
-        row_words words;
-        rb_row row;
-    } sent;
-    memset(&sent, 0, sizeof sent);
-    snprintf(sent.words.timing, sizeof sent.words.timing, "%s", row.timing ? row.timing : "");
-    snprintf(sent.words.stopped_by, sizeof sent.words.stopped_by, "%s",
+    row_words words;
+    memset(&words, 0, sizeof words);
+    snprintf(words.timing, sizeof words.timing, "%s", row.timing ? row.timing : "");
+    snprintf(words.stopped_by, sizeof words.stopped_by, "%s",
              row.stopped_by ? row.stopped_by : "");
-    sent.row = row;
-    rank_send(fd, RM_ROW, rank, &sent, sizeof sent, row.samples_ns,
-              samples * sizeof *row.samples_ns);
-    free(row.samples_ns);
+    size_t length;
+    char *packed = row_wire_pack(&row, &length);
+    rank_send(fd, RM_ROW, rank, &words, sizeof words, packed, length);
+    free(packed);
+    row_release(&row);
     fflush(stdout);
     fflush(stderr);
 }

@@ -23,6 +23,7 @@
 #include "base/util.h"
 #include "run/isolate.h"
 #include "run/rank_link.h"
+#include "run/row_wire.h"
 
 /* The share of the timeout a group may go without a word from any rank.
  * The parent's own timeout runs from the last time the leader said that
@@ -148,31 +149,22 @@ static void keep_device(rank_group *g, const char *payload, size_t length)
 
 static void keep_row(rank_proc *p, const char *payload, size_t length)
 {
-    if (length < sizeof(row_words) + sizeof(rb_row))
+    rb_row got;
+    if (length < sizeof(row_words) ||
+        row_wire_unpack(payload + sizeof(row_words), length - sizeof(row_words), &got) != 0)
         return;
     row_words words;
     memcpy(&words, payload, sizeof words);
     words.timing[sizeof words.timing - 1] = words.stopped_by[sizeof words.stopped_by - 1] = '\0';
-    payload += sizeof words;
-    length -= sizeof words;
-    memcpy(&p->row, payload, sizeof p->row);
-    p->row.reason[sizeof p->row.reason - 1] = '\0';
-    p->row.label[sizeof p->row.label - 1] = '\0';
-    p->row.result_text[sizeof p->row.result_text - 1] = '\0';
-    p->row.expected_text[sizeof p->row.expected_text - 1] = '\0';
+    row_release(&p->row);
+    free(p->samples);
+    p->row = got;
     p->row.config = NULL;
-    p->row.backend = NULL;
+    p->row.backend = NULL; /* the rank's own addresses: not ours */
     p->row.timing = static_word(words.timing);
     p->row.stopped_by = static_word(words.stopped_by);
-    size_t samples = (length - sizeof(rb_row)) / sizeof(double);
-    if (samples > p->row.stats.count)
-        samples = p->row.stats.count;
-    p->row.stats.count = samples;
+    p->samples = p->row.samples_ns; /* the samples apart, the row's reason and energies kept */
     p->row.samples_ns = NULL;
-    if (samples) {
-        p->samples = xmalloc(samples * sizeof(double));
-        memcpy(p->samples, payload + sizeof(rb_row), samples * sizeof(double));
-    }
     p->done = 1;
 }
 

@@ -36,8 +36,10 @@ static rank_group *kept;
 
 static void free_group(rank_group *g)
 {
-    for (uint32_t k = 0; k < g->n; k++)
+    for (uint32_t k = 0; k < g->n; k++) {
         free(g->procs[k].samples);
+        row_release(&g->procs[k].row);
+    }
     free(g->procs);
     free(g);
 }

@@ -97,22 +97,20 @@ static void merge_energy(rank_group *g, rb_row *row)
     row->energy_calls = first->energy_calls;
     row->energy_s = 0;
     row->sm_clock_min_mhz = row->sm_clock_max_mhz = 0;
-    row->energy_ranks = 0;
-    snprintf(row->energy_note, sizeof row->energy_note, "%s", first->energy_note);
+    row_clear_rank_energy(row);
+    row_set_energy_note(row, "%s", row_energy_note(first));
     for (uint32_t k = 0; k < g->n; k++) {
         const rb_row *rk = &g->procs[k].row;
         if (rk->energy_source != row->energy_source || (rk->energy_j <= 0 && first->energy_j > 0)) {
             row->energy_source = RB_ENERGY_NONE;
-            snprintf(row->energy_note, sizeof row->energy_note,
-                     "rank %u measured no energy like rank 0's: %.200s", k,
-                     rk->energy_note[0] ? rk->energy_note : "no reason given");
+            row_set_energy_note(row, "rank %u measured no energy like rank 0's: %.200s", k,
+                                *row_energy_note(rk) ? row_energy_note(rk) : "no reason given");
         }
         row->energy_j += rk->energy_j;
         row->power_w += rk->power_w;
         if (rk->energy_s > row->energy_s)
             row->energy_s = rk->energy_s;
-        if (k < RB_ENERGY_RANKS_MAX)
-            row->rank_energy_j[row->energy_ranks++] = rk->energy_j;
+        row_add_rank_energy(row, rk->energy_j); /* the first RB_ENERGY_RANKS_MAX */
         if (rk->sm_clock_min_mhz &&
             (!row->sm_clock_min_mhz || rk->sm_clock_min_mhz < row->sm_clock_min_mhz))
             row->sm_clock_min_mhz = rk->sm_clock_min_mhz;
@@ -122,7 +120,7 @@ static void merge_energy(rank_group *g, rb_row *row)
     }
     if (row->energy_source == RB_ENERGY_NONE) {
         row->energy_j = row->power_w = 0;
-        row->energy_ranks = 0;
+        row_clear_rank_energy(row);
     }
     row->throttled = row->throttle_reasons != 0;
 }
@@ -134,7 +132,7 @@ void row_merge_ranks(rank_group *g, rb_row *row)
     size_t count = SIZE_MAX;
     uint32_t chosen = 0; /* whose result the row shows: the worst rank's */
     row->status = RB_ROW_OK;
-    row->reason[0] = '\0';
+    row_set_reason(row, "%s", "");
     uint32_t wrong = 0;
     for (uint32_t k = 0; k < g->n; k++) {
         const rb_row *rk = &g->procs[k].row;
@@ -145,7 +143,7 @@ void row_merge_ranks(rank_group *g, rb_row *row)
         if (severity(rk->status) > severity(row->status)) {
             chosen = k;
             row->status = rk->status;
-            snprintf(row->reason, sizeof row->reason, "rank %u: %.480s", k, rk->reason);
+            row_set_reason(row, "rank %u: %.480s", k, row_reason(rk));
         }
     }
     rank_proc *first = &g->procs[chosen];

@@ -334,7 +334,7 @@ static void unfinished_row(void *user, size_t index, int status, const char *rea
     runner *r = user;
     rb_row *row = &r->res->rows[index];
     const rb_configuration *cfg = config_at(r, index);
-    free(row->samples_ns);
+    row_release(row);
     memset(row, 0, sizeof *row);
     settle_without_running(r, cfg, row);
     runner_set_reason(row, status, "%s", reason);
@@ -381,7 +381,9 @@ static size_t worker_span_end(runner *r, size_t first, size_t count)
            ranks_wanted(config_at(r, end)) == ranked) {
         rb_row probe;
         memset(&probe, 0, sizeof probe);
-        if (settle_without_running(r, config_at(r, end), &probe))
+        int settled = settle_without_running(r, config_at(r, end), &probe);
+        row_release(&probe); /* the reason it may have been given */
+        if (settled)
             break;
         end = group_end(r, end, count);
     }
@@ -580,22 +582,18 @@ static void merge_round_energy(rb_row *row, const rb_row *got)
 static void merge_round(rb_row *row, rb_row *got, int round, int rounds, size_t position)
 {
     if (!row->config) {
-        *row = *got;
+        *row = *got; /* the row takes what `got` owns */
         row->rounds = NULL;
         row->n_rounds = 0;
         append_round(row, got, position);
-        got->samples_ns = NULL;
+        row_disown(got);
         return;
     }
     if (got->status == RB_ROW_SKIPPED)
         return; /* interrupted, or its device lost to an earlier failure: not
                    the configuration's doing; the rounds before stand */
     if (got->status != RB_ROW_OK) {
-        char prefix[48];
-        int used = snprintf(prefix, sizeof prefix, "round %d of %d: ", round + 1, rounds);
-        memcpy(row->reason, prefix, (size_t)used);
-        snprintf(row->reason + used, sizeof row->reason - (size_t)used, "%.*s",
-                 (int)(sizeof row->reason - (size_t)used - 1), got->reason);
+        row_set_reason(row, "round %d of %d: %s", round + 1, rounds, row_reason(got));
         row->status = got->status;
         if (got->status == RB_ROW_WRONG) {
             row->error = got->error;
@@ -611,8 +609,8 @@ static void merge_round(rb_row *row, rb_row *got, int round, int rounds, size_t 
     }
     append_round(row, got, position);
     append_samples(row, got);
-    if (!row->reason[0] && got->reason[0])
-        memcpy(row->reason, got->reason, sizeof row->reason);
+    if (!*row_reason(row) && *row_reason(got))
+        row_set_reason(row, "%s", row_reason(got));
     if (got->determinism == RB_DETERMINISM_DIFFERS ||
         (got->repro.bits_known && row->repro.bits_known && got->repro.bits != row->repro.bits))
         row->determinism = RB_DETERMINISM_DIFFERS; /* a later round's bits differ */
@@ -735,7 +733,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
         for (size_t k = 0; k < done; k++)
             merge_round(&res->rows[order[k]], &round_res.rows[k], r.round, r.rounds, k);
         for (size_t k = 0; k < count; k++)
-            free(round_res.rows[k].samples_ns);
+            row_release(&round_res.rows[k]);
         free(round_res.rows);
         res->info.rounds_run = r.round + 1;
         if (done < count) {

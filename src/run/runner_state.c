@@ -23,7 +23,7 @@ void runner_set_reason(rb_row *row, int status, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     row->status = status;
-    vsnprintf(row->reason, sizeof row->reason, fmt, ap);
+    row_set_reason_v(row, fmt, ap);
     va_end(ap);
 }
 

@@ -190,9 +190,8 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
     if (stop) {
         row->stopped_by = exp->profile ? "profile" : stop;
         if (strcmp(stop, "timeout") == 0)
-            snprintf(row->reason, sizeof row->reason,
-                     "stopped after %zu repetitions, near the %g s timeout", count,
-                     exp->timeout);
+            row_set_reason(row, "stopped after %zu repetitions, near the %g s timeout", count,
+                           exp->timeout);
     }
     row->samples_ns = samples;
     stats_compute(samples, count, &row->stats);

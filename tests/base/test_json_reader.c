@@ -7,7 +7,11 @@
  * pipe no one writes to not waited for, results files told from other
  * JSON, and a value's size (the tree stays compact). A member name given
  * twice in one object is refused at the second's line (readers disagree on
- * which counts), in a small object and in a large one. */
+ * which counts), in a small object and in a large one. The streamed array
+ * of json_parse_each: each element handed on in order and freed, the tree
+ * without it, the same errors as json_parse (a trailing comma, a second
+ * array of the same name), and a large array whose text is given back as
+ * it goes. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -355,9 +359,94 @@ static void test_duplicate_keys(void)
     json_free(doc);
 }
 
+/* What json_parse_each handed on: each element's "n", and its line. */
+typedef struct handed {
+    size_t count, stop_after;
+    double sum;
+    int lines[8];
+} handed;
+
+static int take(void *user, size_t index, const json_value *element)
+{
+    handed *h = user;
+    if (index != h->count)
+        return 1;
+    if (h->count < 8)
+        h->lines[h->count] = element->line;
+    h->sum += json_number(json_get(element, "n"), 0);
+    h->count++;
+    return h->stop_after && h->count == h->stop_after;
+}
+
+static json_value *parse_each(const char *text, handed *h, json_error *err)
+{
+    memset(h, 0, sizeof *h);
+    return json_parse_each(text, strlen(text), "rows", take, h, err);
+}
+
+static void test_each(void)
+{
+    json_error err;
+    handed h;
+    json_value *doc = parse_each("{\"tool\": \"t\",\n \"rows\": [{\"n\": 1},\n {\"n\": 2}],\n"
+                                 " \"after\": [3]}", &h, &err);
+    ok(doc && h.count == 2 && h.sum == 3 && h.lines[0] == 2 && h.lines[1] == 3,
+       "each element handed on in order, on its line (%zu: %g)", h.count, h.sum);
+    const json_value *rows = json_get(doc, "rows");
+    ok(rows && rows->type == JSON_ARRAY && json_count(rows) == 0 && rows->line == 2,
+       "the tree keeps the array empty, on its line");
+    ok(json_number(json_at(json_get(doc, "after"), 0), 0) == 3 &&
+           strcmp(json_string(json_get(doc, "tool")), "t") == 0,
+       "... and the members before and after it whole");
+    json_free(doc);
+
+    memset(&h, 0, sizeof h);
+    h.stop_after = 1;
+    const char *three = "{\"rows\": [{\"n\": 1}, {\"n\": 2}, {\"n\": 4}]}";
+    doc = json_parse_each(three, strlen(three), "rows", take, &h, &err);
+    ok(doc && h.count == 1, "no more elements once `each` asks for none (%zu)", h.count);
+    json_free(doc);
+    doc = parse_each("{\"rows\": [{\"n\": 1}, {\"n\": 2}, x]}", &h, &err);
+    ok(!doc && err.line == 1 && err.column == 31 && strstr(err.message, "expected a value"),
+       "an element that is not JSON: the parse fails there (%d:%d: %s)", err.line, err.column,
+       err.message);
+    doc = parse_each("{\"rows\": [1, ]}", &h, &err);
+    ok(!doc && strstr(err.message, "expected a value") && strstr(err.message, "']'"),
+       "a trailing comma is refused, as json_parse refuses it (%s)", err.message);
+    doc = parse_each("{\"rows\": [],\n \"rows\": [{\"n\": 5}]}", &h, &err);
+    ok(!doc && err.line == 2 && strstr(err.message, "\"rows\" is given twice") && h.count == 0,
+       "a second array of the name is kept whole and refused as given twice (%s)", err.message);
+    doc = parse_each("{\"a\": {\"rows\": [{\"n\": 1}]}, \"rows\": {\"n\": 2}}", &h, &err);
+    ok(doc && h.count == 0 && json_count(json_get(json_get(doc, "a"), "rows")) == 1,
+       "only the root's array is streamed (a nested one, an object of the name, kept)");
+    json_free(doc);
+    doc = parse_each("[{\"n\": 1}]", &h, &err);
+    ok(doc && h.count == 0 && json_count(doc) == 1, "a root that is not an object comes back whole");
+    json_free(doc);
+
+    /* 200,000 elements, about 5 MB: handed on one at a time, the text
+     * behind them given back as the parse goes */
+    size_t n = 200000, cap = n * 32 + 64, used = 0;
+    char *text = malloc(cap);
+    used += (size_t)sprintf(text, "{\"rows\": [");
+    for (size_t k = 0; k < n; k++)
+        used += (size_t)sprintf(text + used, "%s{\"n\": %zu, \"s\": \"x\"}", k ? ",\n" : "", k % 7);
+    strcpy(text + used, "],\n\"end\": true}");
+    memset(&h, 0, sizeof h);
+    doc = json_parse_each(text, strlen(text), "rows", take, &h, &err);
+    double sum = 0;
+    for (size_t k = 0; k < n; k++)
+        sum += (double)(k % 7);
+    ok(doc && h.count == n && h.sum == sum && json_get(doc, "end")->line == (int)n + 1,
+       "200000 elements handed on, the member after them on its line (%zu, %s)", h.count,
+       doc ? "" : err.message);
+    json_free(doc);
+    free(text);
+}
+
 int main(void)
 {
-    plan(65);
+    plan(75);
     test_duplicate_keys();
     test_values();
     test_errors();
@@ -365,6 +454,7 @@ int main(void)
     test_read_file();
     test_bounds();
     test_results_marker();
+    test_each();
     ok(sizeof(json_value) <= 4 * sizeof(double), "a value takes %zu bytes (at most 32)",
        sizeof(json_value));
     return done();

@@ -136,9 +136,10 @@ static void test_verdicts(void)
 {
     enum { N = 60 };
     double a[N], b[N];
-    rb_sample_comparison r;
+    rb_sample_comparison r = {0};
 
     noisy(a, N, 1000, 0.02);
+    compare_result_free(&r);
     r = compare(a, N, a, N, 0.05);
     is_str(verdict_name(r.verdict), "same", "identical samples: same (%s)", r.why);
     is_double(r.ratio, 1, 0, "identical samples: ratio 1");
@@ -146,12 +147,15 @@ static void test_verdicts(void)
 
     for (int k = 0; k < N; k++)
         b[k] = 2 * a[k];
+    compare_result_free(&r);
     r = compare(a, N, b, N, 0.05);
     is_str(verdict_name(r.verdict), "slower", "every sample doubled: slower (%s)", r.why);
     is_double(r.ratio, 2, 1e-12, "every sample doubled: ratio 2");
     ok(r.ci_low <= 2 && r.ci_high >= 2 && r.ci_low > 1.9 && r.ci_high < 2.1,
        "every sample doubled: interval [%g, %g] around 2", r.ci_low, r.ci_high);
     ok(r.p_value < 1e-10, "every sample doubled: p = %g", r.p_value);
+
+    compare_result_free(&r);
 
     r = compare(b, N, a, N, 0.05);
     is_str(verdict_name(r.verdict), "faster", "every sample halved: faster (%s)", r.why);
@@ -162,6 +166,7 @@ static void test_verdicts(void)
     double c[8], d[8];
     noisy(c, 8, 1000, 0.3);
     noisy(d, 8, 1000, 0.3);
+    compare_result_free(&r);
     r = compare(c, 8, d, 8, 0.05);
     is_str(verdict_name(r.verdict), "unclear", "noisy and overlapping: unclear (%s)", r.why);
     ok(r.ci_low < 1 / 1.05 || r.ci_high > 1.05, "noisy: the interval [%g, %g] is wider than +-5%%",
@@ -175,6 +180,7 @@ static void test_verdicts(void)
         wild_a[k] = k % 2 ? 1e27 * (1 + 0.1 * (double)k) : 1 + 0.1 * (double)k;
         wild_b[k] = k % 2 ? 2 + 0.1 * (double)k : 1e27 * (2 + 0.1 * (double)k);
     }
+    compare_result_free(&r);
     r = compare(wild_a, 8, wild_b, 8, 0.05);
     is_str(verdict_name(r.verdict), "unclear", "27 orders of magnitude apart: unclear (%s)", r.why);
     ok(strstr(r.why, "no --threshold (at most 1000%) would call it same") != NULL,
@@ -183,6 +189,7 @@ static void test_verdicts(void)
     /* Independent draws of one narrow distribution: same. */
     noisy(a, N, 1000, 0.02);
     noisy(b, N, 1000, 0.02);
+    compare_result_free(&r);
     r = compare(a, N, b, N, 0.05);
     is_str(verdict_name(r.verdict), "same", "independent draws, 2%% noise: same (%s)", r.why);
 
@@ -191,6 +198,7 @@ static void test_verdicts(void)
     double e[400], f[400];
     noisy(e, 400, 1000, 0.01);
     noisy(f, 400, 1010, 0.01);
+    compare_result_free(&r);
     r = compare(e, 400, f, 400, 0.05);
     ok(r.p_value < 0.01, "a 1%% change over 400 samples is significant (p = %g)", r.p_value);
     is_str(verdict_name(r.verdict), "same", "but smaller than 5%%: same (%s)", r.why);
@@ -198,24 +206,31 @@ static void test_verdicts(void)
     /* Threshold: 10% slower is slower at 5%, same at 20%. */
     noisy(a, N, 1000, 0.01);
     noisy(b, N, 1100, 0.01);
+    compare_result_free(&r);
     r = compare(a, N, b, N, 0.05);
     is_str(verdict_name(r.verdict), "slower", "10%% slower, threshold 5%%: slower");
+    compare_result_free(&r);
     r = compare(a, N, b, N, 0.20);
     is_str(verdict_name(r.verdict), "same", "10%% slower, threshold 20%%: same (%s)", r.why);
+    compare_result_free(&r);
     r = compare(b, N, a, N, 0.20);
     is_str(verdict_name(r.verdict), "same", "10%% faster, threshold 20%%: same");
+    compare_result_free(&r);
     r = compare(b, N, a, N, 0.05);
     is_str(verdict_name(r.verdict), "faster", "10%% faster, threshold 5%%: faster");
 
     /* Too few samples: unclear, whatever the values say. */
     const double three_old[] = {100, 101, 99}, three_new[] = {300, 301, 299};
+    compare_result_free(&r);
     r = compare(three_old, 3, three_new, 3, 0.05);
     is_str(verdict_name(r.verdict), "unclear", "3 samples each: unclear");
     ok(strstr(r.why, "too few samples") != NULL, "and says why: %s", r.why);
     is_double(r.ratio, 3, 1e-12, "the ratio is still shown");
     ok(isnan(r.ci_low) && isnan(r.p_value), "but no interval or p-value");
+    compare_result_free(&r);
     r = compare(a, N, three_new, 0, 0.05);
     is_str(verdict_name(r.verdict), "unclear", "no new samples: unclear");
+    compare_result_free(&r);
 }
 
 /* The rules added for gating: a large change seen in few samples, the
@@ -235,13 +250,16 @@ static void test_gate_rules(void)
     is_str(verdict_name(r.verdict), "slower", "  slower still, p adjusted past alpha (%s)", r.why);
     ok(strstr(r.why, "2x slower") && strstr(r.why, "all 5 new samples above the old median"),
        "  by the large-change rule, which says why: %s", r.why);
+    compare_result_free(&r);
     r = compare(new5, 5, old5, 5, 0.05);
     is_str(verdict_name(r.verdict), "faster", "2x faster, 5 samples a side: faster (%s)", r.why);
+    compare_result_free(&r);
     r = compare(old5, 5, new5, 5, 1.5);
     ok(r.verdict != RB_VERDICT_SLOWER, "2x slower, threshold 150%%: not slower (%s)", r.why);
 
     /* 1.4x is under the large factor: with 5 samples it stays unclear. */
     const double new14[] = {140, 141, 139, 142, 138};
+    compare_result_free(&r);
     r = compare(old5, 5, new14, 5, 0.05);
     is_str(verdict_name(r.verdict), "slower", "1.4x, 5 samples a side, alone: slower, the exact "
            "p = 2/252 passes alpha (%s)", r.why);
@@ -250,6 +268,7 @@ static void test_gate_rules(void)
     is_str(verdict_name(r.verdict), "unclear", "  among three, adjusted: unclear (%s)", r.why);
     /* 2x in the median but one new sample under the old median: not the rule. */
     const double mixed[] = {200, 202, 99.5, 204, 196};
+    compare_result_free(&r);
     r = compare(old5, 5, mixed, 5, 0.05);
     ok(r.verdict != RB_VERDICT_SLOWER, "2x median, one new sample below the old median: not "
        "slower by the large rule (%s)", r.why);
@@ -269,10 +288,12 @@ static void test_gate_rules(void)
     /* The interval is widened by the run-to-run allowance: constant sets
      * give [1 / 1.02, 1.02]. */
     const double flat[] = {100, 100, 100, 100, 100};
+    compare_result_free(&r);
     r = compare(flat, 5, flat, 5, 0.05);
     is_double(r.ci_low, 1 / 1.02, 1e-12, "constant sets: interval widened to 1 / 1.02");
     is_double(r.ci_high, 1.02, 1e-12, "  and 1.02");
     is_str(verdict_name(r.verdict), "same", "  same");
+    compare_result_free(&r);
 }
 
 /* Many comparisons of one distribution with itself: the rule must rarely
@@ -288,6 +309,7 @@ static void count_verdicts(size_t n, double spread, int trials, int *alarms, int
         rb_sample_comparison r = compare(a, n, b, n, 0.05);
         *alarms += r.verdict == RB_VERDICT_SLOWER || r.verdict == RB_VERDICT_FASTER;
         *same += r.verdict == RB_VERDICT_SAME;
+        compare_result_free(&r);
     }
 }
 
@@ -337,7 +359,7 @@ static void test_rounds(void)
 {
     static test_side a, b;
     const double flat[3] = {0, 0, 0}, apart[3] = {-0.15, 0, 0.15}, near[3] = {-0.01, 0, 0.01};
-    rb_sample_comparison r;
+    rb_sample_comparison r = {0};
 
     /* Constant rounds: the interval of the ratio is exactly the ratio. */
     for (size_t k = 0; k < 30; k++) {
@@ -351,6 +373,7 @@ static void test_rounds(void)
            "hierarchical bootstrap of constant rounds succeeds");
     ok(lo == 2 && hi == 2 && spread == 0, "... the interval is exactly [2, 2] (got [%g, %g])", lo,
        hi);
+    compare_result_free(&r);
     r = compare_sides(&ca, &cb);
     is_double(r.p_value, 2.0 / 2001, 1e-15, "... its p-value is the bootstrap's smallest, "
               "2 / (resamples + 1), not 0");
@@ -365,6 +388,7 @@ static void test_rounds(void)
     is_double(rounds_median(&five), 3, 0, "the figure of rounds is the median of their medians");
 
     /* Identical rounds on both sides: the same, judged from the rounds. */
+    compare_result_free(&r);
     r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.01), make_side(&b, 3, 20, 1000, near, 0.01));
     is_str(verdict_name(r.verdict), "same", "3 rounds a side, no change: same (%s)", r.why);
     ok(r.from_rounds && r.rounds_old == 3 && r.rounds_new == 3,
@@ -372,18 +396,22 @@ static void test_rounds(void)
     ok(strstr(r.why, "interval over 3 and 3 rounds") != NULL, "... and says so: %s", r.why);
 
     /* Every sample doubled: slower, the interval above +5%. */
+    compare_result_free(&r);
     r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.01), make_side(&b, 3, 20, 2000, near, 0.01));
     is_str(verdict_name(r.verdict), "slower", "rounds, 2x: slower (%s)", r.why);
     ok(r.ci_low > 1.9 && r.ci_high < 2.1, "... the interval [%g, %g] is around 2", r.ci_low,
        r.ci_high);
 
     /* 10% slower, rounds 1% apart: slower; 10% faster: faster. */
+    compare_result_free(&r);
     r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.01), make_side(&b, 3, 20, 1100, near, 0.01));
     is_str(verdict_name(r.verdict), "slower", "rounds, 10%% slower: slower (%s)", r.why);
+    compare_result_free(&r);
     r = compare_sides(make_side(&a, 3, 20, 1100, near, 0.01), make_side(&b, 3, 20, 1000, near, 0.01));
     is_str(verdict_name(r.verdict), "faster", "rounds, 10%% faster: faster (%s)", r.why);
 
     /* 3% slower, well measured: within the 5% threshold, same. */
+    compare_result_free(&r);
     r = compare_sides(make_side(&a, 5, 20, 1000, (const double[]){0, 0.002, -0.002, 0.001, -0.001}, 0.005),
                       make_side(&b, 5, 20, 1030, (const double[]){0, 0.002, -0.002, 0.001, -0.001}, 0.005));
     is_str(verdict_name(r.verdict), "same", "rounds, 3%% slower: within 5%%, same (%s)", r.why);
@@ -393,33 +421,38 @@ static void test_rounds(void)
     make_side(&a, 3, 40, 1000, apart, 0.005);
     make_side(&b, 3, 40, 1080, (const double[]){0.15, -0.15, 0}, 0.005);
     rb_sample_comparison pooled = compare(a.samples, 120, b.samples, 120, 0.05);
+    compare_result_free(&r);
     r = compare_sides(&a.view, &b.view);
     ok(r.verdict != RB_VERDICT_SLOWER,
        "8%% slower, rounds 15%% apart: not slower from the rounds (%s: %s)",
        verdict_name(r.verdict), r.why);
     ok(r.ci_low < 1.05, "... their interval [%g, %g] reaches below +5%%", r.ci_low, r.ci_high);
-    (void)pooled;
+    compare_result_free(&pooled);
 
     /* 25% slower in every round, one new round slowed down twice as much
      * by other load: still slower (the p-value's spread is the one toward
      * no change). */
+    compare_result_free(&r);
     r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.01),
                       make_side(&b, 3, 20, 1250, (const double[]){0, 0.01, 1.0}, 0.01));
     is_str(verdict_name(r.verdict), "slower", "25%% slower, one new round 2x off: slower (%s)",
            r.why);
 
     /* One round on a side: the samples of one run, the interval widened. */
+    compare_result_free(&r);
     r = compare_sides(make_side(&a, 1, 20, 1000, flat, 0.01), make_side(&b, 3, 20, 1000, near, 0.01));
     ok(!r.from_rounds && r.rounds_old == 1 && r.rounds_new == 3,
        "one round old, 3 new: judged from the samples (%s)", r.why);
     ok(strstr(r.why, "widened") != NULL, "... with the interval widened, and says so: %s", r.why);
 
     /* A 2x change is a regression also from 2 rounds of 3 samples a side. */
+    compare_result_free(&r);
     r = compare_sides(make_side(&a, 2, 3, 1000, near, 0.01), make_side(&b, 2, 3, 2000, near, 0.01));
     is_str(verdict_name(r.verdict), "slower", "2 rounds of 3 samples, 2x: slower (%s)", r.why);
 
     /* Holm: the same slower pair, its p adjusted over many configurations
      * to 0.02 (above alpha, 0.01), is no longer slower. */
+    compare_result_free(&r);
     r = compare_sides(make_side(&a, 3, 20, 1000, near, 0.02), make_side(&b, 3, 20, 1100, near, 0.02));
     is_str(verdict_name(r.verdict), "slower", "rounds, 10%% slower, 2%% noise: slower alone");
     rb_compare_criteria c;
@@ -428,6 +461,7 @@ static void test_rounds(void)
     compare_decide(&r, &c);
     ok(r.verdict != RB_VERDICT_SLOWER, "... but not with its p (%.2g) adjusted to 0.02: %s",
        r.p_value, r.why);
+    compare_result_free(&r);
 }
 
 /* Many comparisons of rounds of one distribution with each other, each
@@ -448,6 +482,7 @@ static void test_rounds_false_alarms(void)
         rb_sample_comparison r = compare_sides(make_side(&a, 3, 20, 1000, shift_a, 0.01),
                                                make_side(&b, 3, 20, 1000, shift_b, 0.01));
         alarms += r.verdict == RB_VERDICT_SLOWER || r.verdict == RB_VERDICT_FASTER;
+        compare_result_free(&r);
     }
     ok(alarms <= TRIALS / 100, "no change, rounds 2%% apart: %d of %d called slower or faster",
        alarms, TRIALS);

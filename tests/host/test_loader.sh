@@ -1,10 +1,12 @@
 #!/bin/bash
 # tests/host/test_loader.sh: plugin discovery and ABI checks with deliberately
 # broken plugins (tests/plugins/): each is rejected with its reason, the good
-# ones still load and run, and the search order is the documented one.
+# ones still load and run, and the search order is the documented one. The
+# process that loads plugins for discovery holds its socket to the host and
+# the standard streams, none of the host's other descriptors.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 24
+plan 26
 dir=$top_builddir/tests/plugins/dir
 [ -d "$dir" ] || skip_all "test plugins not built"
 
@@ -62,4 +64,13 @@ ok "... f32 is ok, f16 and bf16 unsupported by the host's check (never run)" \
   sh -c "grep -q '^old,old-minor,,sum,f32,.*,ok,' '$tmp/old.csv' &&
     grep -q '^old,old-minor,,sum,f16,.*,unsupported,\"old-minor does not support sum on f16' '$tmp/old.csv' &&
     grep -q '^old,old-minor,,sum,bf16,.*,unsupported,\"old-minor does not support sum on bf16' '$tmp/old.csv'"
+
+# Descriptors the host holds (a file written and one read, as a caller's
+# shell may leave them) never reach the loading process: loader-fds's entry
+# point writes what its process holds above 2, counted there.
+REDBENCH_TEST_FDS_FILE=$tmp/loader-fds "$rb" --list -p "$top_builddir/tests/plugins/fds" \
+  7>"$tmp/seven" 8<"$tmp/old.ini" >"$tmp/fds-list" 2>&1
+ok "--list with descriptors 7 and 8 open lists loader-fds" grep -qE '^  loader-fds ' "$tmp/fds-list"
+ok "... whose loading process held its socket alone ($(cat "$tmp/loader-fds"))" \
+  grep -qxE '1: [0-9]+ -> socket:\[[0-9]+\]' "$tmp/loader-fds"
 done_testing

@@ -59,15 +59,22 @@ check_DATA += tests/plugins/dir.stamp
 CLEANFILES += tests/plugins/dir.stamp tests/plugins/dir/*.so
 EXTRA_DIST += tests/plugins/README
 
-# count-fds (count-fds.c, open_fds.h): kept out of dir/ (the loader tests
-# count its plugins), in fds/ for tests/run/test_isolation.sh.
-check_LTLIBRARIES += tests/plugins/count-fds.la
+# count-fds (count-fds.c, open_fds.h) and loader-fds (loader-fds.c): kept
+# out of dir/ (the loader tests count its plugins), in fds/ for
+# tests/run/test_isolation.sh (what a worker inherits) and
+# tests/host/test_loader.sh (what the loading process inherits).
+check_LTLIBRARIES += tests/plugins/count-fds.la tests/plugins/loader-fds.la
 tests_plugins_count_fds_la_SOURCES = tests/plugins/count-fds.c tests/plugins/open_fds.h \
 	tests/plugins/test_plugin.h
 tests_plugins_count_fds_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_plugins_count_fds_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
-tests/plugins/fds.stamp: tests/plugins/count-fds.la
-	$(AM_V_GEN)$(gather_plugins) tests/plugins/fds tests/plugins/count-fds.la && touch $@
+tests_plugins_loader_fds_la_SOURCES = tests/plugins/loader-fds.c tests/plugins/open_fds.h \
+	tests/plugins/test_plugin.h
+tests_plugins_loader_fds_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_loader_fds_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests/plugins/fds.stamp: tests/plugins/count-fds.la tests/plugins/loader-fds.la
+	$(AM_V_GEN)$(gather_plugins) tests/plugins/fds tests/plugins/count-fds.la \
+	  tests/plugins/loader-fds.la && touch $@
 check_DATA += tests/plugins/fds.stamp
 CLEANFILES += tests/plugins/fds.stamp tests/plugins/fds/*.so
 

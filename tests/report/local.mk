@@ -1,6 +1,8 @@
 # tests/report/local.mk: the tests of src/report/.
-#   test_results_large.sh  `redbench plot` and `redbench compare` on a
-#                    results file of 200,000 rows (gen_results.sh writes it)
+#   test_results_large.sh  `redbench report`, `plot` and `compare` on a
+#                    results file of 200,000 rows (gen_results.sh writes it):
+#                    their processor time and their memory (measure.c
+#                    measures both)
 #   test_html.sh     `--format html`: one self-contained page
 #   test_html_shaped.sh  the HTML report of shaped results: rows, axis and
 #                    lengths columns where the rows have them, none for
@@ -53,7 +55,9 @@ EXTRA_DIST += tests/report/test_results_large.sh tests/report/test_html.sh tests
 	tests/report/fixtures/unknown-status.json
 
 check_PROGRAMS += tests/report/test_reports tests/report/test_writers \
-	tests/report/test_report_scaling
+	tests/report/test_report_scaling tests/report/measure
+tests_report_measure_SOURCES = tests/report/measure.c
+tests_report_measure_LDADD =
 tests_report_test_reports_SOURCES = tests/report/test_reports.c
 tests_report_test_writers_SOURCES = tests/report/test_writers.c
 tests_report_test_report_scaling_SOURCES = tests/report/test_report_scaling.c

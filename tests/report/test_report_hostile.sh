@@ -5,14 +5,16 @@
 # Markdown shows strangers' links, images, raw HTML and autolinks as text,
 # and the experiment text's control characters (ESC, BEL, 8-bit CSI, DEL)
 # as escapes inside a fence that its backticks cannot close; no report for
-# a terminal holds a raw control byte; a row that measured 1 of 3 rounds
+# a terminal holds a raw control byte, nor a Unicode direction control
+# (U+202E shows "gnp.exe" as "exe.png": each one as escapes in the table,
+# the Markdown and the CSV); a row that measured 1 of 3 rounds
 # before an interruption is marked in every report; a timing nobody asked
 # for is not called asked; Ctrl-C (SIGINT, SIGTERM) during a large report
 # leaves no temporary file behind.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plan 28
+plan 31
 
 # a real run's results, then a stranger's words in them
 { experiment_header hostile
@@ -20,6 +22,7 @@ plan 28
 "$rb" -q -c "$tmp/run.ini" -o "$tmp/run.json" >/dev/null 2>&1
 is "$?" 0 "a run of two rows for the results to edit"
 "$JQ" '.results[0].run = "=HYPERLINK(\"http://evil/\",\"x\")" |
+       .results[0].params_text = "evil\u202egnp.exe \u2066x\u2069 \u200e\u200f\u061c\u202a\u202b\u202c\u202d \u2067\u2068" |
        .results[1].run = "@SUM(1+1)" |
        .results[1].params_text = "-2+3 [x](http://evil/) ![i](http://evil/i.png) <img src=x onerror=alert(1)> <http://evil/> www.evil.com \u001b[2J\u0007" |
        .devices[0].name = "dev\u001b]0;owned\u0007 <b>x</b>" |
@@ -38,6 +41,11 @@ median=$("$JQ" -r '.results[0].median_ns' "$tmp/hostile.json")
 ok "csv: numbers are written as numbers ($median)" grep -qE "^\"'=HYPERLINK[^,]*,[^,]*,serial,.*,$median," "$tmp/h.csv"
 ok "csv: no raw control byte" bash -c "! grep -qP '[\\x00-\\x08\\x0b-\\x1f\\x7f]' '$tmp/h.csv'"
 
+# the direction controls in UTF-8: U+200E, U+200F, U+202A-U+202E, U+2066-U+2069, U+061C
+bidi='\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]|\xd8\x9c'
+ok "csv: no raw direction control, shown as escapes" \
+  bash -c "! LC_ALL=C grep -qP '$bidi' '$tmp/h.csv' && grep -qF 'evil\xe2\x80\xaegnp.exe' '$tmp/h.csv'"
+
 # Markdown
 ok "md: a stranger's link is text" bash -c "grep -qF '\\[x\\](http\\://evil/)' '$tmp/h.md' && ! grep -qF '[x](http' '$tmp/h.md'"
 ok "md: an image is text" bash -c "grep -qF '\\!\\[i\\]' '$tmp/h.md' && ! grep -qF '![i]' '$tmp/h.md'"
@@ -47,6 +55,9 @@ ok "md: a bare www. autolink is broken" grep -qF 'www\.evil.com' "$tmp/h.md"
 ok "md: a device name's HTML is text" bash -c "grep -qF '\\<b>x\\</b>' '$tmp/h.md'"
 ok "md: no raw control byte anywhere (ESC, BEL, CSI, DEL)" \
   bash -c "! grep -qP '[\\x00-\\x08\\x0b-\\x1f\\x7f]|\\x9b|\\xc2[\\x80-\\x9f]' '$tmp/h.md'"
+ok "md: no raw direction control, each shown as escapes (their backslashes escaped)" \
+  bash -c "! LC_ALL=C grep -qP '$bidi' '$tmp/h.md' &&
+    grep -qF 'evil\\\\xe2\\\\x80\\\\xaegnp.exe \\\\xe2\\\\x81\\\\xa6x\\\\xe2\\\\x81\\\\xa9 \\\\xe2\\\\x80\\\\x8e' '$tmp/h.md'"
 ok "md: the experiment text's controls shown as escapes in its fence" \
   grep -qF 'name = x\x1b[31m\x07\xc2\x9b2J\x7f' "$tmp/h.md"
 fence=$(grep -m1 -oE '^`{3,}ini$' "$tmp/h.md" | tr -d 'ini')
@@ -59,6 +70,9 @@ ok "md: ... and closes after the text, before </details>" \
 "$rb" report "$tmp/hostile.json" >"$tmp/stdout.txt" 2>&1
 ok "table: no raw control byte on the terminal" \
   bash -c "! grep -qP '[\\x00-\\x08\\x0b-\\x1f\\x7f]' '$tmp/stdout.txt' '$tmp/h.txt'"
+ok "table: no raw direction control on the terminal, shown as escapes" \
+  bash -c "! LC_ALL=C grep -qP '$bidi' '$tmp/stdout.txt' '$tmp/h.txt' &&
+    grep -qF 'evil\xe2\x80\xaegnp.exe' '$tmp/stdout.txt'"
 "$rb" report $'no\x1b[2Jsuch.json' $'second\x07.json' >/dev/null 2>"$tmp/usage"
 ok "report's usage error shows typed names escaped" \
   bash -c "grep -qF 'no\\x1b[2Jsuch.json' '$tmp/usage' && ! grep -qP '\\x1b|\\x07' '$tmp/usage'"

@@ -84,18 +84,18 @@ static void build(built *b, size_t n_rows)
         row->stopped_by = "noise";
         if (k % 4 == 1) {
             row->status = RB_ROW_SKIPPED;
-            snprintf(row->reason, sizeof row->reason, "plugin p%zu not found", run % 5);
+            row_set_reason(row, "plugin p%zu not found", run % 5);
         } else if (k % 8 == 2) {
             row->status = RB_ROW_FAILED;
-            snprintf(row->reason, sizeof row->reason, "worker %zu crashed (SIGSEGV)", k);
+            row_set_reason(row, "worker %zu crashed (SIGSEGV)", k);
         } else if (k % 16 == 4) {
             row->status = RB_ROW_UNSUPPORTED;
-            snprintf(row->reason, sizeof row->reason, "does not support n = %llu (row %zu)",
-                     (unsigned long long)cfg->n, k);
+            row_set_reason(row, "does not support n = %llu (row %zu)",
+                           (unsigned long long)cfg->n, k);
         } else {
             row->status = k % 32 == 8 ? RB_ROW_WRONG : RB_ROW_OK;
             if (row->status == RB_ROW_WRONG)
-                snprintf(row->reason, sizeof row->reason, "result %zu outside tolerance", k);
+                row_set_reason(row, "result %zu outside tolerance", k);
             double t = (double)cfg->n / 1000 + (double)(run % 7);
             row->samples_ns = xmalloc(3 * sizeof *row->samples_ns);
             row->samples_ns[0] = t;
@@ -112,7 +112,7 @@ static void unbuild(built *b)
 {
     for (size_t k = 0; k < b->res.n_rows; k++) {
         free(b->configs[k].params_text);
-        free(b->res.rows[k].samples_ns);
+        row_release(&b->res.rows[k]);
     }
     free(b->res.rows);
     free(b->configs);

@@ -148,7 +148,7 @@ static void build_results(void)
 
     rb_row *wrong_row = &results.rows[1];
     wrong_row->status = RB_ROW_WRONG;
-    snprintf(wrong_row->reason, sizeof wrong_row->reason, "result 1.5 outside tolerance 0.01");
+    row_set_reason(wrong_row, "result 1.5 outside tolerance 0.01");
     wrong_row->stats = (rb_stats){3, 5000, 4900, 5100, 5000, 100, 0.02, 0.03};
     wrong_row->samples_ns = copy_samples(samples_wrong, 3);
     wrong_row->bandwidth_gbs = 3.2;
@@ -165,17 +165,15 @@ static void build_results(void)
     wrong_row->throttle_reasons = RB_THROTTLE_HW_SLOWDOWN | RB_THROTTLE_SW_THERMAL;
 
     results.rows[2].status = RB_ROW_FAILED;
-    snprintf(results.rows[2].reason, sizeof results.rows[2].reason, "%s", failed_reason);
+    row_set_reason(&results.rows[2], "%s", failed_reason);
     results.rows[2].timing = "launch";
     results.rows[2].stopped_by = "timeout";
     results.rows[3].status = RB_ROW_UNSUPPORTED;
-    snprintf(results.rows[3].reason, sizeof results.rows[3].reason,
-             "declines dtype u8 | op histogram");
+    row_set_reason(&results.rows[3], "declines dtype u8 | op histogram");
     results.rows[4].status = RB_ROW_SKIPPED;
     results.rows[4].backend = NULL;
     results.rows[4].device_index = -1;
-    snprintf(results.rows[4].reason, sizeof results.rows[4].reason, "%s",
-             configs[4].skip_reason);
+    row_set_reason(&results.rows[4], "%s", configs[4].skip_reason);
 }
 
 static void free_configs(void)

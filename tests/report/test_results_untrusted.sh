@@ -6,13 +6,15 @@
 # strategies, the baseline); non-finite numbers refuse the file, absurd ones are left out
 # with a warning; runs named a/b and a_b draw two heat maps; devices, huge
 # files and other tools' JSON are refused naming the file; terminal escapes
-# (ESC, DEL, 0x9b) from a file reach no terminal, HTML, CSV or Markdown raw.
+# (ESC, DEL, 0x9b) and Unicode's direction controls (U+202E, which shows
+# "gnp.exe" as "exe.png", U+2066, U+200F) from a file reach no terminal,
+# HTML, CSV or Markdown raw.
 # A history whose revisions, runs and plugins are markup: the trends of its
 # run's HTML report, and its trend page, are well-formed and inert
 # (html_check.py; each figure's SVG well-formed XML), the names escaped.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir" || exit 1
-plan 55
+plan 56
 
 gnuplot=$(command -v gnuplot || true)
 m=$tmp/marker
@@ -180,16 +182,19 @@ is "$?" 2 "plot: JSON without the redbench marker: exit 2"
 ok "... saying so" grep -q "notool.json:1: error: not a redbench results file.*no \"tool\"" "$tmp/err"
 
 # ---- terminal escapes ----
-esc='"run\u001b[31mred\u007f\u009b2J"'
+esc='"run\u001b[31mred\u007f\u009b2J\u202egnp.exe\u2066"'
 raw=$(printf '"raw\x7f\x9b"')
 results "$tmp/esc-old.json" "$(row "$esc" '{"k": "v\u001b]0;t\u0007"}' 1024 100 4 ', "timing": "launch\u001b[1m"')" \
   "$(row "$raw" '{}' 1024 100 4)"
-sed 's/"launch\\u001b\[1m"/"graph\\u001b[2m"/; s/"name": "cpu"/"name": "cpu\\u001b[5m\\u009b"/; s/"name": "h"/"name": "h\\u001b[6m"/' \
+sed 's/"launch\\u001b\[1m"/"graph\\u001b[2m"/; s/"name": "cpu"/"name": "cpu\\u001b[5m\\u009b\\u200f"/; s/"name": "h"/"name": "h\\u001b[6m"/' \
   "$tmp/esc-old.json" >"$tmp/esc-new.json"
-clean() { ! LC_ALL=C grep -qP '[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|(?<![\xc0-\xf4])[\x80-\x9f]' "$1"; }
+# the direction controls in UTF-8: U+200E, U+200F, U+202A-U+202E, U+2066-U+2069, U+061C
+bidi='\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]|\xd8\x9c'
+clean() { ! LC_ALL=C grep -qP "[\\x01-\\x08\\x0b-\\x1f\\x7f]|\\xc2[\\x80-\\x9f]|(?<![\\xc0-\\xf4])[\\x80-\\x9f]|$bidi" "$1"; }
 "$rb" compare --allow-device-change "$tmp/esc-old.json" "$tmp/esc-new.json" >"$tmp/out" 2>"$tmp/err"
 ok "compare's table: no control byte from the files" clean "$tmp/out"
 ok "... the run shown with escapes" grep -qF 'run\x1b[31mred\x7f\xc2\x9b2J' "$tmp/out"
+ok "... its direction controls too (U+202E, U+2066)" grep -qF '2J\xe2\x80\xaegnp.exe\xe2\x81\xa6' "$tmp/out"
 ok "... and the raw bytes too" grep -qF 'raw\x7f\x9b' "$tmp/out"
 ok "compare's warnings: no control byte" clean "$tmp/err"
 ok "... the timing shown with escapes" grep -qF 'old: launch\x1b[1m, new: graph\x1b[2m' "$tmp/err"
@@ -201,9 +206,9 @@ done
 ok "compare's device error: no control byte" clean "$tmp/err"
 if [ -n "$gnuplot" ]; then
   "$rb" plot "$tmp/esc-new.json" -o "$tmp/esc" --baseline nothing >/dev/null 2>"$tmp/err"
-  ok "plot's error listing the runs: no control byte" bash -c "grep -q 'runs:' '$tmp/err' && ! LC_ALL=C grep -qP '[\x1b\x7f]|\xc2[\x80-\x9f]' '$tmp/err'"
+  ok "plot's error listing the runs: no control byte" bash -c "grep -q 'runs:' '$tmp/err' && ! LC_ALL=C grep -qP '[\x1b\x7f]|\xc2[\x80-\x9f]|$bidi' '$tmp/err'"
   "$rb" plot "$tmp/esc-new.json" -o "$tmp/esc" >/dev/null 2>&1
-  ok "plot's report.html and drawings: no control byte" bash -c "cat '$tmp'/esc/*.html '$tmp'/esc/*.svg '$tmp'/esc/*.gp >'$tmp/all' && ! LC_ALL=C grep -qP '[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' '$tmp/all'"
+  ok "plot's report.html and drawings: no control byte" bash -c "cat '$tmp'/esc/*.html '$tmp'/esc/*.svg '$tmp'/esc/*.gp >'$tmp/all' && ! LC_ALL=C grep -qP '[\x01-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|$bidi' '$tmp/all'"
 else
   for k in 1 2; do skip "gnuplot not found"; done
 fi
