@@ -152,7 +152,7 @@ static int add_run(sqlite3 *db, const char *path)
         sqlite3_bind_text(st, k++, distribution_name(c->distribution), -1, SQLITE_STATIC);
         sqlite3_bind_text(st, k++, device, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, k++, row_status_name(row->status), -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, k++, row->reason, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, k++, row_reason(row), -1, SQLITE_TRANSIENT);
         text_or_null(st, k++, row->timing);
         sqlite3_bind_int64(st, k++, (sqlite3_int64)row->stats.count);
         number_or_null(st, k++, timed ? row->stats.median : 0);
