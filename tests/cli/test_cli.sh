@@ -4,7 +4,7 @@
 # to 16 MiB (-c /dev/zero is refused, naming it).
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 35
+plan 37
 
 ok "--help exits 0" "$rb" --help
 ok "--help shows the usage" bash -c "'$rb' --help | grep -q 'redbench -c FILE'"
