@@ -1,8 +1,10 @@
 # src/local.mk: the redbench program, folder by folder (docs/architecture.md
 # says what each owns and the order in which they include each other). All
-# but main.c is a convenience library, so that unit tests link the same code.
-noinst_LTLIBRARIES += src/libredbench.la
-src_libredbench_la_SOURCES = \
+# but main.c is a static library (plain ar, no libtool: nothing loads it as a
+# module), so that unit tests link the same code; what it needs to link is
+# REDBENCH_LIBS, for every program that links it.
+noinst_LIBRARIES = src/libredbench.a
+src_libredbench_a_SOURCES = \
 	src/base/util.c src/base/util.h \
 	src/base/descriptors.c src/base/descriptors.h \
 	src/base/diag.c src/base/diag.h \
@@ -84,19 +86,19 @@ src_libredbench_la_SOURCES = \
 	src/cli/stop_signals.c src/cli/stop_signals.h \
 	src/cli/info.c src/cli/run.c src/cli/tune.c src/cli/compare.c src/cli/plot.c src/cli/report.c \
 	src/cli/dispatch.c src/cli/history.c
-nodist_src_libredbench_la_SOURCES = src/base/git_revision.h src/host/paths.h
-src_libredbench_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) $(SQLITE_CFLAGS)
-src_libredbench_la_LIBADD = $(INIH_LIBS) $(SQLITE_LIBS) $(PTHREAD_LIBS)
+nodist_src_libredbench_a_SOURCES = src/base/git_revision.h src/host/paths.h
+src_libredbench_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS) $(SQLITE_CFLAGS)
+REDBENCH_LIBS = src/libredbench.a $(INIH_LIBS) $(SQLITE_LIBS) $(PTHREAD_LIBS)
 
 bin_PROGRAMS += redbench
 redbench_SOURCES = src/cli/main.c
-redbench_LDADD = src/libredbench.la
+redbench_LDADD = $(REDBENCH_LIBS)
 
 # The bash completion script, written from the table of commands and options
 # by a program of the build (src/cli/option_table.c, write_completion.c).
 noinst_PROGRAMS += src/cli/write-completion
 src_cli_write_completion_SOURCES = src/cli/write_completion.c
-src_cli_write_completion_LDADD = src/libredbench.la
+src_cli_write_completion_LDADD = $(REDBENCH_LIBS)
 bashcompletiondir = $(datadir)/bash-completion/completions
 nodist_bashcompletion_DATA = completion/redbench
 CLEANFILES += completion/redbench completion/redbench.*.tmp
@@ -137,4 +139,4 @@ rb-paths-check:
 # Made before any object of the program, also for `make redbench` in a new
 # tree (BUILT_SOURCES only serve all, check and install); a later change
 # rebuilds what includes them (the dependency tracking's own files).
-$(src_libredbench_la_OBJECTS): | src/host/paths.h src/base/git_revision.h
+$(src_libredbench_a_OBJECTS): | src/host/paths.h src/base/git_revision.h

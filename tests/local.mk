@@ -13,7 +13,7 @@ AM_TESTS_ENVIRONMENT = \
 # Unit tests (and fuzz/'s replays) link the program's library: LDADD is
 # every program's that does not name its own (redbench and write-completion
 # do), so a test needs only its sources.
-LDADD = src/libredbench.la -lm
+LDADD = $(REDBENCH_LIBS) -lm
 # Test plugins: modules that are never installed, that see only the SDK.
 TEST_PLUGIN_CPPFLAGS = -I$(top_srcdir)/sdk
 TEST_PLUGIN_LINK_FLAGS = $(PLUGIN_LINK_FLAGS) -rpath /nowhere
@@ -72,13 +72,16 @@ timing-clean:
 # slowest first, so that none of them starts last and runs alone: sdk's
 # test_install and test_reconfigure, run's robustness tests (test_limits,
 # test_interrupt, test_isolation), compare's test_compare_rounds, report's
-# test_results_large and test_html, and the mpi pack's test_mpi.
+# test_results_large and test_html; the vulkan and mpi packs' tests, the
+# slowest under the sanitizers (lavapipe's compiler allocates through
+# their allocator), before any of these.
+include tests/packs/vulkan/local.mk
+include tests/packs/mpi/local.mk
 include tests/sdk/local.mk
 include tests/run/local.mk
 include tests/compare/local.mk
 include tests/report/local.mk
 include tests/history/local.mk
-include tests/packs/mpi/local.mk
 include tests/config/local.mk
 include tests/base/local.mk
 include tests/host/local.mk
@@ -91,4 +94,3 @@ include tests/plugins/local.mk
 include tests/packs/cuda/local.mk
 include tests/packs/p2p/local.mk
 include tests/packs/nccl/local.mk
-include tests/packs/vulkan/local.mk

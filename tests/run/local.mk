@@ -41,8 +41,9 @@
 #   test_ranks.sh  exchange-sum on 1, 2 and 4 ranks, each fault in its row
 #   test_progress.sh  the progress of a run on standard error
 #   test_provenance.sh  the provenance a real run records in its JSON
-# The robustness tests are among the slowest of the suite: listed first.
-TESTS += tests/run/test_limits.sh tests/run/test_interrupt.sh tests/run/test_isolation.sh \
+# The robustness tests and test_timing are among the slowest of the suite:
+# listed first.
+TESTS += tests/run/test_timing.sh tests/run/test_limits.sh tests/run/test_interrupt.sh tests/run/test_isolation.sh \
 	tests/run/test_hostile.sh tests/run/test_gpu_isolation.sh
 EXTRA_DIST += tests/run/test_limits.sh tests/run/test_interrupt.sh tests/run/test_isolation.sh \
 	tests/run/test_hostile.sh tests/run/test_gpu_isolation.sh tests/run/crashers/cuda-fault.cu
@@ -238,7 +239,7 @@ tests_run_test_reference_SOURCES = tests/run/test_reference.c
 TESTS += tests/run/test_input tests/run/test_reference
 
 check_PROGRAMS += tests/run/test_rules
-TESTS += tests/run/test_rules tests/run/test_timing.sh tests/run/test_peak_check.sh \
+TESTS += tests/run/test_rules tests/run/test_peak_check.sh \
 	tests/run/test_rounds.sh
 tests_run_test_rules_SOURCES = tests/run/test_rules.c
 

@@ -31,6 +31,9 @@ args+=("CFLAGS=${cflags:--g} -O0")
 # No pack is built here (`make redbench`): configure need not look for
 # their tools (the CUDA pack's checks run nvcc).
 args+=(--without-cuda --without-vulkan --without-mpi)
+# One cache file for the three: the later configures reuse the first's
+# checks (the prefix is not cached), which is what the test changes.
+args+=(--cache-file="$tmp/config.cache")
 quietly() { # make and configure without the jobserver of the make running the tests
   (cd "$build" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$@") >"$tmp/log" 2>&1 ||
     { tail -n 20 "$tmp/log"; return 1; }
