@@ -43,6 +43,7 @@ src_libredbench_a_SOURCES = \
 	src/run/probe.c src/run/probe.h \
 	src/run/ranks.c src/run/ranks.h src/run/rank_group.h \
 	src/run/rank_launch.c src/run/rank_launch.h src/run/rank_supervise.c src/run/rank_supervise.h \
+	src/run/plugin_gate.c src/run/plugin_gate.h \
 	src/run/rank_serve.c src/run/rank_serve.h src/run/row_finish.c src/run/row_finish.h \
 	src/run/row_wire.c src/run/row_wire.h \
 	src/run/rank_hub.c src/run/rank_hub.h \

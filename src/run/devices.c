@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "host/peak_cache.h"
 #include "run/isolate.h"
+#include "run/plugin_gate.h"
 #include "run/rank_link.h"
 #include "run/runner_state.h"
 
@@ -136,7 +137,7 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
         }
     } else {
         diag_warn("%s: could not measure the peak bandwidth: %s",
-                b->name, host->error[0] ? host->error : "no reason given");
+                b->name, gate_reason(host, "no reason given"));
     }
     free(dir);
 }
@@ -168,7 +169,7 @@ open_backend *runner_backend_for(runner *r, const char *name, rb_row *row)
     int count = 0;
     if (b->device_count(&host->table, &count) != RB_OK) {
         snprintf(ob->error, sizeof ob->error, "no %s device: %s", b->name,
-                 host->error[0] ? host->error : "the backend found none");
+                 gate_reason(host, "the backend found none"));
         return ob;
     }
     int device = r->n_ranks > 1 ? ranks_device(r->exp, r->rank, count) : r->exp->device;
@@ -196,7 +197,7 @@ open_backend *runner_backend_for(runner *r, const char *name, rb_row *row)
     if (b->open(&host->table, device, &ob->ctx, &fresh.info) != RB_OK) {
         ob->ctx = NULL;
         snprintf(ob->error, sizeof ob->error, "cannot open %s device %d: %s", b->name, device,
-                 host->error[0] ? host->error : "no reason given");
+                 gate_reason(host, "no reason given"));
         return ob;
     }
     ob->record = known;

@@ -13,7 +13,7 @@
 
 #include "base/names.h"
 #include "run/energy.h"
-#include "run/isolate.h"
+#include "run/plugin_gate.h"
 #include "run/rank_link.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
@@ -126,7 +126,7 @@ static uint32_t longer_replays(runner *r, const rb_plugin *p, void *state, open_
     calls += calls & 1u; /* call parity alternates across replays */
     if (calls <= batch_calls)
         return batch_calls;
-    isolate_step(RB_STEP_RUN);
+    gate_enter(RB_STEP_RUN);
     b->batch_release(ob->ctx);
     ob->batch_prepared = 0;
     uint32_t tries[2] = {calls, batch_calls};
@@ -169,7 +169,7 @@ int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backen
     if (batch_calls && short_batches && fits &&
         !(replay = longer_replays(r, p, state, ob, row, batch_calls))) {
         note(row, "no energy: the batch could not be prepared again for the energy batch: %.200s",
-             ob->host.error[0] ? ob->host.error : "no reason given");
+             gate_reason(&ob->host, "no reason given"));
         row->energy_source = RB_ENERGY_NONE;
         return RB_OK;
     }

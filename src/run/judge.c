@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "run/isolate.h"
+#include "run/plugin_gate.h"
 #include "run/probe.h"
 #include "run/rank_link.h"
 #include "run/rules.h"
@@ -40,13 +41,12 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
         result->n_bins = cfg->bins;
     }
     host_clear_error(host);
-    isolate_step(RB_STEP_VERIFY);
     vector_offer(r, cfg, p, result);
     shape_offer(r, cfg, result);
     char why[512];
-    if (p->verify(state, result) != RB_OK) {
+    if (gate_verify(p, state, result) != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "verify failed: %s",
-                          host->error[0] ? host->error : "no reason given");
+                          gate_reason(host, "no reason given"));
         return RB_ERROR;
     }
     if (sweep_is_shaped(cfg)) {
@@ -110,8 +110,7 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
     for (int k = 0; k < runs; k++) {
         host_clear_error(host);
         host_clear_error(&ob->host);
-        isolate_step(RB_STEP_RUN);
-        if (p->run(state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
+        if (gate_run(p, state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
             runner_set_reason(row, RB_ROW_FAILED, "a run after the timed repetitions failed: %s",
                               runner_failure_text(host, ob));
             free(bins);
@@ -124,14 +123,13 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
         again.n_bins = bins ? cfg->bins : 0;
         if (bins)
             memset(bins, 0, cfg->bins * sizeof *bins);
-        isolate_step(RB_STEP_VERIFY);
         vector_offer(r, cfg, p, &again);
         shape_offer(r, cfg, &again);
         char why[512] = "no reason given";
-        if (p->verify(state, &again) != RB_OK ||
+        if (gate_verify(p, state, &again) != RB_OK ||
             (!sweep_is_shaped(cfg) && vector_reduce(cfg, &again, why, sizeof why) != 0)) {
             runner_set_reason(row, RB_ROW_FAILED, "verify after a repeated run failed: %s",
-                              host->error[0] ? host->error : why);
+                              gate_reason(host, why));
             free(bins);
             return;
         }
@@ -198,8 +196,7 @@ static int run_probe(runner *r, const rb_configuration *cfg, const rb_plugin *p,
     const rb_backend *b = ob->loaded->desc;
     host_clear_error(host);
     host_clear_error(&ob->host);
-    isolate_step(RB_STEP_RUN);
-    if (p->run(state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
+    if (gate_run(p, state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "the run on probe %zu failed: %s", k + 1,
                           runner_failure_text(host, ob));
         return RB_ERROR;
@@ -210,12 +207,11 @@ static int run_probe(runner *r, const rb_configuration *cfg, const rb_plugin *p,
         res->bins = xcalloc(cfg->bins, sizeof *res->bins);
         res->n_bins = cfg->bins;
     }
-    isolate_step(RB_STEP_VERIFY);
     vector_offer(r, cfg, p, res);
     char why[512] = "no reason given";
-    if (p->verify(state, res) != RB_OK || vector_reduce(cfg, res, why, sizeof why) != 0) {
+    if (gate_verify(p, state, res) != RB_OK || vector_reduce(cfg, res, why, sizeof why) != 0) {
         runner_set_reason(row, RB_ROW_FAILED, "verify on probe %zu failed: %s", k + 1,
-                          host->error[0] ? host->error : why);
+                          gate_reason(host, why));
         free(res->bins);
         res->bins = NULL;
         return RB_ERROR;
@@ -258,8 +254,7 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
     for (size_t k = 0; k < set.count && passed > 0; k++) {
         const rb_probe *pr = &set.probes[k];
         if (pr->fresh_init) {
-            isolate_step(RB_STEP_TEARDOWN);
-            p->teardown(*state);
+            gate_teardown(p, *state);
             *state = NULL;
             *inited = 0;
         }
@@ -267,17 +262,16 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
         isolate_step(RB_STEP_INPUT);
         if (probe_write(&set, k, previous, b, ob->ctx, r->device_input) != 0) {
             runner_set_reason(row, RB_ROW_FAILED, "writing probe %zu's input failed: %s", k + 1,
-                              ob->host.error[0] ? ob->host.error : "no reason given");
+                              gate_reason(&ob->host, "no reason given"));
             ranks_agree(r, 1);
             break;
         }
         previous = pr;
         if (pr->fresh_init) {
             host_clear_error(host);
-            isolate_step(RB_STEP_INIT);
-            if (p->init(c, state) != RB_OK) {
+            if (gate_init(p, c, state) != RB_OK) {
                 runner_set_reason(row, RB_ROW_FAILED, "init again for probe %zu failed: %s", k + 1,
-                                  host->error[0] ? host->error : "no reason given");
+                                  gate_reason(host, "no reason given"));
                 ranks_agree(r, 1);
                 break;
             }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
-#include "run/isolate.h"
+#include "run/plugin_gate.h"
 #include "run/rank_hub.h"
 #include "run/rank_link.h"
 #include "run/row_wire.h"
@@ -92,8 +92,7 @@ static void serve_group(runner *r, const rb_configuration *cfg, uint32_t rank, u
         cfg = next_config(r, fd, &in_order);
     }
     if (in_order && r->group_plugin && r->group_plugin->group_close) {
-        isolate_step(RB_STEP_TEARDOWN);
-        r->group_plugin->group_close(r->group_state);
+        gate_group_close(r->group_plugin, r->group_state);
     }
     r->group_plugin = NULL;
     r->group_state = NULL;
@@ -122,11 +121,10 @@ int ranks_open_group(runner *r, const rb_plugin *p, void *queue, rb_row *row)
     rb_group g = {.size = sizeof g, .rank = r->rank, .n_ranks = r->n_ranks,
                   .device = r->rank_device, .queue = queue, .host = &group_host.table};
     void *state = NULL;
-    isolate_step(RB_STEP_INIT);
-    int st = p->group_open(&g, &state);
+    int st = gate_group_open(p, &g, &state);
     if (st != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "the rank group's set-up (group_open) failed: %s",
-                          group_host.error[0] ? group_host.error : "no reason given");
+                          gate_reason(&group_host, "no reason given"));
         return -1;
     }
     r->group_state = state;

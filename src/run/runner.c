@@ -49,6 +49,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "run/isolate.h"
+#include "run/plugin_gate.h"
 #include "run/progress.h"
 #include "run/ranks.h"
 #include "run/row_finish.h"
@@ -102,18 +103,17 @@ static int describe_one(runner *r, const rb_configuration *cfg, open_backend *ob
     fill_config(&c, r, cfg, b->queue(ob->ctx), NULL, &host.table);
     rb_description d;
     memset(&d, 0, sizeof d);
-    isolate_step(RB_STEP_DESCRIBE);
-    int st = p->describe(&c, &d);
+    int st = gate_describe(p, &c, &d);
     d.label[sizeof d.label - 1] = '\0';
     snprintf(row->label, sizeof row->label, "%s", d.label);
     if (st == RB_UNSUPPORTED) {
         runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s",
-                          host.error[0] ? host.error : "the plugin declined this configuration");
+                          gate_reason(&host, "the plugin declined this configuration"));
         return -1;
     }
     if (st != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "describe failed: %s",
-                          host.error[0] ? host.error : "no reason given");
+                          gate_reason(&host, "no reason given"));
         return -1;
     }
     return 0;
@@ -140,17 +140,14 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
 
     void *state = NULL;
     host_clear_error(&host);
-    isolate_step(RB_STEP_INIT);
-    int st = p->init(&c, &state);
+    int st = gate_init(p, &c, &state);
     if (st != RB_OK)
         runner_set_reason(row, st == RB_UNSUPPORTED ? RB_ROW_UNSUPPORTED : RB_ROW_FAILED, "%s%s",
                           st == RB_UNSUPPORTED ? "" : "init failed: ",
-                          host.error[0] ? host.error : "no reason given");
+                          gate_reason(&host, "no reason given"));
     if (stopped_by_a_rank(r, st != RB_OK, row, "init")) {
-        if (st == RB_OK) {
-            isolate_step(RB_STEP_TEARDOWN);
-            p->teardown(state);
-        }
+        if (st == RB_OK)
+            gate_teardown(p, state);
         if (ranged)
             b->range_pop(ob->ctx);
         if (st != RB_OK)
@@ -179,9 +176,10 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
             row->probes = runner_probes_wanted(r->exp) ? RB_PROBES_NOT_RUN : RB_PROBES_OFF;
         free(bins);
     }
-    isolate_step(RB_STEP_TEARDOWN);
     if (inited)
-        p->teardown(state);
+        gate_teardown(p, state);
+    else
+        gate_enter(RB_STEP_TEARDOWN);
     if (ranged)
         b->range_pop(ob->ctx);
     if (row->status == RB_ROW_FAILED)

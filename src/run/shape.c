@@ -30,6 +30,7 @@
 #include "base/random.h"
 #include "base/util.h"
 #include "run/isolate.h"
+#include "run/plugin_gate.h"
 #include "run/reference.h"
 
 /* ---- the shape ---------------------------------------------------------- */
@@ -568,8 +569,7 @@ static int probe_call(runner *r, const rb_configuration *cfg, const rb_plugin *p
     const rb_backend *b = ob->loaded->desc;
     host_clear_error(host);
     host_clear_error(&ob->host);
-    isolate_step(RB_STEP_RUN);
-    if (p->run(state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
+    if (gate_run(p, state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "the run on probe %d failed: %s", probe + 1,
                           runner_failure_text(host, ob));
         return -1;
@@ -577,12 +577,11 @@ static int probe_call(runner *r, const rb_configuration *cfg, const rb_plugin *p
     rb_result res;
     memset(&res, 0, sizeof res);
     res.size = sizeof res;
-    isolate_step(RB_STEP_VERIFY);
     shape_offer(r, cfg, &res);
     char why[300];
-    if (p->verify(state, &res) != RB_OK) {
+    if (gate_verify(p, state, &res) != RB_OK) {
         runner_set_reason(row, RB_ROW_FAILED, "verify on probe %d failed: %s", probe + 1,
-                          host->error[0] ? host->error : "no reason given");
+                          gate_reason(host, "no reason given"));
         return -1;
     }
     if (!handed_all(&r->shape, &res, why, sizeof why)) {
@@ -630,8 +629,7 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
         write_probe(s, &probe_in, probe);
         reference_all(s, &probe_in);
         if (fresh) {
-            isolate_step(RB_STEP_TEARDOWN);
-            p->teardown(*state);
+            gate_teardown(p, *state);
             *state = NULL;
             *inited = 0;
         }
@@ -639,16 +637,15 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
         isolate_step(RB_STEP_INPUT);
         if (b->upload(ob->ctx, r->device_input, probe_in.data, probe_in.bytes) != RB_OK) {
             runner_set_reason(row, RB_ROW_FAILED, "writing probe %d's input failed: %s",
-                              probe + 1, ob->host.error[0] ? ob->host.error : "no reason given");
+                              probe + 1, gate_reason(&ob->host, "no reason given"));
             passed = -1;
             break;
         }
         if (fresh) {
             host_clear_error(host);
-            isolate_step(RB_STEP_INIT);
-            if (p->init(c, state) != RB_OK) {
+            if (gate_init(p, c, state) != RB_OK) {
                 runner_set_reason(row, RB_ROW_FAILED, "init again for probe %d failed: %s",
-                                  probe + 1, host->error[0] ? host->error : "no reason given");
+                                  probe + 1, gate_reason(host, "no reason given"));
                 passed = -1;
                 break;
             }

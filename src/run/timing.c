@@ -14,7 +14,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "run/energy.h"
-#include "run/isolate.h"
+#include "run/plugin_gate.h"
 #include "run/rules.h"
 #include "run/rank_link.h"
 #include "run/runner_state.h"
@@ -135,7 +135,7 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
     double total_ns = 0;
     int status = RB_OK;
     const char *stop = NULL;
-    isolate_step(RB_STEP_RUN);
+    gate_enter(RB_STEP_RUN);
     if (meter)
         energy_region_begin(meter, &energy);
     while (!stop) {
@@ -236,11 +236,11 @@ static int time_batches(runner *r, const rb_plugin *p, void *state, open_backend
     uint32_t calls = batch_size(r, call_ns);
     host_clear_error(host);
     host_clear_error(&ob->host);
-    isolate_step(RB_STEP_RUN);
+    gate_enter(RB_STEP_RUN);
     int st = b->batch_prepare(ob->ctx, p->run, state, calls);
     if (st == RB_UNSUPPORTED) {
         runner_set_reason(row, RB_ROW_UNSUPPORTED, "timing = graph: %s%s%s",
-                          ob->host.error[0] ? ob->host.error : "the batch cannot be recorded",
+                          gate_reason(&ob->host, "the batch cannot be recorded"),
                           host->error[0] ? "; the plugin said: " : "", host->error);
         return RB_UNSUPPORTED;
     }
@@ -282,7 +282,7 @@ static int warm_up(runner *r, const rb_plugin *p, void *state, open_backend *ob,
     for (int k = 0; k < runs; k++) {
         host_clear_error(host);
         host_clear_error(&ob->host);
-        isolate_step(RB_STEP_WARMUP);
+        gate_enter(RB_STEP_WARMUP);
         double ns = 0;
         int st = timed ? time_calls(b, ob->ctx, p, state, 1, &ns) : p->run(state);
         if (st == RB_OK && !timed)

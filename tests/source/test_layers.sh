@@ -6,6 +6,10 @@
 # The check runs on src/, and on copies of src/ with a planted include from
 # a lower layer to a higher one, a planted loop and an include that names no
 # folder, each of which it must refuse, naming the file and line.
+# And the plugin's gate: a strategy's callbacks (p->describe, init, run,
+# verify, teardown, group_open, group_close) are called only from
+# src/run/plugin_gate.c, but for run in the timed loops (run/timing.c,
+# run/energy_row.c); a planted call elsewhere is refused, named.
 . "$top_srcdir/tests/lib.sh"
 
 # The layers, lowest first: a file of one may include the ones before it.
@@ -63,10 +67,30 @@ check_layers() {
   return $bad
 }
 
-plan 8
+# check_gate SRC: every call of a strategy's callback in SRC/*/*.c outside
+# the gate, as "FILE:LINE: ..."; returns 1 when there is one.
+check_gate() {
+  awk '
+    FNR == 1 {
+      count = split(FILENAME, part, "/"); name = "src/" part[count - 1] "/" part[count]
+    }
+    name == "src/run/plugin_gate.c" { next }
+    match($0, /(^|[^A-Za-z0-9_])(p|group_plugin|desc)->(describe|init|run|verify|teardown|group_open|group_close)\(/) {
+      call = substr($0, RSTART, RLENGTH - 1); sub(/^[^A-Za-z0-9_]/, "", call)
+      if (call ~ /->run$/ && (name == "src/run/timing.c" || name == "src/run/energy_row.c")) next
+      printf "%s:%d: calls %s directly; a strategy is called through run/plugin_gate.h\n", name, FNR, call
+      bad = 1
+    }
+    END { exit bad }' "$1"/*/*.c
+}
+
+plan 10
 
 check_layers "$top_srcdir/src" >"$tmp/found"
 is "$?" 0 "src/: no include from a lower layer to a higher one, and no loop"
+[ -s "$tmp/found" ] && sed 's/^/# /' "$tmp/found"
+check_gate "$top_srcdir/src" >"$tmp/found"
+is "$?" 0 "src/: a strategy's callbacks called only through run/plugin_gate.c"
 [ -s "$tmp/found" ] && sed 's/^/# /' "$tmp/found"
 
 # The check itself, on copies of src/ with one mistake planted in each.
@@ -103,6 +127,13 @@ plant
 printf '#include "util.h"\n' >>"$tmp/src/base/stats.c"
 check_layers "$tmp/src" >"$tmp/found"
 is "$?" 1 "planted: an include that names no folder is refused"
+
+plant
+printf 'static void planted(const rb_plugin *p, void *s) { p->teardown(s); }\n' >>"$tmp/src/run/judge.c"
+check_gate "$tmp/src" >"$tmp/found"
+line=$(wc -l <"$tmp/src/run/judge.c")
+is "$(cat "$tmp/found")" "src/run/judge.c:$line: calls p->teardown directly; a strategy is called through run/plugin_gate.h" \
+  "planted: a teardown called from run/judge.c is refused, naming the file and line"
 
 plant
 mkdir "$tmp/src/extra"
