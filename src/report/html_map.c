@@ -1,6 +1,6 @@
-/* src/report/html_map.c: the HTML report's strategy x n heat map
+/* src/report/html_map.c: the HTML report's strategy x n heat maps
  * (report/html_map.h): which strategy is fastest at which size, at a
- * glance. It is a plot figure (plot/figures.h) drawn by plot/svg.c like
+ * glance, one map for each shape (rows, axis, lengths) of the results. It is a plot figure (plot/figures.h) drawn by plot/svg.c like
  * the others; only the choice of its rows and cells is made here. */
 #include "report/html_map.h"
 
@@ -11,11 +11,15 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "config/sweep.h"
 #include "results/fields.h"
 
 /* At most this many strategies (rows) in the map; the first ones, in the
  * order of the results. */
 #define MAP_MAX_STRATEGIES 40
+/* At most this many maps: one for each shape (rows, axis, lengths) of the
+ * ok rows, the first ones in the order of the results. */
+#define MAP_MAX_SHAPES 12
 
 static size_t find_word(char **words, size_t n, const char *word)
 {
@@ -53,15 +57,25 @@ static char *strategy_of(const rb_results *res, const rb_row *row, int with_data
     return text;
 }
 
-size_t html_strategy_map(const rb_results *res, plot_set *set)
+/* Whether a row has the shape (rows, axis, lengths) of `like`. */
+static int same_shape(const rb_row *row, const rb_row *like)
 {
-    memset(set, 0, sizeof *set);
+    const rb_configuration *a = row->config, *b = like->config;
+    return a->rows == b->rows && a->axis == b->axis && a->lengths == b->lengths;
+}
+
+/* The map of the ok rows shaped as `like` into *fig, when they hold two
+ * sizes or more: returns 1, else 0 (fig untouched). `shapes` says whether
+ * the results hold several shapes (the title names this one). */
+static int map_of_shape(const rb_results *res, const rb_row *like, int shapes, size_t index,
+                        plot_figure *fig)
+{
     uint64_t *sizes = xcalloc(res->n_rows + 1, sizeof *sizes);
     size_t n_sizes = 0, first = res->n_rows;
     int with_data = 0;
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
-        if (!row_mapped(row))
+        if (!row_mapped(row) || !same_shape(row, like))
             continue;
         if (first == res->n_rows)
             first = k;
@@ -82,13 +96,15 @@ size_t html_strategy_map(const rb_results *res, plot_set *set)
         return 0;
     }
 
-    plot_figure *fig = xcalloc(1, sizeof *fig);
-    set->figures = fig;
-    set->n_figures = 1;
     fig->kind = PLOT_HEATMAP;
-    fig->name = xstrdup("strategy-map");
-    fig->title = xstrdup("Best bandwidth of each strategy at each n");
-    fig->x_label = xstrdup("n");
+    char shape[160] = "";
+    if (shapes)
+        sweep_shape_text(like->config, shape, sizeof shape);
+    fig->name = index ? xasprintf("strategy-map-%zu", index + 1) : xstrdup("strategy-map");
+    fig->title = shape[0] ? xasprintf("Best bandwidth of each strategy at each n (%s)", shape + 1)
+                          : xstrdup("Best bandwidth of each strategy at each n");
+    fig->x_label = xstrdup(like->config->rows > 1 || like->config->axis != RB_AXIS_ROW
+                               ? "n (elements of each row)" : "n");
     fig->y_label = xstrdup("strategy");
     fig->value_label = xstrdup("GB/s");
     fig->x_unit = PLOT_UNIT_SIZE;
@@ -106,7 +122,7 @@ size_t html_strategy_map(const rb_results *res, plot_set *set)
     size_t left_out = 0;
     for (size_t k = 0; k < res->n_rows; k++) {
         const rb_row *row = &res->rows[k];
-        if (!row_mapped(row))
+        if (!row_mapped(row) || !same_shape(row, like))
             continue;
         char *name = strategy_of(res, row, with_data);
         size_t r = find_word(fig->rows, fig->n_rows, name);
@@ -130,4 +146,34 @@ size_t html_strategy_map(const rb_results *res, plot_set *set)
                              : xstrdup("each cell: the best GB/s of the strategy's ok rows");
     free(sizes);
     return 1;
+}
+
+size_t html_strategy_map(const rb_results *res, plot_set *set)
+{
+    memset(set, 0, sizeof *set);
+    /* the shapes of the ok rows, each once, in the order of the results */
+    const rb_row **shapes = xcalloc(MAP_MAX_SHAPES, sizeof *shapes);
+    size_t n_shapes = 0;
+    for (size_t k = 0; k < res->n_rows; k++) {
+        const rb_row *row = &res->rows[k];
+        if (!row_mapped(row))
+            continue;
+        size_t s = 0;
+        while (s < n_shapes && !same_shape(row, shapes[s]))
+            s++;
+        if (s < n_shapes)
+            continue;
+        if (n_shapes < MAP_MAX_SHAPES) /* further shapes: in the plots only */
+            shapes[n_shapes++] = row;
+    }
+    set->figures = xcalloc(n_shapes ? n_shapes : 1, sizeof *set->figures);
+    for (size_t s = 0; s < n_shapes; s++)
+        set->n_figures += map_of_shape(res, shapes[s], n_shapes > 1, set->n_figures,
+                                       &set->figures[set->n_figures]);
+    free(shapes);
+    if (set->n_figures == 0) {
+        free(set->figures);
+        set->figures = NULL;
+    }
+    return set->n_figures;
 }

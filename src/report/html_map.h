@@ -8,9 +8,10 @@
 
 /* A heat map of each strategy (a run, with its op and dtype where the
  * rows hold several) against n, each cell the best GB/s of the strategy's
- * ok rows at that n, built into `set` (one figure, drawn by
- * plot/svg.c), when the ok rows hold two sizes or more; else `set` is left
- * empty. Returns the figures made (0 or 1); free `set` with plot_set_free. */
+ * ok rows at that n, built into `set` (figures drawn by plot/svg.c): one
+ * for each shape (rows, axis, lengths) of the ok rows that holds two sizes
+ * or more, titled with its shape where there are several, at most 12.
+ * Returns the figures made (0 when none); free `set` with plot_set_free. */
 size_t html_strategy_map(const rb_results *res, plot_set *set);
 
 #endif

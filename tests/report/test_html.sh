@@ -10,9 +10,11 @@
 # layout, and a screenshot must differ from a blank page's; a page of 16
 # rows skipped with a long reason fits a 1400-pixel window once unfolded,
 # its reason column readable. Without Chromium those checks are skipped.
+# A shaped sweep (rows 1 and 64, two sizes each) gets one strategy map for
+# each shape, the shaped one titled with its shape.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 29
+plan 32
 f=$top_srcdir/tests/plot/fixtures
 
 # small.ini: plain and fast x 2 dtypes x 2 sizes, grid 6 x 2 sizes: 20 rows;
@@ -111,4 +113,15 @@ ok "16 skipped rows in a 1400-pixel window: the table fits ($layout)" bash -c "e
 is "$(grep -c '<details class="reason">' "$tmp/skips.html")" 1 "... folded under one line for their one reason"
 ok "... the reason is at least 200 pixels wide" test "$(echo "$layout" | sed -n 's/.* reason=\([0-9]*\).*/\1/p')" -ge 200
 ok "... and the page under 2500 pixels tall" test "$(echo "$layout" | sed -n 's/.* height=\([0-9]*\).*/\1/p')" -lt 2500
+{ experiment_header shapes
+  printf '[data]\nop = sum\ndtype = i32\nrows = 1, 64\nn = 1K, 4K\n[run serial]\nplugin = serial\n'
+  printf '[run threads]\nplugin = threads\n'
+} >"$tmp/shapes.ini"
+"$rb" -q -c "$tmp/shapes.ini" --format html -o "$tmp/shapes.html" >/dev/null 2>&1
+is "$(grep -c '<figure class="strategy-map">' "$tmp/shapes.html")" 2 "a sweep of two shapes: a strategy map for each"
+ok "... the one reduction's titled as before" \
+  grep -qF '>Best bandwidth of each strategy at each n</text>' "$tmp/shapes.html"
+ok "... the other titled with its shape, its axis n of each row" bash -c \
+  "grep -qF '>Best bandwidth of each strategy at each n (rows=64)</text>' '$tmp/shapes.html' &&
+   grep -qF '>n (elements of each row)</text>' '$tmp/shapes.html'"
 done_testing
