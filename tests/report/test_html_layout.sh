@@ -82,7 +82,12 @@ ok "... long paths and the command line may break anywhere" \
   grep -qF 'table.provenance td,td.path,.meta code{overflow-wrap:anywhere' "$tmp/one.html"
 
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-if [ -z "$chromium" ]; then
+# Under the sanitizers the page is the same and Chromium is not what they
+# check: its layout is measured in the plain suite.
+if sanitized; then
+  for k in $(seq 27); do skip "the layout is measured in the plain suite, not under the sanitizers"; done
+  done_testing; exit
+elif [ -z "$chromium" ]; then
   for k in $(seq 27); do skip "chromium not found (apt-get install chromium)"; done
   done_testing; exit
 fi
