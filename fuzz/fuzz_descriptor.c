@@ -220,7 +220,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     rb_registry reg;
     memset(&reg, 0, sizeof reg);
-    diag_reset();
     if (registry_load_file(&reg, plugin_path, "fuzz") == 0 && reg.n_plugins == 1) {
         const char *name = reg.plugins[0].desc->name;
         command_describe(&reg, name);

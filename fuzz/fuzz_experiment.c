@@ -71,7 +71,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = '\0'; /* text past a NUL is not read, as with a file */
 
-    diag_reset();
     fuzz_load_and_expand(text, &reg);
     free(text);
     return 0;

@@ -78,6 +78,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         results_file_free(&file);
     }
     json_free(doc);
-    diag_reset();
     return 0;
 }

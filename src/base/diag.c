@@ -11,8 +11,6 @@
 
 #include "base/util.h"
 
-static int errors;
-
 /* The errors held since diag_hold, in the order found. */
 typedef struct held_error {
     char *file, *text; /* text: the whole line, printable */
@@ -100,14 +98,10 @@ void diag_release(void)
     memset(&held, 0, sizeof held);
 }
 
-void diag_at(const char *file, int line, const char *fmt, ...)
+static void at(const char *file, int line, const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     if (held.on) {
         hold_error(file, line, fmt, ap);
-        va_end(ap);
-        errors++;
         return;
     }
     char *shown = printable_text(file);
@@ -115,8 +109,23 @@ void diag_at(const char *file, int line, const char *fmt, ...)
     say(lead, fmt, ap);
     free(lead);
     free(shown);
+}
+
+void diag_at(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    at(file, line, fmt, ap);
     va_end(ap);
-    errors++;
+}
+
+void diag_at_into(rb_diagnostics *d, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    at(file, line, fmt, ap);
+    va_end(ap);
+    d->errors++;
 }
 
 void diag_say(const char *fmt, ...)
@@ -135,8 +144,6 @@ void diag_warn(const char *fmt, ...)
     va_end(ap);
 }
 
-int diag_count(void) { return errors; }
-void diag_reset(void) { errors = 0; }
 
 void diag_line(const char *fmt, ...)
 {

@@ -7,9 +7,18 @@
 
 /* Prints "redbench: error: ..." to standard error. */
 void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "FILE:LINE: error: ..." (LINE 0: "FILE: error: ...") and counts it. */
+/* Prints "FILE:LINE: error: ..." (LINE 0: "FILE: error: ..."). */
 void diag_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* What a piece of work found: the configuration's functions count the
+ * errors they print into the diagnostics of what they check (an
+ * experiment's, rb_experiment.diag), not into a count of the process. */
+typedef struct rb_diagnostics {
+    int errors;
+} rb_diagnostics;
+/* diag_at, counted into *d. */
+void diag_at_into(rb_diagnostics *d, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Prints "redbench: ..." (a closing line after errors). */
 void diag_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "redbench: warning: ...". */
@@ -23,8 +32,5 @@ void diag_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * line 0, after the file's lines), each file's in the order found. */
 void diag_hold(void);
 void diag_release(void);
-/* Number of diag_at errors printed so far (tests reset it). */
-int diag_count(void);
-void diag_reset(void);
 
 #endif

@@ -288,7 +288,7 @@ static char *output_named(const rb_options *opt, const char *path)
 
 /* Says why an output may not be written (`why`, freed here), at the option
  * or the line that named it. Returns 2. */
-static int refuse_output(const rb_options *opt, const rb_experiment *exp, char *why)
+static int refuse_output(const rb_options *opt, rb_experiment *exp, char *why)
 {
     if (opt->n_outputs)
         diag_error("%s; nothing was run", why);
@@ -303,7 +303,7 @@ static int refuse_output(const rb_options *opt, const rb_experiment *exp, char *
  * experiment file or a plugin the run loads (by device and inode, through
  * links too), nor the same file as another output. Returns 0, or 2 after
  * naming both. */
-static int check_outputs_apart(const rb_options *opt, const rb_experiment *exp,
+static int check_outputs_apart(const rb_options *opt, rb_experiment *exp,
                                const rb_sweep *sweep, const output_plan *plan)
 {
     int status = 0;
@@ -355,7 +355,7 @@ static int check_outputs_apart(const rb_options *opt, const rb_experiment *exp,
 }
 
 /* Checks every path before anything runs. Returns 0, or 2 after saying why. */
-static int plan_outputs(const rb_options *opt, const rb_experiment *exp, const rb_sweep *sweep,
+static int plan_outputs(const rb_options *opt, rb_experiment *exp, const rb_sweep *sweep,
                         output_plan *plan)
 {
     memset(plan, 0, sizeof *plan);

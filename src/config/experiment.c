@@ -170,7 +170,7 @@ static void handle_run_key(parse_state *st, const char *key, const char *value)
         first_line = first ? first->line : 0;
     }
     if (first_line) {
-        diag_at(path, st->line, "duplicate key '%s' in [run %s] (first set at line %d)", key,
+        diag_at_into(&st->exp->diag, path, st->line, "duplicate key '%s' in [run %s] (first set at line %d)", key,
                 run->name, first_line);
         return;
     }
@@ -200,7 +200,7 @@ static int handle_key(void *user, const char *section, const char *key, const ch
     (void)section; /* inih cuts section names at 49 characters; on_section has the whole */
 
     if (*key == '\0') {
-        diag_at(path, st->line, "a line of the form '= value' has no key; expected 'key = value'");
+        diag_at_into(&st->exp->diag, path, st->line, "a line of the form '= value' has no key; expected 'key = value'");
         return 1;
     }
     if (*value == '\0') {
@@ -211,7 +211,7 @@ static int handle_key(void *user, const char *section, const char *key, const ch
     }
     switch (st->kind) {
     case SECTION_NONE:
-        diag_at(path, st->line, "'%s' is outside any section; keys belong under one of %s", key,
+        diag_at_into(&st->exp->diag, path, st->line, "'%s' is outside any section; keys belong under one of %s", key,
                 section_list);
         break;
     case SECTION_EXPERIMENT:
@@ -327,24 +327,24 @@ static void on_problem(void *user, int line, int problem, const char *text, size
     st->line = line;
     switch (problem) {
     case RB_INI_TOO_LONG:
-        diag_at(path, line, "line is %zu characters long; the longest line redbench can read "
+        diag_at_into(&st->exp->diag, path, line, "line is %zu characters long; the longest line redbench can read "
                 "is %zu characters", length, ini_text_longest());
         break;
     case RB_INI_UNCLOSED:
-        diag_at(path, line, "section header '%s' has no closing ']'; expected %s", text,
+        diag_at_into(&st->exp->diag, path, line, "section header '%s' has no closing ']'; expected %s", text,
                 section_list);
         st->kind = SECTION_IGNORED;
         break;
     case RB_INI_AFTER_HEADER:
-        diag_at(path, line, "unexpected text '%s' after the section header", text);
+        diag_at_into(&st->exp->diag, path, line, "unexpected text '%s' after the section header", text);
         st->kind = SECTION_IGNORED;
         break;
     case RB_INI_NO_SEPARATOR:
-        diag_at(path, line, "cannot read '%s': expected 'key = value', a [section] header or "
+        diag_at_into(&st->exp->diag, path, line, "cannot read '%s': expected 'key = value', a [section] header or "
                 "a comment starting with ';' or '#'", text);
         break;
     default:
-        diag_at(path, line, "the line holds a NUL byte; an experiment file is text");
+        diag_at_into(&st->exp->diag, path, line, "the line holds a NUL byte; an experiment file is text");
         break;
     }
 }
@@ -396,7 +396,7 @@ static void check_whole(parse_state *st, int errors_before)
     if (graph_line && !batched)
         setting_error(exp, graph_line, "graph_calls applies to timing = "
                 "graph and eager only; remove it or add 'timing = graph' or 'timing = eager'");
-    if (exp->n_runs == 0 && diag_count() == errors_before)
+    if (exp->n_runs == 0 && exp->diag.errors == errors_before)
         setting_error(exp, 0, "no [run NAME] section: nothing to run; add one, e.g. "
                 "'[run mine]' followed by 'plugin = NAME'");
 }
@@ -427,16 +427,16 @@ void setting_warning(const rb_experiment *exp, int line, const char *fmt, ...)
     free(message);
 }
 
-void setting_error(const rb_experiment *exp, int line, const char *fmt, ...)
+void setting_error(rb_experiment *exp, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     char *message = xvasprintf(fmt, ap);
     va_end(ap);
     if (line < 0 && (size_t)-line <= exp->n_origins)
-        diag_at(exp->origins[-line - 1], 0, "%s", message);
+        diag_at_into(&exp->diag, exp->origins[-line - 1], 0, "%s", message);
     else
-        diag_at(exp->path, line < 0 ? 0 : line, "%s", message);
+        diag_at_into(&exp->diag, exp->path, line < 0 ? 0 : line, "%s", message);
     free(message);
 }
 
@@ -523,8 +523,8 @@ static void apply_to_runs(parse_state *st, const char *pattern, const char *key,
         return;
     }
     size_t matched = 0;
-    int before = diag_count();
-    for (size_t r = 0; r < exp->n_runs && diag_count() == before; r++) {
+    int before = exp->diag.errors;
+    for (size_t r = 0; r < exp->n_runs && exp->diag.errors == before; r++) {
         if (fnmatch(pattern, exp->runs[r].name, 0) != 0)
             continue;
         matched++;
@@ -575,8 +575,8 @@ static void apply_override(parse_state *st, const rb_override *ov)
             remove_setting(exp->runs[r].settings, &exp->runs[r].n_settings, key);
         return;
     }
-    int before = diag_count();
-    for (size_t r = 0; r < exp->n_runs && diag_count() == before; r++) {
+    int before = exp->diag.errors;
+    for (size_t r = 0; r < exp->n_runs && exp->diag.errors == before; r++) {
         rb_setting *s = set_in_run(st, &exp->runs[r], key, value);
         if (s)
             s->every_run = 1;
@@ -638,7 +638,7 @@ int experiment_keep_runs(rb_experiment *exp, char *const *patterns, size_t n)
  * overrides. */
 static int parse_text(rb_experiment *exp, size_t len, const rb_override *overrides, size_t n)
 {
-    int before = diag_count();
+    int before = exp->diag.errors;
     parse_state st;
     memset(&st, 0, sizeof st);
     st.exp = exp;
@@ -653,15 +653,15 @@ static int parse_text(rb_experiment *exp, size_t len, const rb_override *overrid
     finish_section(&st);
     for (size_t k = 0; k < n; k++)
         apply_override(&st, &overrides[k]);
-    if (first_error > 0 && diag_count() == before)
+    if (first_error > 0 && exp->diag.errors == before)
         setting_error(exp, first_error, "cannot read this line; expected 'key = value', a "
                 "[section] header or a comment");
-    else if (first_error < 0 && diag_count() == before)
+    else if (first_error < 0 && exp->diag.errors == before)
         setting_error(exp, 0, "cannot parse the file (inih error %d)", first_error);
     check_whole(&st, before);
     exp->key_lines = st.key_lines; /* kept for errors found after reading */
     exp->parsed = 1;
-    return diag_count() - before;
+    return exp->diag.errors - before;
 }
 
 int experiment_load_text(const char *path, const char *text, rb_experiment *exp)
@@ -670,38 +670,38 @@ int experiment_load_text(const char *path, const char *text, rb_experiment *exp)
     exp->name = default_name(path);
     exp->text = xstrdup(text);
     if (*text == '\0') {
-        diag_at(path, 0, "the experiment file is empty; it needs at least one [run NAME] "
+        diag_at_into(&exp->diag, path, 0, "the experiment file is empty; it needs at least one [run NAME] "
                 "section with 'plugin = NAME'");
         return 1;
     }
     return parse_text(exp, strlen(text), NULL, 0);
 }
 
-static void too_large(const char *path)
+static void too_large(rb_diagnostics *d, const char *path)
 {
-    diag_at(path, 0, "the experiment file is larger than %u MiB, the most redbench reads; "
+    diag_at_into(d, path, 0, "the experiment file is larger than %u MiB, the most redbench reads; "
             "is this an experiment file?", RB_EXPERIMENT_MAX_BYTES >> 20);
 }
 
 /* Reads the whole file, at most RB_EXPERIMENT_MAX_BYTES of it (a pipe or a
  * device such as /dev/zero is read up to that bound); returns its length,
  * or -1 after reporting why not. */
-static long read_whole_file(const char *path, char **out)
+static long read_whole_file(rb_diagnostics *d, const char *path, char **out)
 {
     struct stat info;
     FILE *file = fopen(path, "rb");
     if (!file) {
-        diag_at(path, 0, "cannot open the experiment file: %s", strerror(errno));
+        diag_at_into(d, path, 0, "cannot open the experiment file: %s", strerror(errno));
         return -1;
     }
     int known = fstat(fileno(file), &info) == 0;
     if (known && S_ISDIR(info.st_mode)) {
-        diag_at(path, 0, "is a directory; expected an experiment file (.ini)");
+        diag_at_into(d, path, 0, "is a directory; expected an experiment file (.ini)");
         fclose(file);
         return -1;
     }
     if (known && S_ISREG(info.st_mode) && info.st_size > (off_t)RB_EXPERIMENT_MAX_BYTES) {
-        too_large(path);
+        too_large(d, path);
         fclose(file);
         return -1;
     }
@@ -719,13 +719,13 @@ static long read_whole_file(const char *path, char **out)
             break;
     }
     if (len > RB_EXPERIMENT_MAX_BYTES) {
-        too_large(path);
+        too_large(d, path);
         fclose(file);
         free(text);
         return -1;
     }
     if (ferror(file)) {
-        diag_at(path, 0, "cannot read the experiment file: %s", strerror(errno));
+        diag_at_into(d, path, 0, "cannot read the experiment file: %s", strerror(errno));
         fclose(file);
         free(text);
         return -1;
@@ -747,12 +747,12 @@ int experiment_load_overridden(const char *path, const rb_override *overrides, s
     experiment_defaults(exp, path);
     exp->name = default_name(path);
     char *text;
-    long len = read_whole_file(path, &text);
+    long len = read_whole_file(&exp->diag, path, &text);
     if (len < 0)
         return 1;
     exp->text = text;
     if (len == 0) {
-        diag_at(path, 0, "the experiment file is empty; it needs at least one [run NAME] "
+        diag_at_into(&exp->diag, path, 0, "the experiment file is empty; it needs at least one [run NAME] "
                 "section with 'plugin = NAME'");
         return 1;
     }
@@ -761,7 +761,7 @@ int experiment_load_overridden(const char *path, const rb_override *overrides, s
         int line = 1;
         for (const char *p = text; p < nul; p++)
             line += *p == '\n';
-        diag_at(path, line, "the file contains a NUL byte; an experiment file is text (is this "
+        diag_at_into(&exp->diag, path, line, "the file contains a NUL byte; an experiment file is text (is this "
                 "a binary file?)");
         return 1;
     }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
+
 /* The most devices `devices` lists. */
 #define RB_DEVICES_MAX 1024
 
@@ -108,6 +110,10 @@ typedef struct rb_experiment {
     /* 1 once the file's text was read and parsed (whatever errors it held):
      * its runs can then be checked further against the plugins found. */
     int parsed;
+    /* The errors found in it, each printed as found (setting_error, and
+     * the reader's and the sweep's checks): what the functions that load
+     * and expand it count, instead of a count of the process. */
+    rb_diagnostics diag;
 } rb_experiment;
 
 /* rounds = auto: RB_AUTO_ROUNDS rounds, or 1 when one round is estimated
@@ -169,7 +175,7 @@ int experiment_keep_runs(rb_experiment *exp, char *const *patterns, size_t n);
  * offsetof(rb_experiment, output)) was set, for setting_error; 0 if not. */
 int experiment_setting_line(const rb_experiment *exp, size_t offset);
 
-void setting_error(const rb_experiment *exp, int line, const char *fmt, ...)
+void setting_error(rb_experiment *exp, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The same place, as a warning ("FILE:LINE: ..." after "redbench:
  * warning:"); not counted as an error. */

@@ -68,7 +68,7 @@ static int data_key_index(const char *key)
 }
 
 /* Reports an empty item ("a,,b", "a,"). Returns 0 when there is none. */
-static int check_empty_items(const rb_experiment *exp, const rb_setting *s)
+static int check_empty_items(rb_experiment *exp, const rb_setting *s)
 {
     for (size_t k = 0; k < s->n_values; k++) {
         if (s->values[k][0] == '\0') {
@@ -84,7 +84,7 @@ static int check_empty_items(const rb_experiment *exp, const rb_setting *s)
 
 /* One item of a data key that is a whole number from 1 to `largest`;
  * reports at `line` what is wrong. */
-static int data_count(const rb_experiment *exp, int line, int key, const char *item,
+static int data_count(rb_experiment *exp, int line, int key, const char *item,
                       int largest, int64_t *out)
 {
     const char *why;
@@ -104,7 +104,7 @@ static int data_count(const rb_experiment *exp, int line, int key, const char *i
 }
 
 /* Converts one item of a data key; reports at `line` what is wrong. */
-static int data_item(const rb_experiment *exp, int line, int key, const char *item, int64_t *out)
+static int data_item(rb_experiment *exp, int line, int key, const char *item, int64_t *out)
 {
     const char *why;
     uint64_t size;
@@ -169,7 +169,7 @@ static int data_item(const rb_experiment *exp, int line, int key, const char *it
 }
 
 /* One size of a range's end; reports at `line` what is wrong. */
-static int range_end(const rb_experiment *exp, int line, const char *item, const char *end,
+static int range_end(rb_experiment *exp, int line, const char *item, const char *end,
                      uint64_t *out)
 {
     const char *why;
@@ -191,7 +191,7 @@ static int range_end(const rb_experiment *exp, int line, const char *item, const
  * the one before) or "1K..1G:x4" (each 4 times the one before), from LOW
  * up to HIGH; appends them to *values. Returns 0, or -1 after reporting at
  * `line` what is wrong. */
-static int size_range(const rb_experiment *exp, int line, const char *item, int64_t **values,
+static int size_range(rb_experiment *exp, int line, const char *item, int64_t **values,
                       size_t *count, size_t *cap)
 {
     const char *dots = strstr(item, "..");
@@ -234,7 +234,7 @@ static int size_range(const rb_experiment *exp, int line, const char *item, int6
 /* Fills an axis from a data key as written, or from its default when `s` is
  * NULL; a size range (n = 1K..1G) gives each of its sizes. Returns 0 when
  * every item is valid. */
-static int data_axis(const rb_experiment *exp, int key, const rb_setting *s, axis *a)
+static int data_axis(rb_experiment *exp, int key, const rb_setting *s, axis *a)
 {
     size_t count = s ? s->n_values : 1, cap = 0, n = 0;
     int bad = 0;
@@ -276,7 +276,7 @@ static int axis_has(const axis *a, int64_t value)
 /* distribution = float-bytes is made of bytes: it goes with dtype u8 only.
  * The error is at the run's own line when the run sets either key; a
  * conflict written in [data] alone is reported once, at its line there. */
-static void check_float_bytes(const rb_experiment *exp, const run_plan *plan, int *reported_line)
+static void check_float_bytes(rb_experiment *exp, const run_plan *plan, int *reported_line)
 {
     const axis *dist = plan->data[DATA_DISTRIBUTION], *dtype = plan->data[DATA_DTYPE];
     int dist_in_run = dist == &plan->overrides[DATA_DISTRIBUTION];
@@ -314,7 +314,7 @@ static int64_t axis_largest(const axis *a)
  * maxima and argmax of numbers, on one rank, ragged rows along the row
  * axis, and at most 2^40 elements in all. The error is at the line of
  * the first shape key written. */
-static void check_shapes(const rb_experiment *exp, const run_plan *plan)
+static void check_shapes(rb_experiment *exp, const run_plan *plan)
 {
     const axis *rows = plan->data[DATA_ROWS], *ax = plan->data[DATA_AXIS],
                *lengths = plan->data[DATA_LENGTHS];
@@ -375,7 +375,7 @@ static int listed_before(every_run_use *u, const rb_plugin *desc)
 }
 
 /* The use of `s` (an every_run setting): its option's entry in `uses`. */
-static every_run_use *use_of(const rb_experiment *exp, every_run_use *uses, const rb_setting *s)
+static every_run_use *use_of(rb_experiment *exp, every_run_use *uses, const rb_setting *s)
 {
     size_t origin = s->line < 0 ? (size_t)(-s->line - 1) : exp->n_origins;
     if (!uses || origin >= exp->n_origins)
@@ -458,7 +458,7 @@ static const char *param_item(const rb_param_spec *spec, const char *item, int64
 }
 
 /* Fills a parameter's axis from its key in the run. */
-static int param_axis(const rb_experiment *exp, const rb_loaded_plugin *plugin,
+static int param_axis(rb_experiment *exp, const rb_loaded_plugin *plugin,
                       const rb_param_spec *spec,
                       const rb_setting *s, axis *a)
 {
@@ -491,7 +491,7 @@ static int param_axis(const rb_experiment *exp, const rb_loaded_plugin *plugin,
 
 /* Fills a parameter's axis from the default the plugin declares. A bad
  * default is the plugin's fault: the message names it and its file. */
-static int default_axis(const rb_experiment *exp, int line, const rb_loaded_plugin *plugin,
+static int default_axis(rb_experiment *exp, int line, const rb_loaded_plugin *plugin,
                         const rb_param_spec *spec, axis *a)
 {
     memset(a, 0, sizeof *a);
@@ -523,7 +523,7 @@ static int spec_index(const rb_plugin *desc, const char *name)
     return -1;
 }
 
-static void report_unknown_parameter(const rb_experiment *exp, const rb_plugin *desc,
+static void report_unknown_parameter(rb_experiment *exp, const rb_plugin *desc,
                                      const rb_setting *s)
 {
     if (setting_find(s->key)) { /* min_time in a [run] section, say */
@@ -544,7 +544,7 @@ static void report_unknown_parameter(const rb_experiment *exp, const rb_plugin *
     sb_free(&names);
 }
 
-static void plan_parameters(const rb_experiment *exp, every_run_use *uses, run_plan *plan)
+static void plan_parameters(rb_experiment *exp, every_run_use *uses, run_plan *plan)
 {
     const rb_run_section *run = plan->run;
     const rb_plugin *desc = plan->plugin->desc;
@@ -588,7 +588,7 @@ static void plan_parameters(const rb_experiment *exp, every_run_use *uses, run_p
 }
 
 /* For a run whose plugin is absent: its parameters as written. */
-static char *raw_parameters(const rb_experiment *exp, const rb_run_section *run)
+static char *raw_parameters(rb_experiment *exp, const rb_run_section *run)
 {
     strbuf sb = {0};
     sb_append(&sb, "");
@@ -604,7 +604,7 @@ static char *raw_parameters(const rb_experiment *exp, const rb_run_section *run)
     return sb.data;
 }
 
-static void plan_absent_plugin(const rb_experiment *exp, const rb_registry *reg, run_plan *plan)
+static void plan_absent_plugin(rb_experiment *exp, const rb_registry *reg, run_plan *plan)
 {
     const rb_run_section *run = plan->run;
     char *candidates = registry_ambiguity(reg, run->plugin);
@@ -653,7 +653,7 @@ static const axis *axis_at(const run_plan *plan, size_t k)
 }
 
 /* Counts the configurations; refuses more than RB_SWEEP_MAX_CONFIGS. */
-static void count_plan(const rb_experiment *exp, run_plan *plan)
+static void count_plan(rb_experiment *exp, run_plan *plan)
 {
     uint64_t count = 1;
     int overflow = 0;
@@ -684,11 +684,11 @@ static void count_plan(const rb_experiment *exp, run_plan *plan)
 
 /* ---- planning a run ---- */
 
-static void plan_run(const rb_experiment *exp, const rb_registry *reg, const axis *shared,
+static void plan_run(rb_experiment *exp, const rb_registry *reg, const axis *shared,
                      int *float_bytes_line, every_run_use *uses, run_plan *plan)
 {
     const rb_run_section *run = plan->run;
-    int before = diag_count();
+    int before = exp->diag.errors;
 
     for (int d = 0; d < DATA_COUNT_; d++)
         plan->data[d] = &shared[d];
@@ -715,9 +715,9 @@ static void plan_run(const rb_experiment *exp, const rb_registry *reg, const axi
     else
         plan_absent_plugin(exp, reg, plan);
 
-    if (diag_count() == before)
+    if (exp->diag.errors == before)
         count_plan(exp, plan);
-    if (diag_count() != before)
+    if (exp->diag.errors != before)
         plan->count = 0;
 }
 
@@ -788,7 +788,7 @@ static void build_plan(const run_plan *plan, rb_sweep *out)
 
 /* Each plain -D of a parameter: an error when no run's plugin has it;
  * else, when some runs were left out, a warning naming them. */
-static void report_every_run_uses(const rb_experiment *exp, every_run_use *uses, size_t n)
+static void report_every_run_uses(rb_experiment *exp, every_run_use *uses, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         every_run_use *u = &uses[k];
@@ -813,9 +813,9 @@ static void report_every_run_uses(const rb_experiment *exp, every_run_use *uses,
     free(uses);
 }
 
-int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out)
+int sweep_expand(rb_experiment *exp, const rb_registry *reg, rb_sweep *out)
 {
-    int before = diag_count();
+    int before = exp->diag.errors;
     axis shared[DATA_COUNT_];
     int float_bytes_line = -1;
 
@@ -837,11 +837,11 @@ int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out
         total += plans[r].count;
     }
     report_every_run_uses(exp, uses, exp->n_origins);
-    if (diag_count() == before && total > RB_SWEEP_MAX_CONFIGS)
+    if (exp->diag.errors == before && total > RB_SWEEP_MAX_CONFIGS)
         setting_error(exp, 0, "the experiment expands to %" PRIu64 " configurations in all; the "
                 "most redbench accepts is %d: shorten some lists", total, RB_SWEEP_MAX_CONFIGS);
 
-    if (diag_count() == before) {
+    if (exp->diag.errors == before) {
         out->configs = xcalloc(total ? total : 1, sizeof *out->configs);
         out->cap_configs = total ? total : 1;
         for (size_t r = 0; r < exp->n_runs; r++)
@@ -853,7 +853,7 @@ int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out
     free(plans);
     for (int d = 0; d < DATA_COUNT_; d++)
         axis_free(&shared[d]);
-    return diag_count() - before;
+    return exp->diag.errors - before;
 }
 
 int sweep_prepare(const char *path, const rb_override *overrides, size_t n_overrides,
@@ -861,8 +861,8 @@ int sweep_prepare(const char *path, const rb_override *overrides, size_t n_overr
                   rb_experiment *exp, rb_sweep *out)
 {
     memset(out, 0, sizeof *out);
-    int before = diag_count();
     diag_hold();
+    /* the experiment's diagnostics start at 0 with it */
     int failed = experiment_load_overridden(path, overrides, n_overrides, exp) != 0;
     if (exp->parsed) {
         /* a -r that matches no run keeps them all, so that the file's and
@@ -873,9 +873,9 @@ int sweep_prepare(const char *path, const rb_override *overrides, size_t n_overr
             failed = 1;
     }
     diag_release();
-    if (diag_count() != before)
+    if (exp->diag.errors)
         diag_say("%s has errors; nothing was run", path);
-    return failed || diag_count() != before;
+    return failed || exp->diag.errors;
 }
 
 void sweep_free(rb_sweep *sweep)

@@ -60,7 +60,7 @@ typedef struct rb_sweep {
 /* Expands every run section. Errors (unknown plugin, parameter or value,
  * value out of range, empty list item, bad data value, product too large) are printed with diag_at, naming the
  * file, the line and what is valid. Returns the number of errors. */
-int sweep_expand(const rb_experiment *exp, const rb_registry *reg, rb_sweep *out);
+int sweep_expand(rb_experiment *exp, const rb_registry *reg, rb_sweep *out);
 
 /* An experiment file made ready to run in one pass of errors: read with the
  * options' overrides, the runs the -r patterns match kept, and expanded
