@@ -301,6 +301,26 @@ static void bars_script(FILE *out, const plot_figure *fig)
     fputc('\n', out);
 }
 
+/* A grid's ranges and tics: a column and a row per cell, named by the
+ * figure's columns (x) and rows (y, the first at the top). */
+static void grid_axes(FILE *out, const plot_figure *fig)
+{
+    fprintf(out, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", fig->n_columns - 1,
+            fig->n_rows - 1);
+    const char *axes[2] = {"x", "y"};
+    char **words[2] = {fig->columns, fig->rows};
+    size_t counts[2] = {fig->n_columns, fig->n_rows};
+    for (int a = 0; a < 2; a++) {
+        fprintf(out, "set %stics (", axes[a]);
+        for (size_t k = 0; k < counts[a]; k++) {
+            fputs(k ? ", " : "", out);
+            put_quoted(out, words[a][k]);
+            fprintf(out, " %zu", k);
+        }
+        fputs(") scale 0\n", out);
+    }
+}
+
 /* The cells, each with its value, its text and the colour of that text
  * (black or white, whichever reads better on the cell's colour). */
 static void heatmap_script(FILE *out, const plot_figure *fig)
@@ -322,20 +342,7 @@ static void heatmap_script(FILE *out, const plot_figure *fig)
                         plot_label_colour(plot_heat_colour(hi > lo ? (v - lo) / (hi - lo) : 1)));
         }
     fputs("EOD\n", out);
-    fprintf(out, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", fig->n_columns - 1,
-            fig->n_rows - 1);
-    const char *axes[2] = {"x", "y"};
-    char **words[2] = {fig->columns, fig->rows};
-    size_t counts[2] = {fig->n_columns, fig->n_rows};
-    for (int a = 0; a < 2; a++) {
-        fprintf(out, "set %stics (", axes[a]);
-        for (size_t k = 0; k < counts[a]; k++) {
-            fputs(k ? ", " : "", out);
-            put_quoted(out, words[a][k]);
-            fprintf(out, " %zu", k);
-        }
-        fputs(") scale 0\n", out);
-    }
+    grid_axes(out, fig);
     fputs("set palette defined (0 \"#440154\", 1 \"#472c7a\", 2 \"#3b518b\", 3 \"#2c718e\", "
           "4 \"#21908d\", 5 \"#27ad81\", 6 \"#5cc863\", 7 \"#aadc32\", 8 \"#fde725\")\n",
           out);
@@ -365,20 +372,7 @@ static void winners_script(FILE *out, const plot_figure *fig)
             fprintf(out, " %u %u\n", rgb, plot_label_colour(rgb));
         }
     fputs("EOD\n", out);
-    fprintf(out, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", fig->n_columns - 1,
-            fig->n_rows - 1);
-    const char *axes[2] = {"x", "y"};
-    char **words[2] = {fig->columns, fig->rows};
-    size_t counts[2] = {fig->n_columns, fig->n_rows};
-    for (int a = 0; a < 2; a++) {
-        fprintf(out, "set %stics (", axes[a]);
-        for (size_t k = 0; k < counts[a]; k++) {
-            fputs(k ? ", " : "", out);
-            put_quoted(out, words[a][k]);
-            fprintf(out, " %zu", k);
-        }
-        fputs(") scale 0\n", out);
-    }
+    grid_axes(out, fig);
     fputs("set key outside right top Left reverse\n"
           "plot $CELLS using 1:2:(0.5):(0.5):4 with boxxyerror fs solid 1.0 noborder "
           "lc rgb variable notitle, \\\n     $CELLS using 1:2:3:5 with labels tc rgb variable "

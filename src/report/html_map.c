@@ -103,8 +103,7 @@ static int map_of_shape(const rb_results *res, const rb_row *like, int shapes, s
     fig->name = index ? xasprintf("strategy-map-%zu", index + 1) : xstrdup("strategy-map");
     fig->title = shape[0] ? xasprintf("Best bandwidth of each strategy at each n (%s)", shape + 1)
                           : xstrdup("Best bandwidth of each strategy at each n");
-    fig->x_label = xstrdup(like->config->rows > 1 || like->config->axis != RB_AXIS_ROW
-                               ? "n (elements of each row)" : "n");
+    fig->x_label = xstrdup(sweep_is_shaped(like->config) ? "n (elements of each row)" : "n");
     fig->y_label = xstrdup("strategy");
     fig->value_label = xstrdup("GB/s");
     fig->x_unit = PLOT_UNIT_SIZE;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "run/plugin_gate.h"
+
 volatile sig_atomic_t runner_stop_requested;
 
 volatile sig_atomic_t runner_stop_now;
@@ -31,6 +33,5 @@ void runner_set_reason(rb_row *row, int status, const char *fmt, ...)
  * synchronization or timer), else that none was given. */
 const char *runner_failure_text(const rb_host_state *plugin, const open_backend *ob)
 {
-    return plugin->error[0] ? plugin->error : ob->host.error[0] ? ob->host.error
-                                                                : "no reason given";
+    return gate_reason(plugin, gate_reason(&ob->host, "no reason given"));
 }
