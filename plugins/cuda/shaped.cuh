@@ -326,6 +326,20 @@ inline bool one_reduction(const rb_config *cfg)
     return cfg->rows == 1 && cfg->axis == RB_AXIS_ROW && !cfg->ragged;
 }
 
+/* The one answer, `value` as answer_bytes(dtype) holds it, into result->i
+ * or f, and its index. */
+inline void answer_into_value(const rb_config *cfg, const unsigned char value[8],
+                              unsigned long long index, rb_result *result)
+{
+    switch (cfg->dtype) {
+    case RB_DTYPE_I32: { int32_t v; memcpy(&v, value, sizeof v); result->i = v; break; }
+    case RB_DTYPE_I64: { int64_t v; memcpy(&v, value, sizeof v); result->i = v; break; }
+    case RB_DTYPE_F64: { double v; memcpy(&v, value, sizeof v); result->f = v; break; }
+    default: { float v; memcpy(&v, value, sizeof v); result->f = v; break; } /* f32, halves */
+    }
+    result->index = index;
+}
+
 /* The one answer into result->i or f (and index for argmax). */
 inline int answer_read_value(const rb_config *cfg, cudaStream_t stream, const answers *a,
                              rb_result *result)
@@ -338,13 +352,7 @@ inline int answer_read_value(const rb_config *cfg, cudaStream_t stream, const an
         RB_CUDA_CHECK(cfg->host, cudaMemcpyAsync(&index, a->indices, sizeof index,
                                                  cudaMemcpyDeviceToHost, stream));
     RB_CUDA_CHECK(cfg->host, cudaStreamSynchronize(stream));
-    switch (cfg->dtype) {
-    case RB_DTYPE_I32: { int32_t v; memcpy(&v, value, sizeof v); result->i = v; break; }
-    case RB_DTYPE_I64: { int64_t v; memcpy(&v, value, sizeof v); result->i = v; break; }
-    case RB_DTYPE_F64: { double v; memcpy(&v, value, sizeof v); result->f = v; break; }
-    default: { float v; memcpy(&v, value, sizeof v); result->f = v; break; } /* f32, halves */
-    }
-    result->index = index;
+    answer_into_value(cfg, value, index, result);
     return RB_OK;
 }
 

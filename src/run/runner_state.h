@@ -68,6 +68,8 @@ typedef struct shape_state {
     void *answers;                  /* offered to verify */
     uint64_t *indices;
     uint64_t cap_answers;
+    void *probe_data;               /* the probes' input on the host: zeros, */
+    int probe_in;                   /* the plants of probe probe_in (-1: none) */
 } shape_state;
 
 typedef struct runner {
