@@ -18,9 +18,13 @@
 #                 by rows, axis, lengths and n (fixtures/shaped-map.json,
 #                 fixtures/shaped-check.c), from results with known medians
 #                 and from tune over a rows x n grid
+#   test_dispatch_recorded.sh  the header of a measured shaped grid
+#                 (docs/results/shaped/grid-h100-1207.json.xz): find()
+#                 returns every cell's fastest plugin
 TESTS += tests/tune/test_tune.sh tests/tune/test_tune_options.sh tests/tune/test_tune_settings.sh \
 	tests/tune/test_dispatch.sh tests/tune/test_tune_hostile.sh tests/tune/test_ini_writer \
-	tests/tune/test_dispatch_hostile.sh tests/tune/test_dispatch_shaped.sh
+	tests/tune/test_dispatch_hostile.sh tests/tune/test_dispatch_shaped.sh \
+	tests/tune/test_dispatch_recorded.sh
 check_PROGRAMS += tests/tune/test_ini_writer
 tests_tune_test_ini_writer_SOURCES = tests/tune/test_ini_writer.c
 EXTRA_DIST += tests/tune/test_tune.sh tests/tune/test_tune_options.sh tests/tune/test_tune_settings.sh \
@@ -28,6 +32,7 @@ EXTRA_DIST += tests/tune/test_tune.sh tests/tune/test_tune_options.sh tests/tune
 	tests/tune/fixtures/dispatch-check.c tests/tune/test_tune_hostile.sh \
 	tests/tune/test_dispatch_hostile.sh tests/tune/test_dispatch_shaped.sh \
 	tests/tune/fixtures/shaped-map.json tests/tune/fixtures/shaped-check.c \
+	tests/tune/test_dispatch_recorded.sh docs/results/shaped/grid-h100-1207.json.xz \
 	tests/tune/fixtures/crossover-map.h
 
 WORDS_PLUGINS = tests/tune/words/choice-words.la

@@ -14,6 +14,11 @@
 #             every strategy), full timing (ROWS1_S seconds)
 #   rest      the bf16 and argmax variants of the column runs only
 #             (REST_S seconds each)
+#   hard      docs/results/shaped/hard-cells.ini: the cells where the grid
+#             fell short, CUB beside our strategies (HARD_S seconds)
+#   correct   the grid of tests/packs/cuda/test_gpu_shaped.sh (every
+#             strategy, op and dtype, fixed, ragged and columns) without
+#             its twins and sanitizers: every row ok and proven (CORRECT_S)
 #   tests     the GPU tests named in TESTS (TESTS_S seconds)
 # Everything comes back as one tarball, $OUT/NAME.tar.xz (NAME=grid unless
 # set), since only a few files come back from $OUT.
@@ -61,6 +66,17 @@ for part in ${PARTS:-grid}; do
     echo "bf16 columns rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped-bf16-columns.json"
     timeout -s INT -k 10 "${REST_S:-100}" ./redbench -q -c conf/shaped.ini $quick -r '*columns*' -D op=argmax -o "$res/shaped-argmax-columns.json" > "$res/shaped-argmax-columns.txt" 2>&1
     echo "argmax columns rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped-argmax-columns.json" ;;
+  hard)
+    timeout -s INT -k 10 "${HARD_S:-90}" ./redbench -q -c "$top/docs/results/shaped/hard-cells.ini" -o "$res/hard-cells.json" > "$res/hard-cells.txt" 2>&1
+    echo "hard rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/hard-cells.json" ;;
+  correct)
+    sed -n "/^{ experiment_header shaped/,/^} >/p" tests/packs/cuda/test_gpu_shaped.sh | sed 's/^} >.*/}/' > "$res/grid.sh"
+    { experiment_header() { _name=$1; shift
+        printf '[experiment]\nname = %s\nrounds = 1\nwarmup = 1\nmin_time = 0\nmin_reps = 1\nmax_reps = 2\n' "$_name"
+        for _kv in "$@"; do printf '%s = %s\n' "${_kv%%=*}" "${_kv#*=}"; done; }
+      . "$res/grid.sh"; } > "$res/correct.ini"
+    timeout -s INT -k 10 "${CORRECT_S:-120}" ./redbench -q -c "$res/correct.ini" -o "$res/correct.json" > "$res/correct.txt" 2>&1
+    echo "correct rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/correct.json" ;;
   tests)
     RB_GPU_TEST_LARGE=0 timeout -k 10 "${TESTS_S:-400}" make -j4 check TESTS="$TESTS" > "$res/check.txt" 2>&1
     echo "tests rc=$? $(( $(date +%s) - t0 )) s"

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# docs/results/shaped/tables.py FILE.json[.xz]...: the tables of
+# docs/results/shaped-h100.md from results of conf/shaped.ini (or
+# hard-cells.ini): for each axis, each cell of rows x n with CUB's
+# segmented reduce (cuda/segmented) and redbench's best other strategy,
+# their ratio, the winner and its share of the measured peak; then the
+# issue's targets (best/CUB at least 1.0 in every cell, median at least
+# 1.5; 85% of the measured peak in every cell of 256 MiB or more). A later
+# file's row replaces an earlier one's of the same configuration.
+import json, lzma, statistics, sys
+
+def load(p):
+    o = lzma.open if p.endswith('.xz') else open
+    with o(p, 'rt') as f:
+        return json.load(f)
+
+def size(n):
+    for s, u in ((1 << 20, 'M'), (1 << 10, 'K')):
+        if n >= s and n % s == 0:
+            return '%d%s' % (n // s, u)
+    return str(n)
+
+def short(r):
+    p = dict(kv.split('=', 1) for kv in (r.get('params_text') or '').split())
+    s = p.get('strategy', r['plugin'].split('/')[-1])
+    if s == 'subwarp':
+        s += ' %s' % p.get('lanes')
+    if p.get('block') not in (None, '256') and s in ('block', 'blocks', 'tile', 'split'):
+        s += ' b%s' % p['block']
+    return s
+
+rows = {}
+for path in sys.argv[1:]:
+    for r in load(path)['results']:
+        key = (r['run'], r.get('params_text'), r['op'], r['dtype'], r.get('rows') or 1, r['n'],
+               r.get('axis') or 'row')
+        rows[key] = r
+cells = {}
+for key, r in rows.items():
+    if r['status'] == 'ok':
+        cells.setdefault((key[6], key[4], key[5]), []).append(r)
+
+for axis in ('row', 'column'):
+    ns = sorted({c[2] for c in cells if c[0] == axis})
+    rs = sorted({c[1] for c in cells if c[0] == axis})
+    if not ns:
+        continue
+    print('\n%s axis: best/CUB (winner, %% of measured peak)\n' % axis)
+    print('| rows \\ n | ' + ' | '.join(size(n) for n in ns) + ' |')
+    print('|---|' + '--:|' * len(ns))
+    ratios, short_cells = [], []
+    for nr in rs:
+        line = []
+        for n in ns:
+            g = cells.get((axis, nr, n))
+            if not g:
+                line.append('')
+                continue
+            cub = [r for r in g if r['plugin'].endswith('segmented')]
+            ours = [r for r in g if not r['plugin'].endswith('segmented')]
+            if not ours:
+                line.append('CUB only')
+                continue
+            b = min(ours, key=lambda r: r['median_ns'])
+            pct = b.get('pct_measured_peak') or 0
+            big = nr * n * 4 >= 256 << 20
+            if big and pct < 85:
+                short_cells.append('%s x %s at %.1f%%' % (size(nr), size(n), pct))
+            if cub:
+                ratio = cub[0]['median_ns'] / b['median_ns']
+                ratios.append((ratio, '%s x %s' % (size(nr), size(n))))
+                line.append('%s%.2fx (%s, %.0f%%)' % ('**' if ratio < 1 else '', ratio, short(b), pct)
+                            + ('**' if ratio < 1 else ''))
+            else:
+                line.append('- (%s, %.0f%%)' % (short(b), pct))
+        print('| %s | %s |' % (size(nr), ' | '.join(line)))
+    if ratios:
+        below = sorted(c for c in ratios if c[0] < 1)
+        print('\n%d cells with CUB: best/CUB from %.2fx (%s) to %.2fx, median %.2fx; %d below 1.0x%s'
+              % (len(ratios), min(ratios)[0], min(ratios)[1], max(ratios)[0],
+                 statistics.median(r for r, _ in ratios), len(below),
+                 (': ' + ', '.join('%s %.2fx' % (c, r) for r, c in below)) if below else ''))
+    print('cells of 256 MiB or more below 85%% of the measured peak: %s'
+          % (', '.join(short_cells) if short_cells else 'none'))
