@@ -54,8 +54,18 @@ __global__ void columns_thread(const T *__restrict__ in, size_t rows, size_t col
         return;
     R acc = R::identity();
     const T *p = in + c;
-#pragma unroll 4
-    for (size_t r = 0; r < rows; r++)
+    size_t r = 0;
+    /* four rows loaded before any is taken: four loads in flight */
+    for (; r + 3 < rows; r += 4) {
+        T x[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            x[j] = p[(r + j) * cols];
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            acc.take(rb_cuda::widen<A>(x[j]), r + j);
+    }
+    for (; r < rows; r++)
         acc.take(rb_cuda::widen<A>(p[r * cols]), r);
     acc.store(values, indices, c);
 }
@@ -79,9 +89,22 @@ __global__ void columns_tile(const T *__restrict__ in, size_t rows, size_t cols,
     const size_t first = (size_t)blockIdx.y * rows_per_part;
     const size_t last = first + rows_per_part < rows ? first + rows_per_part : rows;
     R acc = R::identity();
-    if (c < cols)
-        for (size_t r = first + threadIdx.y; r < last; r += blockDim.y)
+    if (c < cols) {
+        const size_t step = blockDim.y;
+        size_t r = first + threadIdx.y;
+        /* four rows loaded before any is taken: four loads in flight */
+        for (; r + 3 * step < last; r += 4 * step) {
+            T x[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                x[j] = in[(r + j * step) * cols + c];
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                acc.take(rb_cuda::widen<A>(x[j]), r + j * step);
+        }
+        for (; r < last; r += step)
             acc.take(rb_cuda::widen<A>(in[r * cols + c]), r);
+    }
     shared[threadIdx.y * blockDim.x + threadIdx.x] = acc;
     __syncthreads();
     if (threadIdx.y != 0 || c >= cols)

@@ -155,7 +155,8 @@ struct row_bounds {
  * 16-byte aligned address one each, then 16-byte vectors, then the rest one
  * each; lane k takes every lanes-th of each. The row need not be aligned
  * (its length times the element size is rarely a multiple of 16). Each lane
- * takes its elements in increasing index order. */
+ * takes its elements in increasing index order, its vectors four at a
+ * time. */
 template <class R, class T>
 __device__ __forceinline__ void reduce_range(R &acc, const T *__restrict__ row,
                                              unsigned long long from, unsigned long long to,
@@ -175,7 +176,19 @@ __device__ __forceinline__ void reduce_range(R &acc, const T *__restrict__ row,
         acc.take(rb_cuda::widen<A>(p[k]), from + k);
     const unsigned long long units = (len - head) / V;
     const T *body = p + head;
-    for (unsigned long long u = lane; u < units; u += lanes)
+    unsigned long long u = lane;
+    /* four vectors loaded before any is taken, so that four loads of each
+     * lane are in flight at once */
+    for (; u + 3ull * lanes < units; u += 4ull * lanes) {
+        rb_cuda::vec<T, V> x[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            x[j] = rb_cuda::load_vec<T, V>(body + (u + (unsigned long long)j * lanes) * V);
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            acc.take_vec(x[j], from + head + (u + (unsigned long long)j * lanes) * V);
+    }
+    for (; u < units; u += lanes)
         acc.take_vec(rb_cuda::load_vec<T, V>(body + u * V), from + head + u * V);
     for (unsigned long long k = head + units * V + lane; k < len; k += lanes)
         acc.take(rb_cuda::widen<A>(p[k]), from + k);
