@@ -147,6 +147,18 @@ unsigned plot_heat_colour(double t);
 double plot_luminance(unsigned rgb);
 unsigned plot_label_colour(unsigned background);
 
+/* WINNERS: whether a crossover line runs between cell (r, c) and its
+ * neighbour to the right (down 0) or below (down 1): both have a winner,
+ * and not the same. Both renderers draw these lines over the cells. */
+static inline int plot_crossover(const plot_figure *fig, size_t r, size_t c, int down)
+{
+    size_t r2 = r + (down ? 1 : 0), c2 = c + (down ? 0 : 1);
+    if (r2 >= fig->n_rows || c2 >= fig->n_columns)
+        return 0;
+    size_t a = fig->winners[r * fig->n_columns + c], b = fig->winners[r2 * fig->n_columns + c2];
+    return a < fig->n_series && b < fig->n_series && a != b;
+}
+
 /* Writes the figure as one <svg> element (plot/svg.c). */
 void plot_svg_write(FILE *out, const plot_figure *fig);
 /* Writes each figure as DIR/NAME.svg, drawn as plot_svg_write draws it

@@ -354,8 +354,9 @@ static void heatmap_script(FILE *out, const plot_figure *fig)
 }
 
 /* A winner map: each cell a box in its winner's colour with its text in
- * black or white; the key names the strategies that win a cell, each by
- * an empty plot of its colour. */
+ * black or white, a black line wherever the winner changes from a cell to
+ * its neighbour (the crossovers); the key names the strategies that win a
+ * cell, each by an empty plot of its colour. */
 static void winners_script(FILE *out, const plot_figure *fig)
 {
     int *shown = xcalloc(fig->n_series ? fig->n_series : 1, sizeof *shown);
@@ -373,6 +374,16 @@ static void winners_script(FILE *out, const plot_figure *fig)
         }
     fputs("EOD\n", out);
     grid_axes(out, fig);
+    /* the crossover lines: where the winner changes from a cell to the next */
+    for (size_t r = 0; r < fig->n_rows; r++)
+        for (size_t c = 0; c < fig->n_columns; c++) {
+            if (plot_crossover(fig, r, c, 0))
+                fprintf(out, "set arrow from %zu.5, %zu.5 to %zu.5, %.1f nohead front lw 3 "
+                             "lc rgb \"#000000\"\n", c, r, c, (double)r - 0.5);
+            if (plot_crossover(fig, r, c, 1))
+                fprintf(out, "set arrow from %.1f, %zu.5 to %zu.5, %zu.5 nohead front lw 3 "
+                             "lc rgb \"#000000\"\n", (double)c - 0.5, r, c, r);
+        }
     fputs("set key outside right top Left reverse\n"
           "plot $CELLS using 1:2:(0.5):(0.5):4 with boxxyerror fs solid 1.0 noborder "
           "lc rgb variable notitle, \\\n     $CELLS using 1:2:3:5 with labels tc rgb variable "

@@ -553,7 +553,9 @@ static unsigned palette_rgb(size_t s)
 }
 
 /* A winner map: the grid, each cell in its winner's colour with its text,
- * and beside it a legend of the strategies that win a cell of it. */
+ * a black line wherever the winner changes from a cell to its neighbour
+ * (the crossovers), and beside it a legend of the strategies that win a
+ * cell of it. */
 static void draw_winners(FILE *out, const plot_figure *fig)
 {
     grid g = grid_layout(fig);
@@ -586,6 +588,18 @@ static void draw_winners(FILE *out, const plot_figure *fig)
                 grid_cell(out, fig, &g, r, c, 0xeeeeee, "-", NULL, 0);
         }
     }
+    fputs("<g class=\"rb-crossovers\" stroke=\"#000\" stroke-width=\"3\">\n", out);
+    for (size_t r = 0; r < fig->n_rows; r++)
+        for (size_t c = 0; c < fig->n_columns; c++) {
+            double x = g.x0 + g.cell_w * (double)c, y = g.y0 + g.cell_h * (double)r;
+            if (plot_crossover(fig, r, c, 0))
+                fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+                        x + g.cell_w, y, x + g.cell_w, y + g.cell_h);
+            if (plot_crossover(fig, r, c, 1))
+                fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+                        x, y + g.cell_h, x + g.cell_w, y + g.cell_h);
+        }
+    fputs("</g>\n", out);
     grid_column_labels(out, fig, &g);
     double x = g.right + 24, y = g.y0 + 8;
     fputs("<g class=\"rb-legend\" fill=\"#333\">\n", out);

@@ -1,7 +1,8 @@
 /* src/report/html_map.c: the HTML report's strategy x n heat maps
  * (report/html_map.h): which strategy is fastest at which size, at a
- * glance, one map for each shape (rows, axis, lengths) of the results. It is a plot figure (plot/figures.h) drawn by plot/svg.c like
- * the others; only the choice of its rows and cells is made here. */
+ * glance, one map for each shape (rows, axis, lengths) of the results. It
+ * is a plot figure (plot/figures.h) drawn by plot/svg.c like the others;
+ * only the choice of its rows and cells is made here. */
 #include "report/html_map.h"
 
 #include <math.h>

@@ -13,7 +13,7 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir" || exit 1
 [ -n "${JQ:-}" ] || skip_all "jq not found (apt-get install jq)"
-plan 18
+plan 20
 
 { experiment_header shaped-plot
   printf '[data]\nop = sum\ndtype = f32\nrows = 1, 64, 4K\nn = 32, 512\n'
@@ -56,6 +56,11 @@ ok "... which the subtitle says" grep -q "each cell: the winner's GB/s" "$m"
 is "$(cells "$tmp/own/winners-sum-f32-row-ragged.svg")" "serial serial serial threads threads threads " \
   "the ragged rows' map: the same winners"
 
+# the crossovers (cells 144 x 72 from 84, 72): under rows 1 at n 512, between
+# n 32 and 512 at rows 64, under rows 64 at n 32
+is "$(sed -n '/class="rb-crossovers"/,/<\/g>/p' "$m" | grep -o '<line [^>]*>' | tr '\n' ' ')" \
+  '<line x1="228.0" y1="144.0" x2="372.0" y2="144.0"/> <line x1="228.0" y1="144.0" x2="228.0" y2="216.0"/> <line x1="84.0" y1="216.0" x2="228.0" y2="216.0"/> ' \
+  "... a line wherever the winner changes from a cell to the next: the three edges of serial's cells that touch threads'"
 own_svg base --baseline serial
 is "$(texts "$tmp/base/winners-sum-f32-row-fixed.svg")" "1x 1x 1x 4.62x 6.76x 7.91x " \
   "--baseline serial: each cell labelled with its speedup over serial"
@@ -85,7 +90,7 @@ ok "results without a shape: no winner map" bash -c "[ -e '$tmp/flat/bandwidth.s
 
 gnuplot=$(command -v gnuplot || true)
 if [ -z "$gnuplot" ]; then
-  for k in 1 2 3 4; do skip "gnuplot not found (apt-get install gnuplot-nox)"; done
+  for k in 1 2 3 4 5; do skip "gnuplot not found (apt-get install gnuplot-nox)"; done
   done_testing; exit
 fi
 "$rb" plot "$tmp/known.json" -o "$tmp/gp" --baseline serial >/dev/null 2>"$tmp/gp.err"
@@ -96,6 +101,8 @@ ok "... the winner maps as script, SVG and PNG beside the others" \
 ok "... each cell's text and colour as data, the strategies in the key" \
   bash -c "grep -q '^1 1 \"4.62x\" 15896107 0\$' '$tmp/gp/winners-sum-f32-row-fixed.gp' &&
            grep -q \"lc rgb word(colors, 2) title 'threads'\" '$tmp/gp/winners-sum-f32-row-fixed.gp'"
+is "$(grep -c 'nohead front lw 3' "$tmp/gp/winners-sum-f32-row-fixed.gp")" 3 \
+  "... the crossover lines as arrows without heads, the same three"
 ok "... and the script redraws" \
   bash -c "cd '$tmp/gp' && gnuplot -e \"set terminal svg; set output 're.svg'\" winners-sum-f32-row-fixed.gp && grep -q '4.62x' re.svg"
 done_testing
