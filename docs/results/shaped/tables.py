@@ -69,8 +69,8 @@ for axis in ('row', 'column'):
             if cub:
                 ratio = cub[0]['median_ns'] / b['median_ns']
                 ratios.append((ratio, '%s x %s' % (size(nr), size(n))))
-                line.append('%s%.2fx (%s, %.0f%%)' % ('**' if ratio < 1 else '', ratio, short(b), pct)
-                            + ('**' if ratio < 1 else ''))
+                text = ('%.3fx' if ratio < 1 else '%.2fx') % ratio
+                line.append(('**%s**' if ratio < 1 else '%s') % text + ' (%s, %.0f%%)' % (short(b), pct))
             else:
                 line.append('- (%s, %.0f%%)' % (short(b), pct))
         print('| %s | %s |' % (size(nr), ' | '.join(line)))
@@ -79,6 +79,6 @@ for axis in ('row', 'column'):
         print('\n%d cells with CUB: best/CUB from %.2fx (%s) to %.2fx, median %.2fx; %d below 1.0x%s'
               % (len(ratios), min(ratios)[0], min(ratios)[1], max(ratios)[0],
                  statistics.median(r for r, _ in ratios), len(below),
-                 (': ' + ', '.join('%s %.2fx' % (c, r) for r, c in below)) if below else ''))
+                 (': ' + ', '.join('%s %.3fx' % (c, r) for r, c in below)) if below else ''))
     print('cells of 256 MiB or more below 85%% of the measured peak: %s'
           % (', '.join(short_cells) if short_cells else 'none'))
