@@ -7,6 +7,8 @@
 # its own time limit (a run stopped by SIGINT writes what it measured):
 #   grid      conf/shaped.ini whole: f32 sum, both axes, CUB's segmented
 #             reduce beside every strategy (GRID_S seconds)
+#   grid-rows, grid-columns   the same by axis, each its own results file
+#             (the whole grid takes longer than one device call)
 #   variants  the same grid as bf16 sums and f32 argmax, timed briefly:
 #             is every row ok and proven (VARIANTS_S seconds each)
 #   rows1     the row runs of conf/shaped.ini at rows = 1 only (one
@@ -50,6 +52,11 @@ for part in ${PARTS:-grid}; do
   grid)
     timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini -o "$res/shaped.json" > "$res/shaped.txt" 2>&1
     echo "grid rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped.json" ;;
+  grid-rows|grid-columns)
+    if [ $part = grid-rows ]; then set -- -r 'segmented-[!c]*' -r 'rows-*' -r 'block-*' -r 'subwarp-*'
+    else set -- -r '*columns*'; fi
+    timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini "$@" -o "$res/shaped-${part#grid-}.json" > "$res/shaped-${part#grid-}.txt" 2>&1
+    echo "$part rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped-${part#grid-}.json" ;;
   variants)
     quick="-D warmup=1 -D min_time=0 -D max_reps=3 -D rounds=1"
     timeout -s INT -k 10 "${VARIANTS_S:-200}" ./redbench -q -c conf/shaped.ini $quick -D dtype=bf16 -o "$res/shaped-bf16.json" > "$res/shaped-bf16.txt" 2>&1
