@@ -21,6 +21,7 @@ CUDA_PACK_CU = \
 	plugins/cuda/histogram.cu \
 	plugins/cuda/cub.cu \
 	plugins/cuda/repro.cu \
+	plugins/cuda/cub_deterministic.cu \
 	plugins/cuda/segmented.cu \
 	plugins/cuda/rows.cu \
 	plugins/cuda/columns.cu
@@ -39,6 +40,14 @@ SUFFIXES = .cu .so
 .cu.so:
 	@$(MKDIR_P) $(@D)
 	$(AM_V_GEN)$(NVCC) $(NVCC_PLUGIN_FLAGS) $(NVCCFLAGS) -o $@ $<
+
+# cub_deterministic.cu may be built against another CCCL's headers than the
+# toolkit's (CCCL 3.1 and later have determinism requirements):
+#   make CUDA_CCCL_FLAGS="-I$CCCL/cub -I$CCCL/libcudacxx/include -I$CCCL/thrust"
+CUDA_CCCL_FLAGS =
+plugins/cuda/cub_deterministic.so: plugins/cuda/cub_deterministic.cu
+	@$(MKDIR_P) $(@D)
+	$(AM_V_GEN)$(NVCC) $(CUDA_CCCL_FLAGS) $(NVCC_PLUGIN_FLAGS) $(NVCCFLAGS) -o $@ $(srcdir)/plugins/cuda/cub_deterministic.cu
 
 if BUILD_CUDA
 cudapackdir = $(pkglibdir)/cuda

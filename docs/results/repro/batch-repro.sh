@@ -1,7 +1,8 @@
 #!/bin/sh
 # docs/results/repro/batch-repro.sh: one device call for issue 46, from a copy of the
 # project root holding .device-carry (shared/device/pack.sh) and .device-extra (a jq
-# binary in bin/ with its libraries in lib/, and tables.py): conf/repro.ini with the
+# binary in bin/ with its libraries in lib/, tables.py, and CCCL 3.1's headers for
+# cub-deterministic): conf/repro.ini with the
 # planted twin appended (device timing), compute-sanitizer memcheck and racecheck over
 # repro and the twin, tests/packs/cuda/test_gpu_repro.sh, then speed.ini in device and
 # graph timing; every step under a timeout so that what finished comes back in $OUT.
@@ -21,6 +22,15 @@ wait $twin
 export PATH=$top/.device-extra/bin:$PATH
 export LD_LIBRARY_PATH=$top/.device-extra/lib:$LD_LIBRARY_PATH
 cd /tmp/rb-build/redbench-*/
+# cub-deterministic against CCCL 3.1's headers, where they are carried
+# (.device-extra/cccl-3.1.4.tar.xz: git archive v3.1.4 cub/cub
+# libcudacxx/include thrust/thrust of NVIDIA/cccl, under cccl/)
+if [ -f $top/.device-extra/cccl-3.1.4.tar.xz ]; then
+  tar -xJf $top/.device-extra/cccl-3.1.4.tar.xz -C /tmp && rm -f plugins/cuda/cub_deterministic.so &&
+    make CUDA_CCCL_FLAGS="-I/tmp/cccl/cub -I/tmp/cccl/libcudacxx/include -I/tmp/cccl/thrust" \
+      plugins/cuda/cub_deterministic.so > $OUT/cccl-build.txt 2>&1
+  echo "cub-deterministic against CCCL 3.1.4: rc=$?"
+fi
 echo "build $(( $(date +%s) - t0 )) s"; ls /tmp/twin
 cp conf/repro.ini $OUT/repro-twin.ini
 printf '\n[run twin]\nplugin = repro-twin\nblock = 256, 1024\nbatch = 8\n' >> $OUT/repro-twin.ini

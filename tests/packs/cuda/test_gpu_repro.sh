@@ -12,7 +12,9 @@
 # over uniform data, different totals over signed data), and bf16 sums of
 # these sizes are exact in f32 whatever the tree. Onepass with a
 # last-block finish (deterministic, its tree follows block and batch)
-# run-to-run; its i32 rows exact. Skips without nvcc, jq or a device.
+# run-to-run; its i32 rows exact. CUB's sum under a determinism requirement
+# (cub-deterministic) ok and run-to-run, or declined naming its CCCL where
+# that has none. Skips without nvcc, jq or a device.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -38,11 +40,13 @@ sizes="1001, 1048579, 16777217"
   printf '[run onepass]\nplugin = onepass\ndtype = f32\nn = 1048579\nblock = 256, 1024\n'
   printf 'batch = 4, 8\nfinish = last-block\n'
   printf '[run int]\nplugin = onepass\ndtype = i32\nn = 1048579\nblock = 256, 1024\n'
+  printf '[run cub-det]\nplugin = cub-deterministic\ndtype = f32\nn = 1048579\n'
+  printf 'distribution = signed\ndeterminism = gpu-to-gpu, run-to-run\n'
 } >"$tmp/repro.ini"
 "$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/repro.ini" --format json -o "$tmp/repro.json" \
   >"$tmp/repro.out" 2>&1
 status=$?
-plan 7
+plan 8
 ok "the run exited 0" test "$status" -eq 0
 rows() {
   "$JQ" -r ".results[] | select($1)
@@ -65,4 +69,8 @@ ok "twin: ok, and judged run-to-run (f32, signed, 2^20 + 3)" \
   none '.run == "twin" and (.status != "ok" or .repro != "run-to-run")'
 ok "onepass last-block: run-to-run" none '.run == "onepass" and .repro != "run-to-run"'
 ok "onepass i32: exact" none '.run == "int" and .repro != "exact"'
+ok "cub-deterministic: ok and run-to-run at least, or declined naming the CCCL it was built with" \
+  none '.run == "cub-det" and ((.status == "ok" and .repro != "run-to-run" and
+        .repro != "layout-independent") or (.status != "ok" and
+        (.status != "unsupported" or (.reason | test("CCCL") | not))))'
 done_testing
