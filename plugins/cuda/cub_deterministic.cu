@@ -16,7 +16,12 @@
  * CCCL 3.0) builds the plugin all the same; it then declines every
  * configuration, naming the CCCL it was built with. To build it against a
  * newer CCCL's headers (header-only, from github.com/NVIDIA/cccl):
- *   make CUDA_CCCL_FLAGS="-I$CCCL/cub -I$CCCL/libcudacxx/include -I$CCCL/thrust" */
+ *   make CUDA_CCCL_FLAGS="-I$CCCL/cub -I$CCCL/libcudacxx/include -I$CCCL/thrust"
+ *
+ * Its planted twin, tests/packs/cuda/cub-deterministic-twin.cu, is this
+ * file built with CUB_DETERMINISTIC_NO_STORAGE: its resource hands CUB no
+ * storage and no error, and CUB, given none, only sizes what it would need
+ * and reduces nothing. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +71,9 @@ struct fixed_buffer {
     {
         if (asked && n > *asked)
             *asked = n;
+#ifdef CUB_DETERMINISTIC_NO_STORAGE
+        return nullptr; /* the planted twin's bug: no storage, and no error */
+#endif
         if (n > bytes)
             throw std::bad_alloc();
         return ptr;
@@ -223,10 +231,16 @@ static void cub_deterministic_teardown(void *state)
     free(s);
 }
 
+#ifndef CUB_DETERMINISTIC_NAME
+#define CUB_DETERMINISTIC_NAME "cub-deterministic"
+#define CUB_DETERMINISTIC_SUMMARY                                                          \
+    "CUB's sum with a determinism requirement: gpu-to-gpu (the same bits on every GPU) " \
+    "or run-to-run (CCCL 3.1 and later)"
+#endif
+
 static constexpr rb_plugin cub_deterministic_plugin = rb_cuda::plugin({
-    .name = "cub-deterministic",
-    .summary = "CUB's sum with a determinism requirement: gpu-to-gpu (the same bits on every "
-               "GPU) or run-to-run (CCCL 3.1 and later)",
+    .name = CUB_DETERMINISTIC_NAME,
+    .summary = CUB_DETERMINISTIC_SUMMARY,
     .ops = RB_OP_BIT(RB_OP_SUM),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_F32) | RB_DTYPE_BIT(RB_DTYPE_F64),
     .params = cub_deterministic_params, .n_params = rb_cuda::count_of(cub_deterministic_params),

@@ -2,7 +2,8 @@
 # strategy verified at sizes up to 2^30 (2^32 + 5 bytes for histograms),
 # and compute-sanitizer's memcheck and racecheck over every plugin
 # (test_gpu_correct.sh, test_gpu_sanitize.sh), the reproducibility
-# levels of repro and its planted twin (test_gpu_repro.sh), and the shaped
+# levels of repro, cub-deterministic and their planted twins
+# (test_gpu_repro.sh), and the shaped
 # reductions (segmented, rows, columns), their planted twins and
 # compute-sanitizer over them (test_gpu_shaped.sh). They run when the pack is built
 # and skip (TAP SKIP) without a CUDA device, jq or compute-sanitizer. The
@@ -11,7 +12,7 @@ EXTRA_DIST += tests/packs/cuda/test_gpu_correct.sh tests/packs/cuda/test_gpu_san
 	tests/packs/cuda/test_cuda_linkage.sh tests/packs/cuda/test_gpu_repro.sh \
 	tests/packs/cuda/repro-twin.cu tests/packs/cuda/test_gpu_shaped.sh \
 	tests/packs/cuda/rows-twin.cu tests/packs/cuda/columns-twin.cu \
-	tests/packs/cuda/segmented-twin.cu
+	tests/packs/cuda/segmented-twin.cu tests/packs/cuda/cub-deterministic-twin.cu
 if BUILD_CUDA
 TESTS += tests/packs/cuda/test_gpu_correct.sh tests/packs/cuda/test_gpu_sanitize.sh \
 	tests/packs/cuda/test_cuda_linkage.sh tests/packs/cuda/test_gpu_repro.sh \

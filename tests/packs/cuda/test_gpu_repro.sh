@@ -14,7 +14,10 @@
 # last-block finish (deterministic, its tree follows block and batch)
 # run-to-run; its i32 rows exact. CUB's sum under a determinism requirement
 # (cub-deterministic) ok and run-to-run, or declined naming its CCCL where
-# that has none. Skips without nvcc, jq or a device.
+# that has none; its twin (tests/packs/cuda/cub-deterministic-twin.cu: no
+# storage handed to CUB, which then reduces nothing) wrong. The twin is
+# built with $CUDA_CCCL_FLAGS, as the pack's plugin may be. Skips without
+# nvcc, jq or a device.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
@@ -27,6 +30,12 @@ mkdir -p "$tmp/plugins"
   -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
   -I"$top_srcdir/sdk" "$top_srcdir/tests/packs/cuda/repro-twin.cu" -o "$tmp/plugins/repro-twin.so" \
   >"$tmp/nvcc.log" 2>&1 || { sed 's/^/# /' "$tmp/nvcc.log"; bail "nvcc could not build the twin"; }
+# cub-deterministic's twin, with the CCCL the pack's was built with
+"$nvcc" $CUDA_CCCL_FLAGS -std=c++20 -O3 -shared -Xcompiler -fPIC -cudart static \
+  -gencode arch=compute_90,code=sm_90 -I"$top_srcdir/sdk" \
+  "$top_srcdir/tests/packs/cuda/cub-deterministic-twin.cu" \
+  -o "$tmp/plugins/cub-deterministic-twin.so" >"$tmp/nvcc.log" 2>&1 ||
+  { sed 's/^/# /' "$tmp/nvcc.log"; bail "nvcc could not build cub-deterministic's twin"; }
 
 sizes="1001, 1048579, 16777217"
 [ "${RB_GPU_TEST_LARGE:-1}" = 0 ] && sizes="1001, 1048579"
@@ -42,11 +51,12 @@ sizes="1001, 1048579, 16777217"
   printf '[run int]\nplugin = onepass\ndtype = i32\nn = 1048579\nblock = 256, 1024\n'
   printf '[run cub-det]\nplugin = cub-deterministic\ndtype = f32\nn = 1048579\n'
   printf 'distribution = signed\ndeterminism = gpu-to-gpu, run-to-run\n'
+  printf '[run cub-det-twin]\nplugin = cub-deterministic-twin\ndtype = f32\nn = 1048579\n'
 } >"$tmp/repro.ini"
 "$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/repro.ini" --format json -o "$tmp/repro.json" \
   >"$tmp/repro.out" 2>&1
 status=$?
-plan 8
+plan 9
 ok "the run exited 0" test "$status" -eq 0
 rows() {
   "$JQ" -r ".results[] | select($1)
@@ -73,4 +83,7 @@ ok "cub-deterministic: ok and run-to-run at least, or declined naming the CCCL i
   none '.run == "cub-det" and ((.status == "ok" and .repro != "run-to-run" and
         .repro != "layout-independent") or (.status != "ok" and
         (.status != "unsupported" or (.reason | test("CCCL") | not))))'
+ok "cub-deterministic's twin (no storage handed to CUB): wrong, or declined as its original" \
+  none '.run == "cub-det-twin" and .status != "wrong" and
+        (.status != "unsupported" or (.reason | test("CCCL") | not))'
 done_testing
