@@ -46,9 +46,9 @@ int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
     uint64_t elements = sweep_elements(cfg); /* rows x n */
     size_t bytes = (size_t)elements * rb_dtype_size(cfg->dtype);
     if (dev->memory_bytes && bytes > dev->memory_bytes) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "needs %.1f GiB, %s device has %.1f GiB",
-                          (double)bytes / 1073741824.0, b->name,
-                          (double)dev->memory_bytes / 1073741824.0);
+        row_set_status(row, RB_ROW_UNSUPPORTED, "needs %.1f GiB, %s device has %.1f GiB",
+                       (double)bytes / 1073741824.0, b->name,
+                       (double)dev->memory_bytes / 1073741824.0);
         return -1;
     }
     int same_input = r->have_input && r->input.dtype == cfg->dtype && r->input.n == elements &&
@@ -58,7 +58,7 @@ int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
         char why[256] = "";
         if (input_generate(&r->input, cfg->dtype, cfg->distribution, elements, seed, why,
                            sizeof why) != 0) {
-            runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s", why);
+            row_set_status(row, RB_ROW_UNSUPPORTED, "%s", why);
             return -1;
         }
         r->have_input = 1;
@@ -84,14 +84,14 @@ int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
         host_init(&host, b->name, r->opt->verbosity);
         void *ptr = NULL;
         if (b->alloc(ob->ctx, r->input.bytes, &ptr) != RB_OK) {
-            runner_set_reason(row, RB_ROW_UNSUPPORTED, "cannot allocate %.2f GiB on the %s device",
-                              (double)r->input.bytes / 1073741824.0, b->name);
+            row_set_status(row, RB_ROW_UNSUPPORTED, "cannot allocate %.2f GiB on the %s device",
+                           (double)r->input.bytes / 1073741824.0, b->name);
             return -1;
         }
         if (b->upload(ob->ctx, ptr, r->input.data, r->input.bytes) != RB_OK) {
             b->release(ob->ctx, ptr);
-            runner_set_reason(row, RB_ROW_FAILED, "uploading the input to the %s device failed",
-                              b->name);
+            row_set_status(row, RB_ROW_FAILED, "uploading the input to the %s device failed",
+                           b->name);
             return -1;
         }
         r->device_input = ptr;

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/util.h"
 #include "base/diag.h"
+#include "base/util.h"
 #include "host/peak_cache.h"
-#include "run/isolate.h"
+#include "procs/isolate.h"
 #include "run/plugin_gate.h"
-#include "run/rank_link.h"
+#include "run/rank_slice.h"
 #include "run/runner_state.h"
 
 /* A device property by key ("driver_version"), or "". */
@@ -91,7 +91,7 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
         free(dir);
         return;
     }
-    if (r->n_ranks > 1) {
+    if (r->place.ranks > 1) {
         /* ranks measuring at once would share the memory they measure, and
          * cache what none of them alone would see: the cached figure or none */
         if (found == RB_PEAK_CACHED) {
@@ -150,12 +150,12 @@ open_backend *runner_backend_for(runner *r, const char *name, rb_row *row)
             return &r->backends[k];
     const rb_loaded_backend *loaded = registry_backend(r->reg, name);
     if (!loaded) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend "
-                          "module is not installed in the plugin path)", name);
+        row_set_status(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend "
+                       "module is not installed in the plugin path)", name);
         return NULL;
     }
     if (r->n_backends == RB_ARRAY_LEN(r->backends)) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "too many backends in one run");
+        row_set_status(row, RB_ROW_SKIPPED, "too many backends in one run");
         return NULL;
     }
     open_backend *ob = &r->backends[r->n_backends++];
@@ -172,8 +172,8 @@ open_backend *runner_backend_for(runner *r, const char *name, rb_row *row)
                  gate_reason(host, "the backend found none"));
         return ob;
     }
-    int device = r->n_ranks > 1 ? ranks_device(r->exp, r->rank, count) : r->exp->device;
-    r->rank_device = device;
+    int device = r->place.ranks > 1 ? ranks_device(r->exp, r->place.rank, count) : r->exp->device;
+    r->slice.device = device;
     if (device >= count) {
         snprintf(ob->error, sizeof ob->error, "no %s device %d (%d found)", b->name, device,
                  count);

@@ -1,6 +1,7 @@
-/* src/run/runner.c: runs a sweep and fills one row per configuration; the
- * steps of one configuration are in run/devices.c, run/dataset.c,
- * run/timing.c and run/judge.c (run/runner_state.h).
+/* src/run/runner.c: runs a sweep and fills one row per configuration; one
+ * configuration is run by run/on_device.c, whose steps are in
+ * run/devices.c, run/dataset.c, run/timing.c and run/judge.c
+ * (run/runner_state.h).
  *
  * Configurations that read the same data (same run section, op, dtype, n and
  * distribution) are consecutive in a sweep: a data group. Its input is
@@ -42,149 +43,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/names.h"
 #include "base/random.h"
-#include "base/units.h"
 #include "base/util.h"
-#include "run/isolate.h"
-#include "run/plugin_gate.h"
+#include "procs/isolate.h"
+#include "procs/ranks.h"
+#include "run/energy.h"
 #include "run/progress.h"
-#include "run/ranks.h"
+#include "run/rank_entry.h"
 #include "run/row_finish.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
-#include "run/shape.h"
-#include "run/energy.h"
 
-
-static int stopped_by_a_rank(runner *r, int failed, rb_row *row, const char *step);
-
-static void fill_config(rb_config *c, const runner *r, const rb_configuration *cfg,
-                        void *queue, const void *input, const rb_host *host)
-{
-    const rb_experiment *exp = r->exp;
-    uint32_t r_rank = r->rank, r_ranks = r->n_ranks;
-    uint64_t r_n_total = r->n_total, r_offset = r->rank_offset;
-    memset(c, 0, sizeof *c);
-    c->size = sizeof *c;
-    c->op = cfg->op;
-    c->dtype = cfg->dtype;
-    c->n = cfg->n;
-    c->bins = cfg->bins;
-    c->device = r->n_ranks > 1 ? r->rank_device : exp->device;
-    c->queue = queue;
-    c->input = input;
-    c->params = cfg->params;
-    c->n_params = cfg->n_params;
-    c->host = host;
-    c->rank = r_rank;
-    c->n_ranks = r_ranks ? r_ranks : 1;
-    c->n_total = r_n_total ? r_n_total : cfg->n;
-    c->rank_offset = r_offset;
-    c->group = r->n_ranks > 1 ? r->group_state : NULL;
-    shape_fill_config(r, cfg, c);
-    if (sweep_is_shaped(cfg))
-        c->n_total = c->n; /* a shape runs on one rank */
-}
-
-/* Asks the plugin whether it takes this configuration, before any data is
- * made for it. Returns 0 when it does; otherwise the row says why not. */
-static int describe_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb_row *row)
-{
-    const rb_plugin *p = cfg->plugin->desc;
-    if (!p->describe)
-        return 0;
-    const rb_backend *b = ob->loaded->desc;
-    rb_host_state host;
-    host_init(&host, p->name, r->opt->verbosity);
-    rb_config c;
-    fill_config(&c, r, cfg, b->queue(ob->ctx), NULL, &host.table);
-    rb_description d;
-    memset(&d, 0, sizeof d);
-    int st = gate_describe(p, &c, &d);
-    d.label[sizeof d.label - 1] = '\0';
-    snprintf(row->label, sizeof row->label, "%s", d.label);
-    if (st == RB_UNSUPPORTED) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s",
-                          gate_reason(&host, "the plugin declined this configuration"));
-        return -1;
-    }
-    if (st != RB_OK) {
-        runner_set_reason(row, RB_ROW_FAILED, "describe failed: %s",
-                          gate_reason(&host, "no reason given"));
-        return -1;
-    }
-    return 0;
-}
-
-/* Runs one configuration whose data is ready: init, warm-up, the timed
- * repetitions in the experiment's timing mode with the clocks sampled
- * around them, verify and the verdict, the determinism check, teardown;
- * all inside the backend's profiler range named after the configuration. */
-static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb_row *row)
-{
-    const rb_plugin *p = cfg->plugin->desc;
-    const rb_backend *b = ob->loaded->desc;
-    rb_host_state host;
-    host_init(&host, p->name, r->opt->verbosity);
-    rb_config c;
-    fill_config(&c, r, cfg, b->queue(ob->ctx), r->device_input, &host.table);
-
-    char range[320];
-    rules_range_name(cfg, range, sizeof range);
-    int ranged = b->range_push && b->range_pop;
-    if (ranged)
-        b->range_push(ob->ctx, range);
-
-    void *state = NULL;
-    host_clear_error(&host);
-    int st = gate_init(p, &c, &state);
-    if (st != RB_OK)
-        runner_set_reason(row, st == RB_UNSUPPORTED ? RB_ROW_UNSUPPORTED : RB_ROW_FAILED, "%s%s",
-                          st == RB_UNSUPPORTED ? "" : "init failed: ",
-                          gate_reason(&host, "no reason given"));
-    if (stopped_by_a_rank(r, st != RB_OK, row, "init")) {
-        if (st == RB_OK)
-            gate_teardown(p, state);
-        if (ranged)
-            b->range_pop(ob->ctx);
-        if (st != RB_OK)
-            runner_recover(r, ob, row);
-        return;
-    }
-    int inited = 1;
-    st = runner_time_config(r, p, state, ob, &host, row);
-    if (st == RB_OK) {
-        rb_result first;
-        uint64_t *bins = NULL;
-        int verified = runner_verify_and_judge(r, cfg, p, state, &host, row, &first, &bins) ==
-                       RB_OK;
-        /* across ranks, the repeated runs and the probes are calls every
-         * rank makes or none does */
-        if (r->n_ranks > 1 && ranks_agree(r, !verified))
-            verified = 0;
-        if (verified)
-            runner_check_determinism(r, cfg, p, state, ob, &host, &first, row);
-        int probing = row->status == RB_ROW_OK && runner_probes_wanted(r->exp);
-        if (r->n_ranks > 1 && ranks_agree(r, !probing))
-            probing = 0;
-        if (probing)
-            runner_run_probes(r, cfg, p, &state, &inited, ob, &host, &c, &first, row);
-        else if (row->status == RB_ROW_OK)
-            row->probes = runner_probes_wanted(r->exp) ? RB_PROBES_NOT_RUN : RB_PROBES_OFF;
-        free(bins);
-    }
-    if (inited)
-        gate_teardown(p, state);
-    else
-        gate_enter(RB_STEP_TEARDOWN);
-    if (ranged)
-        b->range_pop(ob->ctx);
-    if (row->status == RB_ROW_FAILED)
-        runner_recover(r, ob, row);
-}
 
 static void progress(const runner *r, size_t k, const rb_row *row)
 {
@@ -192,119 +65,15 @@ static void progress(const runner *r, size_t k, const rb_row *row)
         progress_finished(k, row);
 }
 
-/* Settles the rows that need no plugin code and no device: an absent plugin
- * or backend, an op or dtype the plugin does not declare. Returns 1 when the
- * row is final. The same for every configuration of a data group. */
-static int settle_without_running(runner *r, const rb_configuration *cfg, rb_row *row)
-{
-    row->config = cfg;
-    row->device_index = -1;
-    row->status = RB_ROW_SKIPPED;
-    if (!cfg->plugin) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "%s",
-                          cfg->skip_reason ? cfg->skip_reason : "plugin not found");
-        return 1;
-    }
-    const rb_plugin *p = cfg->plugin->desc;
-    row->backend = p->backend;
-    row->seed = input_seed_for(r->exp->seed, p->name);
-    if (!(p->ops & RB_OP_BIT(cfg->op)) || !(p->dtypes & RB_DTYPE_BIT(cfg->dtype))) {
-        char *ops = op_mask_text(p->ops), *dtypes = dtype_mask_text(p->dtypes);
-        runner_set_reason(row, RB_ROW_UNSUPPORTED,
-                          "%s does not support %s on %s (ops: %s; dtypes: %s)", p->name,
-                          op_name(cfg->op), dtype_name(cfg->dtype), ops, dtypes);
-        free(ops);
-        free(dtypes);
-        return 1;
-    }
-    char declined[256];
-    if (sweep_shape_declined(p, cfg, declined, sizeof declined)) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s", declined);
-        return 1;
-    }
-    if (!registry_backend(r->reg, p->backend)) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend "
-                          "module is not installed in the plugin path)", p->backend);
-        return 1;
-    }
-    return 0;
-}
-
-/* Runs one configuration on this process's device: as the only rank, or
- * as one of several (run/ranks.c), agreeing with the others after each
- * step that can fail on one rank alone. */
-/* Opens the device and asks the plugin; 0 when the configuration can run. */
-static int open_and_describe(runner *r, const rb_configuration *cfg, rb_row *row,
-                             open_backend **out)
-{
-    if (settle_without_running(r, cfg, row))
-        return -1;
-    const rb_plugin *p = cfg->plugin->desc;
-    if (r->n_ranks > 1)
-        row->seed = ranks_seed(row->seed, r->rank);
-    open_backend *ob = runner_backend_for(r, p->backend, row);
-    if (!ob)
-        return -1;
-    if (!ob->ctx) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "%s", ob->error);
-        return -1;
-    }
-    row->device_index = (int)ob->record;
-    if (ob->unusable) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "the %s device is no longer usable after an earlier "
-                          "failure in this process (without --no-isolation, the next configuration "
-                          "gets a fresh process)", p->backend);
-        return -1;
-    }
-    if (!runner_timing_offered(ob->loaded->desc, runner_wanted_timing(r->exp), row))
-        return -1;
-    if (describe_one(r, cfg, ob, row) != 0)
-        return -1;
-    *out = ob;
-    return 0;
-}
-
-/* After a step that failed on some rank: this rank's row says so when the
- * failure was another's. Returns 1 when the configuration stops here. */
-static int stopped_by_a_rank(runner *r, int failed, rb_row *row, const char *step)
-{
-    if (!ranks_agree(r, failed))
-        return 0;
-    if (!failed)
-        runner_set_reason(row, RB_ROW_SKIPPED, "another rank did not get through %s", step);
-    return 1;
-}
-
-static void run_on_device(runner *r, const rb_configuration *cfg, rb_row *row)
-{
-    open_backend *ob = NULL;
-    int failed = open_and_describe(r, cfg, row, &ob) != 0;
-    if (stopped_by_a_rank(r, failed, row, "opening its device and describe"))
-        return;
-    isolate_step(RB_STEP_INPUT);
-    ranks_slice_reference(r);
-    failed = runner_prepare_data(r, cfg, ob, row->seed, row) != 0;
-    if (stopped_by_a_rank(r, failed, row, "making its input"))
-        return;
-    if (ranks_combine_reference(r) != 0) {
-        runner_set_reason(row, RB_ROW_FAILED, "the ranks could not combine their references");
-        return;
-    }
-    failed = ranks_open_group(r, cfg->plugin->desc, ob->loaded->desc->queue(ob->ctx), row) != 0;
-    if (stopped_by_a_rank(r, failed, row, "the rank group's set-up"))
-        return;
-    r->config_started = runner_now();
-    run_one(r, cfg, ob, row);
-}
 
 static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
 {
-    if (settle_without_running(r, cfg, row))
+    if (runner_settle(r, cfg, row))
         return;
     if (ranks_wanted(cfg))
-        ranks_run(r, cfg, row, run_on_device);
+        ranks_run(&r->serve, cfg, row, r->n_backends > 0);
     else
-        run_on_device(r, cfg, row);
+        runner_run_on_device(r, cfg, row);
     row_finish(r, row, row->device_index);
 }
 
@@ -334,8 +103,8 @@ static void unfinished_row(void *user, size_t index, int status, const char *rea
     const rb_configuration *cfg = config_at(r, index);
     row_release(row);
     memset(row, 0, sizeof *row);
-    settle_without_running(r, cfg, row);
-    runner_set_reason(row, status, "%s", reason);
+    runner_settle(r, cfg, row);
+    row_set_status(row, status, "%s", reason);
     row_finish(r, row, row->device_index); /* its ranks and elements, timed or not */
     const rb_run_info *info = &r->res->info;
     for (size_t k = 0; row->backend && k < info->n_devices; k++)
@@ -348,6 +117,18 @@ static void finished_row(void *user, size_t index)
 {
     runner *r = user;
     progress(r, index, &r->res->rows[index]);
+}
+
+static void running_row(void *user, size_t index)
+{
+    (void)user;
+    progress_running(index);
+}
+
+static void progress_ticks(void *user)
+{
+    (void)user;
+    progress_tick();
 }
 
 /* Whether two configurations read the same data. */
@@ -379,7 +160,7 @@ static size_t worker_span_end(runner *r, size_t first, size_t count)
            ranks_wanted(config_at(r, end)) == ranked) {
         rb_row probe;
         memset(&probe, 0, sizeof probe);
-        int settled = settle_without_running(r, config_at(r, end), &probe);
+        int settled = runner_settle(r, config_at(r, end), &probe);
         row_release(&probe); /* the reason it may have been given */
         if (settled)
             break;
@@ -406,9 +187,9 @@ static size_t run_round(runner *r, const rb_isolation *iso, size_t count)
     size_t k = 0;
     while (k < count && !runner_stop_requested && !runner_stop_now) {
         size_t end = group_end(r, k, count);
-        if (settle_without_running(r, config_at(r, k), &r->res->rows[k])) {
+        if (runner_settle(r, config_at(r, k), &r->res->rows[k])) {
             for (size_t j = k; j < end; j++) {
-                settle_without_running(r, config_at(r, j), &r->res->rows[j]);
+                runner_settle(r, config_at(r, j), &r->res->rows[j]);
                 progress(r, j, &r->res->rows[j]);
             }
             k = end;
@@ -672,14 +453,14 @@ static void finish_rounds(runner *r, rb_row *row)
 int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
                const rb_runner_options *opt, rb_results *res)
 {
-    ranks_serve_if_asked(exp, reg, sweep, opt, run_on_device);
-    ranks_start_hub(exp, reg, sweep, opt, run_on_device);
+    ranks_start_hub(rank_entry_fresh(exp, reg, sweep, opt));
     runner r;
     memset(&r, 0, sizeof r);
     r.exp = exp;
     r.reg = reg;
     r.sweep = sweep;
     r.opt = opt;
+    rank_entry_fill(&r, &r.serve);
     size_t n = sweep->n_configs;
     res->info.experiment = exp;
     res->n_rows = n;
@@ -704,6 +485,8 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
         .run = run_in_worker,
         .unfinished = unfinished_row,
         .finished = finished_row,
+        .running = running_row,
+        .tick = progress_ticks,
         .user = &r,
         .stop = &runner_stop_requested,
         .stop_now = &runner_stop_now,
@@ -748,7 +531,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
         }
         row->config = &sweep->configs[k];
         row->device_index = -1;
-        runner_set_reason(row, RB_ROW_SKIPPED, "interrupted before it ran");
+        row_set_status(row, RB_ROW_SKIPPED, "interrupted before it ran");
     }
     free_plan(&plan);
     runner_drop_data(&r);
@@ -762,4 +545,14 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
     rows_reproducibility(res);
     res->info.wall_seconds = runner_now() - started;
     return 0;
+}
+
+void runner_serve(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
+                  const rb_runner_options *opt, int role)
+{
+    const rank_service *s = rank_entry_fresh(exp, reg, sweep, opt);
+    if (role == RB_ROLE_RANK)
+        ranks_serve_asked(s);
+    ranks_start_hub(s); /* a launcher's process k > 0 serves process 0 there */
+    _exit(2);
 }

@@ -2,6 +2,7 @@
  * progress (its experiment, sweep and rows, the backends it opened, the data
  * set in use) and the steps each file provides to run/runner.c, which runs
  * the sweep:
+ *   run/on_device.c one configuration on this process's device
  *   run/devices.c   the backends and devices opened, their measured peaks
  *   run/dataset.c   the data set: input, reference and its device copy
  *   run/timing.c    the timing plan, warm-up and timed repetitions
@@ -21,8 +22,11 @@
 #include "config/sweep.h"
 #include "host/registry.h"
 #include "host/services.h"
+#include "procs/rank_service.h"
 #include "results/rows.h"
+#include "run/group_state.h"
 #include "run/input.h"
+#include "run/rank_slice.h"
 #include "run/reference.h"
 #include "run/runner.h"
 
@@ -91,17 +95,12 @@ typedef struct runner {
                                 input is uploaded again */
     double config_started; /* when the configuration's input was ready */
     int must_end;          /* a device in this process is no longer usable */
-    /* In a rank's process (run/rank_serve.c); 0 and 0 or 1 elsewhere. */
-    uint32_t rank, n_ranks;
-    uint64_t rank_offset;  /* where this rank's slice starts in the whole */
-    uint64_t n_total;      /* elements of all ranks' slices */
-    int rank_device;       /* the device this rank opened */
-    rb_reference ref_slice; /* the reference of this rank's slice, while */
-    int ref_whole;          /* ref holds the whole data set's */
-    /* In a rank of a group that stays up (run/rank_serve.c): what the
-     * plugin's group_open made, and which plugin's it is. */
-    void *group_state;
-    const rb_plugin *group_plugin;
+    /* In a rank's process (procs/rank_serve.c): its rank of how many
+     * (0 and 0 or 1 elsewhere), and its slice of the data. */
+    rank_place place;
+    rank_slice slice;
+    rank_service serve; /* procs/'s table of this runner (run/rank_entry.c) */
+    group_state group; /* in a rank of a group that stays up (procs/rank_serve.c) */
     vector_state vec;
     shape_state shape;
     /* the round in progress: res is its results, whose row k is sweep
@@ -114,12 +113,23 @@ typedef struct runner {
 
 /* Seconds on the monotonic clock. */
 double runner_now(void);
-/* Sets the row's status and reason. */
-void runner_set_reason(rb_row *row, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* The row's status and reason: row_set_status (results/rows.h), by the
+ * name run/shape.c calls it. */
+#define runner_set_reason row_set_status
 /* Why a step failed: the plugin's text, else the backend's (a failed
  * synchronization or timer), else that none was given. */
 const char *runner_failure_text(const rb_host_state *plugin, const open_backend *ob);
+
+/* ---- run/on_device.c ---- */
+
+/* Settles the rows that need no plugin code and no device: an absent plugin
+ * or backend, an op or dtype the plugin does not declare. Returns 1 when the
+ * row is final. The same for every configuration of a data group. */
+int runner_settle(runner *r, const rb_configuration *cfg, rb_row *row);
+/* Runs one configuration on this process's device: as the only rank, or
+ * as rank r->place.rank of several (run/rank_entry.c), agreeing with the
+ * others after each step that can fail on one rank alone. */
+void runner_run_on_device(runner *r, const rb_configuration *cfg, rb_row *row);
 
 /* ---- run/devices.c ---- */
 

@@ -29,7 +29,7 @@
 #include "base/parallel.h"
 #include "base/random.h"
 #include "base/util.h"
-#include "run/isolate.h"
+#include "procs/isolate.h"
 #include "run/plugin_gate.h"
 #include "run/reference.h"
 

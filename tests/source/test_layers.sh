@@ -4,8 +4,10 @@
 # layer and of the layers before it; no files include each other in a
 # loop. A new folder is placed in `layers` below, in its place in the order.
 # The check runs on src/, and on copies of src/ with a planted include from
-# a lower layer to a higher one, a planted loop and an include that names no
-# folder, each of which it must refuse, naming the file and line.
+# a lower layer to a higher one (procs/ including run/ among them: the
+# processes need nothing of the runner but the table it fills), a planted
+# loop and an include that names no folder, each of which it must refuse,
+# naming the file and line.
 # And the plugin's gate: a strategy's callbacks (p->describe, init, run,
 # verify, teardown, group_open, group_close) are called only from
 # src/run/plugin_gate.c, but for run in the timed loops (run/timing.c,
@@ -13,7 +15,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 # The layers, lowest first: a file of one may include the ones before it.
-layers="base host config results run plot report compare history tune cli"
+layers="base host config results procs run plot report compare history tune cli"
 
 # check_layers SRC: every include of SRC/*/*.[ch] against the order, and the
 # includes between files for loops. Prints each mistake as "FILE:LINE: ..."
@@ -84,7 +86,7 @@ check_gate() {
     END { exit bad }' "$1"/*/*.c
 }
 
-plan 10
+plan 12
 
 check_layers "$top_srcdir/src" >"$tmp/found"
 is "$?" 0 "src/: no include from a lower layer to a higher one, and no loop"
@@ -115,6 +117,16 @@ plant
 printf '#include "run/runner.h"\n' >>"$tmp/src/host/registry.h"
 check_layers "$tmp/src" >"$tmp/found"
 is "$?" 1 "planted: a header of host including one of run is refused"
+
+# procs/ (the worker and rank processes) needs nothing of run/: what it
+# needs of the runner comes in procs/rank_service.h, filled by run/.
+plant
+printf '#include "run/runner_state.h"\n' >>"$tmp/src/procs/ranks.c"
+check_layers "$tmp/src" >"$tmp/found"
+is "$?" 1 "planted: procs/ranks.c including run/runner_state.h is refused"
+line=$(wc -l <"$tmp/src/procs/ranks.c")
+ok "... naming the file, its line and both layers" \
+  grep -Fq "src/procs/ranks.c:$line: includes \"run/runner_state.h\": procs may not include run" "$tmp/found"
 
 plant
 printf '#include "base/stats.h"\n' >>"$tmp/src/base/util.h"
