@@ -57,8 +57,10 @@ src_libredbench_a_SOURCES = \
 	src/run/metadata.c src/run/metadata.h \
 	src/run/progress.c src/run/progress.h \
 	src/run/runner.c src/run/runner.h src/run/runner_state.c src/run/runner_state.h \
-	src/run/on_device.c src/run/group_state.c src/run/group_state.h \
-	src/run/devices.c src/run/dataset.c src/run/timing.c src/run/judge.c \
+	src/run/on_device.c src/run/rounds.c src/run/rounds.h \
+	src/run/group_state.c src/run/group_state.h \
+	src/run/devices.c src/run/devices.h src/run/dataset.c src/run/dataset.h \
+	src/run/timing.c src/run/judge.c \
 	src/run/vector_answer.c src/run/vector_answer.h \
 	src/run/shape.c src/run/shape.h \
 	src/run/energy.c src/run/energy.h src/run/energy_row.c \

@@ -145,20 +145,20 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
 /* Opens the backend a plugin names (once per run). NULL if it is absent. */
 open_backend *runner_backend_for(runner *r, const char *name, rb_row *row)
 {
-    for (size_t k = 0; k < r->n_backends; k++)
-        if (strcmp(r->backends[k].loaded->desc->name, name) == 0)
-            return &r->backends[k];
+    for (size_t k = 0; k < r->devices.count; k++)
+        if (strcmp(r->devices.open[k].loaded->desc->name, name) == 0)
+            return &r->devices.open[k];
     const rb_loaded_backend *loaded = registry_backend(r->reg, name);
     if (!loaded) {
         row_set_status(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend "
                        "module is not installed in the plugin path)", name);
         return NULL;
     }
-    if (r->n_backends == RB_ARRAY_LEN(r->backends)) {
+    if (r->devices.count == RB_ARRAY_LEN(r->devices.open)) {
         row_set_status(row, RB_ROW_SKIPPED, "too many backends in one run");
         return NULL;
     }
-    open_backend *ob = &r->backends[r->n_backends++];
+    open_backend *ob = &r->devices.open[r->devices.count++];
     memset(ob, 0, sizeof *ob);
     ob->loaded = loaded;
     const rb_backend *b = loaded->desc;
@@ -228,8 +228,8 @@ void runner_recover(runner *r, open_backend *ob, rb_row *row)
                        row_reason(row), b->name, ob->host.error[0] ? ": " : "",
                        ob->host.error);
     ob->unusable = 1;
-    r->must_end = 1;
-    r->device_input = NULL; /* not released: the device is gone */
-    r->device_backup = NULL;
-    r->device_input_owner = NULL;
+    r->devices.must_end = 1;
+    r->data.device_input = NULL; /* not released: the device is gone */
+    r->data.device_backup = NULL;
+    r->data.device_input_owner = NULL;
 }

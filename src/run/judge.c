@@ -68,13 +68,14 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
     }
     if (!judged_here(r, cfg)) {
         row->status = RB_ROW_OK;
-        snprintf(row->result_text, sizeof row->result_text, "(rank %u: not the root)", r->place.rank);
+        snprintf(row->result_text, sizeof row->result_text, "(rank %u: not the root)",
+                 r->place.rank);
         return RB_OK;
     }
     row->repro.bits = rules_result_bits(result, cfg->op, cfg->bins);
     row->repro.bits_known = 1;
     rb_verdict v;
-    reference_judge(&r->ref, &r->input, result, &v);
+    reference_judge(&r->data.ref, &r->data.input, result, &v);
     row->error = v.error;
     row->tolerance = v.tolerance;
     row->error_ratio_known = rules_error_ratio(v.error, v.tolerance, &row->error_ratio);
@@ -160,7 +161,7 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
         if (!judged_here(r, cfg))
             continue;
         rb_verdict v;
-        reference_judge(&r->ref, &r->input, &again, &v);
+        reference_judge(&r->data.ref, &r->data.input, &again, &v);
         if (!v.ok && row->status == RB_ROW_OK)
             row_set_status(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2, runs + 1,
                            v.why);
@@ -235,7 +236,7 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
     if (sweep_is_shaped(cfg)) {
         runner_back_up_input(r, ob);
         shape_run_probes(r, cfg, p, state, inited, ob, host, c, row);
-        if (r->device_input)
+        if (r->data.device_input)
             runner_restore_input(r, ob);
         return;
     }
@@ -261,7 +262,7 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
         }
         host_clear_error(&ob->host);
         isolate_step(RB_STEP_INPUT);
-        if (probe_write(&set, k, previous, b, ob->ctx, r->device_input) != 0) {
+        if (probe_write(&set, k, previous, b, ob->ctx, r->data.device_input) != 0) {
             row_set_status(row, RB_ROW_FAILED, "writing probe %zu's input failed: %s", k + 1,
                            gate_reason(&ob->host, "no reason given"));
             ranks_agree(&r->place, 1);
@@ -307,6 +308,6 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
     for (size_t k = 0; k < n_earlier; k++)
         free(earlier[k].bins);
     probe_set_free(&set);
-    if (r->device_input)
+    if (r->data.device_input)
         runner_restore_input(r, ob);
 }

@@ -93,7 +93,7 @@ static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb
     rb_host_state host;
     host_init(&host, p->name, r->opt->verbosity);
     rb_config c;
-    fill_config(&c, r, cfg, b->queue(ob->ctx), r->device_input, &host.table);
+    fill_config(&c, r, cfg, b->queue(ob->ctx), r->data.device_input, &host.table);
 
     char range[320];
     rules_range_name(cfg, range, sizeof range);
@@ -233,11 +233,11 @@ void runner_run_on_device(runner *r, const rb_configuration *cfg, rb_row *row)
     if (stopped_by_a_rank(r, failed, row, "opening its device and describe"))
         return;
     isolate_step(RB_STEP_INPUT);
-    ranks_slice_reference(&r->slice, &r->ref, r->have_ref);
+    ranks_slice_reference(&r->slice, &r->data.ref, r->data.have_ref);
     failed = runner_prepare_data(r, cfg, ob, row->seed, row) != 0;
     if (stopped_by_a_rank(r, failed, row, "making its input"))
         return;
-    if (ranks_combine_reference(&r->place, &r->slice, &r->ref) != 0) {
+    if (ranks_combine_reference(&r->place, &r->slice, &r->data.ref) != 0) {
         row_set_status(row, RB_ROW_FAILED, "the ranks could not combine their references");
         return;
     }

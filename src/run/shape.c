@@ -224,7 +224,7 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
     const rb_backend *b = ob->loaded->desc;
     int same = s->made && s->rows == cfg->rows && s->cols == cfg->n && s->axis == cfg->axis &&
                s->lengths == cfg->lengths && s->dtype == cfg->dtype && s->op == cfg->op &&
-               s->distribution == cfg->distribution && s->seed == r->input.seed;
+               s->distribution == cfg->distribution && s->seed == r->data.input.seed;
     if (!same) {
         shape_drop(r);
         s->rows = cfg->rows;
@@ -234,10 +234,10 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
         s->dtype = cfg->dtype;
         s->op = cfg->op;
         s->distribution = cfg->distribution;
-        s->seed = r->input.seed;
+        s->seed = r->data.input.seed;
         s->n_answers = sweep_answers(cfg);
         if (cfg->lengths == RB_LENGTHS_RAGGED &&
-            !(s->offsets = ragged_offsets(cfg->rows, cfg->n, r->input.seed))) {
+            !(s->offsets = ragged_offsets(cfg->rows, cfg->n, r->data.input.seed))) {
             shape_drop(r);
             runner_set_reason(row, RB_ROW_UNSUPPORTED, "no host memory for %" PRIu64
                               " rows' offsets", cfg->rows);
@@ -250,7 +250,7 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
                               "%" PRIu64 " answers (about %.1f GiB)", sweep_answers(cfg), gib);
             return -1;
         }
-        reference_all(s, &r->input);
+        reference_all(s, &r->data.input);
         s->made = 1;
     }
     if (!s->offsets || (s->device_offsets && s->device_owner == ob))
@@ -493,7 +493,7 @@ int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *
     uint64_t first;
     answer_verdict v;
     double worst;
-    uint64_t wrong = judge_all(s, &r->input, res, &first, &v, &worst);
+    uint64_t wrong = judge_all(s, &r->data.input, res, &first, &v, &worst);
     keep_digest(s, res);
     if (!wrong) {
         row->status = RB_ROW_OK;
@@ -609,8 +609,8 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
 {
     shape_state *s = &r->shape;
     const rb_backend *b = ob->loaded->desc;
-    rb_input probe_in = r->input;
-    probe_in.data = malloc(r->input.bytes ? r->input.bytes : 1);
+    rb_input probe_in = r->data.input;
+    probe_in.data = malloc(r->data.input.bytes ? r->data.input.bytes : 1);
     if (!probe_in.data) {
         row->probes = RB_PROBES_NOT_RUN;
         return;
@@ -635,7 +635,7 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
         }
         host_clear_error(&ob->host);
         isolate_step(RB_STEP_INPUT);
-        if (b->upload(ob->ctx, r->device_input, probe_in.data, probe_in.bytes) != RB_OK) {
+        if (b->upload(ob->ctx, r->data.device_input, probe_in.data, probe_in.bytes) != RB_OK) {
             runner_set_reason(row, RB_ROW_FAILED, "writing probe %d's input failed: %s",
                               probe + 1, gate_reason(&ob->host, "no reason given"));
             passed = -1;

@@ -15,6 +15,7 @@
 
 #include "base/util.h"
 #include "run/rank_slice.h"
+#include "run/runner_state.h"
 
 void vector_drop(runner *r)
 {
@@ -94,7 +95,7 @@ int vector_reduce(const rb_configuration *cfg, rb_result *res, char *why, size_t
 static int make_expected(runner *r, const rb_configuration *cfg, char *why, size_t len)
 {
     uint32_t ranks = r->place.ranks ? r->place.ranks : 1;
-    const rb_input *mine = &r->input;
+    const rb_input *mine = &r->data.input;
     if (r->vec.expected && r->vec.n == mine->n && r->vec.seed == mine->seed &&
         r->vec.dtype == mine->dtype && r->vec.distribution == mine->distribution &&
         r->vec.op == cfg->op && r->vec.ranks == ranks)
