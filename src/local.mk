@@ -30,6 +30,7 @@ src_libredbench_a_SOURCES = \
 	src/host/nvml.c src/host/nvml.h src/host/rapl.c src/host/rapl.h \
 	\
 	src/config/settings.c src/config/settings.h \
+	src/config/keys.c src/config/keys.h \
 	src/config/experiment.c src/config/experiment.h \
 	src/config/sweep.c src/config/sweep.h \
 	\
