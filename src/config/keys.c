@@ -131,12 +131,12 @@ rb_key_spec keys_from_param(const rb_param_spec *param)
 {
     rb_key_spec k = {.section = RB_SECTION_PARAM, .name = param->name,
                      .initial = param->default_value, .min = param->min, .max = param->max,
-                     .flags = param->flags, .help = param->help};
+                     .flags = param->flags, .help = param->help, .declared = param->type};
     switch (param->type) {
     case RB_PARAM_INT: k.type = RB_KEY_WHOLE; break;
     case RB_PARAM_CHOICE: k.type = RB_KEY_WORD, k.words = param->choices; break;
     case RB_PARAM_BOOL: k.type = RB_KEY_BOOL; break;
-    default: k.type = -param->type - 1; break; /* unknown: nothing is valid */
+    default: k.type = RB_KEY_UNKNOWN; break;
     }
     return k;
 }
@@ -171,7 +171,7 @@ char *key_valid(const rb_key_spec *k)
         sb_append(&sb, "a plugin's name, or PACK/NAME");
         break;
     default:
-        sb_printf(&sb, "nothing (unknown parameter type %d)", -k->type - 1);
+        sb_printf(&sb, "nothing (unknown parameter type %d)", k->declared);
         break;
     }
     return sb.data ? sb.data : xstrdup("");

@@ -34,7 +34,9 @@ enum rb_key_type {
     RB_KEY_COUNT,   /* a whole number from min to max */
     RB_KEY_WHOLE,   /* a parameter's whole number from min to max (flags) */
     RB_KEY_BOOL,    /* true or false (also yes/no, on/off, 1/0) */
-    RB_KEY_NAME     /* one name (the run's plugin) */
+    RB_KEY_NAME,    /* one name (the run's plugin) */
+    RB_KEY_UNKNOWN  /* a parameter of a type the host does not know: nothing
+                       is valid (`declared` says which) */
 };
 
 /* The [data] keys, in the order of the rows (and of a run's axes). */
@@ -63,6 +65,7 @@ typedef struct rb_key_spec {
                                           V is out of range" */
     const char *help;
     const rb_setting_spec *setting;    /* EXPERIMENT: its row in settings.c */
+    int declared;                      /* PARAM: the plugin's enum rb_param_type */
 } rb_key_spec;
 
 /* The rows of one section: *count gets how many; for the experiment's,

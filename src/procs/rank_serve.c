@@ -1,8 +1,8 @@
 /* src/procs/rank_serve.c: a rank's own run. A rank process, forked by its
  * leader, started by mpirun (REDBENCH_RANK_OF) or by one of a launcher's
  * other processes (procs/rank_hub.h), runs its slice of one configuration
- * through the runner's table (procs/rank_service.h), sends the devices it opened
- * and its row to its leader, and then runs the next configuration the
+ * through the runner's table (procs/rank_service.h), sends the devices it
+ * opened and its row to its leader, and then runs the next configuration the
  * leader names, as long as its group stays up: its device, its data sets
  * and what the plugin's group_open made (the communicator) stay with it.
  * The leader's side is procs/ranks.c. */

@@ -35,11 +35,10 @@ int ranks_wanted(const rb_configuration *cfg);
 /* In the leader: runs the configuration as cfg->ranks rank processes, each
  * running it through `s`, and fills the row with their merged rows
  * (s->merge). devices_open: this process has opened a device, from which
- * no rank process may start. The group
- * stays up for the next configuration of the same plugin and ranks (its
- * rank processes, their devices, data sets and what the plugin's
- * group_open made); any other configuration, or a fault, ends it, and a
- * fresh group starts. */
+ * no rank process may start. The group stays up for the next
+ * configuration of the same plugin and ranks (its rank processes, their
+ * devices, data sets and what the plugin's group_open made); any other
+ * configuration, or a fault, ends it, and a fresh group starts. */
 void ranks_run(const rank_service *s, const rb_configuration *cfg, rb_row *row,
                int devices_open);
 

@@ -8,6 +8,8 @@
 # processes need nothing of the runner but the table it fills), a planted
 # loop and an include that names no folder, each of which it must refuse,
 # naming the file and line.
+# procs/ calls nothing that run/ defines either (a call does not show as
+# an include); a planted call is refused, named.
 # And the plugin's gate: a strategy's callbacks (p->describe, init, run,
 # verify, teardown, group_open, group_close) are called only from
 # src/run/plugin_gate.c, but for run in the timed loops (run/timing.c,
@@ -86,13 +88,41 @@ check_gate() {
     END { exit bad }' "$1"/*/*.c
 }
 
-plan 12
+# check_calls SRC: every call in SRC/procs/*.c of a function that
+# SRC/run/*.c defines, as "FILE:LINE: ..."; returns 1 when there is one.
+# What procs/ needs of the runner comes through the table run/ fills
+# (procs/rank_service.h), never by calling up.
+check_calls() {
+  local names
+  names=$(awk '/^[A-Za-z_][A-Za-z0-9_ *]*[ *][a-z_][a-z0-9_]*\(/ && !/^static/ && !/;[[:space:]]*$/ {
+      f = $0; sub(/\(.*/, "", f); sub(/.*[ *]/, "", f); print f }' "$1"/run/*.c | sort -u)
+  awk -v names="$names" '
+    BEGIN { n = split(names, list, "\n"); for (k = 1; k <= n; k++) if (list[k] != "") up[list[k]] = 1 }
+    FNR == 1 { count = split(FILENAME, part, "/"); name = "src/" part[count - 1] "/" part[count] }
+    {
+      line = $0
+      while (match(line, /[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(/)) {
+        call = substr(line, RSTART, RLENGTH); sub(/[[:space:]]*\($/, "", call)
+        if (call in up) {
+          printf "%s:%d: calls %s, which run/ defines; procs/ calls the runner only through procs/rank_service.h\n", name, FNR, call
+          bad = 1
+        }
+        line = substr(line, RSTART + RLENGTH)
+      }
+    }
+    END { exit bad }' "$1"/procs/*.c
+}
+
+plan 14
 
 check_layers "$top_srcdir/src" >"$tmp/found"
 is "$?" 0 "src/: no include from a lower layer to a higher one, and no loop"
 [ -s "$tmp/found" ] && sed 's/^/# /' "$tmp/found"
 check_gate "$top_srcdir/src" >"$tmp/found"
 is "$?" 0 "src/: a strategy's callbacks called only through run/plugin_gate.c"
+[ -s "$tmp/found" ] && sed 's/^/# /' "$tmp/found"
+check_calls "$top_srcdir/src" >"$tmp/found"
+is "$?" 0 "src/procs/: no call of a function of run/"
 [ -s "$tmp/found" ] && sed 's/^/# /' "$tmp/found"
 
 # The check itself, on copies of src/ with one mistake planted in each.
@@ -127,6 +157,13 @@ is "$?" 1 "planted: procs/ranks.c including run/runner_state.h is refused"
 line=$(wc -l <"$tmp/src/procs/ranks.c")
 ok "... naming the file, its line and both layers" \
   grep -Fq "src/procs/ranks.c:$line: includes \"run/runner_state.h\": procs may not include run" "$tmp/found"
+
+plant
+printf 'static double planted(void) { return runner_now(); }\n' >>"$tmp/src/procs/ranks.c"
+check_calls "$tmp/src" >"$tmp/found"
+line=$(wc -l <"$tmp/src/procs/ranks.c")
+is "$(cat "$tmp/found")" "src/procs/ranks.c:$line: calls runner_now, which run/ defines; procs/ calls the runner only through procs/rank_service.h" \
+  "planted: procs/ranks.c calling runner_now is refused, naming the file and line"
 
 plant
 printf '#include "base/stats.h"\n' >>"$tmp/src/base/util.h"
