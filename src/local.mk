@@ -30,6 +30,7 @@ src_libredbench_a_SOURCES = \
 	src/host/nvml.c src/host/nvml.h src/host/rapl.c src/host/rapl.h \
 	\
 	src/config/settings.c src/config/settings.h \
+	src/config/keys.c src/config/keys.h \
 	src/config/experiment.c src/config/experiment.h \
 	src/config/sweep.c src/config/sweep.h \
 	\
@@ -38,21 +39,29 @@ src_libredbench_a_SOURCES = \
 	src/results/read.c src/results/read.h \
 	src/results/read_fields.c src/results/read_fields.h \
 	\
+	src/procs/isolate.c src/procs/isolate.h src/procs/row_wire.c src/procs/row_wire.h \
+	src/procs/role.c src/procs/role.h src/procs/rank_place.h src/procs/rank_service.h \
+	src/procs/ranks.c src/procs/ranks.h src/procs/rank_group.h \
+	src/procs/rank_launch.c src/procs/rank_launch.h \
+	src/procs/rank_supervise.c src/procs/rank_supervise.h \
+	src/procs/rank_serve.c src/procs/rank_serve.h \
+	src/procs/rank_hub.c src/procs/rank_hub.h \
+	src/procs/rank_link.c src/procs/rank_link.h \
+	\
 	src/run/input.c src/run/input.h \
 	src/run/reference.c src/run/reference.h \
 	src/run/probe.c src/run/probe.h \
-	src/run/ranks.c src/run/ranks.h src/run/rank_group.h \
-	src/run/rank_launch.c src/run/rank_launch.h src/run/rank_supervise.c src/run/rank_supervise.h \
+	src/run/rank_slice.c src/run/rank_slice.h src/run/rank_entry.c src/run/rank_entry.h \
 	src/run/plugin_gate.c src/run/plugin_gate.h \
-	src/run/rank_serve.c src/run/rank_serve.h src/run/row_finish.c src/run/row_finish.h \
-	src/run/row_wire.c src/run/row_wire.h \
-	src/run/rank_hub.c src/run/rank_hub.h \
-	src/run/rank_link.c src/run/rank_link.h \
+	src/run/row_finish.c src/run/row_finish.h \
 	src/run/rules.c src/run/rules.h \
 	src/run/metadata.c src/run/metadata.h \
-	src/run/isolate.c src/run/isolate.h src/run/progress.c src/run/progress.h \
+	src/run/progress.c src/run/progress.h \
 	src/run/runner.c src/run/runner.h src/run/runner_state.c src/run/runner_state.h \
-	src/run/devices.c src/run/dataset.c src/run/timing.c src/run/judge.c \
+	src/run/on_device.c src/run/rounds.c src/run/rounds.h \
+	src/run/group_state.c src/run/group_state.h \
+	src/run/devices.c src/run/devices.h src/run/dataset.c src/run/dataset.h \
+	src/run/timing.c src/run/judge.c \
 	src/run/vector_answer.c src/run/vector_answer.h \
 	src/run/shape.c src/run/shape.h \
 	src/run/energy.c src/run/energy.h src/run/energy_row.c \

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static void out_of_memory(size_t size)
@@ -319,6 +320,13 @@ void put_markup(FILE *out, const char *text)
         s++;
     }
     free(shown);
+}
+
+double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int read_full(int fd, void *data, size_t len)

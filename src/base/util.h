@@ -69,6 +69,9 @@ char *markup_text(const char *text);
  * or noncharacters), then & < > " escaped. */
 void put_markup(FILE *out, const char *text);
 
+/* Seconds on the monotonic clock. */
+double monotonic_seconds(void);
+
 /* Reads or writes all of `len` bytes on a pipe or socket (a signal's
  * interruption is retried; a socket's closed peer gives -1, not SIGPIPE).
  * Returns 0, or -1 at the end of the stream or on an error. */

@@ -1,6 +1,7 @@
 /* src/cli/main.c: the redbench program: parse the command line, discover the
- * plugins, hand over to the command asked for, and check that what it wrote
- * to standard output got there. */
+ * plugins, tell what this process is (procs/role.h: the program, or a
+ * process that serves ranks), hand over to the command asked for, and
+ * check that what it wrote to standard output got there. */
 #include "config.h"
 
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "host/registry.h"
+#include "procs/role.h"
 #include "run/runner.h"
 
 /* Subcommands: `redbench NAME ARGS...`; each parses its own arguments. */
@@ -55,6 +57,9 @@ static int run_command(int argc, char **argv)
         options_free(&opt);
         return status;
     }
+    /* A rank that mpirun started, or a launcher's process k > 0, reads
+     * the experiment as the others do, then serves ranks (runner_serve) */
+    opt.role = process_role();
     if (opt.command == RB_CMD_HELP) {
         options_usage(stdout);
         options_free(&opt);

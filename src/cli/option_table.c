@@ -12,6 +12,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "compare/comparison.h"
+#include "config/keys.h"
 #include "config/settings.h"
 #include "host/paths.h"
 
@@ -394,20 +395,33 @@ static void usage_lines(const rb_command_spec *cmd, FILE *out)
             cmd->operands);
 }
 
-/* The [experiment] keys, for the commands that take -D KEY=VALUE. */
-static void settings_help(FILE *out)
+/* The keys of one section of an experiment file (config/keys.c), under
+ * `title`. */
+static void keys_help(FILE *out, int section, const char *title)
 {
     size_t count;
-    const rb_setting_spec *table = settings_table(&count);
-    fputs("\nExperiment keys ([experiment] in the file, or -D KEY=VALUE):\n", out);
+    const rb_key_spec *rows = keys_of(section, &count);
+    fputc('\n', out);
+    put_wrapped(out, title, 0, 0);
     for (size_t k = 0; k < count; k++) {
-        if (table[k].kind == RB_SETTING_FLAG)
-            continue;
-        char *help = setting_help(&table[k]);
-        fprintf(out, "  %-*s", HELP_COLUMN - 2, table[k].name);
+        char *help = key_help(&rows[k]);
+        fprintf(out, "  %-*s", HELP_COLUMN - 2, rows[k].name);
         put_wrapped(out, help, HELP_COLUMN, HELP_COLUMN);
         free(help);
     }
+}
+
+/* The keys of every section, for the commands that take -D KEY=VALUE. */
+static void settings_help(FILE *out)
+{
+    keys_help(out, RB_SECTION_EXPERIMENT,
+              "Experiment keys ([experiment] in the file, or -D KEY=VALUE):");
+    keys_help(out, RB_SECTION_DATA,
+              "Data keys ([data], or a [run NAME] section for its run; or -D KEY=VALUE; a "
+              "comma list is a sweep axis):");
+    keys_help(out, RB_SECTION_RUN,
+              "Run keys ([run NAME], beside the plugin's parameters: redbench --describe "
+              "PLUGIN):");
 }
 
 void command_help(const rb_command_spec *cmd, FILE *out)
@@ -554,11 +568,13 @@ void write_bash_completion(FILE *out)
           "    compopt -o nospace 2>/dev/null\n"
           "    COMPREPLY=($(compgen -W '",
           out);
-    size_t count;
-    const rb_setting_spec *table = settings_table(&count);
-    for (size_t k = 0; k < count; k++)
-        if (table[k].kind != RB_SETTING_FLAG)
-            fprintf(out, "%s%s=", k ? " " : "", table[k].name);
+    const char *space = "";
+    for (int section = RB_SECTION_EXPERIMENT; section <= RB_SECTION_RUN; section++) {
+        size_t count;
+        const rb_key_spec *rows = keys_of(section, &count);
+        for (size_t k = 0; k < count; k++, space = " ")
+            fprintf(out, "%s%s=", space, rows[k].name);
+    }
     fputs("' -- \"$cur\"))\n"
           "}\n"
           "_redbench() {\n"
@@ -657,16 +673,14 @@ void write_man_options(FILE *out)
     }
 }
 
-void write_man_settings(FILE *out)
+void write_man_keys(FILE *out, int section)
 {
     size_t count;
-    const rb_setting_spec *table = settings_table(&count);
+    const rb_key_spec *rows = keys_of(section, &count);
     for (size_t k = 0; k < count; k++) {
-        if (table[k].kind == RB_SETTING_FLAG)
-            continue;
-        char *help = setting_help(&table[k]);
+        char *help = key_help(&rows[k]);
         fputs(".TP\n.B ", out);
-        put_roff(out, table[k].name);
+        put_roff(out, rows[k].name);
         fputc('\n', out);
         put_roff(out, help);
         fputc('\n', out);

@@ -78,9 +78,11 @@ void write_bash_completion(FILE *out);
  * OPTION as it is written ("--config", "-c"). */
 void write_option_list(FILE *out);
 
-/* The manual page's list of the [experiment] keys (roff .TP paragraphs),
- * from config/settings.c's table, as --help lists them. */
-void write_man_settings(FILE *out);
+/* The manual page's list of the keys of one section (enum rb_key_section,
+ * config/keys.h: the [experiment] keys from config/settings.c's table, the
+ * [data] keys, the [run NAME] section's own keys), roff .TP paragraphs, as
+ * --help lists them. */
+void write_man_keys(FILE *out, int section);
 
 /* Writes the manual page's OPTION SUMMARY section (roff): each command's
  * usage line and its options with their help, from the table. */

@@ -38,6 +38,8 @@ typedef struct rb_options {
     int no_probes;           /* --no-probes: rows judged on the random
                                 input only (unproven) */
     int require_ok;          /* --require-ok: any row not ok exits 1 */
+    int role;                /* what this process is, from its environment:
+                                enum rb_role (procs/role.h), set by main */
 } rb_options;
 
 /* The exit status of a run that measured nothing: every row unsupported

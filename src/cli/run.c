@@ -482,6 +482,8 @@ int command_experiment(const rb_options *opt, const rb_registry *reg, int argc, 
     }
     live_progress = progress_mode == RB_PROGRESS_LIVE;
     progress_begin(&sweep, progress_mode);
+    if (opt->role != RB_ROLE_MAIN)
+        runner_serve(&exp, reg, &sweep, &ropt, opt->role); /* ends the process */
     runner_run(&exp, reg, &sweep, &ropt, &res);
     progress_end();
     if (saved_stdout >= 0) {

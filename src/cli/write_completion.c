@@ -5,13 +5,15 @@
  * With --options it lists every option of every command instead, for
  * tests/cli/test_options_table.sh; with --man, the manual page's OPTION SUMMARY
  * section (man/local.mk puts it into man/redbench.1); with --man-settings,
- * its list of the [experiment] keys. The script's plugin names are
+ * --man-data and --man-run, its lists of the [experiment], [data] and [run
+ * NAME] keys (config/keys.c). The script's plugin names are
  * redefined here (write_plugin_names): a name that several packs offer is
  * ambiguous on its own, so each pack's PACK/NAME is offered in its place. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/option_table.h"
+#include "config/keys.h"
 
 /* _redbench_plugins, defined after the script's own (bash keeps the last
  * definition): the names `redbench --list` prints (NAME PACK BACKEND OPS
@@ -37,7 +39,11 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--options") == 0)
         write_option_list(stdout);
     else if (argc > 1 && strcmp(argv[1], "--man-settings") == 0)
-        write_man_settings(stdout);
+        write_man_keys(stdout, RB_SECTION_EXPERIMENT);
+    else if (argc > 1 && strcmp(argv[1], "--man-data") == 0)
+        write_man_keys(stdout, RB_SECTION_DATA);
+    else if (argc > 1 && strcmp(argv[1], "--man-run") == 0)
+        write_man_keys(stdout, RB_SECTION_RUN);
     else if (argc > 1 && strcmp(argv[1], "--man") == 0)
         write_man_options(stdout);
     else {

@@ -25,6 +25,7 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "config/keys.h"
 #include "config/settings.h"
 
 enum section_kind {
@@ -34,12 +35,6 @@ enum section_kind {
     SECTION_RUN,
     SECTION_IGNORED     /* unknown or duplicate: already reported */
 };
-
-static const char *const data_keys[] = {"op",   "dtype", "n",    "distribution", "bins",
-                                        "ranks", "rows", "axis", "lengths"};
-const char experiment_data_key_list[] =
-    "op, dtype, n, distribution, bins, ranks, rows, axis, lengths";
-#define data_key_list experiment_data_key_list
 
 static const char section_list[] = "[experiment], [data], [run NAME]";
 
@@ -61,14 +56,6 @@ static rb_run_section *current_run(parse_state *st)
 }
 
 /* ---- [experiment]: each key a row of config/settings.c ---- */
-
-static int word_index(const char *const *words, size_t count, const char *word)
-{
-    for (size_t k = 0; k < count; k++)
-        if (strcmp(words[k], word) == 0)
-            return (int)k;
-    return -1;
-}
 
 /* The line where the setting stored at `offset` was set; 0 if not. */
 static int line_of(const parse_state *st, size_t offset)
@@ -141,9 +128,9 @@ static void add_setting(parse_state *st, rb_setting **items, size_t *count, size
 static void handle_data_key(parse_state *st, const char *key, const char *value)
 {
     rb_experiment *exp = st->exp;
-    if (word_index(data_keys, RB_ARRAY_LEN(data_keys), key) < 0) {
+    if (!key_find(RB_SECTION_DATA, key)) {
         setting_error(exp, st->line, "unknown key '%s' in [data]; valid keys: %s", key,
-                data_key_list);
+                      key_list(RB_SECTION_DATA));
         return;
     }
     const rb_setting *first = find_setting(exp->data, exp->n_data, key);
@@ -155,15 +142,47 @@ static void handle_data_key(parse_state *st, const char *key, const char *value)
     add_setting(st, &exp->data, &exp->n_data, &exp->cap_data, key, value);
 }
 
+/* Which of the run's own keys `key` is (enum rb_run_key), or -1: a data
+ * key or a parameter. */
+static int run_key_index(const char *key)
+{
+    const rb_key_spec *k = key_find(RB_SECTION_RUN, key);
+    return k ? (int)(k - keys_of(RB_SECTION_RUN, NULL)) : -1;
+}
+
+/* Sets one of the run's own keys (plugin, optional). Returns 0, or -1
+ * after reporting a value that is not valid. */
+static int set_run_own(parse_state *st, rb_run_section *run, int which, const char *value)
+{
+    rb_experiment *exp = st->exp;
+    if (which == RB_RUN_PLUGIN) {
+        run->plugin_line = st->line;
+        if (strchr(value, ',') || strpbrk(value, " \t")) {
+            setting_error(exp, st->line, "plugin = %s: a run names exactly one plugin; write "
+                          "one [run NAME] section per plugin", value);
+            return -1;
+        }
+        free(run->plugin);
+        run->plugin = xstrdup(value);
+        return 0;
+    }
+    const char *why;
+    if (parse_bool(value, &run->optional, &why) != 0) {
+        setting_error(exp, st->line, "optional = %s: %s", value, why);
+        return -1;
+    }
+    return 0;
+}
+
 static void handle_run_key(parse_state *st, const char *key, const char *value)
 {
     rb_run_section *run = current_run(st);
     const char *path = st->exp->path;
-    int first_line = 0;
+    int own = run_key_index(key), first_line = 0;
 
-    if (strcmp(key, "plugin") == 0)
+    if (own == RB_RUN_PLUGIN)
         first_line = run->plugin_line;
-    else if (strcmp(key, "optional") == 0)
+    else if (own == RB_RUN_OPTIONAL)
         first_line = st->optional_line;
     else {
         const rb_setting *first = find_setting(run->settings, run->n_settings, key);
@@ -175,22 +194,12 @@ static void handle_run_key(parse_state *st, const char *key, const char *value)
         return;
     }
 
-    if (strcmp(key, "plugin") == 0) {
-        run->plugin_line = st->line;
-        if (strchr(value, ',') || strpbrk(value, " \t"))
-            setting_error(st->exp, st->line,
-                          "plugin = %s: a run names exactly one plugin; write one "
-                    "[run NAME] section per plugin", value);
-        else
-            run->plugin = xstrdup(value);
-    } else if (strcmp(key, "optional") == 0) {
-        const char *why;
+    if (own == RB_RUN_OPTIONAL)
         st->optional_line = st->line;
-        if (parse_bool(value, &run->optional, &why) != 0)
-            setting_error(st->exp, st->line, "optional = %s: %s", value, why);
-    } else {
+    if (own >= 0)
+        set_run_own(st, run, own, value);
+    else
         add_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key, value);
-    }
 }
 
 static int handle_key(void *user, const char *section, const char *key, const char *value)
@@ -484,25 +493,12 @@ static void remove_setting(rb_setting *items, size_t *count, const char *key)
 static rb_setting *set_in_run(parse_state *st, rb_run_section *run, const char *key,
                               const char *value)
 {
-    rb_experiment *exp = st->exp;
-    if (strcmp(key, "plugin") == 0) {
-        run->plugin_line = st->line;
-        if (strchr(value, ',') || strpbrk(value, " \t")) {
-            setting_error(exp, st->line, "plugin = %s: a run names exactly one plugin; write "
-                          "one [run NAME] section per plugin", value);
-            return NULL;
-        }
-        free(run->plugin);
-        run->plugin = xstrdup(value);
-    } else if (strcmp(key, "optional") == 0) {
-        const char *why;
-        if (parse_bool(value, &run->optional, &why) != 0)
-            setting_error(exp, st->line, "optional = %s: %s", value, why);
-    } else {
-        return replace_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key,
-                               value);
+    int own = run_key_index(key);
+    if (own >= 0) {
+        set_run_own(st, run, own, value);
+        return NULL;
     }
-    return NULL;
+    return replace_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key, value);
 }
 
 /* -D RUN.KEY=VALUE: KEY set in the runs whose name RUN (a glob) matches,
@@ -529,7 +525,7 @@ static void apply_to_runs(parse_state *st, const char *pattern, const char *key,
             continue;
         matched++;
         rb_run_section *run = &exp->runs[r];
-        if (word_index(data_keys, RB_ARRAY_LEN(data_keys), key) >= 0)
+        if (key_find(RB_SECTION_DATA, key))
             replace_setting(st, &run->settings, &run->n_settings, &run->cap_settings, key,
                             value);
         else
@@ -569,7 +565,7 @@ static void apply_override(parse_state *st, const rb_override *ov)
         set_experiment_key(st, spec, value);
         return;
     }
-    if (word_index(data_keys, RB_ARRAY_LEN(data_keys), key) >= 0) {
+    if (key_find(RB_SECTION_DATA, key)) {
         replace_setting(st, &exp->data, &exp->n_data, &exp->cap_data, key, value);
         for (size_t r = 0; r < exp->n_runs; r++)
             remove_setting(exp->runs[r].settings, &exp->runs[r].n_settings, key);

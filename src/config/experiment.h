@@ -190,7 +190,5 @@ void experiment_free(rb_experiment *exp);
 const char *cache_mode_name(int cache);
 const char *peak_mode_name(int peak);
 
-/* The [data] keys, as error messages list them: "op, dtype, n, ...". */
-extern const char experiment_data_key_list[];
 
 #endif

@@ -18,17 +18,8 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "config/keys.h"
 #include "config/settings.h"
-
-enum data_key {
-    DATA_OP, DATA_DTYPE, DATA_N, DATA_DISTRIBUTION, DATA_BINS, DATA_RANKS,
-    DATA_ROWS, DATA_AXIS, DATA_LENGTHS, DATA_COUNT_
-};
-
-static const char *const data_keys[DATA_COUNT_] = {"op",   "dtype", "n",    "distribution", "bins",
-                                                   "ranks", "rows", "axis", "lengths"};
-static const char *const data_defaults[DATA_COUNT_] = {"sum", "f32", "1M",  "uniform", "256",
-                                                       "1",   "1",   "row", "fixed"};
 
 /* The values of one key: a data key or a parameter. */
 typedef struct axis {
@@ -44,8 +35,8 @@ typedef struct run_plan {
     const rb_loaded_plugin *plugin; /* NULL: absent (the run is optional) */
     char *skip_reason;
     char *raw_params;               /* for an absent plugin: the keys as written */
-    axis overrides[DATA_COUNT_];    /* data keys set in the run itself */
-    const axis *data[DATA_COUNT_];  /* the axes used: overrides or [data] */
+    axis overrides[RB_DATA_COUNT_];    /* data keys set in the run itself */
+    const axis *data[RB_DATA_COUNT_];  /* the axes used: overrides or [data] */
     axis *params;                   /* one per declared parameter */
     uint32_t n_params;
     uint64_t count;                 /* configurations */
@@ -59,12 +50,17 @@ static void axis_free(axis *a)
     memset(a, 0, sizeof *a);
 }
 
+/* The [data] row of `key` (config/keys.c), or NULL. */
+static const rb_key_spec *data_row(int key)
+{
+    return &keys_of(RB_SECTION_DATA, NULL)[key];
+}
+
+/* Which [data] key `key` is (enum rb_data_key), or -1. */
 static int data_key_index(const char *key)
 {
-    for (int k = 0; k < DATA_COUNT_; k++)
-        if (strcmp(data_keys[k], key) == 0)
-            return k;
-    return -1;
+    const rb_key_spec *k = key_find(RB_SECTION_DATA, key);
+    return k ? (int)(k - keys_of(RB_SECTION_DATA, NULL)) : -1;
 }
 
 /* Reports an empty item ("a,,b", "a,"). Returns 0 when there is none. */
@@ -82,90 +78,46 @@ static int check_empty_items(rb_experiment *exp, const rb_setting *s)
 
 /* ---- data keys ---- */
 
-/* One item of a data key that is a whole number from 1 to `largest`;
- * reports at `line` what is wrong. */
-static int data_count(rb_experiment *exp, int line, int key, const char *item,
-                      int largest, int64_t *out)
+/* One item of a data key that is a size or a count, from the row's min
+ * to its max; reports at `line` what is wrong. */
+static int data_number(rb_experiment *exp, int line, const rb_key_spec *k, const char *item,
+                       int64_t *out)
 {
     const char *why;
     int64_t number;
-    if (parse_int(item, &number, &why) != 0) {
-        setting_error(exp, line, "%s = %s: %s; valid: 1 to %d", data_keys[key], item, why,
-                      largest);
+    uint64_t size;
+    int bad = k->type == RB_KEY_SIZE ? parse_size(item, &size, &why)
+                                     : parse_int(item, &number, &why);
+    if (bad != 0) {
+        setting_error(exp, line, "%s = %s: %s; valid: %s", k->name, item, why, k->limits);
         return -1;
     }
-    if (number < 1 || number > largest) {
-        setting_error(exp, line, "%s = %s is out of range; valid: 1 to %d", data_keys[key], item,
-                      largest);
+    if (k->type == RB_KEY_SIZE)
+        number = size > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)size;
+    if (number < k->min || number > k->max) {
+        setting_error(exp, line, k->range_after_colon ? "%s = %s: out of range; valid: %s"
+                                                      : "%s = %s is out of range; valid: %s",
+                      k->name, item, k->limits);
         return -1;
     }
     *out = number;
     return 0;
 }
 
-/* Converts one item of a data key; reports at `line` what is wrong. */
+/* Converts one item of a data key, as its row (config/keys.c) says;
+ * reports at `line` what is wrong. */
 static int data_item(rb_experiment *exp, int line, int key, const char *item, int64_t *out)
 {
-    const char *why;
-    uint64_t size;
-    int word;
-
-    switch (key) {
-    case DATA_OP:
-        if ((word = op_from_name(item)) < 0)
-            break;
-        *out = word;
-        return 0;
-    case DATA_DTYPE:
-        if ((word = dtype_from_name(item)) < 0)
-            break;
-        *out = word;
-        return 0;
-    case DATA_DISTRIBUTION:
-        if ((word = distribution_from_name(item)) < 0)
-            break;
-        *out = word;
-        return 0;
-    case DATA_N:
-        if (parse_size(item, &size, &why) != 0) {
-            setting_error(exp, line, "n = %s: %s; valid: 1 to 1T (2^40 elements)", item, why);
-            return -1;
-        }
-        if (size < 1 || size > RB_SWEEP_LARGEST_N) {
-            setting_error(exp, line,
-                          "n = %s is out of range; valid: 1 to 1T (2^40 elements)", item);
-            return -1;
-        }
-        *out = (int64_t)size;
-        return 0;
-    case DATA_BINS: return data_count(exp, line, key, item, RB_SWEEP_LARGEST_BINS, out);
-    case DATA_RANKS: return data_count(exp, line, key, item, RB_SWEEP_LARGEST_RANKS, out);
-    case DATA_ROWS:
-        if (parse_size(item, &size, &why) != 0 || size < 1 || size > RB_SWEEP_LARGEST_ROWS) {
-            setting_error(exp, line, "rows = %s: %s; valid: 1 to 2G (2^31 rows)", item,
-                          parse_size(item, &size, &why) != 0 ? why : "out of range");
-            return -1;
-        }
-        *out = (int64_t)size;
-        return 0;
-    case DATA_AXIS:
-        if ((word = axis_from_name(item)) < 0)
-            break;
-        *out = word;
-        return 0;
-    case DATA_LENGTHS:
-        if ((word = lengths_from_name(item)) < 0)
-            break;
-        *out = word;
-        return 0;
+    const rb_key_spec *k = data_row(key);
+    if (k->type != RB_KEY_WORD)
+        return data_number(exp, line, k, item, out);
+    int word = k->from_name(item);
+    if (word < 0) {
+        setting_error(exp, line, "unknown %s '%s'; valid: %s", k->name, item, k->choices());
+        return -1;
     }
-    const char *choices = key == DATA_OP             ? op_choices()
-                          : key == DATA_DTYPE        ? dtype_choices()
-                          : key == DATA_AXIS         ? axis_choices()
-                          : key == DATA_LENGTHS      ? lengths_choices()
-                                                     : distribution_choices();
-    setting_error(exp, line, "unknown %s '%s'; valid: %s", data_keys[key], item, choices);
-    return -1;
+    *out = word;
+    return 0;
 }
 
 /* One size of a range's end; reports at `line` what is wrong. */
@@ -244,8 +196,8 @@ static int data_axis(rb_experiment *exp, int key, const rb_setting *s, axis *a)
     if (s && check_empty_items(exp, s) != 0)
         return -1;
     for (size_t k = 0; k < count; k++) {
-        const char *item = s ? s->values[k] : data_defaults[key];
-        if (key == DATA_N && strstr(item, "..")) {
+        const char *item = s ? s->values[k] : data_row(key)->initial;
+        if (key == RB_DATA_N && strstr(item, "..")) {
             if (size_range(exp, s ? s->line : 0, item, &a->values, &n, &cap) != 0)
                 bad = 1;
             continue;
@@ -258,7 +210,8 @@ static int data_axis(rb_experiment *exp, int key, const rb_setting *s, axis *a)
     }
     if (!bad && n > RB_SWEEP_MAX_CONFIGS) {
         setting_error(exp, s ? s->line : 0, "%s = %s gives %zu values; the most redbench "
-                      "accepts is %d", data_keys[key], s ? s->text : "", n, RB_SWEEP_MAX_CONFIGS);
+                      "accepts is %d", data_row(key)->name, s ? s->text : "", n,
+                      RB_SWEEP_MAX_CONFIGS);
         bad = 1;
     }
     a->count = bad ? 0 : n;
@@ -278,9 +231,9 @@ static int axis_has(const axis *a, int64_t value)
  * conflict written in [data] alone is reported once, at its line there. */
 static void check_float_bytes(rb_experiment *exp, const run_plan *plan, int *reported_line)
 {
-    const axis *dist = plan->data[DATA_DISTRIBUTION], *dtype = plan->data[DATA_DTYPE];
-    int dist_in_run = dist == &plan->overrides[DATA_DISTRIBUTION];
-    int dtype_in_run = dtype == &plan->overrides[DATA_DTYPE];
+    const axis *dist = plan->data[RB_DATA_DISTRIBUTION], *dtype = plan->data[RB_DATA_DTYPE];
+    int dist_in_run = dist == &plan->overrides[RB_DATA_DISTRIBUTION];
+    int dtype_in_run = dtype == &plan->overrides[RB_DATA_DTYPE];
 
     if (!axis_has(dist, RB_DIST_FLOAT_BYTES))
         return;
@@ -316,9 +269,9 @@ static int64_t axis_largest(const axis *a)
  * the first shape key written. */
 static void check_shapes(rb_experiment *exp, const run_plan *plan)
 {
-    const axis *rows = plan->data[DATA_ROWS], *ax = plan->data[DATA_AXIS],
-               *lengths = plan->data[DATA_LENGTHS];
-    if (!rows->count || !ax->count || !lengths->count || !plan->data[DATA_N]->count)
+    const axis *rows = plan->data[RB_DATA_ROWS], *ax = plan->data[RB_DATA_AXIS],
+               *lengths = plan->data[RB_DATA_LENGTHS];
+    if (!rows->count || !ax->count || !lengths->count || !plan->data[RB_DATA_N]->count)
         return; /* a value of these was not valid: reported already */
     int64_t most_rows = axis_largest(rows);
     int column = axis_has(ax, RB_AXIS_COLUMN), ragged = axis_has(lengths, RB_LENGTHS_RAGGED);
@@ -330,24 +283,24 @@ static void check_shapes(rb_experiment *exp, const run_plan *plan)
     int line = s ? s->line : plan->run->line;
     const char *what = s ? s->key : "rows";
     const char *value = s ? s->text : "";
-    if (axis_has(plan->data[DATA_OP], RB_OP_HISTOGRAM))
+    if (axis_has(plan->data[RB_DATA_OP], RB_OP_HISTOGRAM))
         setting_error(exp, line, "%s = %s: a shape's answers are sums, minima, maxima or "
                       "argmax, but [run %s] has op histogram; use rows = 1 for it", what, value,
                       plan->run->name);
-    else if (axis_has(plan->data[DATA_DTYPE], RB_DTYPE_U8))
+    else if (axis_has(plan->data[RB_DATA_DTYPE], RB_DTYPE_U8))
         setting_error(exp, line, "%s = %s: a shape takes dtype i32, i64, f32, f64, f16 or bf16, "
                       "but [run %s] has u8; use rows = 1 for it", what, value, plan->run->name);
-    else if (axis_largest(plan->data[DATA_RANKS]) > 1)
+    else if (axis_largest(plan->data[RB_DATA_RANKS]) > 1)
         setting_error(exp, line, "%s = %s: a shape runs on one rank, but [run %s] has ranks = "
                       "%" PRId64 "; use ranks = 1 for it", what, value, plan->run->name,
-                      axis_largest(plan->data[DATA_RANKS]));
+                      axis_largest(plan->data[RB_DATA_RANKS]));
     else if (column && ragged)
         setting_error(exp, line, "lengths = ragged takes axis = row (ragged rows have no "
                       "columns), but [run %s] has axis = column", plan->run->name);
-    else if ((uint64_t)most_rows > RB_SWEEP_LARGEST_N / (uint64_t)axis_largest(plan->data[DATA_N]))
+    else if ((uint64_t)most_rows > RB_SWEEP_LARGEST_N / (uint64_t)axis_largest(plan->data[RB_DATA_N]))
         setting_error(exp, line, "rows = %s with n up to %" PRId64 ": rows x n is past 2^40 "
                       "elements, the most an input holds", rows->setting ? rows->setting->text
-                      : "1", axis_largest(plan->data[DATA_N]));
+                      : "1", axis_largest(plan->data[RB_DATA_N]));
 }
 
 /* What became of each plain -D KEY=VALUE of a parameter
@@ -386,83 +339,13 @@ static every_run_use *use_of(rb_experiment *exp, every_run_use *uses, const rb_s
 
 /* ---- parameters ---- */
 
-/* What a parameter accepts, for error messages. The caller frees it. */
-static char *valid_values(const rb_param_spec *spec)
-{
-    strbuf sb = {0};
-    switch (spec->type) {
-    case RB_PARAM_INT:
-        sb_printf(&sb, "%s from %" PRId64 " to %" PRId64,
-                  spec->flags & RB_PARAM_POW2 ? "a power of two" : "a whole number", spec->min,
-                  spec->max);
-        if (spec->flags & RB_PARAM_AUTO)
-            sb_append(&sb, ", or auto");
-        break;
-    case RB_PARAM_CHOICE:
-        for (size_t k = 0; spec->choices && spec->choices[k]; k++)
-            sb_printf(&sb, "%s%s", k ? ", " : "", spec->choices[k]);
-        break;
-    case RB_PARAM_BOOL:
-        sb_append(&sb, "true or false (also yes/no, on/off, 1/0)");
-        break;
-    default:
-        sb_printf(&sb, "nothing (unknown parameter type %d)", spec->type);
-        break;
-    }
-    return sb.data;
-}
-
-/* Converts one value of a parameter. Returns NULL when valid (with *text its
- * normalized form, newly allocated), or what is wrong with it. */
-static const char *param_item(const rb_param_spec *spec, const char *item, int64_t *value,
-                              char **text)
-{
-    const char *why;
-    int64_t number;
-    int flag;
-
-    switch (spec->type) {
-    case RB_PARAM_INT:
-        if ((spec->flags & RB_PARAM_AUTO) && strcasecmp(item, "auto") == 0) {
-            *value = 0;
-            *text = xstrdup("auto");
-            return NULL;
-        }
-        if (parse_int(item, &number, &why) != 0)
-            return "is not a whole number";
-        if (number < spec->min || number > spec->max)
-            return "is out of range";
-        if ((spec->flags & RB_PARAM_POW2) && (number <= 0 || (number & (number - 1)) != 0))
-            return "is not a power of two";
-        *value = number;
-        *text = xasprintf("%" PRId64, number);
-        return NULL;
-    case RB_PARAM_CHOICE:
-        for (size_t k = 0; spec->choices && spec->choices[k]; k++) {
-            if (strcmp(spec->choices[k], item) == 0) {
-                *value = (int64_t)k;
-                *text = xstrdup(item);
-                return NULL;
-            }
-        }
-        return "is not one of the choices";
-    case RB_PARAM_BOOL:
-        if (parse_bool(item, &flag, &why) != 0)
-            return "is not a boolean";
-        *value = flag;
-        *text = xstrdup(flag ? "true" : "false");
-        return NULL;
-    default:
-        return "cannot be checked: the parameter's type is unknown";
-    }
-}
-
 /* Fills a parameter's axis from its key in the run. */
 static int param_axis(rb_experiment *exp, const rb_loaded_plugin *plugin,
                       const rb_param_spec *spec,
                       const rb_setting *s, axis *a)
 {
     int bad = 0;
+    rb_key_spec row = keys_from_param(spec);
     memset(a, 0, sizeof *a);
     a->setting = s;
     if (check_empty_items(exp, s) != 0)
@@ -470,9 +353,9 @@ static int param_axis(rb_experiment *exp, const rb_loaded_plugin *plugin,
     a->values = xcalloc(s->n_values, sizeof *a->values);
     a->texts = xcalloc(s->n_values, sizeof *a->texts);
     for (size_t k = 0; k < s->n_values; k++) {
-        const char *problem = param_item(spec, s->values[k], &a->values[k], &a->texts[k]);
+        const char *problem = key_item(&row, s->values[k], &a->values[k], &a->texts[k]);
         if (problem) {
-            char *valid = valid_values(spec);
+            char *valid = key_valid(&row);
             setting_error(exp, s->line,
                           "%s = %s: '%s' %s; valid for parameter '%s' of plugin '%s': %s",
                     s->key, s->text, s->values[k], problem, spec->name, plugin->desc->name, valid);
@@ -494,15 +377,16 @@ static int param_axis(rb_experiment *exp, const rb_loaded_plugin *plugin,
 static int default_axis(rb_experiment *exp, int line, const rb_loaded_plugin *plugin,
                         const rb_param_spec *spec, axis *a)
 {
+    rb_key_spec row = keys_from_param(spec);
     memset(a, 0, sizeof *a);
     a->values = xcalloc(1, sizeof *a->values);
     a->texts = xcalloc(1, sizeof *a->texts);
     a->count = 1;
     const char *problem = spec->default_value
-                              ? param_item(spec, spec->default_value, &a->values[0], &a->texts[0])
+                              ? key_item(&row, spec->default_value, &a->values[0], &a->texts[0])
                               : "is missing";
     if (problem) {
-        char *valid = valid_values(spec);
+        char *valid = key_valid(&row);
         setting_error(exp, line,
                       "plugin '%s' (%s) declares a bad default for parameter '%s': '%s' %s; "
                 "valid: %s", plugin->desc->name, plugin->path, spec->name,
@@ -537,10 +421,10 @@ static void report_unknown_parameter(rb_experiment *exp, const rb_plugin *desc,
         sb_printf(&names, "%s%s", k ? ", " : "", desc->params[k].name);
     if (desc->n_params == 0)
         setting_error(exp, s->line, "plugin '%s' has no parameter '%s': it takes no parameters "
-                "(data keys: %s)", desc->name, s->key, experiment_data_key_list);
+                "(data keys: %s)", desc->name, s->key, key_list(RB_SECTION_DATA));
     else
         setting_error(exp, s->line, "plugin '%s' has no parameter '%s'; its parameters: %s (data "
-                "keys: %s)", desc->name, s->key, names.data, experiment_data_key_list);
+                "keys: %s)", desc->name, s->key, names.data, key_list(RB_SECTION_DATA));
     sb_free(&names);
 }
 
@@ -639,17 +523,18 @@ static void plan_absent_plugin(rb_experiment *exp, const rb_registry *reg, run_p
 
 static const char *axis_key(const run_plan *plan, size_t k)
 {
-    return k < DATA_COUNT_ ? data_keys[k] : plan->plugin->desc->params[k - DATA_COUNT_].name;
+    return k < RB_DATA_COUNT_ ? data_row((int)k)->name
+                              : plan->plugin->desc->params[k - RB_DATA_COUNT_].name;
 }
 
 static size_t axis_count(const run_plan *plan)
 {
-    return DATA_COUNT_ + (plan->plugin ? plan->n_params : 0);
+    return RB_DATA_COUNT_ + (plan->plugin ? plan->n_params : 0);
 }
 
 static const axis *axis_at(const run_plan *plan, size_t k)
 {
-    return k < DATA_COUNT_ ? plan->data[k] : &plan->params[k - DATA_COUNT_];
+    return k < RB_DATA_COUNT_ ? plan->data[k] : &plan->params[k - RB_DATA_COUNT_];
 }
 
 /* Counts the configurations; refuses more than RB_SWEEP_MAX_CONFIGS. */
@@ -690,7 +575,7 @@ static void plan_run(rb_experiment *exp, const rb_registry *reg, const axis *sha
     const rb_run_section *run = plan->run;
     int before = exp->diag.errors;
 
-    for (int d = 0; d < DATA_COUNT_; d++)
+    for (int d = 0; d < RB_DATA_COUNT_; d++)
         plan->data[d] = &shared[d];
     for (size_t k = 0; k < run->n_settings; k++) {
         const rb_setting *s = &run->settings[k];
@@ -723,7 +608,7 @@ static void plan_run(rb_experiment *exp, const rb_registry *reg, const axis *sha
 
 static void plan_free(run_plan *plan)
 {
-    for (int d = 0; d < DATA_COUNT_; d++)
+    for (int d = 0; d < RB_DATA_COUNT_; d++)
         axis_free(&plan->overrides[d]);
     for (uint32_t k = 0; k < plan->n_params; k++)
         axis_free(&plan->params[k]);
@@ -738,15 +623,15 @@ static void build_configuration(const run_plan *plan, const size_t *pos, rb_conf
 {
     cfg->run = plan->run;
     cfg->plugin = plan->plugin;
-    cfg->op = (int)plan->data[DATA_OP]->values[pos[DATA_OP]];
-    cfg->dtype = (int)plan->data[DATA_DTYPE]->values[pos[DATA_DTYPE]];
-    cfg->n = (uint64_t)plan->data[DATA_N]->values[pos[DATA_N]];
-    cfg->distribution = (int)plan->data[DATA_DISTRIBUTION]->values[pos[DATA_DISTRIBUTION]];
-    cfg->bins = (uint32_t)plan->data[DATA_BINS]->values[pos[DATA_BINS]];
-    cfg->ranks = (uint32_t)plan->data[DATA_RANKS]->values[pos[DATA_RANKS]];
-    cfg->rows = (uint64_t)plan->data[DATA_ROWS]->values[pos[DATA_ROWS]];
-    cfg->axis = (int)plan->data[DATA_AXIS]->values[pos[DATA_AXIS]];
-    cfg->lengths = (int)plan->data[DATA_LENGTHS]->values[pos[DATA_LENGTHS]];
+    cfg->op = (int)plan->data[RB_DATA_OP]->values[pos[RB_DATA_OP]];
+    cfg->dtype = (int)plan->data[RB_DATA_DTYPE]->values[pos[RB_DATA_DTYPE]];
+    cfg->n = (uint64_t)plan->data[RB_DATA_N]->values[pos[RB_DATA_N]];
+    cfg->distribution = (int)plan->data[RB_DATA_DISTRIBUTION]->values[pos[RB_DATA_DISTRIBUTION]];
+    cfg->bins = (uint32_t)plan->data[RB_DATA_BINS]->values[pos[RB_DATA_BINS]];
+    cfg->ranks = (uint32_t)plan->data[RB_DATA_RANKS]->values[pos[RB_DATA_RANKS]];
+    cfg->rows = (uint64_t)plan->data[RB_DATA_ROWS]->values[pos[RB_DATA_ROWS]];
+    cfg->axis = (int)plan->data[RB_DATA_AXIS]->values[pos[RB_DATA_AXIS]];
+    cfg->lengths = (int)plan->data[RB_DATA_LENGTHS]->values[pos[RB_DATA_LENGTHS]];
 
     if (!plan->plugin) {
         cfg->params_text = xstrdup(plan->raw_params);
@@ -759,7 +644,7 @@ static void build_configuration(const run_plan *plan, const size_t *pos, rb_conf
     cfg->params = plan->n_params ? xcalloc(plan->n_params, sizeof *cfg->params) : NULL;
     for (uint32_t j = 0; j < plan->n_params; j++) {
         const axis *a = &plan->params[j];
-        size_t at = pos[DATA_COUNT_ + j];
+        size_t at = pos[RB_DATA_COUNT_ + j];
         cfg->params[j].name = plan->plugin->desc->params[j].name;
         cfg->params[j].i = a->values[at];
         cfg->params[j].text = xstrdup(a->texts[at]);
@@ -799,7 +684,7 @@ static void report_every_run_uses(rb_experiment *exp, every_run_use *uses, size_
             else
                 setting_error(exp, s->line, "no run's plugin has a parameter '%s' (%s; data "
                               "keys: %s)", s->key, u->plugins.data,
-                              experiment_data_key_list);
+                              key_list(RB_SECTION_DATA));
         } else if (s && u->left_out.len > 0) {
             setting_warning(exp, s->line, "applies to %s; left out of %s, whose plugin has no "
                             "parameter '%s' (-D RUN.%s=VALUE sets it in chosen runs)",
@@ -816,14 +701,14 @@ static void report_every_run_uses(rb_experiment *exp, every_run_use *uses, size_
 int sweep_expand(rb_experiment *exp, const rb_registry *reg, rb_sweep *out)
 {
     int before = exp->diag.errors;
-    axis shared[DATA_COUNT_];
+    axis shared[RB_DATA_COUNT_];
     int float_bytes_line = -1;
 
     memset(out, 0, sizeof *out);
-    for (int d = 0; d < DATA_COUNT_; d++) {
+    for (int d = 0; d < RB_DATA_COUNT_; d++) {
         const rb_setting *s = NULL;
         for (size_t k = 0; k < exp->n_data; k++)
-            if (strcmp(exp->data[k].key, data_keys[d]) == 0)
+            if (strcmp(exp->data[k].key, data_row(d)->name) == 0)
                 s = &exp->data[k];
         data_axis(exp, d, s, &shared[d]);
     }
@@ -851,7 +736,7 @@ int sweep_expand(rb_experiment *exp, const rb_registry *reg, rb_sweep *out)
     for (size_t r = 0; r < exp->n_runs; r++)
         plan_free(&plans[r]);
     free(plans);
-    for (int d = 0; d < DATA_COUNT_; d++)
+    for (int d = 0; d < RB_DATA_COUNT_; d++)
         axis_free(&shared[d]);
     return exp->diag.errors - before;
 }

@@ -3,7 +3,7 @@
  * the callback in progress for the row's reason. Both texts are made
  * printable: a plugin cannot send escape sequences to the terminal.
  * exchange() gathers bytes from every rank through the function the runner
- * installs in a rank's process (run/rank_link.c); with one rank it copies. */
+ * installs in a rank's process (procs/rank_link.c); with one rank it copies. */
 #include "host/services.h"
 #include "base/diag.h"
 

@@ -56,6 +56,15 @@ void row_set_reason(rb_row *row, const char *fmt, ...)
     va_end(ap);
 }
 
+void row_set_status(rb_row *row, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    row->status = status;
+    row_set_reason_v(row, fmt, ap);
+    va_end(ap);
+}
+
 void row_set_energy_note_v(rb_row *row, const char *fmt, va_list ap)
 {
     char *text = row_text(RB_ROW_ENERGY_NOTE_MAX, fmt, ap);

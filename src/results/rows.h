@@ -121,7 +121,7 @@ typedef struct rb_row {
                                NULL when energy_ranks is 0. The row's own
                                (row_add_rank_energy) */
 
-    /* Ranks (run/ranks.h): 1 on one device. */
+    /* Ranks (procs/ranks.h): 1 on one device. */
     uint32_t ranks;
     uint64_t n_total;       /* elements of all ranks' slices */
     double busbw_gbs;       /* bandwidth_gbs (per rank's bytes, algbw) times
@@ -201,6 +201,9 @@ void row_disown(rb_row *row);  /* the same without freeing: another copy owns th
 void row_set_reason(rb_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void row_set_reason_v(rb_row *row, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+/* The row's status (enum rb_row_status) and its reason, as row_set_reason. */
+void row_set_status(rb_row *row, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* The same for the energy note, cut to RB_ROW_ENERGY_NOTE_MAX - 1 bytes. */
 void row_set_energy_note(rb_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void row_set_energy_note_v(rb_row *row, const char *fmt, va_list ap)

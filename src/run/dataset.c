@@ -1,7 +1,10 @@
 /* src/run/dataset.c: the data set of the configurations that read the same
  * data: the seeded input, made once, its reference, and its copy on the
  * device, uploaded once and handed read-only to each configuration (kept
- * aside while the probes overwrite it, then put back). */
+ * aside while the probes overwrite it, then put back): run/dataset.h's
+ * data_set, the runner's part. */
+#include "run/dataset.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -11,92 +14,93 @@
 
 void runner_drop_device_input(runner *r)
 {
-    if (r->device_input && r->device_input_owner) {
-        const rb_backend *b = r->device_input_owner->loaded->desc;
-        if (!r->device_input_shared)
-            b->release(r->device_input_owner->ctx, r->device_input);
-        if (r->device_backup)
-            b->release(r->device_input_owner->ctx, r->device_backup);
+    data_set *d = &r->data;
+    if (d->device_input && d->device_input_owner) {
+        const rb_backend *b = d->device_input_owner->loaded->desc;
+        if (!d->device_input_shared)
+            b->release(d->device_input_owner->ctx, d->device_input);
+        if (d->device_backup)
+            b->release(d->device_input_owner->ctx, d->device_backup);
     }
-    r->device_input = NULL;
-    r->device_backup = NULL;
-    r->device_input_shared = 0;
-    r->device_input_owner = NULL;
+    d->device_input = NULL;
+    d->device_backup = NULL;
+    d->device_input_shared = 0;
+    d->device_input_owner = NULL;
 }
 
 void runner_drop_data(runner *r)
 {
+    data_set *d = &r->data;
     runner_drop_device_input(r);
     vector_drop(r);
     shape_drop(r);
-    if (r->have_ref)
-        reference_free(&r->ref);
-    if (r->have_input)
-        input_free(&r->input);
-    r->have_ref = r->have_input = 0;
+    if (d->have_ref)
+        reference_free(&d->ref);
+    if (d->have_input)
+        input_free(&d->input);
+    d->have_ref = d->have_input = 0;
 }
 
-/* Makes the input, its reference and its device copy current for `cfg`.
- * Reuses what matches. Returns 0, or -1 with the row's reason set. */
 int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob, uint64_t seed,
                         rb_row *row)
 {
+    data_set *d = &r->data;
     const rb_backend *b = ob->loaded->desc;
     const rb_device_info *dev = &r->res->info.devices[ob->record].info;
     uint64_t elements = sweep_elements(cfg); /* rows x n */
     size_t bytes = (size_t)elements * rb_dtype_size(cfg->dtype);
     if (dev->memory_bytes && bytes > dev->memory_bytes) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "needs %.1f GiB, %s device has %.1f GiB",
-                          (double)bytes / 1073741824.0, b->name,
-                          (double)dev->memory_bytes / 1073741824.0);
+        row_set_status(row, RB_ROW_UNSUPPORTED, "needs %.1f GiB, %s device has %.1f GiB",
+                       (double)bytes / 1073741824.0, b->name,
+                       (double)dev->memory_bytes / 1073741824.0);
         return -1;
     }
-    int same_input = r->have_input && r->input.dtype == cfg->dtype && r->input.n == elements &&
-                     r->input.distribution == cfg->distribution && r->input.seed == seed;
+    int same_input = d->have_input && d->input.dtype == cfg->dtype && d->input.n == elements &&
+                     d->input.distribution == cfg->distribution && d->input.seed == seed;
     if (!same_input) {
         runner_drop_data(r);
         char why[256] = "";
-        if (input_generate(&r->input, cfg->dtype, cfg->distribution, elements, seed, why,
+        if (input_generate(&d->input, cfg->dtype, cfg->distribution, elements, seed, why,
                            sizeof why) != 0) {
-            runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s", why);
+            row_set_status(row, RB_ROW_UNSUPPORTED, "%s", why);
             return -1;
         }
-        r->have_input = 1;
+        d->have_input = 1;
     }
     if (sweep_is_shaped(cfg)) {
         if (shape_prepare(r, cfg, ob, row) != 0)
             return -1;
-    } else if (!r->have_ref || r->ref.op != cfg->op ||
-               (cfg->op == RB_OP_HISTOGRAM && r->ref.n_bins != cfg->bins)) {
-        if (r->have_ref)
-            reference_free(&r->ref);
-        reference_compute(&r->ref, &r->input, cfg->op, cfg->bins);
-        r->have_ref = 1;
+    } else if (!d->have_ref || d->ref.op != cfg->op ||
+               (cfg->op == RB_OP_HISTOGRAM && d->ref.n_bins != cfg->bins)) {
+        if (d->have_ref)
+            reference_free(&d->ref);
+        reference_compute(&d->ref, &d->input, cfg->op, cfg->bins);
+        d->have_ref = 1;
     }
-    if (r->device_input && r->device_input_owner == ob)
+    if (d->device_input && d->device_input_owner == ob)
         return 0;
     runner_drop_device_input(r);
     if (b->memory_kind == RB_MEMORY_HOST && !r->exp->probes) {
-        r->device_input = r->input.data; /* the backend's memory is the host's */
-        r->device_input_shared = 1;
+        d->device_input = d->input.data; /* the backend's memory is the host's */
+        d->device_input_shared = 1;
     } else {
         rb_host_state host;
         host_init(&host, b->name, r->opt->verbosity);
         void *ptr = NULL;
-        if (b->alloc(ob->ctx, r->input.bytes, &ptr) != RB_OK) {
-            runner_set_reason(row, RB_ROW_UNSUPPORTED, "cannot allocate %.2f GiB on the %s device",
-                              (double)r->input.bytes / 1073741824.0, b->name);
+        if (b->alloc(ob->ctx, d->input.bytes, &ptr) != RB_OK) {
+            row_set_status(row, RB_ROW_UNSUPPORTED, "cannot allocate %.2f GiB on the %s device",
+                           (double)d->input.bytes / 1073741824.0, b->name);
             return -1;
         }
-        if (b->upload(ob->ctx, ptr, r->input.data, r->input.bytes) != RB_OK) {
+        if (b->upload(ob->ctx, ptr, d->input.data, d->input.bytes) != RB_OK) {
             b->release(ob->ctx, ptr);
-            runner_set_reason(row, RB_ROW_FAILED, "uploading the input to the %s device failed",
-                              b->name);
+            row_set_status(row, RB_ROW_FAILED, "uploading the input to the %s device failed",
+                           b->name);
             return -1;
         }
-        r->device_input = ptr;
+        d->device_input = ptr;
     }
-    r->device_input_owner = ob;
+    d->device_input_owner = ob;
     return 0;
 }
 
@@ -106,31 +110,33 @@ int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob
  * copy in host memory). */
 void runner_back_up_input(runner *r, open_backend *ob)
 {
+    data_set *d = &r->data;
     const rb_backend *b = ob->loaded->desc;
     const rb_device_info *dev = &r->res->info.devices[ob->record].info;
-    if (r->device_backup || !b->copy || b->memory_kind == RB_MEMORY_HOST)
+    if (d->device_backup || !b->copy || b->memory_kind == RB_MEMORY_HOST)
         return;
-    if (dev->memory_bytes && 3 * r->input.bytes > dev->memory_bytes)
+    if (dev->memory_bytes && 3 * d->input.bytes > dev->memory_bytes)
         return;
     void *backup = NULL;
-    if (b->alloc(ob->ctx, r->input.bytes, &backup) != RB_OK)
+    if (b->alloc(ob->ctx, d->input.bytes, &backup) != RB_OK)
         return;
-    if (b->copy(ob->ctx, backup, r->device_input, r->input.bytes) != RB_OK) {
+    if (b->copy(ob->ctx, backup, d->device_input, d->input.bytes) != RB_OK) {
         b->release(ob->ctx, backup);
         return;
     }
-    r->device_backup = backup;
+    d->device_backup = backup;
 }
 
 /* Puts the data set's input back after the probes; when that fails, the
  * next configuration uploads it afresh. */
 void runner_restore_input(runner *r, open_backend *ob)
 {
+    data_set *d = &r->data;
     const rb_backend *b = ob->loaded->desc;
     host_clear_error(&ob->host);
-    int st = r->device_backup
-                 ? b->copy(ob->ctx, r->device_input, r->device_backup, r->input.bytes)
-                 : b->upload(ob->ctx, r->device_input, r->input.data, r->input.bytes);
+    int st = d->device_backup
+                 ? b->copy(ob->ctx, d->device_input, d->device_backup, d->input.bytes)
+                 : b->upload(ob->ctx, d->device_input, d->input.data, d->input.bytes);
     if (st != RB_OK)
         runner_drop_device_input(r);
 }

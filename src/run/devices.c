@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/util.h"
 #include "base/diag.h"
+#include "base/util.h"
 #include "host/peak_cache.h"
-#include "run/isolate.h"
+#include "procs/isolate.h"
 #include "run/plugin_gate.h"
-#include "run/rank_link.h"
+#include "run/rank_slice.h"
 #include "run/runner_state.h"
 
 /* A device property by key ("driver_version"), or "". */
@@ -91,7 +91,7 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
         free(dir);
         return;
     }
-    if (r->n_ranks > 1) {
+    if (r->place.ranks > 1) {
         /* ranks measuring at once would share the memory they measure, and
          * cache what none of them alone would see: the cached figure or none */
         if (found == RB_PEAK_CACHED) {
@@ -145,20 +145,20 @@ static void find_peak(runner *r, open_backend *ob, rb_device_record *rec)
 /* Opens the backend a plugin names (once per run). NULL if it is absent. */
 open_backend *runner_backend_for(runner *r, const char *name, rb_row *row)
 {
-    for (size_t k = 0; k < r->n_backends; k++)
-        if (strcmp(r->backends[k].loaded->desc->name, name) == 0)
-            return &r->backends[k];
+    for (size_t k = 0; k < r->devices.count; k++)
+        if (strcmp(r->devices.open[k].loaded->desc->name, name) == 0)
+            return &r->devices.open[k];
     const rb_loaded_backend *loaded = registry_backend(r->reg, name);
     if (!loaded) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend "
-                          "module is not installed in the plugin path)", name);
+        row_set_status(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend "
+                       "module is not installed in the plugin path)", name);
         return NULL;
     }
-    if (r->n_backends == RB_ARRAY_LEN(r->backends)) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "too many backends in one run");
+    if (r->devices.count == RB_ARRAY_LEN(r->devices.open)) {
+        row_set_status(row, RB_ROW_SKIPPED, "too many backends in one run");
         return NULL;
     }
-    open_backend *ob = &r->backends[r->n_backends++];
+    open_backend *ob = &r->devices.open[r->devices.count++];
     memset(ob, 0, sizeof *ob);
     ob->loaded = loaded;
     const rb_backend *b = loaded->desc;
@@ -172,8 +172,8 @@ open_backend *runner_backend_for(runner *r, const char *name, rb_row *row)
                  gate_reason(host, "the backend found none"));
         return ob;
     }
-    int device = r->n_ranks > 1 ? ranks_device(r->exp, r->rank, count) : r->exp->device;
-    r->rank_device = device;
+    int device = r->place.ranks > 1 ? ranks_device(r->exp, r->place.rank, count) : r->exp->device;
+    r->slice.device = device;
     if (device >= count) {
         snprintf(ob->error, sizeof ob->error, "no %s device %d (%d found)", b->name, device,
                  count);
@@ -228,8 +228,8 @@ void runner_recover(runner *r, open_backend *ob, rb_row *row)
                        row_reason(row), b->name, ob->host.error[0] ? ": " : "",
                        ob->host.error);
     ob->unusable = 1;
-    r->must_end = 1;
-    r->device_input = NULL; /* not released: the device is gone */
-    r->device_backup = NULL;
-    r->device_input_owner = NULL;
+    r->devices.must_end = 1;
+    r->data.device_input = NULL; /* not released: the device is gone */
+    r->data.device_backup = NULL;
+    r->data.device_input_owner = NULL;
 }

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "base/names.h"
+#include "procs/rank_link.h"
 #include "run/energy.h"
 #include "run/plugin_gate.h"
-#include "run/rank_link.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
 
@@ -103,7 +103,7 @@ static uint32_t batch_count(runner *r, const rb_row *row, uint32_t batch_calls, 
         double c = ceil(target_s / rep_s);
         count = c > 1e9 ? 1000000000u : (uint32_t)c;
     }
-    return r->n_ranks > 1 ? ranks_rank0_value(r, count) : count;
+    return r->place.ranks > 1 ? ranks_rank0_value(&r->place, count) : count;
 }
 
 /* Graph timing, one rank: the prepared batch made longer for the energy
@@ -119,7 +119,7 @@ static uint32_t longer_replays(runner *r, const rb_plugin *p, void *state, open_
 {
     const rb_backend *b = ob->loaded->desc;
     double call_ns = row->stats.median;
-    if (r->n_ranks > 1 || !(call_ns > 0))
+    if (r->place.ranks > 1 || !(call_ns > 0))
         return batch_calls;
     double want = ceil(ENERGY_REPLAY_NS / call_ns);
     uint32_t calls = want > ENERGY_REPLAY_MAX_CALLS ? ENERGY_REPLAY_MAX_CALLS : (uint32_t)want;
@@ -179,7 +179,7 @@ int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backen
     if (count) {
         energy_region_begin(m, &reading);
         int st = energy_batch(p, state, ob, m, &reading, replay, count,
-                              r->n_ranks > 1 ? 0 : target);
+                              r->place.ranks > 1 ? 0 : target);
         energy_region_end(m, &reading);
         if (st != RB_OK)
             return RB_ERROR;

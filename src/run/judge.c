@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "run/isolate.h"
+#include "procs/isolate.h"
+#include "procs/rank_link.h"
 #include "run/plugin_gate.h"
 #include "run/probe.h"
-#include "run/rank_link.h"
+#include "run/rank_slice.h"
 #include "run/rules.h"
 #include "run/runner_state.h"
 #include "run/shape.h"
@@ -21,7 +22,7 @@
  * the root's for a reduce. */
 static int judged_here(const runner *r, const rb_configuration *cfg)
 {
-    return r->n_ranks <= 1 || r->rank == 0 ||
+    return r->place.ranks <= 1 || r->place.rank == 0 ||
            cfg->plugin->desc->collective != RB_COLLECTIVE_REDUCE;
 }
 
@@ -45,8 +46,8 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
     shape_offer(r, cfg, result);
     char why[512];
     if (gate_verify(p, state, result) != RB_OK) {
-        runner_set_reason(row, RB_ROW_FAILED, "verify failed: %s",
-                          gate_reason(host, "no reason given"));
+        row_set_status(row, RB_ROW_FAILED, "verify failed: %s",
+                       gate_reason(host, "no reason given"));
         return RB_ERROR;
     }
     if (sweep_is_shaped(cfg)) {
@@ -56,35 +57,36 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
         return st;
     }
     if (vector_reduce(cfg, result, why, sizeof why) != 0) {
-        runner_set_reason(row, RB_ROW_FAILED, "%s", why);
+        row_set_status(row, RB_ROW_FAILED, "%s", why);
         return RB_ERROR;
     }
     int elements_right = vector_judge(r, cfg, result, why, sizeof why);
     result->elements = NULL; /* the determinism check keeps the one value */
     if (elements_right < 0) {
-        runner_set_reason(row, RB_ROW_FAILED, "%s", why);
+        row_set_status(row, RB_ROW_FAILED, "%s", why);
         return RB_ERROR;
     }
     if (!judged_here(r, cfg)) {
         row->status = RB_ROW_OK;
-        snprintf(row->result_text, sizeof row->result_text, "(rank %u: not the root)", r->rank);
+        snprintf(row->result_text, sizeof row->result_text, "(rank %u: not the root)",
+                 r->place.rank);
         return RB_OK;
     }
     row->repro.bits = rules_result_bits(result, cfg->op, cfg->bins);
     row->repro.bits_known = 1;
     rb_verdict v;
-    reference_judge(&r->ref, &r->input, result, &v);
+    reference_judge(&r->data.ref, &r->data.input, result, &v);
     row->error = v.error;
     row->tolerance = v.tolerance;
     row->error_ratio_known = rules_error_ratio(v.error, v.tolerance, &row->error_ratio);
     snprintf(row->result_text, sizeof row->result_text, "%s", v.result_text);
     snprintf(row->expected_text, sizeof row->expected_text, "%s", v.expected_text);
     if (!elements_right)
-        runner_set_reason(row, RB_ROW_WRONG, "%s", why);
+        row_set_status(row, RB_ROW_WRONG, "%s", why);
     else if (v.ok)
         row->status = RB_ROW_OK;
     else
-        runner_set_reason(row, RB_ROW_WRONG, "%s", v.why);
+        row_set_status(row, RB_ROW_WRONG, "%s", v.why);
     return RB_OK;
 }
 
@@ -100,8 +102,8 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
     double per_run_s = 2 * row->stats.median * 1e-9 + 0.01; /* a run and its verify */
     double left = 0.95 * r->exp->timeout - (runner_now() - r->config_started);
     int skip = runs == 0 || per_run_s * runs > left;
-    if (r->n_ranks > 1)
-        skip = ranks_agree(r, skip); /* every rank makes the same calls */
+    if (r->place.ranks > 1)
+        skip = ranks_agree(&r->place, skip); /* every rank makes the same calls */
     if (skip)
         return;
     uint64_t *bins = cfg->op == RB_OP_HISTOGRAM ? xcalloc(cfg->bins, sizeof *bins) : NULL;
@@ -111,8 +113,8 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
         host_clear_error(host);
         host_clear_error(&ob->host);
         if (gate_run(p, state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
-            runner_set_reason(row, RB_ROW_FAILED, "a run after the timed repetitions failed: %s",
-                              runner_failure_text(host, ob));
+            row_set_status(row, RB_ROW_FAILED, "a run after the timed repetitions failed: %s",
+                           runner_failure_text(host, ob));
             free(bins);
             return;
         }
@@ -128,8 +130,8 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
         char why[512] = "no reason given";
         if (gate_verify(p, state, &again) != RB_OK ||
             (!sweep_is_shaped(cfg) && vector_reduce(cfg, &again, why, sizeof why) != 0)) {
-            runner_set_reason(row, RB_ROW_FAILED, "verify after a repeated run failed: %s",
-                              gate_reason(host, why));
+            row_set_status(row, RB_ROW_FAILED, "verify after a repeated run failed: %s",
+                           gate_reason(host, why));
             free(bins);
             return;
         }
@@ -140,11 +142,11 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
             row_disown(&judged);
             int judged_ok = shape_judge(r, cfg, &again, &judged) == RB_OK;
             if (!judged_ok)
-                runner_set_reason(row, RB_ROW_FAILED, "verify after a repeated run: %s",
-                                  row_reason(&judged));
+                row_set_status(row, RB_ROW_FAILED, "verify after a repeated run: %s",
+                               row_reason(&judged));
             else if (judged.status != RB_ROW_OK && row->status == RB_ROW_OK)
-                runner_set_reason(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2,
-                                  runs + 1, row_reason(&judged));
+                row_set_status(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2,
+                               runs + 1, row_reason(&judged));
             row_release(&judged);
             if (!judged_ok) {
                 free(bins);
@@ -159,10 +161,10 @@ void runner_check_determinism(runner *r, const rb_configuration *cfg, const rb_p
         if (!judged_here(r, cfg))
             continue;
         rb_verdict v;
-        reference_judge(&r->ref, &r->input, &again, &v);
+        reference_judge(&r->data.ref, &r->data.input, &again, &v);
         if (!v.ok && row->status == RB_ROW_OK)
-            runner_set_reason(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2, runs + 1,
-                              v.why);
+            row_set_status(row, RB_ROW_WRONG, "repeated run %d of %d: %s", k + 2, runs + 1,
+                           v.why);
     }
     free(bins);
     row->determinism = same ? RB_DETERMINISM_SAME : RB_DETERMINISM_DIFFERS;
@@ -197,8 +199,8 @@ static int run_probe(runner *r, const rb_configuration *cfg, const rb_plugin *p,
     host_clear_error(host);
     host_clear_error(&ob->host);
     if (gate_run(p, state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
-        runner_set_reason(row, RB_ROW_FAILED, "the run on probe %zu failed: %s", k + 1,
-                          runner_failure_text(host, ob));
+        row_set_status(row, RB_ROW_FAILED, "the run on probe %zu failed: %s", k + 1,
+                       runner_failure_text(host, ob));
         return RB_ERROR;
     }
     memset(res, 0, sizeof *res);
@@ -210,8 +212,8 @@ static int run_probe(runner *r, const rb_configuration *cfg, const rb_plugin *p,
     vector_offer(r, cfg, p, res);
     char why[512] = "no reason given";
     if (gate_verify(p, state, res) != RB_OK || vector_reduce(cfg, res, why, sizeof why) != 0) {
-        runner_set_reason(row, RB_ROW_FAILED, "verify on probe %zu failed: %s", k + 1,
-                          gate_reason(host, why));
+        row_set_status(row, RB_ROW_FAILED, "verify on probe %zu failed: %s", k + 1,
+                       gate_reason(host, why));
         free(res->bins);
         res->bins = NULL;
         return RB_ERROR;
@@ -234,14 +236,14 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
     if (sweep_is_shaped(cfg)) {
         runner_back_up_input(r, ob);
         shape_run_probes(r, cfg, p, state, inited, ob, host, c, row);
-        if (r->device_input)
+        if (r->data.device_input)
             runner_restore_input(r, ob);
         return;
     }
     rb_probe_set set;
     probe_plan(&set, cfg->op, cfg->dtype, cfg->n, cfg->bins, row->seed);
-    if (ranks_share_probes(r, &set) != 0) {
-        runner_set_reason(row, RB_ROW_FAILED, "the ranks could not share their probes");
+    if (ranks_share_probes(&r->place, &set) != 0) {
+        row_set_status(row, RB_ROW_FAILED, "the ranks could not share their probes");
         probe_set_free(&set);
         return;
     }
@@ -260,19 +262,19 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
         }
         host_clear_error(&ob->host);
         isolate_step(RB_STEP_INPUT);
-        if (probe_write(&set, k, previous, b, ob->ctx, r->device_input) != 0) {
-            runner_set_reason(row, RB_ROW_FAILED, "writing probe %zu's input failed: %s", k + 1,
-                              gate_reason(&ob->host, "no reason given"));
-            ranks_agree(r, 1);
+        if (probe_write(&set, k, previous, b, ob->ctx, r->data.device_input) != 0) {
+            row_set_status(row, RB_ROW_FAILED, "writing probe %zu's input failed: %s", k + 1,
+                           gate_reason(&ob->host, "no reason given"));
+            ranks_agree(&r->place, 1);
             break;
         }
         previous = pr;
         if (pr->fresh_init) {
             host_clear_error(host);
             if (gate_init(p, c, state) != RB_OK) {
-                runner_set_reason(row, RB_ROW_FAILED, "init again for probe %zu failed: %s", k + 1,
-                                  gate_reason(host, "no reason given"));
-                ranks_agree(r, 1);
+                row_set_status(row, RB_ROW_FAILED, "init again for probe %zu failed: %s", k + 1,
+                               gate_reason(host, "no reason given"));
+                ranks_agree(&r->place, 1);
                 break;
             }
             *inited = 1;
@@ -280,15 +282,15 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
         rb_result res;
         char why[400] = "";
         if (run_probe(r, cfg, p, *state, ob, host, k, &res, row) != RB_OK) {
-            ranks_agree(r, 1);
+            ranks_agree(&r->place, 1);
             break;
         }
         if (!judged_here(r, cfg) || probe_judge(&set, k, &res, earlier, n_earlier, why,
                                                 sizeof why)) {
             row->probes_passed++;
         } else {
-            runner_set_reason(row, RB_ROW_WRONG, "probe %zu%s: %s", k + 1,
-                              pr->fresh_init ? " (after a fresh init)" : "", why);
+            row_set_status(row, RB_ROW_WRONG, "probe %zu%s: %s", k + 1,
+                           pr->fresh_init ? " (after a fresh init)" : "", why);
             row->probes = RB_PROBES_FAILED;
             passed = 0;
         }
@@ -296,7 +298,7 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
             keep_result(&earlier[n_earlier++], &res);
         free(res.bins);
         /* across ranks, every rank makes the next probe's calls or none */
-        if (r->n_ranks > 1 && ranks_agree(r, !passed))
+        if (r->place.ranks > 1 && ranks_agree(&r->place, !passed))
             passed = passed ? -1 : 0;
     }
     if (passed < 0)
@@ -306,6 +308,6 @@ void runner_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *
     for (size_t k = 0; k < n_earlier; k++)
         free(earlier[k].bins);
     probe_set_free(&set);
-    if (r->device_input)
+    if (r->data.device_input)
         runner_restore_input(r, ob);
 }

@@ -1,5 +1,5 @@
 /* src/run/plugin_gate.h: the one door to a strategy's callbacks. Each gate_*
- * call marks the step it is in (run/isolate.c: a worker that dies is said to
+ * call marks the step it is in (procs/isolate.c: a worker that dies is said to
  * have died in that step, and the parent's clock follows it) and calls the
  * plugin; gate_reason gives the words a row reports when a call fails. The
  * timed loops (run/timing.c, run/energy_row.c) mark RB_STEP_RUN (or the
@@ -11,7 +11,7 @@
 #include <redbench/plugin.h>
 
 #include "host/services.h"
-#include "run/isolate.h" /* the steps, RB_STEP_* */
+#include "procs/isolate.h" /* the steps, RB_STEP_* */
 
 int gate_describe(const rb_plugin *p, const rb_config *c, rb_description *d);
 int gate_init(const rb_plugin *p, const rb_config *c, void **state);

@@ -72,7 +72,7 @@ typedef struct rb_probe_set {
 void probe_plan(rb_probe_set *set, int op, int dtype, uint64_t n, uint32_t bins, uint64_t seed);
 void probe_set_free(rb_probe_set *set);
 
-/* Across ranks (run/ranks.h): probe k of a rank that does not plant it is
+/* Across ranks (procs/ranks.h): probe k of a rank that does not plant it is
  * its background alone (0 for sums), so that the whole data set's answer
  * is the planting rank's, exactly. */
 void probe_keep_background(rb_probe_set *set, size_t k);

@@ -18,8 +18,8 @@
 #include "base/names.h"
 #include "base/stats.h"
 #include "base/util.h"
-#include "run/rank_group.h"
-#include "run/rank_link.h"
+#include "procs/rank_group.h"
+#include "run/rank_slice.h"
 #include "run/rules.h"
 
 /* The row's bandwidth and share of the peak, from its median and the device
@@ -89,9 +89,9 @@ static int severity(int status)
  * power, each rank's share, the lowest and highest SM clock of any, the
  * source where every rank has the same (else none, saying which rank
  * lacks it). */
-static void merge_energy(rank_group *g, rb_row *row)
+static void merge_energy(const rank_proc *procs, uint32_t n, rb_row *row)
 {
-    const rb_row *first = &g->procs[0].row;
+    const rb_row *first = &procs[0].row;
     row->energy_source = first->energy_source;
     row->energy_j = row->power_w = 0;
     row->energy_calls = first->energy_calls;
@@ -99,8 +99,8 @@ static void merge_energy(rank_group *g, rb_row *row)
     row->sm_clock_min_mhz = row->sm_clock_max_mhz = 0;
     row_clear_rank_energy(row);
     row_set_energy_note(row, "%s", row_energy_note(first));
-    for (uint32_t k = 0; k < g->n; k++) {
-        const rb_row *rk = &g->procs[k].row;
+    for (uint32_t k = 0; k < n; k++) {
+        const rb_row *rk = &procs[k].row;
         if (rk->energy_source != row->energy_source || (rk->energy_j <= 0 && first->energy_j > 0)) {
             row->energy_source = RB_ENERGY_NONE;
             row_set_energy_note(row, "rank %u measured no energy like rank 0's: %.200s", k,
@@ -126,16 +126,17 @@ static void merge_energy(rank_group *g, rb_row *row)
 }
 
 /* The merged row: the slowest rank's time per call, and who was slowest. */
-void row_merge_ranks(rank_group *g, rb_row *row)
+void row_merge_ranks(const rb_configuration *cfg, const rank_proc *procs, uint32_t n,
+                     rb_row *row)
 {
-    const rb_plugin *p = g->cfg->plugin->desc;
+    const rb_plugin *p = cfg->plugin->desc;
     size_t count = SIZE_MAX;
     uint32_t chosen = 0; /* whose result the row shows: the worst rank's */
     row->status = RB_ROW_OK;
     row_set_reason(row, "%s", "");
     uint32_t wrong = 0;
-    for (uint32_t k = 0; k < g->n; k++) {
-        const rb_row *rk = &g->procs[k].row;
+    for (uint32_t k = 0; k < n; k++) {
+        const rb_row *rk = &procs[k].row;
         if (rk->stats.count < count)
             count = rk->stats.count;
         if (rk->status == RB_ROW_WRONG)
@@ -146,7 +147,7 @@ void row_merge_ranks(rank_group *g, rb_row *row)
             row_set_reason(row, "rank %u: %.480s", k, row_reason(rk));
         }
     }
-    rank_proc *first = &g->procs[chosen];
+    const rank_proc *first = &procs[chosen];
     snprintf(row->label, sizeof row->label, "%s", first->row.label);
     snprintf(row->result_text, sizeof row->result_text, "%s", first->row.result_text);
     snprintf(row->expected_text, sizeof row->expected_text, "%s", first->row.expected_text);
@@ -167,37 +168,37 @@ void row_merge_ranks(rank_group *g, rb_row *row)
     row->throttled = first->row.throttled;
     row->timing = first->row.timing;
     row->stopped_by = first->row.stopped_by;
-    merge_energy(g, row);
-    for (uint32_t k = 0; k < g->n; k++) {
-        const rb_row *rk = &g->procs[k].row;
+    merge_energy(procs, n, row);
+    for (uint32_t k = 0; k < n; k++) {
+        const rb_row *rk = &procs[k].row;
         if (rk->status == RB_ROW_WRONG && !(p->collective == RB_COLLECTIVE_REDUCE && k))
             continue;
         if (rk->determinism == RB_DETERMINISM_DIFFERS)
             row->determinism = RB_DETERMINISM_DIFFERS;
     }
     row->wrong_ranks = wrong;
-    row->ranks = g->n;
+    row->ranks = n;
     if (count == SIZE_MAX || count == 0 || row->status == RB_ROW_FAILED)
         return;
     double *merged = xmalloc(count * sizeof *merged);
     for (size_t s = 0; s < count; s++) {
         merged[s] = 0;
-        for (uint32_t k = 0; k < g->n; k++)
-            if (g->procs[k].samples[s] > merged[s])
-                merged[s] = g->procs[k].samples[s];
+        for (uint32_t k = 0; k < n; k++)
+            if (procs[k].samples[s] > merged[s])
+                merged[s] = procs[k].samples[s];
     }
     row->samples_ns = merged;
     stats_compute(merged, count, &row->stats);
     row->slowest_rank = row->fastest_rank = 0;
-    for (uint32_t k = 0; k < g->n; k++) {
-        double m = g->procs[k].row.stats.median;
-        if (m > g->procs[row->slowest_rank].row.stats.median)
+    for (uint32_t k = 0; k < n; k++) {
+        double m = procs[k].row.stats.median;
+        if (m > procs[row->slowest_rank].row.stats.median)
             row->slowest_rank = (int)k;
-        if (m < g->procs[row->fastest_rank].row.stats.median)
+        if (m < procs[row->fastest_rank].row.stats.median)
             row->fastest_rank = (int)k;
     }
-    row->slowest_rank_ns = g->procs[row->slowest_rank].row.stats.median;
-    row->fastest_rank_ns = g->procs[row->fastest_rank].row.stats.median;
+    row->slowest_rank_ns = procs[row->slowest_rank].row.stats.median;
+    row->fastest_rank_ns = procs[row->fastest_rank].row.stats.median;
 }
 
 void rows_scaling(rb_results *res)

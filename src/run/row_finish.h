@@ -7,17 +7,19 @@
 #include "results/rows.h"
 #include "run/runner_state.h"
 
-struct rank_group;
+#include "procs/rank_group.h"
 
 /* The row's bandwidth and share of the peaks, from its median and the
  * device record (-1: none); then its ranks, elements in total and bus
  * bandwidth. Every row is finished this way, measured or not. */
 void row_finish(const runner *r, rb_row *row, int device_index);
 
-/* The row of a group whose every rank sent its row: the worst rank's
+/* The row of a group whose every rank sent its row (procs[k].row of n;
+ * procs/rank_service.h's merge): the worst rank's
  * status and result, the slowest rank's time per call, who was slowest
  * and fastest, the ranks judged wrong. */
-void row_merge_ranks(struct rank_group *g, rb_row *row);
+void row_merge_ranks(const rb_configuration *cfg, const rank_proc *procs, uint32_t n,
+                     rb_row *row);
 
 /* In the parent after the run: each multi-rank row's scaling efficiency
  * against the one-rank row of the same configuration in the same run. */

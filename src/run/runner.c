@@ -1,6 +1,7 @@
-/* src/run/runner.c: runs a sweep and fills one row per configuration; the
- * steps of one configuration are in run/devices.c, run/dataset.c,
- * run/timing.c and run/judge.c (run/runner_state.h).
+/* src/run/runner.c: runs a sweep and fills one row per configuration; one
+ * configuration is run by run/on_device.c, whose steps are in
+ * run/devices.c, run/dataset.c, run/timing.c and run/judge.c
+ * (run/runner_state.h).
  *
  * Configurations that read the same data (same run section, op, dtype, n and
  * distribution) are consecutive in a sweep: a data group. Its input is
@@ -35,156 +36,27 @@
  * is final: the row says which round, and later rounds leave it out. A run
  * interrupted in a later round keeps every round's rows that finished, and
  * the interrupted round's recorded order holds the configurations it began,
- * the one in progress last (rounds_run counts that round). */
+ * the one in progress last (rounds_run counts that round). The rounds'
+ * orders and the merge of their rows are run/rounds.c's. */
 #include "run/runner.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/diag.h"
-#include "base/names.h"
-#include "base/random.h"
-#include "base/units.h"
 #include "base/util.h"
-#include "run/isolate.h"
-#include "run/plugin_gate.h"
-#include "run/progress.h"
-#include "run/ranks.h"
-#include "run/row_finish.h"
-#include "run/rules.h"
-#include "run/runner_state.h"
-#include "run/shape.h"
+#include "procs/isolate.h"
+#include "procs/ranks.h"
 #include "run/energy.h"
+#include "run/progress.h"
+#include "run/rank_entry.h"
+#include "run/rounds.h"
+#include "run/row_finish.h"
+#include "run/runner_state.h"
 
-
-static int stopped_by_a_rank(runner *r, int failed, rb_row *row, const char *step);
-
-static void fill_config(rb_config *c, const runner *r, const rb_configuration *cfg,
-                        void *queue, const void *input, const rb_host *host)
-{
-    const rb_experiment *exp = r->exp;
-    uint32_t r_rank = r->rank, r_ranks = r->n_ranks;
-    uint64_t r_n_total = r->n_total, r_offset = r->rank_offset;
-    memset(c, 0, sizeof *c);
-    c->size = sizeof *c;
-    c->op = cfg->op;
-    c->dtype = cfg->dtype;
-    c->n = cfg->n;
-    c->bins = cfg->bins;
-    c->device = r->n_ranks > 1 ? r->rank_device : exp->device;
-    c->queue = queue;
-    c->input = input;
-    c->params = cfg->params;
-    c->n_params = cfg->n_params;
-    c->host = host;
-    c->rank = r_rank;
-    c->n_ranks = r_ranks ? r_ranks : 1;
-    c->n_total = r_n_total ? r_n_total : cfg->n;
-    c->rank_offset = r_offset;
-    c->group = r->n_ranks > 1 ? r->group_state : NULL;
-    shape_fill_config(r, cfg, c);
-    if (sweep_is_shaped(cfg))
-        c->n_total = c->n; /* a shape runs on one rank */
-}
-
-/* Asks the plugin whether it takes this configuration, before any data is
- * made for it. Returns 0 when it does; otherwise the row says why not. */
-static int describe_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb_row *row)
-{
-    const rb_plugin *p = cfg->plugin->desc;
-    if (!p->describe)
-        return 0;
-    const rb_backend *b = ob->loaded->desc;
-    rb_host_state host;
-    host_init(&host, p->name, r->opt->verbosity);
-    rb_config c;
-    fill_config(&c, r, cfg, b->queue(ob->ctx), NULL, &host.table);
-    rb_description d;
-    memset(&d, 0, sizeof d);
-    int st = gate_describe(p, &c, &d);
-    d.label[sizeof d.label - 1] = '\0';
-    snprintf(row->label, sizeof row->label, "%s", d.label);
-    if (st == RB_UNSUPPORTED) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s",
-                          gate_reason(&host, "the plugin declined this configuration"));
-        return -1;
-    }
-    if (st != RB_OK) {
-        runner_set_reason(row, RB_ROW_FAILED, "describe failed: %s",
-                          gate_reason(&host, "no reason given"));
-        return -1;
-    }
-    return 0;
-}
-
-/* Runs one configuration whose data is ready: init, warm-up, the timed
- * repetitions in the experiment's timing mode with the clocks sampled
- * around them, verify and the verdict, the determinism check, teardown;
- * all inside the backend's profiler range named after the configuration. */
-static void run_one(runner *r, const rb_configuration *cfg, open_backend *ob, rb_row *row)
-{
-    const rb_plugin *p = cfg->plugin->desc;
-    const rb_backend *b = ob->loaded->desc;
-    rb_host_state host;
-    host_init(&host, p->name, r->opt->verbosity);
-    rb_config c;
-    fill_config(&c, r, cfg, b->queue(ob->ctx), r->device_input, &host.table);
-
-    char range[320];
-    rules_range_name(cfg, range, sizeof range);
-    int ranged = b->range_push && b->range_pop;
-    if (ranged)
-        b->range_push(ob->ctx, range);
-
-    void *state = NULL;
-    host_clear_error(&host);
-    int st = gate_init(p, &c, &state);
-    if (st != RB_OK)
-        runner_set_reason(row, st == RB_UNSUPPORTED ? RB_ROW_UNSUPPORTED : RB_ROW_FAILED, "%s%s",
-                          st == RB_UNSUPPORTED ? "" : "init failed: ",
-                          gate_reason(&host, "no reason given"));
-    if (stopped_by_a_rank(r, st != RB_OK, row, "init")) {
-        if (st == RB_OK)
-            gate_teardown(p, state);
-        if (ranged)
-            b->range_pop(ob->ctx);
-        if (st != RB_OK)
-            runner_recover(r, ob, row);
-        return;
-    }
-    int inited = 1;
-    st = runner_time_config(r, p, state, ob, &host, row);
-    if (st == RB_OK) {
-        rb_result first;
-        uint64_t *bins = NULL;
-        int verified = runner_verify_and_judge(r, cfg, p, state, &host, row, &first, &bins) ==
-                       RB_OK;
-        /* across ranks, the repeated runs and the probes are calls every
-         * rank makes or none does */
-        if (r->n_ranks > 1 && ranks_agree(r, !verified))
-            verified = 0;
-        if (verified)
-            runner_check_determinism(r, cfg, p, state, ob, &host, &first, row);
-        int probing = row->status == RB_ROW_OK && runner_probes_wanted(r->exp);
-        if (r->n_ranks > 1 && ranks_agree(r, !probing))
-            probing = 0;
-        if (probing)
-            runner_run_probes(r, cfg, p, &state, &inited, ob, &host, &c, &first, row);
-        else if (row->status == RB_ROW_OK)
-            row->probes = runner_probes_wanted(r->exp) ? RB_PROBES_NOT_RUN : RB_PROBES_OFF;
-        free(bins);
-    }
-    if (inited)
-        gate_teardown(p, state);
-    else
-        gate_enter(RB_STEP_TEARDOWN);
-    if (ranged)
-        b->range_pop(ob->ctx);
-    if (row->status == RB_ROW_FAILED)
-        runner_recover(r, ob, row);
-}
 
 static void progress(const runner *r, size_t k, const rb_row *row)
 {
@@ -192,119 +64,15 @@ static void progress(const runner *r, size_t k, const rb_row *row)
         progress_finished(k, row);
 }
 
-/* Settles the rows that need no plugin code and no device: an absent plugin
- * or backend, an op or dtype the plugin does not declare. Returns 1 when the
- * row is final. The same for every configuration of a data group. */
-static int settle_without_running(runner *r, const rb_configuration *cfg, rb_row *row)
-{
-    row->config = cfg;
-    row->device_index = -1;
-    row->status = RB_ROW_SKIPPED;
-    if (!cfg->plugin) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "%s",
-                          cfg->skip_reason ? cfg->skip_reason : "plugin not found");
-        return 1;
-    }
-    const rb_plugin *p = cfg->plugin->desc;
-    row->backend = p->backend;
-    row->seed = input_seed_for(r->exp->seed, p->name);
-    if (!(p->ops & RB_OP_BIT(cfg->op)) || !(p->dtypes & RB_DTYPE_BIT(cfg->dtype))) {
-        char *ops = op_mask_text(p->ops), *dtypes = dtype_mask_text(p->dtypes);
-        runner_set_reason(row, RB_ROW_UNSUPPORTED,
-                          "%s does not support %s on %s (ops: %s; dtypes: %s)", p->name,
-                          op_name(cfg->op), dtype_name(cfg->dtype), ops, dtypes);
-        free(ops);
-        free(dtypes);
-        return 1;
-    }
-    char declined[256];
-    if (sweep_shape_declined(p, cfg, declined, sizeof declined)) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s", declined);
-        return 1;
-    }
-    if (!registry_backend(r->reg, p->backend)) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "backend '%s' not found (its pack's backend "
-                          "module is not installed in the plugin path)", p->backend);
-        return 1;
-    }
-    return 0;
-}
-
-/* Runs one configuration on this process's device: as the only rank, or
- * as one of several (run/ranks.c), agreeing with the others after each
- * step that can fail on one rank alone. */
-/* Opens the device and asks the plugin; 0 when the configuration can run. */
-static int open_and_describe(runner *r, const rb_configuration *cfg, rb_row *row,
-                             open_backend **out)
-{
-    if (settle_without_running(r, cfg, row))
-        return -1;
-    const rb_plugin *p = cfg->plugin->desc;
-    if (r->n_ranks > 1)
-        row->seed = ranks_seed(row->seed, r->rank);
-    open_backend *ob = runner_backend_for(r, p->backend, row);
-    if (!ob)
-        return -1;
-    if (!ob->ctx) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "%s", ob->error);
-        return -1;
-    }
-    row->device_index = (int)ob->record;
-    if (ob->unusable) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "the %s device is no longer usable after an earlier "
-                          "failure in this process (without --no-isolation, the next configuration "
-                          "gets a fresh process)", p->backend);
-        return -1;
-    }
-    if (!runner_timing_offered(ob->loaded->desc, runner_wanted_timing(r->exp), row))
-        return -1;
-    if (describe_one(r, cfg, ob, row) != 0)
-        return -1;
-    *out = ob;
-    return 0;
-}
-
-/* After a step that failed on some rank: this rank's row says so when the
- * failure was another's. Returns 1 when the configuration stops here. */
-static int stopped_by_a_rank(runner *r, int failed, rb_row *row, const char *step)
-{
-    if (!ranks_agree(r, failed))
-        return 0;
-    if (!failed)
-        runner_set_reason(row, RB_ROW_SKIPPED, "another rank did not get through %s", step);
-    return 1;
-}
-
-static void run_on_device(runner *r, const rb_configuration *cfg, rb_row *row)
-{
-    open_backend *ob = NULL;
-    int failed = open_and_describe(r, cfg, row, &ob) != 0;
-    if (stopped_by_a_rank(r, failed, row, "opening its device and describe"))
-        return;
-    isolate_step(RB_STEP_INPUT);
-    ranks_slice_reference(r);
-    failed = runner_prepare_data(r, cfg, ob, row->seed, row) != 0;
-    if (stopped_by_a_rank(r, failed, row, "making its input"))
-        return;
-    if (ranks_combine_reference(r) != 0) {
-        runner_set_reason(row, RB_ROW_FAILED, "the ranks could not combine their references");
-        return;
-    }
-    failed = ranks_open_group(r, cfg->plugin->desc, ob->loaded->desc->queue(ob->ctx), row) != 0;
-    if (stopped_by_a_rank(r, failed, row, "the rank group's set-up"))
-        return;
-    r->config_started = runner_now();
-    run_one(r, cfg, ob, row);
-}
 
 static void run_config(runner *r, const rb_configuration *cfg, rb_row *row)
 {
-    if (settle_without_running(r, cfg, row))
+    if (runner_settle(r, cfg, row))
         return;
     if (ranks_wanted(cfg))
-        ranks_run(r, cfg, row, run_on_device);
+        ranks_run(&r->serve, cfg, row, r->devices.count > 0);
     else
-        run_on_device(r, cfg, row);
+        runner_run_on_device(r, cfg, row);
     row_finish(r, row, row->device_index);
 }
 
@@ -318,7 +86,7 @@ static int run_in_worker(void *user, size_t index)
 {
     runner *r = user;
     run_config(r, config_at(r, index), &r->res->rows[index]);
-    return r->must_end;
+    return r->devices.must_end;
 }
 
 static void worker_end(void *user)
@@ -334,8 +102,8 @@ static void unfinished_row(void *user, size_t index, int status, const char *rea
     const rb_configuration *cfg = config_at(r, index);
     row_release(row);
     memset(row, 0, sizeof *row);
-    settle_without_running(r, cfg, row);
-    runner_set_reason(row, status, "%s", reason);
+    runner_settle(r, cfg, row);
+    row_set_status(row, status, "%s", reason);
     row_finish(r, row, row->device_index); /* its ranks and elements, timed or not */
     const rb_run_info *info = &r->res->info;
     for (size_t k = 0; row->backend && k < info->n_devices; k++)
@@ -350,19 +118,25 @@ static void finished_row(void *user, size_t index)
     progress(r, index, &r->res->rows[index]);
 }
 
-/* Whether two configurations read the same data. */
-static int same_data(const rb_configuration *a, const rb_configuration *b)
+static void running_row(void *user, size_t index)
 {
-    return a->run == b->run && a->op == b->op && a->dtype == b->dtype && a->n == b->n &&
-           a->distribution == b->distribution && a->ranks == b->ranks;
+    (void)user;
+    progress_running(index);
 }
+
+static void progress_ticks(void *user)
+{
+    (void)user;
+    progress_tick();
+}
+
 
 /* The end of the data group that starts at place `first` of the round's
  * `count` places. */
 static size_t group_end(const runner *r, size_t first, size_t count)
 {
     size_t k = first + 1;
-    while (k < count && same_data(config_at(r, k), config_at(r, first)))
+    while (k < count && rounds_same_data(config_at(r, k), config_at(r, first)))
         k++;
     return k;
 }
@@ -379,7 +153,7 @@ static size_t worker_span_end(runner *r, size_t first, size_t count)
            ranks_wanted(config_at(r, end)) == ranked) {
         rb_row probe;
         memset(&probe, 0, sizeof probe);
-        int settled = settle_without_running(r, config_at(r, end), &probe);
+        int settled = runner_settle(r, config_at(r, end), &probe);
         row_release(&probe); /* the reason it may have been given */
         if (settled)
             break;
@@ -406,9 +180,9 @@ static size_t run_round(runner *r, const rb_isolation *iso, size_t count)
     size_t k = 0;
     while (k < count && !runner_stop_requested && !runner_stop_now) {
         size_t end = group_end(r, k, count);
-        if (settle_without_running(r, config_at(r, k), &r->res->rows[k])) {
+        if (runner_settle(r, config_at(r, k), &r->res->rows[k])) {
             for (size_t j = k; j < end; j++) {
-                settle_without_running(r, config_at(r, j), &r->res->rows[j]);
+                runner_settle(r, config_at(r, j), &r->res->rows[j]);
                 progress(r, j, &r->res->rows[j]);
             }
             k = end;
@@ -424,262 +198,18 @@ static size_t run_round(runner *r, const rb_isolation *iso, size_t count)
     return k;
 }
 
-/* ---- the rounds' order ---- */
-
-/* The sweep's data groups and worker spans (consecutive groups of one
- * plugin), as ranges of sweep indices, from which each round's order is
- * shuffled. */
-typedef struct round_plan {
-    size_t *group_first; /* n_groups + 1 bounds */
-    size_t n_groups;
-    size_t *span_first;  /* n_spans + 1 bounds, in groups */
-    size_t n_spans;
-} round_plan;
-
-static void plan_rounds(const rb_sweep *sweep, round_plan *plan)
-{
-    size_t n = sweep->n_configs;
-    plan->group_first = xcalloc(n + 1, sizeof *plan->group_first);
-    plan->span_first = xcalloc(n + 1, sizeof *plan->span_first);
-    plan->n_groups = plan->n_spans = 0;
-    for (size_t k = 0; k < n; k++) {
-        const rb_configuration *c = &sweep->configs[k];
-        if (k > 0 && same_data(c, &sweep->configs[k - 1]))
-            continue;
-        if (k == 0 || c->plugin != sweep->configs[k - 1].plugin)
-            plan->span_first[plan->n_spans++] = plan->n_groups;
-        plan->group_first[plan->n_groups++] = k;
-    }
-    plan->group_first[plan->n_groups] = n;
-    plan->span_first[plan->n_spans] = plan->n_groups;
-}
-
-static void free_plan(round_plan *plan)
-{
-    free(plan->group_first);
-    free(plan->span_first);
-}
-
-static void rng_seed(rb_rng *rng, uint64_t seed)
-{
-    for (int k = 0; k < 4; k++) {
-        uint64_t z = (seed += 0x9e3779b97f4a7c15u);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-        rng->s[k] = z ^ (z >> 31);
-    }
-}
-
-static void shuffle(rb_rng *rng, size_t *v, size_t n)
-{
-    for (size_t k = n; k > 1; k--) {
-        size_t j = (size_t)(((rb_rng_next(rng) >> 32) * (uint64_t)k) >> 32);
-        size_t t = v[k - 1];
-        v[k - 1] = v[j];
-        v[j] = t;
-    }
-}
-
-/* Fills `order` with the sweep indices that round `round` measures (every
- * one in the first round, later the rows of `res` still ok), shuffled by
- * span, by group within a span and within each group; a single round keeps
- * the sweep's order. Returns how many. */
-static size_t order_round(const runner *r, const round_plan *plan, const rb_results *res,
-                          int round, size_t *order)
-{
-    rb_rng rng;
-    rng_seed(&rng, r->exp->seed ^ (0x726f756e64ull * (uint64_t)(round + 1)));
-    size_t *spans = xcalloc(plan->n_spans + 1, sizeof *spans);
-    size_t *groups = xcalloc(plan->n_groups + 1, sizeof *groups);
-    for (size_t k = 0; k < plan->n_spans; k++)
-        spans[k] = k;
-    int shuffled = r->rounds > 1;
-    if (shuffled)
-        shuffle(&rng, spans, plan->n_spans);
-    size_t count = 0;
-    for (size_t s = 0; s < plan->n_spans; s++) {
-        size_t first = plan->span_first[spans[s]], last = plan->span_first[spans[s] + 1];
-        for (size_t g = first; g < last; g++)
-            groups[g - first] = g;
-        if (shuffled)
-            shuffle(&rng, groups, last - first);
-        for (size_t g = 0; g < last - first; g++) {
-            size_t start = count;
-            for (size_t c = plan->group_first[groups[g]]; c < plan->group_first[groups[g] + 1];
-                 c++)
-                if (round == 0 || res->rows[c].status == RB_ROW_OK)
-                    order[count++] = c;
-            if (shuffled)
-                shuffle(&rng, order + start, count - start);
-        }
-    }
-    free(spans);
-    free(groups);
-    return count;
-}
-
-/* ---- a round's rows into the run's ---- */
-
-static void append_samples(rb_row *row, const rb_row *got)
-{
-    size_t have = row->samples_ns ? row->stats.count : 0, more = got->stats.count;
-    if (!got->samples_ns || more == 0)
-        return;
-    row->samples_ns = xrealloc(row->samples_ns, (have + more) * sizeof *row->samples_ns);
-    memcpy(row->samples_ns + have, got->samples_ns, more * sizeof *row->samples_ns);
-    row->stats.count = have + more;
-}
-
-static void append_round(rb_row *row, const rb_row *got, size_t position)
-{
-    if (!got->samples_ns || got->stats.count == 0)
-        return;
-    row->rounds = xrealloc(row->rounds, (row->n_rounds + 1) * sizeof *row->rounds);
-    row->rounds[row->n_rounds++] = (rb_round){
-        .median_ns = got->stats.median,
-        .reps = got->stats.count,
-        .position = position,
-        .stopped_by = got->stopped_by,
-        .slowest_rank = got->slowest_rank,
-        .fastest_rank = got->fastest_rank,
-        .slowest_rank_ns = got->slowest_rank_ns,
-        .fastest_rank_ns = got->fastest_rank_ns,
-        .energy_j = got->energy_source != RB_ENERGY_NONE ? got->energy_j : 0,
-    };
-}
-
-/* A later round's energy into the row's: per call weighted by the calls
- * each measured, power by the seconds; the SM clocks' extremes; the
- * throttle reasons of any round. */
-static void merge_round_energy(rb_row *row, const rb_row *got)
-{
-    if (got->sm_clock_min_mhz &&
-        (!row->sm_clock_min_mhz || got->sm_clock_min_mhz < row->sm_clock_min_mhz))
-        row->sm_clock_min_mhz = got->sm_clock_min_mhz;
-    if (got->sm_clock_max_mhz > row->sm_clock_max_mhz)
-        row->sm_clock_max_mhz = got->sm_clock_max_mhz;
-    if (got->energy_source != row->energy_source || !got->energy_calls || !row->energy_calls)
-        return;
-    double a = (double)row->energy_calls, b = (double)got->energy_calls;
-    row->energy_j = (row->energy_j * a + got->energy_j * b) / (a + b);
-    for (uint32_t k = 0; k < row->energy_ranks && k < got->energy_ranks; k++)
-        row->rank_energy_j[k] = (row->rank_energy_j[k] * a + got->rank_energy_j[k] * b) / (a + b);
-    if (row->energy_s + got->energy_s > 0)
-        row->power_w = (row->power_w * row->energy_s + got->power_w * got->energy_s) /
-                       (row->energy_s + got->energy_s);
-    row->energy_calls += got->energy_calls;
-    row->energy_s += got->energy_s;
-}
-
-/* Takes round `round`'s row of a configuration (at `position` of its order)
- * into the run's row: the first round's as it is; a later round's samples
- * and median appended, or, when it ended wrong, failed or unsupported, its
- * status and reason, saying which round (a later round skipped, by an
- * interruption or a device lost in this process, is left out). `got` is
- * left without samples. */
-static void merge_round(rb_row *row, rb_row *got, int round, int rounds, size_t position)
-{
-    if (!row->config) {
-        *row = *got; /* the row takes what `got` owns */
-        row->rounds = NULL;
-        row->n_rounds = 0;
-        append_round(row, got, position);
-        row_disown(got);
-        return;
-    }
-    if (got->status == RB_ROW_SKIPPED)
-        return; /* interrupted, or its device lost to an earlier failure: not
-                   the configuration's doing; the rounds before stand */
-    if (got->status != RB_ROW_OK) {
-        row_set_reason(row, "round %d of %d: %s", round + 1, rounds, row_reason(got));
-        row->status = got->status;
-        if (got->status == RB_ROW_WRONG) {
-            row->error = got->error;
-            row->tolerance = got->tolerance;
-            row->error_ratio = got->error_ratio;
-            row->error_ratio_known = got->error_ratio_known;
-            memcpy(row->result_text, got->result_text, sizeof row->result_text);
-            memcpy(row->expected_text, got->expected_text, sizeof row->expected_text);
-            row->probes = got->probes;
-            row->probes_passed = got->probes_passed;
-        }
-        return;
-    }
-    append_round(row, got, position);
-    append_samples(row, got);
-    if (!*row_reason(row) && *row_reason(got))
-        row_set_reason(row, "%s", row_reason(got));
-    if (got->determinism == RB_DETERMINISM_DIFFERS ||
-        (got->repro.bits_known && row->repro.bits_known && got->repro.bits != row->repro.bits))
-        row->determinism = RB_DETERMINISM_DIFFERS; /* a later round's bits differ */
-    if (got->clocks_known) {
-        row->clocks_after = got->clocks_after;
-        row->throttle_reasons |= got->throttle_reasons;
-        row->throttled |= got->throttled;
-    }
-    merge_round_energy(row, got);
-}
-
-/* A round that stopped at place `done` of its `count` (interrupted)
- * records the configurations it began, the one in progress last, not
- * those it never reached. */
-static void end_order(size_t *order, size_t done, size_t count)
-{
-    for (size_t k = done; k < count; k++)
-        order[k] = SIZE_MAX;
-}
-
-/* After the last round: the row's figures from its rounds. */
-static void finish_rounds(runner *r, rb_row *row)
-{
-    if (row->n_rounds < 2 || !row->samples_ns || row->stats.count == 0)
-        return;
-    size_t count = row->stats.count;
-    double *medians = xmalloc(row->n_rounds * sizeof *medians);
-    const char *capped = NULL;
-    for (size_t k = 0; k < row->n_rounds; k++) {
-        medians[k] = row->rounds[k].median_ns;
-        const char *why = row->rounds[k].stopped_by;
-        if (!capped && why && strcmp(why, "noise") != 0)
-            capped = why;
-    }
-    rb_stats over_rounds;
-    stats_compute(medians, row->n_rounds, &over_rounds);
-    stats_compute(row->samples_ns, count, &row->stats);
-    row->stats.median = over_rounds.median;
-    /* the ranks' extremes of the median round (the lower of the middle two) */
-    const rb_round *middle = NULL;
-    for (size_t k = 0; k < row->n_rounds; k++)
-        if (row->rounds[k].median_ns <= over_rounds.median &&
-            (!middle || row->rounds[k].median_ns > middle->median_ns))
-            middle = &row->rounds[k];
-    if (middle) {
-        row->slowest_rank = middle->slowest_rank;
-        row->fastest_rank = middle->fastest_rank;
-        row->slowest_rank_ns = middle->slowest_rank_ns;
-        row->fastest_rank_ns = middle->fastest_rank_ns;
-    }
-    row->stats.noise = rules_noise(medians, row->n_rounds);
-    free(medians);
-    int multimodal = rules_multimodal(row->samples_ns, count);
-    row->multimodal_known = multimodal >= 0;
-    row->multimodal = multimodal == 1;
-    if (capped)
-        row->stopped_by = capped;
-    row_finish(r, row, row->device_index);
-}
 
 int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
                const rb_runner_options *opt, rb_results *res)
 {
-    ranks_serve_if_asked(exp, reg, sweep, opt, run_on_device);
-    ranks_start_hub(exp, reg, sweep, opt, run_on_device);
+    ranks_start_hub(rank_entry_fresh(exp, reg, sweep, opt));
     runner r;
     memset(&r, 0, sizeof r);
     r.exp = exp;
     r.reg = reg;
     r.sweep = sweep;
     r.opt = opt;
+    rank_entry_fill(&r, &r.serve);
     size_t n = sweep->n_configs;
     res->info.experiment = exp;
     res->n_rows = n;
@@ -695,7 +225,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
     res->info.round_order = xmalloc((n ? n : 1) * (size_t)r.rounds * sizeof(size_t));
     memset(res->info.round_order, 0xff, (n ? n : 1) * (size_t)r.rounds * sizeof(size_t));
     round_plan plan;
-    plan_rounds(sweep, &plan);
+    rounds_plan(sweep, &plan);
 
     rb_results round_res;
     rb_isolation iso = {
@@ -704,6 +234,8 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
         .run = run_in_worker,
         .unfinished = unfinished_row,
         .finished = finished_row,
+        .running = running_row,
+        .tick = progress_ticks,
         .user = &r,
         .stop = &runner_stop_requested,
         .stop_now = &runner_stop_now,
@@ -713,7 +245,7 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
     for (r.round = 0; r.round < r.rounds && !runner_stop_requested && !runner_stop_now;
          r.round++) {
         size_t *order = res->info.round_order + (size_t)r.round * n;
-        size_t count = order_round(&r, &plan, res, r.round, order);
+        size_t count = rounds_order(&plan, exp->seed, r.rounds, res, r.round, order);
         if (count == 0)
             break;
         memset(&round_res, 0, sizeof round_res);
@@ -729,13 +261,13 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
         memcpy(res->info.devices, round_res.info.devices, sizeof res->info.devices);
         res->info.n_devices = round_res.info.n_devices;
         for (size_t k = 0; k < done; k++)
-            merge_round(&res->rows[order[k]], &round_res.rows[k], r.round, r.rounds, k);
+            rounds_merge(&res->rows[order[k]], &round_res.rows[k], r.round, r.rounds, k);
         for (size_t k = 0; k < count; k++)
             row_release(&round_res.rows[k]);
         free(round_res.rows);
         res->info.rounds_run = r.round + 1;
         if (done < count) {
-            end_order(order, done, count);
+            rounds_end_order(order, done, count);
             break;
         }
     }
@@ -743,23 +275,34 @@ int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep 
     for (size_t k = 0; k < n; k++) {
         rb_row *row = &res->rows[k];
         if (row->config) {
-            finish_rounds(&r, row);
+            if (rounds_finish(row))
+                row_finish(&r, row, row->device_index);
             continue;
         }
         row->config = &sweep->configs[k];
         row->device_index = -1;
-        runner_set_reason(row, RB_ROW_SKIPPED, "interrupted before it ran");
+        row_set_status(row, RB_ROW_SKIPPED, "interrupted before it ran");
     }
-    free_plan(&plan);
+    rounds_free_plan(&plan);
     runner_drop_data(&r);
-    for (size_t j = 0; j < r.n_backends; j++) {
-        if (r.backends[j].ctx && !r.backends[j].unusable)
-            r.backends[j].loaded->desc->close(r.backends[j].ctx);
-        energy_meter_close(r.backends[j].energy);
+    for (size_t j = 0; j < r.devices.count; j++) {
+        if (r.devices.open[j].ctx && !r.devices.open[j].unusable)
+            r.devices.open[j].loaded->desc->close(r.devices.open[j].ctx);
+        energy_meter_close(r.devices.open[j].energy);
     }
     ranks_stop_hub();
     rows_scaling(res);
     rows_reproducibility(res);
     res->info.wall_seconds = runner_now() - started;
     return 0;
+}
+
+void runner_serve(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
+                  const rb_runner_options *opt, int role)
+{
+    const rank_service *s = rank_entry_fresh(exp, reg, sweep, opt);
+    if (role == RB_ROLE_RANK)
+        ranks_serve_asked(s);
+    ranks_start_hub(s); /* a launcher's process k > 0 serves process 0 there */
+    _exit(2);
 }

@@ -12,6 +12,7 @@
 #include "config/experiment.h"
 #include "config/sweep.h"
 #include "host/registry.h"
+#include "procs/role.h"
 #include "results/rows.h"
 
 /* Where plugins run. */
@@ -45,5 +46,12 @@ extern volatile sig_atomic_t runner_stop_now;
  * so. Returns 0; rows carry every failure. */
 int runner_run(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
                const rb_runner_options *opt, rb_results *res);
+
+/* A process whose role (procs/role.h, decided in cli/main.c) is to serve
+ * ranks: a rank that mpirun started serves its configurations of `sweep`;
+ * a launcher's process k > 0 serves process 0's requests. Ends the
+ * process; never returns. */
+void runner_serve(const rb_experiment *exp, const rb_registry *reg, const rb_sweep *sweep,
+                  const rb_runner_options *opt, int role) __attribute__((noreturn));
 
 #endif

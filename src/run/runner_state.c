@@ -3,10 +3,9 @@
  * and reason, and the text of a failure. */
 #include "run/runner_state.h"
 
-#include <stdarg.h>
 #include <stdio.h>
-#include <time.h>
 
+#include "base/util.h"
 #include "run/plugin_gate.h"
 
 volatile sig_atomic_t runner_stop_requested;
@@ -15,18 +14,7 @@ volatile sig_atomic_t runner_stop_now;
 
 double runner_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void runner_set_reason(rb_row *row, int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    row->status = status;
-    row_set_reason_v(row, fmt, ap);
-    va_end(ap);
+    return monotonic_seconds();
 }
 
 /* Why a step failed: the plugin's text, else the backend's (a failed

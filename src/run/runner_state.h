@@ -1,7 +1,11 @@
 /* src/run/runner_state.h: what the files of the runner share: the run in
- * progress (its experiment, sweep and rows, the backends it opened, the data
- * set in use) and the steps each file provides to run/runner.c, which runs
- * the sweep:
+ * progress (its experiment, sweep and rows), the parts that each file owns
+ * and declares beside itself (the backends opened, run/devices.h; the data
+ * set in use, run/dataset.h; the rank's place and slice, run/rank_slice.h;
+ * the group's state, run/group_state.h; the vector answers,
+ * run/vector_answer.h; the shape, whose part is declared here), and the
+ * steps each file provides to run/runner.c, which runs the sweep:
+ *   run/on_device.c one configuration on this process's device
  *   run/devices.c   the backends and devices opened, their measured peaks
  *   run/dataset.c   the data set: input, reference and its device copy
  *   run/timing.c    the timing plan, warm-up and timed repetitions
@@ -21,34 +25,18 @@
 #include "config/sweep.h"
 #include "host/registry.h"
 #include "host/services.h"
+#include "procs/rank_service.h"
 #include "results/rows.h"
+#include "run/dataset.h"
+#include "run/devices.h"
+#include "run/group_state.h"
 #include "run/input.h"
+#include "run/rank_slice.h"
 #include "run/reference.h"
 #include "run/runner.h"
+#include "run/vector_answer.h"
 
-/* A backend opened during the run. */
-typedef struct open_backend {
-    const rb_loaded_backend *loaded;
-    void *ctx;          /* NULL when it could not be opened */
-    char error[512];    /* why it could not */
-    size_t record;      /* index into res->info.devices */
-    int unusable;       /* runner_recover() failed: no more work on this device */
-    rb_host_state host; /* handed to the backend's device_count and open */
-    struct rb_energy_meter *energy; /* energy = on: its device's meter
-                                       (run/energy.h), made on first use */
-    int batch_prepared; /* graph timing: a batch is prepared, to release */
-} open_backend;
 
-/* The vector answers of a data set (run/vector_answer.c): the buffer
- * offered to verify, and the expected vector with what it was made for. */
-typedef struct vector_state {
-    void *answer;
-    size_t answer_bytes;
-    void *expected;
-    uint64_t n, seed;
-    int dtype, distribution, op;
-    uint32_t ranks;
-} vector_state;
 
 /* The shape of a data set (run/shape.c): what it was made for, the ragged
  * offsets on the host and the device, every answer's reference, and the
@@ -72,66 +60,53 @@ typedef struct shape_state {
     int probe_in;                   /* the plants of probe probe_in (-1: none) */
 } shape_state;
 
-typedef struct runner {
+typedef struct runner runner;
+
+struct runner {
     const rb_experiment *exp;
     const rb_registry *reg;
     const rb_sweep *sweep;
     const rb_runner_options *opt;
     rb_results *res;
-    open_backend backends[8];
-    size_t n_backends;
-    /* the data set in use */
-    rb_input input;
-    int have_input;
-    rb_reference ref;
-    int have_ref;
-    void *device_input;
-    const open_backend *device_input_owner;
-    int device_input_shared; /* device_input is input.data (cpu, no probes) */
-    void *device_backup;     /* a copy of the input on the device, from which
-                                copy() restores it after probes; NULL: the
-                                input is uploaded again */
+    device_set devices;    /* the backends this process opened (run/devices.c) */
+    data_set data;         /* the data set in use (run/dataset.c) */
     double config_started; /* when the configuration's input was ready */
-    int must_end;          /* a device in this process is no longer usable */
-    /* In a rank's process (run/rank_serve.c); 0 and 0 or 1 elsewhere. */
-    uint32_t rank, n_ranks;
-    uint64_t rank_offset;  /* where this rank's slice starts in the whole */
-    uint64_t n_total;      /* elements of all ranks' slices */
-    int rank_device;       /* the device this rank opened */
-    rb_reference ref_slice; /* the reference of this rank's slice, while */
-    int ref_whole;          /* ref holds the whole data set's */
-    /* In a rank of a group that stays up (run/rank_serve.c): what the
-     * plugin's group_open made, and which plugin's it is. */
-    void *group_state;
-    const rb_plugin *group_plugin;
-    vector_state vec;
+    /* In a rank's process (procs/rank_serve.c): its rank of how many
+     * (0 and 0 or 1 elsewhere), and its slice of the data. */
+    rank_place place;
+    rank_slice slice;
+    rank_service serve; /* procs/'s table of this runner (run/rank_entry.c) */
+    group_state group; /* in a rank of a group that stays up (procs/rank_serve.c) */
+    vector_state vec;      /* the vector answers (run/vector_answer.c) */
     shape_state shape;
     /* the round in progress: res is its results, whose row k is sweep
      * configuration order[k] */
     const size_t *order;
     int round, rounds;
-} runner;
+};
 
 /* ---- run/runner_state.c ---- */
 
 /* Seconds on the monotonic clock. */
 double runner_now(void);
-/* Sets the row's status and reason. */
-void runner_set_reason(rb_row *row, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* The row's status and reason: row_set_status (results/rows.h), by the
+ * name run/shape.c calls it. */
+#define runner_set_reason row_set_status
 /* Why a step failed: the plugin's text, else the backend's (a failed
  * synchronization or timer), else that none was given. */
 const char *runner_failure_text(const rb_host_state *plugin, const open_backend *ob);
 
-/* ---- run/devices.c ---- */
+/* ---- run/on_device.c ---- */
 
-/* Opens the backend a plugin names (once per run), with its device record
- * and measured peak. NULL if it is absent (the row says why); an
- * open_backend without ctx when its device cannot be opened (ob->error). */
-open_backend *runner_backend_for(runner *r, const char *name, rb_row *row);
-/* After a failure: asks the backend to clear what it can; a device that is
- * no longer usable takes no more work in this process. */
-void runner_recover(runner *r, open_backend *ob, rb_row *row);
+/* Settles the rows that need no plugin code and no device: an absent plugin
+ * or backend, an op or dtype the plugin does not declare. Returns 1 when the
+ * row is final. The same for every configuration of a data group. */
+int runner_settle(runner *r, const rb_configuration *cfg, rb_row *row);
+/* Runs one configuration on this process's device: as the only rank, or
+ * as rank r->place.rank of several (run/rank_entry.c), agreeing with the
+ * others after each step that can fail on one rank alone. */
+void runner_run_on_device(runner *r, const rb_configuration *cfg, rb_row *row);
+
 
 /* ---- run/energy_row.c ---- */
 
@@ -148,17 +123,6 @@ int runner_energy_finish(runner *r, const rb_plugin *p, void *state, open_backen
                          rb_row *row, struct rb_energy_reading *timed, uint32_t batch_calls,
                          uint32_t rep_calls);
 
-/* ---- run/dataset.c ---- */
-
-void runner_drop_device_input(runner *r);
-void runner_drop_data(runner *r);
-/* Makes the input, its reference and its device copy current for `cfg`.
- * Reuses what matches. Returns 0, or -1 with the row's reason set. */
-int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob, uint64_t seed,
-                        rb_row *row);
-/* Before the probes overwrite the input on the device, and after. */
-void runner_back_up_input(runner *r, open_backend *ob);
-void runner_restore_input(runner *r, open_backend *ob);
 
 /* ---- run/timing.c ---- */
 

@@ -29,7 +29,7 @@
 #include "base/parallel.h"
 #include "base/random.h"
 #include "base/util.h"
-#include "run/isolate.h"
+#include "procs/isolate.h"
 #include "run/plugin_gate.h"
 #include "run/reference.h"
 
@@ -225,7 +225,7 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
     const rb_backend *b = ob->loaded->desc;
     int same = s->made && s->rows == cfg->rows && s->cols == cfg->n && s->axis == cfg->axis &&
                s->lengths == cfg->lengths && s->dtype == cfg->dtype && s->op == cfg->op &&
-               s->distribution == cfg->distribution && s->seed == r->input.seed;
+               s->distribution == cfg->distribution && s->seed == r->data.input.seed;
     if (!same) {
         shape_drop(r);
         s->rows = cfg->rows;
@@ -235,10 +235,10 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
         s->dtype = cfg->dtype;
         s->op = cfg->op;
         s->distribution = cfg->distribution;
-        s->seed = r->input.seed;
+        s->seed = r->data.input.seed;
         s->n_answers = sweep_answers(cfg);
         if (cfg->lengths == RB_LENGTHS_RAGGED &&
-            !(s->offsets = ragged_offsets(cfg->rows, cfg->n, r->input.seed))) {
+            !(s->offsets = ragged_offsets(cfg->rows, cfg->n, r->data.input.seed))) {
             shape_drop(r);
             runner_set_reason(row, RB_ROW_UNSUPPORTED, "no host memory for %" PRIu64
                               " rows' offsets", cfg->rows);
@@ -251,7 +251,7 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
                               "%" PRIu64 " answers (about %.1f GiB)", sweep_answers(cfg), gib);
             return -1;
         }
-        reference_all(s, &r->input);
+        reference_all(s, &r->data.input);
         s->made = 1;
     }
     if (!s->offsets || (s->device_offsets && s->device_owner == ob))
@@ -494,7 +494,7 @@ int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *
     uint64_t first;
     answer_verdict v;
     double worst;
-    uint64_t wrong = judge_all(s, &r->input, res, &first, &v, &worst);
+    uint64_t wrong = judge_all(s, &r->data.input, res, &first, &v, &worst);
     keep_digest(s, res);
     if (!wrong) {
         row->status = RB_ROW_OK;
@@ -652,14 +652,14 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
     const rb_backend *b = ob->loaded->desc;
     if (!s->probe_data) {
         /* zeros from the system, touched only where planted */
-        s->probe_data = calloc(1, r->input.bytes ? r->input.bytes : 1);
+        s->probe_data = calloc(1, r->data.input.bytes ? r->data.input.bytes : 1);
         s->probe_in = -1;
     }
     if (!s->probe_data) {
         row->probes = RB_PROBES_NOT_RUN;
         return;
     }
-    rb_input probe_in = r->input;
+    rb_input probe_in = r->data.input;
     probe_in.data = s->probe_data;
     /* the probes' references replace the data's for their calls */
     size_t ref_bytes = s->n_answers * 8;
@@ -684,7 +684,7 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
         }
         host_clear_error(&ob->host);
         isolate_step(RB_STEP_INPUT);
-        if (b->upload(ob->ctx, r->device_input, probe_in.data, probe_in.bytes) != RB_OK) {
+        if (b->upload(ob->ctx, r->data.device_input, probe_in.data, probe_in.bytes) != RB_OK) {
             runner_set_reason(row, RB_ROW_FAILED, "writing probe %d's input failed: %s",
                               probe + 1, gate_reason(&ob->host, "no reason given"));
             passed = -1;

@@ -13,10 +13,10 @@
 #include "base/names.h"
 #include "base/stats.h"
 #include "base/util.h"
+#include "procs/rank_link.h"
 #include "run/energy.h"
 #include "run/plugin_gate.h"
 #include "run/rules.h"
-#include "run/rank_link.h"
 #include "run/runner_state.h"
 
 /* Measuring stops before the configuration has used this share of its
@@ -54,9 +54,9 @@ int runner_timing_offered(const rb_backend *b, int want, rb_row *row)
         lacks = "time calls in launch mode";
     else
         return 1;
-    runner_set_reason(row, RB_ROW_UNSUPPORTED, "timing = %s: the %s backend (ABI %u.%u) cannot "
-                      "%s; use timing = launch or device", timing_mode_name(want), b->name,
-                      (unsigned)b->abi_major, (unsigned)b->abi_minor, lacks);
+    row_set_status(row, RB_ROW_UNSUPPORTED, "timing = %s: the %s backend (ABI %u.%u) cannot "
+                   "%s; use timing = launch or device", timing_mode_name(want), b->name,
+                   (unsigned)b->abi_major, (unsigned)b->abi_minor, lacks);
     return 0;
 }
 
@@ -143,10 +143,10 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         host_clear_error(host);
         host_clear_error(&ob->host);
         if (exp->cache == RB_CACHE_COLD && b->flush_cache(ob->ctx) != RB_OK) {
-            runner_set_reason(row, RB_ROW_FAILED, "cache flush failed: %s",
-                              runner_failure_text(host, ob));
+            row_set_status(row, RB_ROW_FAILED, "cache flush failed: %s",
+                           runner_failure_text(host, ob));
             status = RB_ERROR;
-            ranks_agree_stop(r, 1, 1, &(int){0});
+            ranks_agree_stop(&r->place, 1, 1, &(int){0});
             break;
         }
         double ns = 0;
@@ -157,9 +157,9 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         if (meter && st == RB_OK)
             energy_edge_end(meter, &energy, calls);
         if (st != RB_OK) {
-            runner_set_reason(row, RB_ROW_FAILED, "run failed: %s", runner_failure_text(host, ob));
+            row_set_status(row, RB_ROW_FAILED, "run failed: %s", runner_failure_text(host, ob));
             status = RB_ERROR;
-            ranks_agree_stop(r, 1, 1, &(int){0});
+            ranks_agree_stop(&r->place, 1, 1, &(int){0});
             break;
         }
         total_ns += ns;
@@ -172,13 +172,13 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
         double now = runner_now();
         stop = rules_should_stop(&rule, samples, count, total_ns, now - r->config_started,
                                  now - rep_started);
-        if (r->n_ranks > 1) {
+        if (r->place.ranks > 1) {
             /* every rank makes the same calls: they stop together, when
              * every one of them would */
             int other_failed = 0;
-            int all_stop = ranks_agree_stop(r, stop != NULL, 0, &other_failed);
+            int all_stop = ranks_agree_stop(&r->place, stop != NULL, 0, &other_failed);
             if (other_failed) {
-                runner_set_reason(row, RB_ROW_SKIPPED, "another rank failed while timed");
+                row_set_status(row, RB_ROW_SKIPPED, "another rank failed while timed");
                 status = RB_ERROR;
                 break;
             }
@@ -201,8 +201,8 @@ static int time_repetitions(runner *r, const rb_plugin *p, void *state, open_bac
     row->multimodal = multimodal == 1;
     if (meter && status == RB_OK && count &&
         runner_energy_finish(r, p, state, ob, row, &energy, replay ? calls : 0, calls) != RB_OK) {
-        runner_set_reason(row, RB_ROW_FAILED, "a call of the energy batch failed: %s",
-                          runner_failure_text(host, ob));
+        row_set_status(row, RB_ROW_FAILED, "a call of the energy batch failed: %s",
+                       runner_failure_text(host, ob));
         status = RB_ERROR;
     }
     return status;
@@ -223,7 +223,7 @@ static int sample_clocks(const rb_backend *b, open_backend *ob, rb_clock_sample 
  * call_ns for about 2 ms (run/rules.c); rank 0's for every rank. */
 static uint32_t batch_size(runner *r, double call_ns)
 {
-    return ranks_rank0_value(r, rules_batch_calls(r->exp->graph_calls, call_ns));
+    return ranks_rank0_value(&r->place, rules_batch_calls(r->exp->graph_calls, call_ns));
 }
 
 /* Graph timing: sizes a batch from the warm-up's fastest call, captures it,
@@ -239,14 +239,14 @@ static int time_batches(runner *r, const rb_plugin *p, void *state, open_backend
     gate_enter(RB_STEP_RUN);
     int st = b->batch_prepare(ob->ctx, p->run, state, calls);
     if (st == RB_UNSUPPORTED) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "timing = graph: %s%s%s",
-                          gate_reason(&ob->host, "the batch cannot be recorded"),
-                          host->error[0] ? "; the plugin said: " : "", host->error);
+        row_set_status(row, RB_ROW_UNSUPPORTED, "timing = graph: %s%s%s",
+                       gate_reason(&ob->host, "the batch cannot be recorded"),
+                       host->error[0] ? "; the plugin said: " : "", host->error);
         return RB_UNSUPPORTED;
     }
     if (st != RB_OK) {
-        runner_set_reason(row, RB_ROW_FAILED, "preparing a batch of %u calls failed: %s", calls,
-                          runner_failure_text(host, ob));
+        row_set_status(row, RB_ROW_FAILED, "preparing a batch of %u calls failed: %s", calls,
+                       runner_failure_text(host, ob));
         return RB_ERROR;
     }
     row->batch_calls = calls;
@@ -288,8 +288,8 @@ static int warm_up(runner *r, const rb_plugin *p, void *state, open_backend *ob,
         if (st == RB_OK && !timed)
             st = b->synchronize(ob->ctx);
         if (st != RB_OK) {
-            runner_set_reason(row, RB_ROW_FAILED, "warm-up run failed: %s",
-                              runner_failure_text(host, ob));
+            row_set_status(row, RB_ROW_FAILED, "warm-up run failed: %s",
+                           runner_failure_text(host, ob));
             return RB_ERROR;
         }
         if (timed && (*call_ns == 0 || ns < *call_ns))
@@ -309,8 +309,8 @@ int runner_time_config(runner *r, const rb_plugin *p, void *state, open_backend 
     choose_timing(b, ob->ctx, runner_wanted_timing(r->exp), &plan);
     double call_ns = 0;
     int st = warm_up(r, p, state, ob, host, row, plan.graph || plan.eager, &call_ns);
-    if (r->n_ranks > 1 && ranks_agree(r, st != RB_OK) && st == RB_OK) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "another rank failed in its warm-up");
+    if (r->place.ranks > 1 && ranks_agree(&r->place, st != RB_OK) && st == RB_OK) {
+        row_set_status(row, RB_ROW_SKIPPED, "another rank failed in its warm-up");
         st = RB_ERROR;
     }
     rb_clock_sample before, after;

@@ -1,7 +1,7 @@
 /* src/run/vector_answer.c: the vector answer of an all-reduce across ranks
  * (run/vector_answer.h). The expected vector is the element-wise reduction
  * of every rank's slice: this rank's input, and the others' made again
- * from their seeds (run/rank_link.h: ranks_seed), as each rank made its
+ * from their seeds (procs/rank_link.h: ranks_seed), as each rank made its
  * own. Integer sums wrap like the dtype and min and max are exact; a
  * floating sum of r values in any order is within (r + 1) x epsilon of
  * the dtype x the sum of their magnitudes. */
@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "run/rank_link.h"
+#include "run/rank_slice.h"
+#include "run/runner_state.h"
 
 void vector_drop(runner *r)
 {
@@ -93,8 +94,8 @@ int vector_reduce(const rb_configuration *cfg, rb_result *res, char *why, size_t
  * (int64_t, or double followed by n magnitudes for floats). */
 static int make_expected(runner *r, const rb_configuration *cfg, char *why, size_t len)
 {
-    uint32_t ranks = r->n_ranks ? r->n_ranks : 1;
-    const rb_input *mine = &r->input;
+    uint32_t ranks = r->place.ranks ? r->place.ranks : 1;
+    const rb_input *mine = &r->data.input;
     if (r->vec.expected && r->vec.n == mine->n && r->vec.seed == mine->seed &&
         r->vec.dtype == mine->dtype && r->vec.distribution == mine->distribution &&
         r->vec.op == cfg->op && r->vec.ranks == ranks)
@@ -102,7 +103,7 @@ static int make_expected(runner *r, const rb_configuration *cfg, char *why, size
     free(r->vec.expected);
     r->vec.expected = NULL;
     uint64_t n = mine->n;
-    uint64_t whole = r->exp->n_total && r->n_total ? r->n_total : cfg->n;
+    uint64_t whole = r->exp->n_total && r->slice.n_total ? r->slice.n_total : cfg->n;
     for (uint32_t j = 0; j < ranks; j++) {
         uint64_t offset;
         if (ranks_count(r->exp, whole, j, ranks, &offset) != n) {
@@ -118,7 +119,7 @@ static int make_expected(runner *r, const rb_configuration *cfg, char *why, size
     for (uint32_t j = 0; j < ranks; j++) {
         rb_input other;
         const rb_input *in = mine;
-        if (j != r->rank) {
+        if (j != r->place.rank) {
             if (input_generate(&other, mine->dtype, mine->distribution, n, ranks_seed(base, j),
                                why, len) != 0) {
                 free(acc_i);

@@ -7,8 +7,24 @@
 #define RB_VECTOR_ANSWER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "run/runner_state.h"
+#include <redbench/plugin.h>
+
+#include "config/sweep.h"
+
+typedef struct runner runner;
+
+/* The vector answers of a data set (run/vector_answer.c): the buffer
+ * offered to verify, and the expected vector with what it was made for. */
+typedef struct vector_state {
+    void *answer;
+    size_t answer_bytes;
+    void *expected;
+    uint64_t n, seed;
+    int dtype, distribution, op;
+    uint32_t ranks;
+} vector_state;
 
 /* Before verify: offers the buffer of n elements where the plugin may hand
  * its vector (an all-reduce plugin of ABI 1.4 or newer), else nothing. */

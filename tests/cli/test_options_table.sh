@@ -4,7 +4,8 @@
 # accepted by its command's parser, listed by `redbench [COMMAND] --help`,
 # named in the manual page and offered by the bash completion script; every
 # command is listed by `redbench --help` and the manual page, and completed;
-# the manual page holds its generated OPTION SUMMARY and [experiment] keys.
+# the manual page holds its generated OPTION SUMMARY and the keys of each
+# section (src/config/keys.c), which --help lists and -D completes.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
 lister=$top_builddir/src/cli/write-completion
@@ -13,7 +14,7 @@ man=$top_builddir/man/redbench.1
 [ -x "$lister" ] && [ -f "$completion" ] || skip_all "the completion script is not built"
 "$lister" --options >"$tmp/options"
 commands=$(cut -f1 "$tmp/options" | grep -v '^-$' | sort -u)
-plan $(( $(wc -l <"$tmp/options") * 4 + $(echo "$commands" | wc -l) * 3 + 5 ))
+plan $(( $(wc -l <"$tmp/options") * 4 + $(echo "$commands" | wc -l) * 3 + 9 ))
 
 # What bash completion offers after the words given (the last one being
 # completed).
@@ -51,14 +52,21 @@ complete_words redbench --format "" >"$tmp/completed"
 is "$(sort "$tmp/completed" | tr '\n' ' ')" "csv html json md sqlite table " "the completion offers --format's words"
 complete_words redbench compare --format "" >"$tmp/completed"
 is "$(sort "$tmp/completed" | tr '\n' ' ')" "csv json md table " "... and compare's own"
-# The manual page holds its two generated parts whole: the OPTION SUMMARY
-# (write-completion --man) and the [experiment] keys (--man-settings).
-for part in man man-settings; do
+# The manual page holds its generated parts whole: the OPTION SUMMARY
+# (write-completion --man) and the keys of [experiment] (--man-settings),
+# [data] (--man-data) and [run NAME] (--man-run).
+for part in man man-settings man-data man-run; do
   "$lister" --$part >"$tmp/$part"
   missing=$(grep -Fxvf "$man" "$tmp/$part" | head -n 3)
   ok "the manual page holds every line of write-completion --$part ($(wc -l <"$tmp/$part") lines)" \
     test -s "$tmp/$part" -a -z "$missing"
 done
+# A data key and a run key, from the same table: listed by --help (the
+# shaped reductions' rows among them) and completed after -D.
+ok "the data keys and the run keys are listed by --help" \
+  bash -c "grep -q '^  rows ' '$tmp/help' && grep -q '^  lengths ' '$tmp/help' && grep -q '^  optional ' '$tmp/help'"
+complete_words redbench -D ro >"$tmp/completed"
+is "$(tr '\n' ' ' <"$tmp/completed")" "rounds= rows= " "-D completes the keys of every section (rounds=, rows=)"
 "$rb" --bogus 2>"$tmp/err"
 ok "an unknown option's error lists the valid ones" grep -q 'unknown option: --bogus; valid: --config, --run, -D, ' "$tmp/err"
 done_testing

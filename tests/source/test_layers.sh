@@ -4,8 +4,12 @@
 # layer and of the layers before it; no files include each other in a
 # loop. A new folder is placed in `layers` below, in its place in the order.
 # The check runs on src/, and on copies of src/ with a planted include from
-# a lower layer to a higher one, a planted loop and an include that names no
-# folder, each of which it must refuse, naming the file and line.
+# a lower layer to a higher one (procs/ including run/ among them: the
+# processes need nothing of the runner but the table it fills), a planted
+# loop and an include that names no folder, each of which it must refuse,
+# naming the file and line.
+# procs/ calls nothing that run/ defines either (a call does not show as
+# an include); a planted call is refused, named.
 # And the plugin's gate: a strategy's callbacks (p->describe, init, run,
 # verify, teardown, group_open, group_close) are called only from
 # src/run/plugin_gate.c, but for run in the timed loops (run/timing.c,
@@ -13,7 +17,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 # The layers, lowest first: a file of one may include the ones before it.
-layers="base host config results run plot report compare history tune cli"
+layers="base host config results procs run plot report compare history tune cli"
 
 # check_layers SRC: every include of SRC/*/*.[ch] against the order, and the
 # includes between files for loops. Prints each mistake as "FILE:LINE: ..."
@@ -84,13 +88,41 @@ check_gate() {
     END { exit bad }' "$1"/*/*.c
 }
 
-plan 10
+# check_calls SRC: every call in SRC/procs/*.c of a function that
+# SRC/run/*.c defines, as "FILE:LINE: ..."; returns 1 when there is one.
+# What procs/ needs of the runner comes through the table run/ fills
+# (procs/rank_service.h), never by calling up.
+check_calls() {
+  local names
+  names=$(awk '/^[A-Za-z_][A-Za-z0-9_ *]*[ *][a-z_][a-z0-9_]*\(/ && !/^static/ && !/;[[:space:]]*$/ {
+      f = $0; sub(/\(.*/, "", f); sub(/.*[ *]/, "", f); print f }' "$1"/run/*.c | sort -u)
+  awk -v names="$names" '
+    BEGIN { n = split(names, list, "\n"); for (k = 1; k <= n; k++) if (list[k] != "") up[list[k]] = 1 }
+    FNR == 1 { count = split(FILENAME, part, "/"); name = "src/" part[count - 1] "/" part[count] }
+    {
+      line = $0
+      while (match(line, /[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(/)) {
+        call = substr(line, RSTART, RLENGTH); sub(/[[:space:]]*\($/, "", call)
+        if (call in up) {
+          printf "%s:%d: calls %s, which run/ defines; procs/ calls the runner only through procs/rank_service.h\n", name, FNR, call
+          bad = 1
+        }
+        line = substr(line, RSTART + RLENGTH)
+      }
+    }
+    END { exit bad }' "$1"/procs/*.c
+}
+
+plan 14
 
 check_layers "$top_srcdir/src" >"$tmp/found"
 is "$?" 0 "src/: no include from a lower layer to a higher one, and no loop"
 [ -s "$tmp/found" ] && sed 's/^/# /' "$tmp/found"
 check_gate "$top_srcdir/src" >"$tmp/found"
 is "$?" 0 "src/: a strategy's callbacks called only through run/plugin_gate.c"
+[ -s "$tmp/found" ] && sed 's/^/# /' "$tmp/found"
+check_calls "$top_srcdir/src" >"$tmp/found"
+is "$?" 0 "src/procs/: no call of a function of run/"
 [ -s "$tmp/found" ] && sed 's/^/# /' "$tmp/found"
 
 # The check itself, on copies of src/ with one mistake planted in each.
@@ -115,6 +147,23 @@ plant
 printf '#include "run/runner.h"\n' >>"$tmp/src/host/registry.h"
 check_layers "$tmp/src" >"$tmp/found"
 is "$?" 1 "planted: a header of host including one of run is refused"
+
+# procs/ (the worker and rank processes) needs nothing of run/: what it
+# needs of the runner comes in procs/rank_service.h, filled by run/.
+plant
+printf '#include "run/runner_state.h"\n' >>"$tmp/src/procs/ranks.c"
+check_layers "$tmp/src" >"$tmp/found"
+is "$?" 1 "planted: procs/ranks.c including run/runner_state.h is refused"
+line=$(wc -l <"$tmp/src/procs/ranks.c")
+ok "... naming the file, its line and both layers" \
+  grep -Fq "src/procs/ranks.c:$line: includes \"run/runner_state.h\": procs may not include run" "$tmp/found"
+
+plant
+printf 'static double planted(void) { return runner_now(); }\n' >>"$tmp/src/procs/ranks.c"
+check_calls "$tmp/src" >"$tmp/found"
+line=$(wc -l <"$tmp/src/procs/ranks.c")
+is "$(cat "$tmp/found")" "src/procs/ranks.c:$line: calls runner_now, which run/ defines; procs/ calls the runner only through procs/rank_service.h" \
+  "planted: procs/ranks.c calling runner_now is refused, naming the file and line"
 
 plant
 printf '#include "base/stats.h"\n' >>"$tmp/src/base/util.h"

@@ -1,8 +1,8 @@
-/* src/run/rank_group.h: the ranks of one configuration as their leader
+/* src/procs/rank_group.h: the ranks of one configuration as their leader
  * sees them: each rank's process, socket, step and row, and the group's
  * launcher, socket folder and failure. Launched by rank_launch.c, watched
- * by rank_supervise.c, their rows merged by row_finish.c; run/ranks.c
- * leads them. */
+ * by rank_supervise.c, their rows merged by the runner (run/row_finish.c,
+ * through procs/rank_service.h); procs/ranks.c leads them. */
 #ifndef RB_RANK_GROUP_H
 #define RB_RANK_GROUP_H
 
@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "config/sweep.h"
+#include "procs/rank_service.h"
 #include "results/rows.h"
-#include "run/rank_serve.h"
-#include "run/runner_state.h"
 
 typedef struct rank_proc {
     pid_t pid;         /* the forked rank; 0 when mpirun started it */
@@ -33,7 +33,7 @@ typedef struct rank_proc {
 } rank_proc;
 
 typedef struct rank_group {
-    runner *r;
+    const rank_service *serve; /* the runner's table: what each forked rank runs */
     const rb_configuration *cfg;
     uint32_t n;
     rank_proc *procs;
@@ -45,7 +45,6 @@ typedef struct rank_group {
     int hub;           /* ranks 1.. came from the launcher's processes */
     int hub_mpi;       /* every rank is a launcher's process's MPI rank process */
     int in_order;      /* the group is ending in order (END sent to its ranks) */
-    rank_run_fn run;   /* what each forked rank runs */
     /* mpirun's ranks read an experiment file of the group's configurations:
      * configuration k of the sweep is its local_index[k] (SIZE_MAX: not in
      * it); NULL for ranks that share the leader's sweep */

@@ -1,6 +1,6 @@
-/* src/run/row_wire.h: a row as the bytes of one message between processes:
- * a worker and the runner (run/isolate.c), a rank and its leader
- * (run/rank_serve.c, run/rank_supervise.c). The message holds the row's
+/* src/procs/row_wire.h: a row as the bytes of one message between processes:
+ * a worker and the runner (procs/isolate.c), a rank and its leader
+ * (procs/rank_serve.c, procs/rank_supervise.c). The message holds the row's
  * members, then the counts of what it owns, then its samples, reason,
  * energy note and each rank's energy. The pointers among the row's members
  * are the sender's: the receiver gets its own copies of what the row owns,

@@ -1,4 +1,4 @@
-/* src/run/isolate.h: running configurations in child processes. The parent
+/* src/procs/isolate.h: running configurations in child processes. The parent
  * forks a worker for a span of configurations of one plugin; the worker, in
  * a process group of its own, loads the plugin's code, runs them one by one
  * through a callback and streams each finished row (and each device it
@@ -45,7 +45,7 @@ const char *isolate_step_name(int step);
  * callbacks or back. Outside a worker it does nothing. */
 void isolate_step(int step);
 
-/* In a rank's process (run/rank_link.c): each step goes to `forward` instead of
+/* In a rank's process (procs/rank_link.c): each step goes to `forward` instead of
  * this process's parent, which is the ranks' leader. */
 void isolate_forward_steps(void (*forward)(int step));
 
@@ -72,6 +72,10 @@ typedef struct rb_isolation {
     void (*unfinished)(void *user, size_t index, int status, const char *reason);
     /* In the parent: res->rows[index] is final (progress lines). */
     void (*finished)(void *user, size_t index);
+    /* In the parent: a worker began configuration `index`; and time has
+     * passed while it runs (often: cheap). NULL: nothing (progress lines). */
+    void (*running)(void *user, size_t index);
+    void (*tick)(void *user);
     void *user;
     /* Set by signal handlers: stop after the configuration in progress; stop
      * at once (the configuration in progress is abandoned). */

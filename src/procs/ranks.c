@@ -1,14 +1,15 @@
-/* src/run/ranks.c: the ranks' leader (run/ranks.h): for a configuration
+/* src/procs/ranks.c: the ranks' leader (procs/ranks.h): for a configuration
  * run as several ranks, the worker that meets it starts the rank processes
- * (run/rank_launch.c: forked; through mpirun for an MPI plugin; or from
- * the launcher's other processes, run/rank_hub.h), or names the
+ * (procs/rank_launch.c: forked; through mpirun for an MPI plugin; or from
+ * the launcher's other processes, procs/rank_hub.h), or names the
  * configuration to the group it kept up from the last one; watches them
- * until every row is in or the group fails (run/rank_supervise.c), merges
- * their rows into the configuration's row (run/row_finish.c), and keeps
+ * until every row is in or the group fails (procs/rank_supervise.c), merges
+ * their rows into the configuration's row (through the runner's table,
+ * procs/rank_service.h), and keeps
  * the group up for the next configuration of the same plugin and ranks,
- * or ends it after a fault. A rank's own run is run/rank_serve.c; its side
- * of the link is run/rank_link.c. */
-#include "run/ranks.h"
+ * or ends it after a fault. A rank's own run is procs/rank_serve.c; its side
+ * of the link is procs/rank_link.c. */
+#include "procs/ranks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,10 @@
 
 #include "base/names.h"
 #include "base/util.h"
-#include "run/isolate.h"
-#include "run/rank_hub.h"
-#include "run/rank_launch.h"
-#include "run/rank_supervise.h"
-#include "run/row_finish.h"
+#include "procs/isolate.h"
+#include "procs/rank_hub.h"
+#include "procs/rank_launch.h"
+#include "procs/rank_supervise.h"
 
 int ranks_wanted(const rb_configuration *cfg)
 {
@@ -69,12 +69,11 @@ static void keep_group(rank_group *g)
     kept = g;
 }
 
-static rank_group *new_group(runner *r, const rb_configuration *cfg, rank_run_fn run)
+static rank_group *new_group(const rank_service *s, const rb_configuration *cfg)
 {
     rank_group *g = xcalloc(1, sizeof *g);
-    g->r = r;
+    g->serve = s;
     g->cfg = cfg;
-    g->run = run;
     g->n = cfg->ranks ? cfg->ranks : 1;
     g->listen_fd = -1;
     g->forwarded_step = -1;
@@ -97,30 +96,31 @@ static int launch_group(rank_group *g)
     return fork_ranks(g, g->n);
 }
 
-void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn run)
+void ranks_run(const rank_service *s, const rb_configuration *cfg, rb_row *row,
+               int devices_open)
 {
     const rb_plugin *p = cfg->plugin->desc;
     if (p->collective == RB_COLLECTIVE_NONE) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s runs on one device: it declares no "
-                          "collective, so ranks = %u cannot run it", p->name, cfg->ranks);
+        row_set_status(row, RB_ROW_UNSUPPORTED, "%s runs on one device: it declares no "
+                       "collective, so ranks = %u cannot run it", p->name, cfg->ranks);
         return;
     }
     if (cfg->op != RB_OP_SUM && cfg->op != RB_OP_MIN && cfg->op != RB_OP_MAX) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "%s across ranks: only sum, min and max are "
-                          "reduced across ranks", op_name(cfg->op));
+        row_set_status(row, RB_ROW_UNSUPPORTED, "%s across ranks: only sum, min and max are "
+                       "reduced across ranks", op_name(cfg->op));
         return;
     }
-    if (r->n_backends > 0) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "rank processes cannot start from a process that "
-                          "has opened a device (run without --no-isolation)");
+    if (devices_open) {
+        row_set_status(row, RB_ROW_SKIPPED, "rank processes cannot start from a process that "
+                       "has opened a device (run without --no-isolation)");
         return;
     }
     uint32_t n = cfg->ranks ? cfg->ranks : 1;
     const char *lost = hub_mpi_lost();
     if (p->rank_launch == RB_RANK_LAUNCH_MPI && hub_size() == n && lost) {
-        runner_set_reason(row, RB_ROW_SKIPPED, "MPI cannot start again in this launcher's job "
-                          "(an MPI process initialises it once per job), and an earlier MPI "
-                          "row ended the MPI ranks of its processes: %s", lost);
+        row_set_status(row, RB_ROW_SKIPPED, "MPI cannot start again in this launcher's job "
+                       "(an MPI process initialises it once per job), and an earlier MPI "
+                       "row ended the MPI ranks of its processes: %s", lost);
         row->ranks = n;
         return;
     }
@@ -141,25 +141,26 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn 
         }
     }
     if (!g) {
-        g = new_group(r, cfg, run);
+        g = new_group(s, cfg);
         launch_group(g); /* a failure to start is in g->failure */
     }
     if (!g->failure[0])
-        supervise_group(g, r->exp->timeout);
+        supervise_group(g, s->exp->timeout);
     if (g->failure[0]) {
-        runner_set_reason(row, RB_ROW_FAILED, "%s%s", g->failure, g->hub_mpi ?
-                          "; the launcher's MPI ranks are ended, and the job's later MPI rows "
-                          "are skipped (MPI starts once per job)" : "");
+        row_set_status(row, RB_ROW_FAILED, "%s%s", g->failure, g->hub_mpi ?
+                       "; the launcher's MPI ranks are ended, and the job's later MPI rows "
+                       "are skipped (MPI starts once per job)" : "");
         row->ranks = g->n;
     } else {
-        row_merge_ranks(g, row);
+        s->merge(cfg, g->procs, g->n, row);
     }
-    for (size_t k = 0; k < r->res->info.n_devices; k++)
-        if (strcmp(r->res->info.devices[k].backend, p->backend) == 0)
+    const rb_run_info *info = s->devices(s->user);
+    for (size_t k = 0; k < info->n_devices; k++)
+        if (strcmp(info->devices[k].backend, p->backend) == 0)
             row->device_index = (int)k;
     /* a group stays up for the next configuration unless it failed: a
      * fault ends it, and the next configuration gets a fresh one */
-    if (!g->failure[0] && row->status != RB_ROW_FAILED && !runner_stop_now) {
+    if (!g->failure[0] && row->status != RB_ROW_FAILED && !*s->stop_now) {
         for (uint32_t k = 0; k < g->n; k++) {
             free(g->procs[k].samples);
             g->procs[k].samples = NULL;
@@ -167,7 +168,7 @@ void ranks_run(runner *r, const rb_configuration *cfg, rb_row *row, rank_run_fn 
         keep_group(g);
         return;
     }
-    if (g->hub_mpi && !g->failure[0] && !runner_stop_now)
+    if (g->hub_mpi && !g->failure[0] && !*s->stop_now)
         end_group_in_order(g); /* every rank is there: MPI stays up for the next rows */
     else
         end_group(g);

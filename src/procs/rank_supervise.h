@@ -1,9 +1,9 @@
-/* src/run/rank_supervise.h: the ranks' leader watching its group
+/* src/procs/rank_supervise.h: the ranks' leader watching its group
  * (rank_supervise.c). */
 #ifndef RB_RANK_SUPERVISE_H
 #define RB_RANK_SUPERVISE_H
 
-#include "run/rank_group.h"
+#include "procs/rank_group.h"
 
 /* Records why the group failed; only the first reason is kept. */
 void group_fail(rank_group *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,4 +1,4 @@
-/* src/run/rank_hub.h: redbench started as several processes by a launcher
+/* src/procs/rank_hub.h: redbench started as several processes by a launcher
  * (`mpirun -np N redbench -c x.ini`, `srun -n N redbench ...`): process 0
  * runs the experiment and writes the results; every other process serves
  * it, starting one rank of each configuration whose ranks are the

@@ -1,21 +1,21 @@
-/* src/run/rank_launch.h: starting a configuration's rank processes and
+/* src/procs/rank_launch.h: starting a configuration's rank processes and
  * ending them (rank_launch.c). Each returns 0, or -1 after group_fail. */
 #ifndef RB_RANK_LAUNCH_H
 #define RB_RANK_LAUNCH_H
 
 #include <stdint.h>
 
-#include "run/rank_group.h"
+#include "procs/rank_group.h"
 
 /* Forks one process per rank (the first `count`), each with its end of a
  * socketpair. */
 int fork_ranks(rank_group *g, uint32_t count);
-/* Under a launcher (run/rank_hub.h): rank 0 forked here, rank k started
+/* Under a launcher (procs/rank_hub.h): rank 0 forked here, rank k started
  * by the launcher's process k, all reporting to this leader. */
 int launch_hub_ranks(rank_group *g);
 /* Under a launcher, a plugin whose ranks are MPI processes with the
  * launcher's N ranks: rank k is the MPI rank process of the launcher's
- * process k (process 0's too), kept for the run (run/rank_hub.h). */
+ * process k (process 0's too), kept for the run (procs/rank_hub.h). */
 int launch_hub_mpi_ranks(rank_group *g);
 /* Starts `mpirun -np N` on this program, each rank told the socket to
  * answer on through REDBENCH_RANK_OF. */

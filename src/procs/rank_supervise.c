@@ -1,4 +1,4 @@
-/* src/run/rank_supervise.c: the ranks' leader watching its group: it reads
+/* src/procs/rank_supervise.c: the ranks' leader watching its group: it reads
  * each rank's messages (its step, which it forwards for rank 0 to its own
  * parent; its exchanges, answered once every rank has sent one; the
  * devices it opened; its row), takes the HELLOs of ranks it did not fork,
@@ -7,7 +7,7 @@
  * tells its own parent once a second that the ranks work, so that its own
  * silence limit comes first. */
 #define _GNU_SOURCE
-#include "run/rank_supervise.h"
+#include "procs/rank_supervise.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -21,9 +21,9 @@
 
 #include "base/names.h"
 #include "base/util.h"
-#include "run/isolate.h"
-#include "run/rank_link.h"
-#include "run/row_wire.h"
+#include "procs/isolate.h"
+#include "procs/rank_link.h"
+#include "procs/row_wire.h"
 
 /* The share of the timeout a group may go without a word from any rank.
  * The parent's own timeout runs from the last time the leader said that
@@ -133,7 +133,7 @@ static void answer_exchange(rank_group *g)
 /* Keeps a device record a rank opened, once, in the leader's run info. */
 static void keep_device(rank_group *g, const char *payload, size_t length)
 {
-    rb_run_info *info = &g->r->res->info;
+    rb_run_info *info = g->serve->devices(g->serve->user);
     if (length != sizeof(rb_device_record))
         return;
     rb_device_record rec;
@@ -230,7 +230,7 @@ static void read_rank(rank_group *g, uint32_t k)
         handle_rank(g, k);
     } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
         p->ended = 1;
-        p->ended_at = runner_now();
+        p->ended_at = monotonic_seconds();
     }
 }
 
@@ -354,12 +354,12 @@ static double silence_limit(const rank_group *g, double timeout)
 /* Waits on the ranks until every row is in, or the group fails. */
 void supervise_group(rank_group *g, double timeout)
 {
-    double heard = runner_now();
+    double heard = monotonic_seconds();
     double told = 0; /* when the parent last heard that the ranks work */
     double tell_every = RANKS_TELL_SHARE * timeout < 1.0 ? RANKS_TELL_SHARE * timeout : 1.0;
     struct pollfd *pfds = xcalloc(g->n + 1, sizeof *pfds);
     while (!g->failure[0] && !group_finished(g)) {
-        if (runner_stop_now) {
+        if (*g->serve->stop_now) {
             group_fail(g, "interrupted while it ran");
             break;
         }
@@ -375,7 +375,7 @@ void supervise_group(rank_group *g, double timeout)
             pfds[count++] = (struct pollfd){.fd = g->listen_fd, .events = POLLIN};
         int ready = poll(pfds, count, 100);
         if (ready > 0) {
-            heard = runner_now();
+            heard = monotonic_seconds();
             if (heard - told >= tell_every) { /* the leader's silence limit comes first */
                 isolate_still_working();
                 told = heard;
@@ -397,7 +397,7 @@ void supervise_group(rank_group *g, double timeout)
                 group_fail(g, "rank %u ended in %s without its row", k,
                            isolate_step_name(g->procs[k].step));
         double silence = silence_limit(g, timeout);
-        if (!g->failure[0] && runner_now() - heard > silence) {
+        if (!g->failure[0] && monotonic_seconds() - heard > silence) {
             char steps[320], silent[160] = "";
             steps_text(g, steps, sizeof steps);
             size_t at = 0;

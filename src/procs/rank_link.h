@@ -1,4 +1,4 @@
-/* src/run/rank_link.h: a rank's side of its link to its leader (run/ranks.h
+/* src/procs/rank_link.h: a rank's side of its link to its leader (procs/ranks.h
  * starts the ranks and leads them). Over a stream socket each message is a
  * header (type, rank, length) and a payload:
  *   rank -> leader: HELLO (a rank the leader did not fork says which it
@@ -10,16 +10,17 @@
  * The exchange serves rb_host's exchange (what a communicator needs) and the
  * host's own agreements, by which every rank makes the same calls in the
  * same order: after each step that can fail on one rank alone, whether to
- * stop measuring, whether to make the repeated runs and the probes. With
- * one rank (r->n_ranks <= 1) each function here answers alone. */
+ * stop measuring, whether to make the repeated runs and the probes; the
+ * runner's combinations of every rank's part (run/rank_slice.h) go
+ * through rank_exchange. With one rank (at->ranks <= 1) each agreement
+ * answers alone. */
 #ifndef RB_RANK_LINK_H
 #define RB_RANK_LINK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/probe.h"
-#include "run/runner_state.h"
+#include "procs/rank_place.h"
 
 enum rank_message {
     RM_HELLO = 1, RM_STEP, RM_EXCHANGE, RM_DEVICE, RM_ROW, RM_GATHERED, RM_GONE, RM_NEXT, RM_END
@@ -43,6 +44,11 @@ typedef struct row_words {
 int rank_send(int fd, int type, uint32_t rank, const void *a, size_t a_len, const void *b,
               size_t b_len);
 
+/* In a rank: this rank's `bytes` sent to every rank, and every rank's, in
+ * rank order, into `all` (ranks x bytes). Returns 0, or -1 when a rank is
+ * gone. */
+int rank_exchange(const void *mine, size_t bytes, void *all);
+
 /* In a rank's process: its link is socket `fd`; rb_host's exchange and the
  * steps go through it from now on. */
 void rank_link_open(int fd, uint32_t rank);
@@ -50,41 +56,14 @@ void rank_link_open(int fd, uint32_t rank);
 /* In a rank: whether every rank is fine after a step. `failed` is this
  * rank's word; returns 1 when any rank failed (0 with one rank: `failed`
  * itself). */
-int ranks_agree(runner *r, int failed);
+int ranks_agree(const rank_place *at, int failed);
 
 /* In a rank, in the timed loop: combines this rank's wish to stop (1) or
  * go on (0) and whether it failed. Returns 1 to stop: every rank wants to,
  * or one failed (*other_failed is then set when another rank did). */
-int ranks_agree_stop(runner *r, int stop, int failed, int *other_failed);
+int ranks_agree_stop(const rank_place *at, int stop, int failed, int *other_failed);
 
 /* In a rank: rank 0's `value` (a choice every rank must make alike). */
-uint32_t ranks_rank0_value(runner *r, uint32_t value);
-
-/* In a rank: replaces r->ref, the reference of this rank's slice, with the
- * reference of the whole data set. Returns 0, or -1 when a rank is gone. */
-int ranks_combine_reference(runner *r);
-
-/* In a rank, before a configuration's data is made: r->ref back to the
- * reference of this rank's slice, which ranks_combine_reference replaced
- * (a rank group's next configuration may read the same data). */
-void ranks_slice_reference(runner *r);
-
-/* In a rank: makes the probes of the whole data set. Probe k is planted on
- * rank k modulo the ranks and is every other rank's background; each
- * probe's answer becomes the combination of the ranks' answers. Returns 0,
- * or -1 when a rank is gone. */
-int ranks_share_probes(runner *r, rb_probe_set *set);
-
-/* The seed of rank `rank`'s slice, from the row's seed. */
-uint64_t ranks_seed(uint64_t seed, uint32_t rank);
-
-/* The elements of rank `rank` of `ranks` for a configuration of n (n on
- * each rank, or n split across them with `n_scope = total`), and where its
- * slice starts in the whole data set. */
-uint64_t ranks_count(const rb_experiment *exp, uint64_t n, uint32_t rank, uint32_t ranks,
-                     uint64_t *offset);
-
-/* The device rank `rank` runs on, among `count` devices of its backend. */
-int ranks_device(const rb_experiment *exp, uint32_t rank, int count);
+uint32_t ranks_rank0_value(const rank_place *at, uint32_t value);
 
 #endif

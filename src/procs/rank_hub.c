@@ -1,5 +1,5 @@
-/* src/run/rank_hub.c: redbench started as several processes by a launcher
- * (run/rank_hub.h). Process 0 listens at the hub and takes one connection
+/* src/procs/rank_hub.c: redbench started as several processes by a launcher
+ * (procs/rank_hub.h). Process 0 listens at the hub and takes one connection
  * from each other process, which says its number; each other process then
  * waits for requests: RUN (start a rank of a configuration, in a child that
  * reports to the leader named in the request), END (end that child) and
@@ -14,8 +14,7 @@
  * named after the launcher's job; across nodes REDBENCH_LEADER=HOST:PORT
  * names it. */
 #define _GNU_SOURCE
-#include "run/rank_hub.h"
-#include "base/diag.h"
+#include "procs/rank_hub.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -35,6 +34,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "base/diag.h"
 #include "base/util.h"
 
 /* Seconds the processes have to meet at the hub. */
@@ -239,13 +239,6 @@ static int hub_listen(const char *address, int backlog)
     return fd;
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Process 0: the others' HELLOs. */
 static int meet_the_others(const char *address, uint32_t size)
 {
@@ -259,8 +252,8 @@ static int meet_the_others(const char *address, uint32_t size)
     for (uint32_t k = 0; k < size; k++)
         hub_peers[k] = -1;
     uint32_t met = 0;
-    double until = seconds_now() + HUB_MEET_SECONDS;
-    while (met < size - 1 && seconds_now() < until) {
+    double until = monotonic_seconds() + HUB_MEET_SECONDS;
+    while (met < size - 1 && monotonic_seconds() < until) {
         struct pollfd pfd = {.fd = listener, .events = POLLIN};
         if (poll(&pfd, 1, 500) <= 0)
             continue;
@@ -308,7 +301,7 @@ static void end_mpi_child(mpi_child *m, double seconds)
     if (m->fd >= 0)
         close(m->fd); /* it reads the end of its requests: it finalizes MPI */
     m->fd = -1;
-    for (double until = seconds_now() + seconds; m->pid > 0 && seconds_now() < until;) {
+    for (double until = monotonic_seconds() + seconds; m->pid > 0 && monotonic_seconds() < until;) {
         if (waitpid(m->pid, NULL, WNOHANG) == m->pid) {
             m->pid = 0;
             return;
@@ -434,8 +427,8 @@ static void serve_process_zero(const char *address, uint32_t rank, hub_serve_fn 
                                hub_mpi_fn serve_mpi, void *user)
 {
     int fd = -1;
-    double until = seconds_now() + HUB_MEET_SECONDS;
-    while ((fd = hub_connect(address)) < 0 && seconds_now() < until) {
+    double until = monotonic_seconds() + HUB_MEET_SECONDS;
+    while ((fd = hub_connect(address)) < 0 && monotonic_seconds() < until) {
         struct timespec nap = {0, 100000000L};
         nanosleep(&nap, NULL);
     }
@@ -568,8 +561,8 @@ void hub_stop(void)
      * every rank does together), or the launcher takes its end for a
      * fault; when MPI was lost, the helper waits for process 0's end */
     if (hub_helper_pid > 0 && !hub_mpi_lost())
-        for (double until = seconds_now() + HUB_FINALIZE_SECONDS + 5;
-             seconds_now() < until;) {
+        for (double until = monotonic_seconds() + HUB_FINALIZE_SECONDS + 5;
+             monotonic_seconds() < until;) {
             if (waitpid(hub_helper_pid, NULL, WNOHANG) != 0) {
                 hub_helper_pid = 0;
                 break;

@@ -1,6 +1,6 @@
-/* src/run/row_wire.c: a row packed into one message and back (see
+/* src/procs/row_wire.c: a row packed into one message and back (see
  * row_wire.h). */
-#include "run/row_wire.h"
+#include "procs/row_wire.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,17 +1,16 @@
-/* src/run/rank_launch.c: starting a group's rank processes, naming the next
+/* src/procs/rank_launch.c: starting a group's rank processes, naming the next
  * configuration to a group kept up, and ending a group (in order, or at
  * once after a fault). Ranks are forked here, one socketpair each; or, for
  * a plugin whose ranks are MPI processes, started by mpirun on this program
  * with an experiment file of the group's configurations, each answering on
  * a socket in a private folder (under a launcher, with the launcher's
  * variables removed from mpirun's environment); or, under a launcher
- * (run/rank_hub.h), rank 0 forked here and rank k started by the
+ * (procs/rank_hub.h), rank 0 forked here and rank k started by the
  * launcher's process k, answering on a socket or a TCP port; or, under a
  * launcher, for a plugin whose ranks are MPI processes, each rank the MPI
  * rank process that the launcher's process keeps for the run. */
 #define _GNU_SOURCE
-#include "run/rank_launch.h"
-#include "base/diag.h"
+#include "procs/rank_launch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,13 +33,15 @@
 #endif
 
 #include "base/descriptors.h"
+#include "base/diag.h"
 #include "base/names.h"
 #include "base/util.h"
 #include "config/settings.h"
-#include "run/isolate.h"
-#include "run/rank_hub.h"
-#include "run/rank_link.h"
-#include "run/rank_supervise.h"
+#include "procs/isolate.h"
+#include "procs/rank_hub.h"
+#include "procs/rank_link.h"
+#include "procs/rank_serve.h"
+#include "procs/rank_supervise.h"
 
 /* Seconds a group that ends in order has to close (group_close, MPI's
  * finalize) before it is killed. */
@@ -69,7 +70,7 @@ int fork_ranks(rank_group *g, uint32_t count)
 #endif
             /* its socket to the leader, and nothing else of the leader's */
             descriptors_close_all_but(&sv[1], 1);
-            rank_main(g->r, g->cfg, k, g->n, sv[1], 0, g->run);
+            rank_main(g->serve, g->cfg, k, g->n, sv[1], 0);
         }
         close(sv[1]);
         g->procs[k].pid = pid;
@@ -146,7 +147,7 @@ static int ask_the_launchers_processes(rank_group *g, uint32_t first, int mpi)
     return 0;
 }
 
-/* Under a launcher (run/rank_hub.h): rank 0 forked here, rank k started
+/* Under a launcher (procs/rank_hub.h): rank 0 forked here, rank k started
  * by the launcher's process k, all reporting to this leader. */
 int launch_hub_ranks(rank_group *g)
 {
@@ -174,8 +175,8 @@ int group_fits(const rank_group *g, const rb_configuration *cfg)
  * processes mpirun starts; g->local_index says where each is. */
 static int write_rank_experiment(rank_group *g, const char *path)
 {
-    const rb_experiment *exp = g->r->exp;
-    const rb_sweep *sweep = g->r->sweep;
+    const rb_experiment *exp = g->serve->exp;
+    const rb_sweep *sweep = g->serve->sweep;
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;

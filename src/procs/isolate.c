@@ -1,4 +1,4 @@
-/* src/run/isolate.c: workers, the child processes that run configurations.
+/* src/procs/isolate.c: workers, the child processes that run configurations.
  *
  * For a span of configurations (one plugin's) the parent makes a pipe
  * (close-on-exec) and a shared page, flushes its streams and forks. The
@@ -31,7 +31,7 @@
  * for it, not by the end of the pipe (a process the plugin forked may hold
  * the pipe open), and then kills the worker's whole process group. */
 #define _GNU_SOURCE /* pipe2 */
-#include "run/isolate.h"
+#include "procs/isolate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -55,9 +55,8 @@
 #include "base/util.h"
 #include "config/sweep.h"
 #include "host/registry.h"
-#include "run/progress.h"
-#include "run/rank_hub.h"
-#include "run/row_wire.h"
+#include "procs/rank_hub.h"
+#include "procs/row_wire.h"
 
 /* Seconds that opening the device and preparing the input get at least. */
 #define ISOLATE_PREPARE_MIN 120.0
@@ -245,7 +244,7 @@ static int has_children(void)
 }
 
 /* The processes a worker keeps between configurations (a rank group that
- * stays up, run/ranks.c): end_group_others spares them. */
+ * stays up, procs/ranks.c): end_group_others spares them. */
 static pid_t kept_pids[RB_KEPT_MAX];
 static size_t n_kept;
 
@@ -426,13 +425,6 @@ typedef struct worker {
     int ended;             /* the worker ended, or the pipe reached its end */
 } worker;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int worker_start(const rb_isolation *iso, worker *w, size_t first, size_t last,
                         const rb_loaded_plugin *plugin, char *why, size_t why_len)
 {
@@ -507,8 +499,8 @@ static void worker_read(worker *w)
 static int worker_reap(worker *w, double grace)
 {
     int status = 0;
-    double until = now_seconds() + grace;
-    while (!worker_ended(w) && now_seconds() <= until)
+    double until = monotonic_seconds() + grace;
+    while (!worker_ended(w) && monotonic_seconds() <= until)
         nap_ms(2);
     kill(w->pid, SIGKILL); /* a no-op on one that has ended and is not reaped */
     siginfo_t info;
@@ -616,11 +608,12 @@ static void handle_messages(supervision *s)
         if (s->w.len - at - sizeof h < h.length)
             break;
         const char *payload = s->w.buf + at + sizeof h;
-        double now = now_seconds();
+        double now = monotonic_seconds();
         switch (h.type) {
         case MSG_START:
             s->current = (long)h.index;
-            progress_running(h.index);
+            if (iso->running)
+                iso->running(iso->user, h.index);
             s->preparing = 1;
             s->deadline = now + prepare_limit(iso);
             break;
@@ -692,7 +685,7 @@ static int supervise(supervision *s)
         end_abandoned(s, RB_ROW_FAILED, why);
         return 0;
     }
-    s->deadline = now_seconds() + iso->timeout;
+    s->deadline = monotonic_seconds() + iso->timeout;
     int stopping = 0;
     for (;;) {
         if (*iso->stop_now) {
@@ -733,7 +726,7 @@ static int supervise(supervision *s)
             }
             break;
         }
-        double left = s->deadline - now_seconds();
+        double left = s->deadline - monotonic_seconds();
         if (left <= 0) {
             int step = atomic_load(&s->w.page->step);
             worker_kill(&s->w);
@@ -751,7 +744,8 @@ static int supervise(supervision *s)
             worker_read(&s->w);
             handle_messages(s);
         }
-        progress_tick();
+        if (iso->tick)
+            iso->tick(iso->user);
     }
     worker_close(&s->w);
     return stopping || *iso->stop || *iso->stop_now;
