@@ -49,7 +49,7 @@ else
   skip "no tiny-sum test plugin built"; skip "no tiny-sum test plugin built"
 fi
 
-# The float accumulator stall (1 GiB of input).
-"$rb" -q -c "$e/stall.ini" -o "$tmp/stall.json" >/dev/null 2>&1; is "$?" 1 "256M floats in one f32 accumulator: exit 1"
+# The float accumulator stall (256 MiB of input).
+"$rb" -q -c "$e/stall.ini" -o "$tmp/stall.json" >/dev/null 2>&1; is "$?" 1 "64M floats in one f32 accumulator: exit 1"
 is "$($JQ -r '[.results[]|.run+"="+.status]|join(",")' "$tmp/stall.json")" "stalled=wrong,blocked=ok" "the stalled sum is wrong, the blocked sum ok"
 done_testing

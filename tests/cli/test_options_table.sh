@@ -25,6 +25,14 @@ complete_words() {
 # The manual page's text for an option: roff writes each - as \-.
 roff() { sed 's/-/\\-/g' <<<"$1"; }
 
+# Each command's --help and the options the completion offers after it
+# ("-" for the top level), once per command: the options' checks read them.
+for command in - $commands; do
+  words=(); [ "$command" = - ] || words=("$command")
+  "$rb" "${words[@]}" --help >"$tmp/help.$command"
+  complete_words redbench "${words[@]}" - >"$tmp/completed.$command"
+done
+
 while IFS=$'\t' read -r command option argument; do
   words=(); [ "$command" = - ] || words=("$command")
   what="${words[*]:+${words[*]} }$option"
@@ -33,16 +41,13 @@ while IFS=$'\t' read -r command option argument; do
   # help, or an error about the missing file or plugin
   "$rb" "${args[@]}" </dev/null >"$tmp/out" 2>"$tmp/err"
   ok "$what: the parser takes it" bash -c "! grep -q 'unknown option' '$tmp/err'"
-  "$rb" "${words[@]}" --help >"$tmp/help"
-  ok "$what: listed by ${words[*]:+${words[*]} }--help" grep -Eq -- "(^|[ ,])$option([ ,=]|$)" "$tmp/help"
+  ok "$what: listed by ${words[*]:+${words[*]} }--help" grep -Eq -- "(^|[ ,])$option([ ,=]|$)" "$tmp/help.$command"
   ok "$what: named in the manual page" grep -Fq -- "$(roff "$option")" "$man"
-  complete_words redbench "${words[@]}" - >"$tmp/completed"
-  ok "$what: offered by the bash completion" grep -Fxq -- "$option" "$tmp/completed"
+  ok "$what: offered by the bash completion" grep -Fxq -- "$option" "$tmp/completed.$command"
 done <"$tmp/options"
 
-"$rb" --help >"$tmp/help"
 for command in $commands; do
-  ok "$command: listed by redbench --help" grep -Eq "^  $command( |$)" "$tmp/help"
+  ok "$command: listed by redbench --help" grep -Eq "^  $command( |$)" "$tmp/help.-"
   ok "$command: named in the manual page's COMMANDS" \
     bash -c "sed -n '/^\\.SH COMMANDS/,/^\\.SH /p' '$man' | grep -Eq '^\\.BI? \"?$command[ \"]'"
   complete_words redbench "${command:0:2}" >"$tmp/completed"

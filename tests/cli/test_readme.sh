@@ -61,7 +61,8 @@ shape() {
 }
 sample >"$tmp/readme-sample"
 ok "README.md has a sample between the readme-sample markers" grep -q '^    \$ ./redbench -c conf/default.ini$' "$tmp/readme-sample"
-"$top_srcdir/tools/readme-sample.sh" --print -C "$top_builddir" -D warmup=1 -D min_time=0.01 -D max_reps=20 \
+# One round of short times: the shape (columns, rows, statuses) is a round's.
+"$top_srcdir/tools/readme-sample.sh" --print -C "$top_builddir" -D rounds=1 -D warmup=1 -D min_time=0.01 -D max_reps=20 \
   >"$tmp/now-sample" 2>"$tmp/err"
 is "$?" 0 "tools/readme-sample.sh --print runs the README's example"
 shape <"$tmp/readme-sample" >"$tmp/readme-shape"
