@@ -69,7 +69,7 @@ done
 # A data key and a run key, from the same table: listed by --help (the
 # shaped reductions' rows among them) and completed after -D.
 ok "the data keys and the run keys are listed by --help" \
-  bash -c "grep -q '^  rows ' '$tmp/help' && grep -q '^  lengths ' '$tmp/help' && grep -q '^  optional ' '$tmp/help'"
+  bash -c "grep -q '^  rows ' '$tmp/help.-' && grep -q '^  lengths ' '$tmp/help.-' && grep -q '^  optional ' '$tmp/help.-'"
 complete_words redbench -D ro >"$tmp/completed"
 is "$(tr '\n' ' ' <"$tmp/completed")" "rounds= rows= " "-D completes the keys of every section (rounds=, rows=)"
 "$rb" --bogus 2>"$tmp/err"
