@@ -56,8 +56,8 @@ typedef struct shape_state {
     void *answers;                  /* offered to verify */
     uint64_t *indices;
     uint64_t cap_answers;
-    void *probe_data;               /* the probes' input on the host: zeros, */
-    int probe_in;                   /* the plants of probe probe_in (-1: none) */
+    void *probe_data;               /* the probes' input on the host: zeros
+                                       but for the last probe's plants */
 } shape_state;
 
 typedef struct runner runner;
@@ -89,9 +89,6 @@ struct runner {
 
 /* Seconds on the monotonic clock. */
 double runner_now(void);
-/* The row's status and reason: row_set_status (results/rows.h), by the
- * name run/shape.c calls it. */
-#define runner_set_reason row_set_status
 /* Why a step failed: the plugin's text, else the backend's (a failed
  * synchronization or timer), else that none was given. */
 const char *runner_failure_text(const rb_host_state *plugin, const open_backend *ob);

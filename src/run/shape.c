@@ -240,14 +240,14 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
         if (cfg->lengths == RB_LENGTHS_RAGGED &&
             !(s->offsets = ragged_offsets(cfg->rows, cfg->n, r->data.input.seed))) {
             shape_drop(r);
-            runner_set_reason(row, RB_ROW_UNSUPPORTED, "no host memory for %" PRIu64
+            row_set_status(row, RB_ROW_UNSUPPORTED, "no host memory for %" PRIu64
                               " rows' offsets", cfg->rows);
             return -1;
         }
         if (!allocate_answers(s)) {
             double gib = (double)s->n_answers * 40 / 1073741824.0;
             shape_drop(r);
-            runner_set_reason(row, RB_ROW_UNSUPPORTED, "no host memory for the references of "
+            row_set_status(row, RB_ROW_UNSUPPORTED, "no host memory for the references of "
                               "%" PRIu64 " answers (about %.1f GiB)", sweep_answers(cfg), gib);
             return -1;
         }
@@ -267,7 +267,7 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
     }
     void *ptr = NULL;
     if (b->alloc(ob->ctx, bytes, &ptr) != RB_OK) {
-        runner_set_reason(row, RB_ROW_UNSUPPORTED, "cannot allocate the %" PRIu64 " rows' "
+        row_set_status(row, RB_ROW_UNSUPPORTED, "cannot allocate the %" PRIu64 " rows' "
                           "offsets on the %s device", s->rows, b->name);
         s->device_owner = NULL;
         return -1;
@@ -275,7 +275,7 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
     if (b->upload(ob->ctx, ptr, s->offsets, bytes) != RB_OK) {
         b->release(ob->ctx, ptr);
         s->device_owner = NULL;
-        runner_set_reason(row, RB_ROW_FAILED, "uploading the rows' offsets to the %s device "
+        row_set_status(row, RB_ROW_FAILED, "uploading the rows' offsets to the %s device "
                           "failed", b->name);
         return -1;
     }
@@ -488,7 +488,7 @@ int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *
     const shape_state *s = &r->shape;
     char why[300];
     if (!handed_all(s, res, why, sizeof why)) {
-        runner_set_reason(row, RB_ROW_FAILED, "%s", why);
+        row_set_status(row, RB_ROW_FAILED, "%s", why);
         return RB_ERROR;
     }
     uint64_t first;
@@ -512,7 +512,7 @@ int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *
     row->error = v.error;
     row->tolerance = v.tolerance;
     row->error_ratio_known = 0;
-    runner_set_reason(row, RB_ROW_WRONG, "%s: %s %s, expected %s (%s); %" PRIu64 " of %" PRIu64
+    row_set_status(row, RB_ROW_WRONG, "%s: %s %s, expected %s (%s); %" PRIu64 " of %" PRIu64
                       " answers wrong", place, op_name(s->op), v.got, v.want, v.why, wrong,
                       s->n_answers);
     return RB_OK;
@@ -611,7 +611,7 @@ static int probe_call(runner *r, const rb_configuration *cfg, const rb_plugin *p
     host_clear_error(host);
     host_clear_error(&ob->host);
     if (gate_run(p, state) != RB_OK || b->synchronize(ob->ctx) != RB_OK) {
-        runner_set_reason(row, RB_ROW_FAILED, "the run on probe %d failed: %s", probe + 1,
+        row_set_status(row, RB_ROW_FAILED, "the run on probe %d failed: %s", probe + 1,
                           runner_failure_text(host, ob));
         return -1;
     }
@@ -621,12 +621,12 @@ static int probe_call(runner *r, const rb_configuration *cfg, const rb_plugin *p
     shape_offer(r, cfg, &res);
     char why[300];
     if (gate_verify(p, state, &res) != RB_OK) {
-        runner_set_reason(row, RB_ROW_FAILED, "verify on probe %d failed: %s", probe + 1,
+        row_set_status(row, RB_ROW_FAILED, "verify on probe %d failed: %s", probe + 1,
                           gate_reason(host, "no reason given"));
         return -1;
     }
     if (!handed_all(&r->shape, &res, why, sizeof why)) {
-        runner_set_reason(row, RB_ROW_FAILED, "probe %d: %s", probe + 1, why);
+        row_set_status(row, RB_ROW_FAILED, "probe %d: %s", probe + 1, why);
         return -1;
     }
     uint64_t first;
@@ -636,7 +636,7 @@ static int probe_call(runner *r, const rb_configuration *cfg, const rb_plugin *p
         return 1;
     char place[120];
     name_answer(&r->shape, first, place, sizeof place);
-    runner_set_reason(row, RB_ROW_WRONG, "probe %d%s (zeros, each %s's first and last element "
+    row_set_status(row, RB_ROW_WRONG, "probe %d%s (zeros, each %s's first and last element "
                       "planted): %s: %s %s, expected %s (%s)", probe + 1,
                       fresh ? " (after a fresh init)" : "",
                       r->shape.axis == RB_AXIS_COLUMN ? "column" : "row", place, op_name(cfg->op),
@@ -650,11 +650,8 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
 {
     shape_state *s = &r->shape;
     const rb_backend *b = ob->loaded->desc;
-    if (!s->probe_data) {
-        /* zeros from the system, touched only where planted */
+    if (!s->probe_data) /* zeros from the system, touched only where planted */
         s->probe_data = calloc(1, r->data.input.bytes ? r->data.input.bytes : 1);
-        s->probe_in = -1;
-    }
     if (!s->probe_data) {
         row->probes = RB_PROBES_NOT_RUN;
         return;
@@ -672,10 +669,7 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
     int passed = 1;
     for (int probe = 0; probe < 2 && passed == 1; probe++) {
         int fresh = probe == 1;
-        if (s->probe_in != probe) {
-            write_plants(s, probe_in.dtype, probe_in.data, probe);
-            s->probe_in = probe;
-        }
+        write_plants(s, probe_in.dtype, probe_in.data, probe);
         reference_probe(s, probe);
         if (fresh) {
             gate_teardown(p, *state);
@@ -685,7 +679,7 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
         host_clear_error(&ob->host);
         isolate_step(RB_STEP_INPUT);
         if (b->upload(ob->ctx, r->data.device_input, probe_in.data, probe_in.bytes) != RB_OK) {
-            runner_set_reason(row, RB_ROW_FAILED, "writing probe %d's input failed: %s",
+            row_set_status(row, RB_ROW_FAILED, "writing probe %d's input failed: %s",
                               probe + 1, gate_reason(&ob->host, "no reason given"));
             passed = -1;
             break;
@@ -693,7 +687,7 @@ void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p
         if (fresh) {
             host_clear_error(host);
             if (gate_init(p, c, state) != RB_OK) {
-                runner_set_reason(row, RB_ROW_FAILED, "init again for probe %d failed: %s",
+                row_set_status(row, RB_ROW_FAILED, "init again for probe %d failed: %s",
                                   probe + 1, gate_reason(host, "no reason given"));
                 passed = -1;
                 break;
