@@ -42,6 +42,11 @@ static const rb_param_spec columns_params[] = {
      "strategy = split: blocks over each tile's rows (auto: enough to fill the device)"},
 };
 
+/* Rows each thread loads before it takes any: that many loads in flight
+ * per thread, which a column's single elements need more of than a row's
+ * 16-byte vectors. */
+constexpr int rows_in_flight = 8;
+
 /* A thread per column. */
 template <class R, class T>
 __global__ void columns_thread(const T *__restrict__ in, size_t rows, size_t cols,
@@ -55,14 +60,14 @@ __global__ void columns_thread(const T *__restrict__ in, size_t rows, size_t col
     R acc = R::identity();
     const T *p = in + c;
     size_t r = 0;
-    /* four rows loaded before any is taken: four loads in flight */
-    for (; r + 3 < rows; r += 4) {
-        T x[4];
+    /* rows_in_flight rows loaded before any is taken */
+    for (; r + rows_in_flight - 1 < rows; r += rows_in_flight) {
+        T x[rows_in_flight];
 #pragma unroll
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < rows_in_flight; j++)
             x[j] = p[(r + j) * cols];
 #pragma unroll
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < rows_in_flight; j++)
             acc.take(rb_cuda::widen<A>(x[j]), r + j);
     }
     for (; r < rows; r++)
@@ -92,25 +97,32 @@ __global__ void columns_tile(const T *__restrict__ in, size_t rows, size_t cols,
     if (c < cols) {
         const size_t step = blockDim.y;
         size_t r = first + threadIdx.y;
-        /* four rows loaded before any is taken: four loads in flight */
-        for (; r + 3 * step < last; r += 4 * step) {
-            T x[4];
+        /* rows_in_flight rows loaded before any is taken */
+        for (; r + (rows_in_flight - 1) * step < last; r += rows_in_flight * step) {
+            T x[rows_in_flight];
 #pragma unroll
-            for (int j = 0; j < 4; j++)
+            for (int j = 0; j < rows_in_flight; j++)
                 x[j] = in[(r + j * step) * cols + c];
 #pragma unroll
-            for (int j = 0; j < 4; j++)
+            for (int j = 0; j < rows_in_flight; j++)
                 acc.take(rb_cuda::widen<A>(x[j]), r + j * step);
         }
         for (; r < last; r += step)
             acc.take(rb_cuda::widen<A>(in[r * cols + c]), r);
     }
+    /* the rows of threads combined as a tree (blockDim.y is a power of
+     * two): each step reads the upper half's slots, writes the lower's */
     shared[threadIdx.y * blockDim.x + threadIdx.x] = acc;
     __syncthreads();
+    for (unsigned half = blockDim.y / 2; half > 0; half /= 2) {
+        if (threadIdx.y < half) {
+            acc.merge(shared[(threadIdx.y + half) * blockDim.x + threadIdx.x]);
+            shared[threadIdx.y * blockDim.x + threadIdx.x] = acc;
+        }
+        __syncthreads();
+    }
     if (threadIdx.y != 0 || c >= cols)
         return;
-    for (unsigned y = 1; y < blockDim.y; y++)
-        acc.merge(shared[y * blockDim.x + threadIdx.x]);
     if (gridDim.y == 1)
         acc.store(values, indices, c);
     else
