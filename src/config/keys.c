@@ -1,8 +1,9 @@
 /* src/config/keys.c: the one table of an experiment file's keys
  * (config/keys.h): the [data] keys and the [run NAME] section's own keys
  * as rows, the [experiment] keys as rows made from config/settings.c's,
- * a plugin's parameters as rows of the same form, and what the parser's
- * messages and the help say of a row's valid values. */
+ * a plugin's parameters as rows of the same form, what the parser's
+ * messages and the help say of a row's valid values, and a
+ * configuration's [data] keys written back by their rows. */
 #include "config/keys.h"
 
 #include <inttypes.h>
@@ -228,4 +229,32 @@ const char *key_item(const rb_key_spec *k, const char *item, int64_t *value, cha
     default:
         return "cannot be checked: the parameter's type is unknown";
     }
+}
+
+/* The text of [data] key `key` of c as an experiment file gives it back,
+ * into buf; 0 where the key has no effect on c (and is left out). */
+static int data_key_text(const rb_configuration *c, enum rb_data_key key, char *buf, size_t len)
+{
+    const int shaped = sweep_is_shaped(c);
+    switch (key) {
+    case RB_DATA_OP: snprintf(buf, len, "%s", op_name(c->op)); return 1;
+    case RB_DATA_DTYPE: snprintf(buf, len, "%s", dtype_name(c->dtype)); return 1;
+    case RB_DATA_N: format_size(c->n, buf, (unsigned)len); return 1;
+    case RB_DATA_DISTRIBUTION: snprintf(buf, len, "%s", distribution_name(c->distribution)); return 1;
+    case RB_DATA_BINS: snprintf(buf, len, "%u", c->bins); return c->op == RB_OP_HISTOGRAM;
+    case RB_DATA_RANKS: snprintf(buf, len, "%u", c->ranks); return c->ranks > 1;
+    case RB_DATA_ROWS: format_size(c->rows, buf, (unsigned)len); return shaped;
+    case RB_DATA_AXIS: snprintf(buf, len, "%s", axis_name(c->axis)); return shaped;
+    case RB_DATA_LENGTHS: snprintf(buf, len, "%s", lengths_name(c->lengths)); return shaped;
+    case RB_DATA_COUNT_: break;
+    }
+    return 0;
+}
+
+void data_keys_write(rb_ini_writer *w, const rb_configuration *c)
+{
+    char text[64];
+    for (int k = 0; k < RB_DATA_COUNT_; k++)
+        if (data_key_text(c, (enum rb_data_key)k, text, sizeof text))
+            ini_write_key(w, data_rows[k].name, text, RB_INI_WORD);
 }

@@ -6,7 +6,9 @@
  * of this table; a plugin's parameters become rows of the same form
  * (keys_from_param). The experiment parser (config/experiment.c), the
  * sweep (config/sweep.c), --help, the manual page and the bash completion
- * (cli/option_table.c) read these rows. */
+ * (cli/option_table.c) read these rows; the experiment files redbench
+ * writes (the tuned one, the ranks') write a configuration's [data] keys
+ * from them (data_keys_write). */
 #ifndef RB_KEYS_H
 #define RB_KEYS_H
 
@@ -15,7 +17,10 @@
 
 #include <redbench/plugin.h>
 
+#include "base/ini_writer.h"
 #include "config/settings.h"
+
+struct rb_configuration;
 
 /* The section a key is written in. */
 enum rb_key_section {
@@ -86,6 +91,12 @@ rb_key_spec keys_from_param(const rb_param_spec *param);
  * BOOL). Returns NULL when it is valid (with *text its normalized form,
  * newly allocated), or what is wrong with it ("is out of range"). */
 const char *key_item(const rb_key_spec *k, const char *item, int64_t *value, char **text);
+
+/* The [data] keys of configuration c, in the rows' order, as `key =
+ * value` lines through the INI writer, so that a [run NAME] section of
+ * them reads back as c's data: those without effect on c left out (bins
+ * but for a histogram, ranks = 1, the shape of one reduction). */
+void data_keys_write(rb_ini_writer *w, const struct rb_configuration *c);
 
 /* The valid values of a row, as messages and the help say them. Newly
  * allocated. */

@@ -447,17 +447,21 @@ int setting_text(const rb_setting_spec *s, const rb_experiment *exp, char *buf, 
     return 0;
 }
 
-void settings_write_section(FILE *out, const rb_experiment *exp, const char *name)
+int settings_write(rb_ini_writer *w, const rb_experiment *exp, const char *name,
+                   int with_output)
 {
     char value[8192];
-    fputs("[experiment]\n", out);
+    ini_write_section(w, "experiment");
     for (size_t k = 0; k < RB_ARRAY_LEN(table); k++) {
         const rb_setting_spec *s = &table[k];
+        if (s->kind == RB_SETTING_FLAG || (!with_output && s->offset == PLACE(output)))
+            continue;
         if (s->offset == PLACE(name) && name)
-            fprintf(out, "%s = %s\n", s->name, name);
-        else if (s->kind != RB_SETTING_FLAG && setting_text(s, exp, value, sizeof value))
-            fprintf(out, "%s = %s\n", s->name, value);
+            ini_write_key(w, s->name, name, RB_INI_TEXT);
+        else if (setting_text(s, exp, value, sizeof value))
+            ini_write_key(w, s->name, value, RB_INI_TEXT);
     }
+    return w->failed ? -1 : 0;
 }
 
 char *setting_help(const rb_setting_spec *s)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/ini_writer.h"
 #include "config/experiment.h"
 
 /* What a setting's value is, and how it is written in a file. */
@@ -98,9 +99,12 @@ void settings_defaults(rb_experiment *exp);
  * many; the array is static. */
 const rb_setting_spec *const *settings_in_results(size_t *count);
 
-/* The [experiment] section that sets every key to exp's value, `name`
- * standing for exp->name; read back, it gives the same settings. */
-void settings_write_section(FILE *out, const rb_experiment *exp, const char *name);
+/* The [experiment] section that sets every key to exp's value, through
+ * the INI writer (base/ini_writer.h): `name` (unless NULL) standing for
+ * exp->name, `output` left out unless with_output. Read back, it gives the
+ * same settings. 0, or -1 with the writer's error. */
+int settings_write(rb_ini_writer *w, const rb_experiment *exp, const char *name,
+                   int with_output);
 
 /* "HELP; valid: VALUES; default: DEFAULT": what --help and the manual page
  * say of a key. Newly allocated. */

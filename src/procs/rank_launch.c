@@ -33,9 +33,11 @@
 #endif
 
 #include "base/descriptors.h"
+#include "base/ini_writer.h"
 #include "base/diag.h"
 #include "base/names.h"
 #include "base/util.h"
+#include "config/keys.h"
 #include "config/settings.h"
 #include "procs/isolate.h"
 #include "procs/rank_hub.h"
@@ -178,27 +180,42 @@ static int write_rank_experiment(rank_group *g, const char *path)
     const rb_experiment *exp = g->serve->exp;
     const rb_sweep *sweep = g->serve->sweep;
     FILE *f = fopen(path, "w");
-    if (!f)
+    if (!f) {
+        group_fail(g, "cannot write the ranks' experiment file %s: %s", path, strerror(errno));
         return -1;
-    /* every [experiment] setting of the run, as config/settings.c writes them */
-    settings_write_section(f, exp, "rank");
+    }
+    rb_ini_writer w;
+    ini_writer_init(&w, f);
+    /* every [experiment] setting of the run (config/settings.c) */
+    settings_write(&w, exp, "rank", 1);
     g->local_index = xmalloc((sweep->n_configs ? sweep->n_configs : 1) * sizeof *g->local_index);
     size_t local = 0;
-    for (size_t j = 0; j < sweep->n_configs; j++) {
+    for (size_t j = 0; j < sweep->n_configs && !w.failed; j++) {
         const rb_configuration *cfg = &sweep->configs[j];
         g->local_index[j] = SIZE_MAX;
         if (cfg->plugin != g->cfg->plugin || (cfg->ranks ? cfg->ranks : 1) != g->n)
             continue;
         g->local_index[j] = local;
-        fprintf(f, "[run c%zu]\nplugin = %s/%s\nop = %s\ndtype = %s\nn = %llu\n"
-                "distribution = %s\nbins = %u\nranks = %u\n", local++, cfg->plugin->pack,
-                cfg->plugin->desc->name, op_name(cfg->op), dtype_name(cfg->dtype),
-                (unsigned long long)cfg->n, distribution_name(cfg->distribution), cfg->bins,
-                cfg->ranks);
+        char section[32], *plugin = xasprintf("%s/%s", cfg->plugin->pack, cfg->plugin->desc->name);
+        snprintf(section, sizeof section, "run c%zu", local++);
+        ini_write_blank(&w);
+        ini_write_section(&w, section);
+        ini_write_key(&w, "plugin", plugin, RB_INI_WORD);
+        free(plugin);
+        data_keys_write(&w, cfg);
         for (uint32_t k = 0; k < cfg->n_params; k++)
-            fprintf(f, "%s = %s\n", cfg->params[k].name, cfg->params[k].text);
+            ini_write_key(&w, cfg->params[k].name, cfg->params[k].text, RB_INI_WORD);
     }
-    return fclose(f) == 0 ? 0 : -1;
+    const int closed = fclose(f);
+    if (w.failed) {
+        group_fail(g, "cannot write the ranks' experiment file %s: %s", path, w.error);
+        return -1;
+    }
+    if (closed != 0) {
+        group_fail(g, "cannot write the ranks' experiment file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 /* The variables by which a launcher tells its processes their place (Open
@@ -242,10 +259,8 @@ int launch_mpi_ranks(rank_group *g)
     char sock_path[PATH_MAX], ini[PATH_MAX], exe[PATH_MAX], pack_dir[PATH_MAX], np[16];
     snprintf(sock_path, sizeof sock_path, "%s/socket", g->dir);
     snprintf(ini, sizeof ini, "%s/rank.ini", g->dir);
-    if (write_rank_experiment(g, ini) != 0) {
-        group_fail(g, "cannot write the ranks' experiment file in %s", g->dir);
+    if (write_rank_experiment(g, ini) != 0)
         return -1;
-    }
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0) {
         group_fail(g, "cannot find this program's file to start the ranks");

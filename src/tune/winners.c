@@ -16,6 +16,7 @@
 #include "base/safe_file.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "config/keys.h"
 #include "config/settings.h"
 #include "host/registry.h"
 #include "results/fields.h"
@@ -172,29 +173,6 @@ static char *plugin_reference(const rb_registry *reg, const rb_loaded_plugin *p)
     return xasprintf("%s/%s", p->pack, p->desc->name);
 }
 
-/* The [experiment] section: every setting the search ran under (from
- * config/settings.c's table) but `output`, so that running the tuned file
- * measures the same way and writes no result over the sweep's. */
-static void write_settings(rb_ini_writer *w, const rb_experiment *exp)
-{
-    size_t count;
-    const rb_setting_spec *table = settings_table(&count);
-    static char value[8192];
-    ini_write_section(w, "experiment");
-    for (size_t k = 0; k < count; k++) {
-        const rb_setting_spec *s = &table[k];
-        if (s->kind == RB_SETTING_FLAG || strcmp(s->name, "output") == 0)
-            continue;
-        if (strcmp(s->name, "name") == 0) {
-            char *name = tuned_name(exp->name ? exp->name : "", w->longest);
-            ini_write_key(w, s->name, name, RB_INI_TEXT);
-            free(name);
-        } else if (setting_text(s, exp, value, sizeof value)) {
-            ini_write_key(w, s->name, value, RB_INI_TEXT);
-        }
-    }
-}
-
 /* A winner's parameters. A choice word that cannot be written so that it
  * reads back is left out when it is the plugin's default (the default is
  * what a run without the key takes), else refused naming the word. */
@@ -236,8 +214,12 @@ int tuned_experiment_write(FILE *out, const char *path, const rb_tuner *t,
     char *line = xasprintf("The winners of `redbench tune -c %s`, one run each.", exp->path);
     ini_write_comment(w, line);
     free(line);
-    /* every setting it was tuned under, so that the re-run measures the same way */
-    write_settings(w, exp);
+    /* every setting it was tuned under, so that the re-run measures the
+     * same way, but `output`: the tuned file writes no result over the
+     * sweep's */
+    char *name = tuned_name(exp->name ? exp->name : "", w->longest);
+    settings_write(w, exp, name, 0);
+    free(name);
     char **names = tuned_run_names(groups, n_groups, w->longest);
     int failed = 0;
     for (size_t k = 0; k < n_groups && !failed && !w->failed; k++) {
@@ -245,8 +227,6 @@ int tuned_experiment_write(FILE *out, const char *path, const rb_tuner *t,
         if (g->winner == g->count)
             continue;
         const rb_configuration *c = g->cands[g->winner].config;
-        char n[32];
-        format_size(c->n, n, sizeof n);
         char *header = xasprintf("run %s", names[k]);
         char *plugin = plugin_reference(t->reg, c->plugin);
         if (!plugin) {
@@ -263,27 +243,7 @@ int tuned_experiment_write(FILE *out, const char *path, const rb_tuner *t,
         ini_write_blank(w);
         ini_write_section(w, header);
         ini_write_key(w, "plugin", plugin, RB_INI_WORD);
-        ini_write_key(w, "op", op_name(c->op), RB_INI_WORD);
-        ini_write_key(w, "dtype", dtype_name(c->dtype), RB_INI_WORD);
-        ini_write_key(w, "n", n, RB_INI_WORD);
-        ini_write_key(w, "distribution", distribution_name(c->distribution), RB_INI_WORD);
-        if (c->op == RB_OP_HISTOGRAM) {
-            char bins[16];
-            snprintf(bins, sizeof bins, "%u", c->bins);
-            ini_write_key(w, "bins", bins, RB_INI_WORD);
-        }
-        if (sweep_is_shaped(c)) {
-            char rows[32];
-            format_size(c->rows, rows, sizeof rows);
-            ini_write_key(w, "rows", rows, RB_INI_WORD);
-            ini_write_key(w, "axis", axis_name(c->axis), RB_INI_WORD);
-            ini_write_key(w, "lengths", lengths_name(c->lengths), RB_INI_WORD);
-        }
-        if (c->ranks > 1) {
-            char ranks[16];
-            snprintf(ranks, sizeof ranks, "%u", c->ranks);
-            ini_write_key(w, "ranks", ranks, RB_INI_WORD);
-        }
+        data_keys_write(w, c);
         free(header);
         free(plugin);
         failed = !w->failed && write_params(w, path, c) != 0;

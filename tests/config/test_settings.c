@@ -62,7 +62,9 @@ static char *tuned_text(const rb_experiment *exp)
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
-    settings_write_section(mem, exp, NULL);
+    rb_ini_writer w;
+    ini_writer_init(&w, mem);
+    settings_write(&w, exp, NULL, 1);
     fputs("[run a]\nplugin = serial\n", mem);
     fclose(mem);
     return text;
