@@ -6,8 +6,8 @@
  *           another (many columns)
  *   tile    a tile of `tile` columns per block, the block's rows of
  *           threads (block / tile of them) taking every (block / tile)-th
- *           row, the partials combined in shared memory (fewer columns:
- *           more threads per column)
+ *           row, the partials combined as a tree in shared memory (fewer
+ *           columns: more threads per column)
  *   split   as tile, with the rows also split across `split` blocks
  *           (auto: enough to fill the device), whose partials go to a
  *           workspace that a second kernel, a thread per column, combines
@@ -42,9 +42,11 @@ static const rb_param_spec columns_params[] = {
      "strategy = split: blocks over each tile's rows (auto: enough to fill the device)"},
 };
 
-/* Rows each thread loads before it takes any: that many loads in flight
- * per thread, which a column's single elements need more of than a row's
- * 16-byte vectors. */
+/* How many rows each thread loads before it takes any of them, so that
+ * that many of its loads are in flight at once. A column's loads are
+ * single elements (4 bytes of f32), a quarter of a row's 16-byte vectors,
+ * so a column needs more of them in flight to keep the memory busy: eight
+ * here, where rows.cu keeps four. */
 constexpr int rows_in_flight = 8;
 
 /* A thread per column. */
@@ -60,7 +62,7 @@ __global__ void columns_thread(const T *__restrict__ in, size_t rows, size_t col
     R acc = R::identity();
     const T *p = in + c;
     size_t r = 0;
-    /* rows_in_flight rows loaded before any is taken */
+    /* rows_in_flight rows loaded before any is taken: their loads overlap */
     for (; r + rows_in_flight - 1 < rows; r += rows_in_flight) {
         T x[rows_in_flight];
 #pragma unroll
@@ -78,8 +80,9 @@ __global__ void columns_thread(const T *__restrict__ in, size_t rows, size_t col
 /* Blocks of blockDim.x columns by blockDim.y rows of threads: block (x, y)
  * takes columns from x blockDim.x on, and rows [y rows_per_part, (y + 1)
  * rows_per_part); thread (tx, ty) every blockDim.y-th row of those from ty
- * on. The rows of threads combine in shared memory; the first writes the
- * column's answer (one part: gridDim.y 1) or its part's partial. */
+ * on. The rows of threads combine as a tree in shared memory; the first
+ * writes the column's answer (one part: gridDim.y 1) or its part's
+ * partial. */
 extern __shared__ __align__(16) unsigned char columns_shared[];
 
 template <class R, class T>
@@ -97,7 +100,7 @@ __global__ void columns_tile(const T *__restrict__ in, size_t rows, size_t cols,
     if (c < cols) {
         const size_t step = blockDim.y;
         size_t r = first + threadIdx.y;
-        /* rows_in_flight rows loaded before any is taken */
+        /* rows_in_flight rows loaded before any is taken: their loads overlap */
         for (; r + (rows_in_flight - 1) * step < last; r += rows_in_flight * step) {
             T x[rows_in_flight];
 #pragma unroll
@@ -110,8 +113,10 @@ __global__ void columns_tile(const T *__restrict__ in, size_t rows, size_t cols,
         for (; r < last; r += step)
             acc.take(rb_cuda::widen<A>(in[r * cols + c]), r);
     }
-    /* the rows of threads combined as a tree (blockDim.y is a power of
-     * two): each step reads the upper half's slots, writes the lower's */
+    /* The rows of threads combined as a tree (blockDim.y is a power of
+     * two): at each step the lower half takes the upper half's partials.
+     * A step reads only slots [half, 2 half) and writes only [0, half),
+     * so no slot is read in the step that writes it. */
     shared[threadIdx.y * blockDim.x + threadIdx.x] = acc;
     __syncthreads();
     for (unsigned half = blockDim.y / 2; half > 0; half /= 2) {

@@ -2,8 +2,8 @@
  * (config/keys.h): the [data] keys and the [run NAME] section's own keys
  * as rows, the [experiment] keys as rows made from config/settings.c's,
  * a plugin's parameters as rows of the same form, what the parser's
- * messages and the help say of a row's valid values, and a
- * configuration's [data] keys written back by their rows. */
+ * messages and the help say of a row's valid values, and the writer of a
+ * configuration's [data] keys, driven by the same rows. */
 #include "config/keys.h"
 
 #include <inttypes.h>

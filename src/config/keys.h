@@ -92,7 +92,7 @@ rb_key_spec keys_from_param(const rb_param_spec *param);
  * newly allocated), or what is wrong with it ("is out of range"). */
 const char *key_item(const rb_key_spec *k, const char *item, int64_t *value, char **text);
 
-/* The [data] keys of configuration c, in the rows' order, as `key =
+/* The [data] keys of configuration c, in the table's order, as `key =
  * value` lines through the INI writer, so that a [run NAME] section of
  * them reads back as c's data: those without effect on c left out (bins
  * but for a histogram, ranks = 1, the shape of one reduction). */

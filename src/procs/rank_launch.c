@@ -174,7 +174,9 @@ int group_fits(const rank_group *g, const rb_configuration *cfg)
 
 /* Writes the configurations of the sweep that the group can run (its
  * plugin, its ranks) as an experiment file of one run each, for the rank
- * processes mpirun starts; g->local_index says where each is. */
+ * processes mpirun starts; g->local_index says where each is. Everything
+ * goes through the INI writer, so a value that would not read back the
+ * same fails the group, naming the file and the value. */
 static int write_rank_experiment(rank_group *g, const char *path)
 {
     const rb_experiment *exp = g->serve->exp;
@@ -186,7 +188,7 @@ static int write_rank_experiment(rank_group *g, const char *path)
     }
     rb_ini_writer w;
     ini_writer_init(&w, f);
-    /* every [experiment] setting of the run (config/settings.c) */
+    /* every [experiment] setting of the run, named "rank" */
     settings_write(&w, exp, "rank", 1);
     g->local_index = xmalloc((sweep->n_configs ? sweep->n_configs : 1) * sizeof *g->local_index);
     size_t local = 0;

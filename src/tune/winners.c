@@ -214,9 +214,9 @@ int tuned_experiment_write(FILE *out, const char *path, const rb_tuner *t,
     char *line = xasprintf("The winners of `redbench tune -c %s`, one run each.", exp->path);
     ini_write_comment(w, line);
     free(line);
-    /* every setting it was tuned under, so that the re-run measures the
-     * same way, but `output`: the tuned file writes no result over the
-     * sweep's */
+    /* every setting the search ran under, so that a re-run measures the
+     * same way; all but `output`, so that running the tuned file does not
+     * write over the sweep's results */
     char *name = tuned_name(exp->name ? exp->name : "", w->longest);
     settings_write(w, exp, name, 0);
     free(name);
