@@ -447,8 +447,8 @@ int setting_text(const rb_setting_spec *s, const rb_experiment *exp, char *buf, 
     return 0;
 }
 
-int settings_write(rb_ini_writer *w, const rb_experiment *exp, const char *name,
-                   int with_output)
+void settings_write(rb_ini_writer *w, const rb_experiment *exp, const char *name,
+                    int with_output)
 {
     char value[8192];
     ini_write_section(w, "experiment");
@@ -461,7 +461,6 @@ int settings_write(rb_ini_writer *w, const rb_experiment *exp, const char *name,
         else if (setting_text(s, exp, value, sizeof value))
             ini_write_key(w, s->name, value, RB_INI_TEXT);
     }
-    return w->failed ? -1 : 0;
 }
 
 char *setting_help(const rb_setting_spec *s)

@@ -102,9 +102,9 @@ const rb_setting_spec *const *settings_in_results(size_t *count);
 /* The [experiment] section that sets every key to exp's value, through
  * the INI writer (base/ini_writer.h): `name` (unless NULL) standing for
  * exp->name, `output` left out unless with_output. Read back, it gives the
- * same settings. 0, or -1 with the writer's error. */
-int settings_write(rb_ini_writer *w, const rb_experiment *exp, const char *name,
-                   int with_output);
+ * same settings; a refusal is the writer's (w->failed, w->error). */
+void settings_write(rb_ini_writer *w, const rb_experiment *exp, const char *name,
+                    int with_output);
 
 /* "HELP; valid: VALUES; default: DEFAULT": what --help and the manual page
  * say of a key. Newly allocated. */

@@ -192,7 +192,7 @@ static int write_rank_experiment(rank_group *g, const char *path)
     settings_write(&w, exp, "rank", 1);
     g->local_index = xmalloc((sweep->n_configs ? sweep->n_configs : 1) * sizeof *g->local_index);
     size_t local = 0;
-    for (size_t j = 0; j < sweep->n_configs && !w.failed; j++) {
+    for (size_t j = 0; j < sweep->n_configs; j++) {
         const rb_configuration *cfg = &sweep->configs[j];
         g->local_index[j] = SIZE_MAX;
         if (cfg->plugin != g->cfg->plugin || (cfg->ranks ? cfg->ranks : 1) != g->n)
@@ -209,15 +209,10 @@ static int write_rank_experiment(rank_group *g, const char *path)
             ini_write_key(&w, cfg->params[k].name, cfg->params[k].text, RB_INI_WORD);
     }
     const int closed = fclose(f);
-    if (w.failed) {
-        group_fail(g, "cannot write the ranks' experiment file %s: %s", path, w.error);
-        return -1;
-    }
-    if (closed != 0) {
-        group_fail(g, "cannot write the ranks' experiment file %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    const char *why = w.failed ? w.error : closed != 0 ? strerror(errno) : NULL;
+    if (why)
+        group_fail(g, "cannot write the ranks' experiment file %s: %s", path, why);
+    return why ? -1 : 0;
 }
 
 /* The variables by which a launcher tells its processes their place (Open
