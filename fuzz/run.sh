@@ -39,9 +39,13 @@ build_one() { # build_one NAME SOURCE
   $CLANG $flags -fsanitize=fuzzer "$2" "$work"/obj/*.o $libs -o "$work/$1" 2>"$work/$1.build.log" ||
     { echo "fuzz: building $1 failed:"; tail -n 30 "$work/$1.build.log"; return 1; }
 }
-build_one fuzz_experiment "$srcdir/fuzz/fuzz_experiment.c" || exit 2
-build_one fuzz_descriptor "$srcdir/fuzz/fuzz_descriptor.c" || exit 2
-build_one fuzz_results "$srcdir/fuzz/fuzz_results.c" || exit 2
+# The three harnesses are linked side by side, as they run.
+build_one fuzz_experiment "$srcdir/fuzz/fuzz_experiment.c" & b1=$!
+build_one fuzz_descriptor "$srcdir/fuzz/fuzz_descriptor.c" & b2=$!
+build_one fuzz_results "$srcdir/fuzz/fuzz_results.c" & b3=$!
+built=0
+for b in $b1 $b2 $b3; do wait "$b" || built=2; done
+[ $built -eq 0 ] || exit 2
 # shellcheck disable=SC2086
 $CLANG -std=gnu11 -g -O1 -fPIC -shared -I"$srcdir/sdk" "$srcdir/fuzz/fuzz_plugin.c" \
   -o "$work/fuzz-plugin.so" || exit 2

@@ -18,6 +18,8 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -174,6 +176,16 @@ static struct addrinfo *resolve(const char *hostport, int passive)
     return res;
 }
 
+void hub_no_delay(int fd)
+{
+    int on = 1;
+    struct sockaddr_storage addr;
+    socklen_t size = sizeof addr;
+    if (getsockname(fd, (struct sockaddr *)&addr, &size) == 0 &&
+        (addr.ss_family == AF_INET || addr.ss_family == AF_INET6))
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
+
 int hub_connect(const char *address)
 {
     if (strncmp(address, "unix:", 5) == 0) {
@@ -201,6 +213,8 @@ int hub_connect(const char *address)
     }
     if (res)
         freeaddrinfo(res);
+    if (fd >= 0)
+        hub_no_delay(fd);
     return fd;
 }
 
@@ -260,6 +274,7 @@ static int meet_the_others(const char *address, uint32_t size)
         int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             continue;
+        hub_no_delay(fd);
         hub_msg m;
         pfd = (struct pollfd){.fd = fd, .events = POLLIN};
         if (poll(&pfd, 1, 10000) <= 0 || read_full(fd, &m, sizeof m) != 0 ||

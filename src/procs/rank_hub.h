@@ -75,7 +75,13 @@ void hub_stop(void);
  * host of REDBENCH_LEADER (TCP, a free port), or "" for a local socket. */
 const char *hub_leader_host(void);
 
-/* A stream socket connected to "unix:PATH" or "tcp:HOST:PORT", or -1. */
+/* A stream socket connected to "unix:PATH" or "tcp:HOST:PORT", or -1
+ * (a TCP one sends at once: see hub_no_delay). */
 int hub_connect(const char *address);
+
+/* Turns Nagle's algorithm off on `fd` when it is a TCP socket (a local one
+ * is left as it is): a message is its header and its body, two writes, and
+ * the body would otherwise wait for the header's acknowledgement. */
+void hub_no_delay(int fd);
 
 #endif

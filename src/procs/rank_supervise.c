@@ -22,6 +22,7 @@
 #include "base/names.h"
 #include "base/util.h"
 #include "procs/isolate.h"
+#include "procs/rank_hub.h"
 #include "procs/rank_link.h"
 #include "procs/row_wire.h"
 
@@ -307,6 +308,7 @@ static void accept_rank(rank_group *g)
     int fd = accept4(g->listen_fd, NULL, NULL, SOCK_CLOEXEC);
     if (fd < 0)
         return;
+    hub_no_delay(fd);
     rank_header h;
     int32_t hello[2]; /* rank, process */
     uint32_t rank = 0;

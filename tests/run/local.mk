@@ -39,6 +39,7 @@
 #                  paid once per group; a fault ends the group; half-group
 #                  (a group_open without group_close) refused
 #   test_ranks.sh  exchange-sum on 1, 2 and 4 ranks, each fault in its row
+#   test_hub_socket  the ranks' TCP sockets send at once (TCP_NODELAY)
 #   test_progress.sh  the progress of a run on standard error
 #   test_provenance.sh  the provenance a real run records in its JSON
 # The robustness tests and test_timing are among the slowest of the suite:
@@ -297,6 +298,10 @@ EXTRA_DIST += tests/run/test_judge.sh tests/run/test_gpu_judge.sh tests/run/judg
 	tests/run/judge/pattern-tail.cu tests/run/judge/pattern-no-reset.cu
 check_PROGRAMS += tests/run/test_probe
 tests_run_test_probe_SOURCES = tests/run/test_probe.c
+# the ranks' sockets send a message's two writes at once
+TESTS += tests/run/test_hub_socket
+check_PROGRAMS += tests/run/test_hub_socket
+tests_run_test_hub_socket_SOURCES = tests/run/test_hub_socket.c
 
 check_LTLIBRARIES += tests/run/ranks/exchange-sum.la tests/run/ranks/slow-setup.la \
 	tests/run/ranks/half-group.la
