@@ -85,16 +85,18 @@ INI
   ;;
   test)
   date -u +%FT%TZ > $OUT/test-start.txt
-  RB_GPU_TEST_LARGE=0 timeout 150 make -j16 check TESTS=tests/packs/cuda/test_gpu_repro.sh > $OUT/test-make.txt 2>&1
+  cccl=; [ -d /tmp/cccl ] && cccl="-I/tmp/cccl/cub -I/tmp/cccl/libcudacxx/include -I/tmp/cccl/thrust"
+  RB_GPU_TEST_LARGE=0 timeout 150 make -j16 check TESTS=tests/packs/cuda/test_gpu_repro.sh \
+    CUDA_CCCL_FLAGS="$cccl" > $OUT/test-make.txt 2>&1
   echo "test rc=$? $(( $(date +%s) - t0 )) s"
   cp tests/packs/cuda/test_gpu_repro.log $OUT/ 2>/dev/null; cat tests/packs/cuda/test_gpu_repro.log 2>/dev/null | tail -15
   ;;
   speed)
   date -u +%FT%TZ > $OUT/speed-device-start.txt
-  timeout -s INT -k 20 150 ./redbench -c docs/results/h200/speed.ini -o $OUT/device.json > $OUT/device.txt 2>&1
+  timeout -s INT -k 20 150 ./redbench -c $top/docs/results/h200/speed.ini -o $OUT/device.json > $OUT/device.txt 2>&1
   echo "speed device rc=$? $(( $(date +%s) - t0 )) s"
   xz -f $OUT/device.json
-  sed 's/^timing = device/timing = graph/' docs/results/h200/speed.ini > graph.ini
+  sed 's/^timing = device/timing = graph/' $top/docs/results/h200/speed.ini > graph.ini
   date -u +%FT%TZ > $OUT/speed-graph-start.txt
   timeout -s INT -k 20 150 ./redbench -c graph.ini -o $OUT/graph.json > $OUT/graph.txt 2>&1
   echo "speed graph rc=$? $(( $(date +%s) - t0 )) s"

@@ -13,6 +13,9 @@ EXTRA_DIST += tests/packs/cuda/test_gpu_correct.sh tests/packs/cuda/test_gpu_san
 	tests/packs/cuda/repro-twin.cu tests/packs/cuda/test_gpu_shaped.sh \
 	tests/packs/cuda/rows-twin.cu tests/packs/cuda/columns-twin.cu \
 	tests/packs/cuda/segmented-twin.cu tests/packs/cuda/cub-deterministic-twin.cu
+# test_gpu_repro.sh builds cub-deterministic's twin with the CCCL the
+# pack's plugin was built with (plugins/cuda/local.mk's CUDA_CCCL_FLAGS).
+AM_TESTS_ENVIRONMENT += CUDA_CCCL_FLAGS='$(CUDA_CCCL_FLAGS)'; export CUDA_CCCL_FLAGS;
 if BUILD_CUDA
 TESTS += tests/packs/cuda/test_gpu_correct.sh tests/packs/cuda/test_gpu_sanitize.sh \
 	tests/packs/cuda/test_cuda_linkage.sh tests/packs/cuda/test_gpu_repro.sh \
