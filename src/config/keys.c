@@ -15,7 +15,6 @@
 #include "base/names.h"
 #include "base/units.h"
 #include "base/util.h"
-#include "config/sweep.h"
 
 /* The [data] keys, in the order of enum rb_data_key. */
 static const rb_key_spec data_rows[RB_DATA_COUNT_] = {
@@ -26,7 +25,7 @@ static const rb_key_spec data_rows[RB_DATA_COUNT_] = {
                        .initial = "f32", .from_name = dtype_from_name, .choices = dtype_choices,
                        .help = "the elements' type"},
     [RB_DATA_N] = {.section = RB_SECTION_DATA, .name = "n", .type = RB_KEY_SIZE,
-                   .initial = "1M", .min = 1, .max = (int64_t)RB_SWEEP_LARGEST_N,
+                   .initial = "1M", .min = 1, .max = (int64_t)RB_DATA_LARGEST_N,
                    .limits = "1 to 1T (2^40 elements)",
                    .help = "elements, with K, M, G, T as powers of two; a range 1K..1G gives "
                            "each power of two from 1K to 1G, 1K..1G:x4 each size 4 times the "
@@ -37,14 +36,14 @@ static const rb_key_spec data_rows[RB_DATA_COUNT_] = {
                               .choices = distribution_choices,
                               .help = "how the random input is drawn"},
     [RB_DATA_BINS] = {.section = RB_SECTION_DATA, .name = "bins", .type = RB_KEY_COUNT,
-                      .initial = "256", .min = 1, .max = RB_SWEEP_LARGEST_BINS,
+                      .initial = "256", .min = 1, .max = RB_DATA_LARGEST_BINS,
                       .limits = "1 to 256", .help = "the histogram's bins"},
     [RB_DATA_RANKS] = {.section = RB_SECTION_DATA, .name = "ranks", .type = RB_KEY_COUNT,
-                       .initial = "1", .min = 1, .max = RB_SWEEP_LARGEST_RANKS,
+                       .initial = "1", .min = 1, .max = RB_DATA_LARGEST_RANKS,
                        .limits = "1 to 4096",
                        .help = "processes that reduce all their data together, one device each"},
     [RB_DATA_ROWS] = {.section = RB_SECTION_DATA, .name = "rows", .type = RB_KEY_SIZE,
-                      .initial = "1", .min = 1, .max = (int64_t)RB_SWEEP_LARGEST_ROWS,
+                      .initial = "1", .min = 1, .max = (int64_t)RB_DATA_LARGEST_ROWS,
                       .limits = "1 to 2G (2^31 rows)", .range_after_colon = 1,
                       .help = "a shaped reduction: rows of n elements, one answer per row "
                               "(axis = row) or per column"},
@@ -231,30 +230,3 @@ const char *key_item(const rb_key_spec *k, const char *item, int64_t *value, cha
     }
 }
 
-/* The text of [data] key `key` of c as an experiment file gives it back,
- * into buf; 0 where the key has no effect on c (and is left out). */
-static int data_key_text(const rb_configuration *c, enum rb_data_key key, char *buf, size_t len)
-{
-    const int shaped = sweep_is_shaped(c);
-    switch (key) {
-    case RB_DATA_OP: snprintf(buf, len, "%s", op_name(c->op)); return 1;
-    case RB_DATA_DTYPE: snprintf(buf, len, "%s", dtype_name(c->dtype)); return 1;
-    case RB_DATA_N: format_size(c->n, buf, (unsigned)len); return 1;
-    case RB_DATA_DISTRIBUTION: snprintf(buf, len, "%s", distribution_name(c->distribution)); return 1;
-    case RB_DATA_BINS: snprintf(buf, len, "%u", c->bins); return c->op == RB_OP_HISTOGRAM;
-    case RB_DATA_RANKS: snprintf(buf, len, "%u", c->ranks); return c->ranks > 1;
-    case RB_DATA_ROWS: format_size(c->rows, buf, (unsigned)len); return shaped;
-    case RB_DATA_AXIS: snprintf(buf, len, "%s", axis_name(c->axis)); return shaped;
-    case RB_DATA_LENGTHS: snprintf(buf, len, "%s", lengths_name(c->lengths)); return shaped;
-    case RB_DATA_COUNT_: break;
-    }
-    return 0;
-}
-
-void data_keys_write(rb_ini_writer *w, const rb_configuration *c)
-{
-    char text[64];
-    for (int k = 0; k < RB_DATA_COUNT_; k++)
-        if (data_key_text(c, (enum rb_data_key)k, text, sizeof text))
-            ini_write_key(w, data_rows[k].name, text, RB_INI_WORD);
-}

@@ -8,7 +8,7 @@
  * sweep (config/sweep.c), --help, the manual page and the bash completion
  * (cli/option_table.c) read these rows; the experiment files redbench
  * writes (the tuned one, the ranks') write a configuration's [data] keys
- * from them (data_keys_write). */
+ * by their names (config/sweep.c, data_keys_write). */
 #ifndef RB_KEYS_H
 #define RB_KEYS_H
 
@@ -17,10 +17,7 @@
 
 #include <redbench/plugin.h>
 
-#include "base/ini_writer.h"
 #include "config/settings.h"
-
-struct rb_configuration;
 
 /* The section a key is written in. */
 enum rb_key_section {
@@ -43,6 +40,13 @@ enum rb_key_type {
     RB_KEY_UNKNOWN  /* a parameter of a type the host does not know: nothing
                        is valid (`declared` says which) */
 };
+
+/* The [data] keys' limits, from 1: n (2^40 elements), bins, ranks, rows.
+ * A results file is held to the same (results/read_fields.c). */
+#define RB_DATA_LARGEST_N (UINT64_C(1) << 40)
+#define RB_DATA_LARGEST_BINS 256
+#define RB_DATA_LARGEST_RANKS 4096
+#define RB_DATA_LARGEST_ROWS (UINT64_C(1) << 31)
 
 /* The [data] keys, in the order of the rows (and of a run's axes). */
 enum rb_data_key {
@@ -91,12 +95,6 @@ rb_key_spec keys_from_param(const rb_param_spec *param);
  * BOOL). Returns NULL when it is valid (with *text its normalized form,
  * newly allocated), or what is wrong with it ("is out of range"). */
 const char *key_item(const rb_key_spec *k, const char *item, int64_t *value, char **text);
-
-/* The [data] keys of configuration c, in the table's order, as `key =
- * value` lines through the INI writer, so that a [run NAME] section of
- * them reads back as c's data: those without effect on c left out (bins
- * but for a histogram, ranks = 1, the shape of one reduction). */
-void data_keys_write(rb_ini_writer *w, const struct rb_configuration *c);
 
 /* The valid values of a row, as messages and the help say them. Newly
  * allocated. */

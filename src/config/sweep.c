@@ -5,7 +5,8 @@
  * 1K..1G:x4) is the sizes it spans. A parameter set for every run by a
  * plain -D goes to the runs whose plugin has it, with a warning naming the
  * others. All values are checked, and the size of the sweep counted,
- * before anything is allocated for it. */
+ * before anything is allocated for it. The way back: a configuration's
+ * [data] keys as an experiment file gives them (data_keys_write). */
 #include "config/sweep.h"
 
 #include <inttypes.h>
@@ -131,7 +132,7 @@ static int range_end(rb_experiment *exp, int line, const char *item, const char 
                       end, why);
         return -1;
     }
-    if (*out < 1 || *out > RB_SWEEP_LARGEST_N) {
+    if (*out < 1 || *out > RB_DATA_LARGEST_N) {
         setting_error(exp, line, "n = %s: '%s' is out of range; valid: 1 to 1T (2^40 elements)",
                       item, end);
         return -1;
@@ -297,7 +298,7 @@ static void check_shapes(rb_experiment *exp, const run_plan *plan)
     else if (column && ragged)
         setting_error(exp, line, "lengths = ragged takes axis = row (ragged rows have no "
                       "columns), but [run %s] has axis = column", plan->run->name);
-    else if ((uint64_t)most_rows > RB_SWEEP_LARGEST_N / (uint64_t)axis_largest(plan->data[RB_DATA_N]))
+    else if ((uint64_t)most_rows > RB_DATA_LARGEST_N / (uint64_t)axis_largest(plan->data[RB_DATA_N]))
         setting_error(exp, line, "rows = %s with n up to %" PRId64 ": rows x n is past 2^40 "
                       "elements, the most an input holds", rows->setting ? rows->setting->text
                       : "1", axis_largest(plan->data[RB_DATA_N]));
@@ -839,4 +840,34 @@ void sweep_shape_text(const rb_configuration *cfg, char *buf, size_t len)
     format_size(cfg->rows, rows, sizeof rows);
     snprintf(buf, len, " rows=%s%s%s", rows, cfg->axis == RB_AXIS_COLUMN ? " axis=column" : "",
              cfg->lengths == RB_LENGTHS_RAGGED ? " lengths=ragged" : "");
+}
+
+/* The text of [data] key `key` of c as an experiment file gives it back,
+ * into buf; 0 where the key has no effect on c (and is left out). */
+static int data_key_text(const rb_configuration *c, enum rb_data_key key, char *buf, size_t len)
+{
+    const int shaped = sweep_is_shaped(c);
+    switch (key) {
+    case RB_DATA_OP: snprintf(buf, len, "%s", op_name(c->op)); return 1;
+    case RB_DATA_DTYPE: snprintf(buf, len, "%s", dtype_name(c->dtype)); return 1;
+    case RB_DATA_N: format_size(c->n, buf, (unsigned)len); return 1;
+    case RB_DATA_DISTRIBUTION: snprintf(buf, len, "%s", distribution_name(c->distribution)); return 1;
+    case RB_DATA_BINS: snprintf(buf, len, "%u", c->bins); return c->op == RB_OP_HISTOGRAM;
+    case RB_DATA_RANKS: snprintf(buf, len, "%u", c->ranks); return c->ranks > 1;
+    case RB_DATA_ROWS: format_size(c->rows, buf, (unsigned)len); return shaped;
+    case RB_DATA_AXIS: snprintf(buf, len, "%s", axis_name(c->axis)); return shaped;
+    case RB_DATA_LENGTHS: snprintf(buf, len, "%s", lengths_name(c->lengths)); return shaped;
+    case RB_DATA_COUNT_: break;
+    }
+    return 0;
+}
+
+void data_keys_write(rb_ini_writer *w, const rb_configuration *c)
+{
+    char text[64];
+    size_t n = 0;
+    const rb_key_spec *rows = keys_of(RB_SECTION_DATA, &n);
+    for (size_t k = 0; k < n; k++)
+        if (data_key_text(c, (enum rb_data_key)k, text, sizeof text))
+            ini_write_key(w, rows[k].name, text, RB_INI_WORD);
 }

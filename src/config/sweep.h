@@ -10,18 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/ini_writer.h"
 #include "config/experiment.h"
+#include "config/keys.h"
 #include "host/registry.h"
 
 /* Refuse sweeps larger than this, before anything runs. */
 #define RB_SWEEP_MAX_CONFIGS 100000
 
-/* The data keys' limits, from 1: n (2^40 elements), bins, ranks. A
- * results file is held to the same (results/read.c). */
-#define RB_SWEEP_LARGEST_N (UINT64_C(1) << 40)
-#define RB_SWEEP_LARGEST_BINS 256
-#define RB_SWEEP_LARGEST_RANKS 4096
-#define RB_SWEEP_LARGEST_ROWS (UINT64_C(1) << 31)
 
 typedef struct rb_configuration {
     size_t index;                  /* 0-based position in the sweep */
@@ -92,5 +88,13 @@ void sweep_shape_text(const rb_configuration *cfg, char *buf, size_t len);
  * dtype, distribution, bins, ranks, axis, lengths, rows, then n. Negative, 0 (the same data)
  * or positive, as qsort's comparisons. */
 int sweep_data_order(const rb_configuration *a, const rb_configuration *b);
+
+/* The [data] keys of configuration c, in the key table's order
+ * (config/keys.h), as `key = value` lines through the INI writer, so that a
+ * [run NAME] section of them reads back as c's data: those without effect
+ * on c left out (bins but for a histogram, ranks = 1, the shape of one
+ * reduction). The tuned experiment and the ranks' experiment file write
+ * their configurations with it. */
+void data_keys_write(rb_ini_writer *w, const rb_configuration *c);
 
 #endif

@@ -53,6 +53,7 @@
 #include "base/descriptors.h"
 #include "base/names.h"
 #include "base/util.h"
+#include "config/keys.h"
 #include "config/sweep.h"
 #include "host/registry.h"
 #include "procs/rank_hub.h"
@@ -87,7 +88,7 @@ static shared_page *worker_page;
 static int worker_fd = -1;
 /* The most hub sockets a worker keeps (a launcher of this many processes,
  * and its helper). */
-#define ISOLATE_HUB_FDS_MAX (RB_SWEEP_LARGEST_RANKS + 1)
+#define ISOLATE_HUB_FDS_MAX (RB_DATA_LARGEST_RANKS + 1)
 static int worker_preparing; /* the kind of step the parent's clock times */
 static int worker_threads = -1; /* threads when the configuration's init began */
 

@@ -37,7 +37,7 @@
 #include "base/diag.h"
 #include "base/names.h"
 #include "base/util.h"
-#include "config/keys.h"
+#include "config/sweep.h"
 #include "config/settings.h"
 #include "procs/isolate.h"
 #include "procs/rank_hub.h"

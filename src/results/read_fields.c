@@ -14,6 +14,7 @@
 
 #include "base/names.h"
 #include "base/util.h"
+#include "config/keys.h"
 #include "config/sweep.h"
 
 const char *fill_keep(rb_row_fill *f, const char *text)
@@ -208,13 +209,13 @@ int fill_distribution(rb_row_fill *f, const rb_value *v, const json_value *j)
 }
 
 /* The shape (absent: the one reduction of n elements), held to the
- * experiment file's limits (config/sweep.h). */
+ * experiment file's limits (config/keys.h). */
 int fill_rows(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    if (known(v) && (v->u < 1 || v->u > RB_SWEEP_LARGEST_ROWS))
+    if (known(v) && (v->u < 1 || v->u > RB_DATA_LARGEST_ROWS))
         return why(f, "is %llu; valid: rows from 1 to %llu, as an experiment file allows",
-                   (unsigned long long)v->u, (unsigned long long)RB_SWEEP_LARGEST_ROWS);
+                   (unsigned long long)v->u, (unsigned long long)RB_DATA_LARGEST_ROWS);
     f->config->rows = known(v) ? v->u : 1;
     return 0;
 }
@@ -233,7 +234,7 @@ int fill_lengths(rb_row_fill *f, const rb_value *v, const json_value *j)
 }
 
 /* A data key's whole number, held to the experiment file's limits
- * (config/sweep.h): from 1 to `largest`. */
+ * (config/keys.h): from 1 to `largest`. */
 static int data_count(rb_row_fill *f, const rb_value *v, uint64_t largest, const char *what)
 {
     if (known(v) && (v->u < 1 || v->u > largest))
@@ -245,7 +246,7 @@ static int data_count(rb_row_fill *f, const rb_value *v, uint64_t largest, const
 int fill_n(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    if (data_count(f, v, RB_SWEEP_LARGEST_N, "elements") != 0)
+    if (data_count(f, v, RB_DATA_LARGEST_N, "elements") != 0)
         return -1;
     f->config->n = v->u;
     return 0;
@@ -254,7 +255,7 @@ int fill_n(rb_row_fill *f, const rb_value *v, const json_value *j)
 int fill_bins(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    if (data_count(f, v, RB_SWEEP_LARGEST_BINS, "histogram bins") != 0)
+    if (data_count(f, v, RB_DATA_LARGEST_BINS, "histogram bins") != 0)
         return -1;
     f->config->bins = known(v) ? (uint32_t)v->u : 256;
     return 0;
@@ -411,14 +412,14 @@ int fill_rank_energy(rb_row_fill *f, const rb_value *v, const json_value *j)
         target = known(v) ? (__typeof__(target))v->u : (fallback);                            \
         return 0;                                                                             \
     }
-FILL_RANK(slowest_rank, f->row->slowest_rank, RB_SWEEP_LARGEST_RANKS - 1, 0)
-FILL_RANK(fastest_rank, f->row->fastest_rank, RB_SWEEP_LARGEST_RANKS - 1, 0)
-FILL_RANK(wrong_ranks, f->row->wrong_ranks, RB_SWEEP_LARGEST_RANKS, 0)
+FILL_RANK(slowest_rank, f->row->slowest_rank, RB_DATA_LARGEST_RANKS - 1, 0)
+FILL_RANK(fastest_rank, f->row->fastest_rank, RB_DATA_LARGEST_RANKS - 1, 0)
+FILL_RANK(wrong_ranks, f->row->wrong_ranks, RB_DATA_LARGEST_RANKS, 0)
 
 int fill_ranks(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    if (data_count(f, v, RB_SWEEP_LARGEST_RANKS, "ranks") != 0)
+    if (data_count(f, v, RB_DATA_LARGEST_RANKS, "ranks") != 0)
         return -1;
     f->row->ranks = known(v) ? (uint32_t)v->u : 1;
     return 0;

@@ -3,7 +3,7 @@
  * and declares beside itself (the backends opened, run/devices.h; the data
  * set in use, run/dataset.h; the rank's place and slice, run/rank_slice.h;
  * the group's state, run/group_state.h; the vector answers,
- * run/vector_answer.h; the shape, whose part is declared here), and the
+ * run/vector_answer.h; the shape, run/shape.h), and the
  * steps each file provides to run/runner.c, which runs the sweep:
  *   run/on_device.c one configuration on this process's device
  *   run/devices.c   the backends and devices opened, their measured peaks
@@ -34,31 +34,9 @@
 #include "run/rank_slice.h"
 #include "run/reference.h"
 #include "run/runner.h"
+#include "run/shape.h"
 #include "run/vector_answer.h"
 
-
-
-/* The shape of a data set (run/shape.c): what it was made for, the ragged
- * offsets on the host and the device, every answer's reference, and the
- * buffers offered to verify. */
-typedef struct shape_state {
-    int made;
-    uint64_t rows, cols, seed;
-    int axis, lengths, dtype, distribution, op;
-    uint64_t n_answers;
-    uint64_t *offsets;              /* ragged: rows + 1; else NULL */
-    void *device_offsets;           /* their copy in the backend's memory */
-    const open_backend *device_owner;
-    double *want_f;                 /* floating answers' references */
-    int64_t *want_i;                /* integer answers' references */
-    double *abs_sum;                /* sums: sum |x| of each answer */
-    uint64_t *want_index;           /* argmax: the first index of the maximum */
-    void *answers;                  /* offered to verify */
-    uint64_t *indices;
-    uint64_t cap_answers;
-    void *probe_data;               /* the probes' input on the host: zeros
-                                       but for the last probe's plants */
-} shape_state;
 
 typedef struct runner runner;
 

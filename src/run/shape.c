@@ -32,6 +32,7 @@
 #include "procs/isolate.h"
 #include "run/plugin_gate.h"
 #include "run/reference.h"
+#include "run/runner_state.h"
 
 /* ---- the shape ---------------------------------------------------------- */
 

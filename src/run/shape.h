@@ -16,7 +16,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/runner_state.h"
+#include <redbench/plugin.h>
+
+#include "config/sweep.h"
+#include "host/services.h"
+#include "results/rows.h"
+#include "run/devices.h"
+
+typedef struct runner runner;
+
+/* The shape of a data set (run/shape.c): what it was made for, the ragged
+ * offsets on the host and the device, every answer's reference, and the
+ * buffers offered to verify. */
+typedef struct shape_state {
+    int made;
+    uint64_t rows, cols, seed;
+    int axis, lengths, dtype, distribution, op;
+    uint64_t n_answers;
+    uint64_t *offsets;              /* ragged: rows + 1; else NULL */
+    void *device_offsets;           /* their copy in the backend's memory */
+    const open_backend *device_owner;
+    double *want_f;                 /* floating answers' references */
+    int64_t *want_i;                /* integer answers' references */
+    double *abs_sum;                /* sums: sum |x| of each answer */
+    uint64_t *want_index;           /* argmax: the first index of the maximum */
+    void *answers;                  /* offered to verify */
+    uint64_t *indices;
+    uint64_t cap_answers;
+    void *probe_data;               /* the probes' input on the host: zeros
+                                       but for the last probe's plants */
+} shape_state;
 
 /* Makes the shape of `cfg` current after its input is made: the offsets
  * (ragged), their copy on the device, the reference of every answer.

@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "base/names.h"
 #include "base/util.h"
+#include "config/keys.h"
 #include "config/sweep.h"
 
 void dispatch_free(rb_dispatch *d)
@@ -192,9 +193,9 @@ int dispatch_from_map(const char *path, const json_value *doc, rb_dispatch *out)
         e->ranks = (uint32_t)ranks;
         /* the shape: absent in a map of unshaped reductions */
         e->rows = map_count(path, w, k, "rows", 0, 1, &failed);
-        if (!failed && (e->rows < 1 || e->rows > RB_SWEEP_LARGEST_ROWS)) {
+        if (!failed && (e->rows < 1 || e->rows > RB_DATA_LARGEST_ROWS)) {
             diag_at(path, json_get(w, "rows")->line, "winners[%zu]: 'rows' must be 1 to %" PRIu64,
-                    k, RB_SWEEP_LARGEST_ROWS);
+                    k, RB_DATA_LARGEST_ROWS);
             failed = 1;
         }
         e->axis = xstrdup(map_word(path, w, k, "axis", axis_name(RB_AXIS_ROW), axis_from_name,

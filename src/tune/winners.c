@@ -16,7 +16,7 @@
 #include "base/safe_file.h"
 #include "base/units.h"
 #include "base/util.h"
-#include "config/keys.h"
+#include "config/sweep.h"
 #include "config/settings.h"
 #include "host/registry.h"
 #include "results/fields.h"
