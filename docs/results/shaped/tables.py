@@ -5,9 +5,15 @@
 # segmented reduce (cuda/segmented) and redbench's best other strategy,
 # their ratio, the winner and its share of the measured peak; then the
 # issue's targets (best/CUB at least 1.0 in every cell, median at least
-# 1.5; 85% of the measured peak in every cell of 256 MiB or more). A later
+# 1.5; 85% of the measured peak in every cell of 256 MiB or more), and the
+# most best/CUB could be in each cell: CUB's time over the larger of the
+# launch floor (the run `floor` of conf/shaped.ini where the files have it,
+# else FLOOR_US: default 3.26 us, the one-element call of
+# docs/results/h100-1207.md's speed run) and the cell's bytes at the
+# measured peak, with the
+# median of those bounds, which no strategy's median cell can pass. A later
 # file's row replaces an earlier one's of the same configuration.
-import json, lzma, statistics, sys
+import json, lzma, os, statistics, sys
 
 def load(p):
     o = lzma.open if p.endswith('.xz') else open
@@ -29,9 +35,18 @@ def short(r):
         s += ' b%s' % p['block']
     return s
 
-rows = {}
+floor_ns = float(os.environ.get('FLOOR_US', '3.26')) * 1000
+rows, peak = {}, {}
 for path in sys.argv[1:]:
-    for r in load(path)['results']:
+    d = load(path)
+    for dev in d.get('devices', []):
+        if dev.get('measured_peak_gbs'):
+            peak[dev.get('backend')] = dev['measured_peak_gbs']
+    for r in d['results']:
+        if r['run'] == 'floor':
+            if r['status'] == 'ok':
+                floor_ns = r['median_ns']
+            continue
         key = (r['run'], r.get('params_text'), r['op'], r['dtype'], r.get('rows') or 1, r['n'],
                r.get('axis') or 'row')
         rows[key] = r
@@ -48,7 +63,7 @@ for axis in ('row', 'column'):
     print('\n%s axis: best/CUB (winner, %% of measured peak)\n' % axis)
     print('| rows \\ n | ' + ' | '.join(size(n) for n in ns) + ' |')
     print('|---|' + '--:|' * len(ns))
-    ratios, short_cells = [], []
+    ratios, short_cells, bounds = [], [], []
     for nr in rs:
         line = []
         for n in ns:
@@ -69,6 +84,9 @@ for axis in ('row', 'column'):
             if cub:
                 ratio = cub[0]['median_ns'] / b['median_ns']
                 ratios.append((ratio, '%s x %s' % (size(nr), size(n))))
+                if peak.get('cuda'):
+                    at_peak = nr * n * 4 / peak['cuda']  # bytes / (GB/s) = ns
+                    bounds.append(cub[0]['median_ns'] / max(floor_ns, at_peak))
                 text = ('%.3fx' if ratio < 1 else '%.2fx') % ratio
                 line.append(('**%s**' if ratio < 1 else '%s') % text + ' (%s, %.0f%%)' % (short(b), pct))
             else:
@@ -82,3 +100,7 @@ for axis in ('row', 'column'):
                  (': ' + ', '.join('%s %.3fx' % (c, r) for r, c in below)) if below else ''))
     print('cells of 256 MiB or more below 85%% of the measured peak: %s'
           % (', '.join(short_cells) if short_cells else 'none'))
+    if bounds:
+        print('the most best/CUB can be (CUB over the larger of a %.2f us call and the bytes at the '
+              'measured peak): below 1.5x in %d of %d cells, median %.2fx'
+              % (floor_ns / 1000, sum(b < 1.5 for b in bounds), len(bounds), statistics.median(bounds)))
