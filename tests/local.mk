@@ -79,6 +79,7 @@ include tests/packs/vulkan/local.mk
 include tests/packs/mpi/local.mk
 include tests/sdk/local.mk
 include tests/run/local.mk
+include tests/procs/local.mk
 include tests/compare/local.mk
 include tests/report/local.mk
 include tests/history/local.mk

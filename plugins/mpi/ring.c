@@ -5,7 +5,7 @@
  * reduced chunks around. Each rank then reduces the result to the answer
  * (or, with `result = vector`, hands the vector to the host).
  * The bug it is most likely to have: a chunk boundary off by one, when n is
- * not a multiple of r (tests/run/ranks cover odd n). */
+ * not a multiple of r (tests/procs/ranks cover odd n). */
 #include "mpi_pack.h"
 
 static const rb_param_spec params[] = {MPI_PACK_PARAM_RESULT};

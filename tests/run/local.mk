@@ -17,9 +17,6 @@
 #              test_gpu_judge.sh where there is a GPU (buggy.cu,
 #              onepass-tail.cu: the cuda pack's onepass, its grid rounded
 #              down; onepass-reverse.cu: its reversed calls skip slice 0)
-#   ranks/     exchange-sum.c, a cpu strategy across ranks (its partial
-#              results gathered through the host's exchange) with planted
-#              faults
 # The tests:
 #   test_limits.sh, test_interrupt.sh, test_isolation.sh, test_hostile.sh,
 #   test_gpu_isolation.sh  robustness: limits of sizes, interrupts, broken
@@ -35,11 +32,6 @@
 #   test_shaped.sh  shapes: rows, columns, ragged rows, their planted bugs
 #   test_probe, test_judge.sh, test_gpu_judge.sh  the judge's probes, and
 #              no wrong, partial, stale or remembered answer looks right
-#   test_rank_groups.sh  slow-setup (ranks/slow-setup.c): a group's set-up
-#                  paid once per group; a fault ends the group; half-group
-#                  (a group_open without group_close) refused
-#   test_ranks.sh  exchange-sum on 1, 2 and 4 ranks, each fault in its row
-#   test_hub_socket  the ranks' TCP sockets send at once (TCP_NODELAY)
 #   test_progress.sh  the progress of a run on standard error
 #   test_provenance.sh  the provenance a real run records in its JSON
 # The robustness tests and test_timing are among the slowest of the suite:
@@ -298,33 +290,6 @@ EXTRA_DIST += tests/run/test_judge.sh tests/run/test_gpu_judge.sh tests/run/judg
 	tests/run/judge/pattern-tail.cu tests/run/judge/pattern-no-reset.cu
 check_PROGRAMS += tests/run/test_probe
 tests_run_test_probe_SOURCES = tests/run/test_probe.c
-# the ranks' sockets send a message's two writes at once
-TESTS += tests/run/test_hub_socket
-check_PROGRAMS += tests/run/test_hub_socket
-tests_run_test_hub_socket_SOURCES = tests/run/test_hub_socket.c
-
-check_LTLIBRARIES += tests/run/ranks/exchange-sum.la tests/run/ranks/slow-setup.la \
-	tests/run/ranks/half-group.la
-tests_run_ranks_exchange_sum_la_SOURCES = tests/run/ranks/exchange-sum.c tests/plugins/open_fds.h
-tests_run_ranks_exchange_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
-tests_run_ranks_exchange_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
-tests_run_ranks_slow_setup_la_SOURCES = tests/run/ranks/slow-setup.c
-tests_run_ranks_slow_setup_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
-tests_run_ranks_slow_setup_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
-tests_run_ranks_half_group_la_SOURCES = tests/run/ranks/half-group.c
-tests_run_ranks_half_group_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
-tests_run_ranks_half_group_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
-
-tests/run/ranks/dir.stamp: tests/run/ranks/exchange-sum.la tests/run/ranks/slow-setup.la \
-	  tests/run/ranks/half-group.la
-	$(AM_V_GEN)$(gather_plugins) tests/run/ranks/dir tests/run/ranks/exchange-sum.la \
-	  tests/run/ranks/slow-setup.la tests/run/ranks/half-group.la && touch $@
-check_DATA += tests/run/ranks/dir.stamp
-CLEANFILES += tests/run/ranks/dir.stamp tests/run/ranks/dir/*.so
-
-TESTS += tests/run/test_ranks.sh tests/run/test_rank_groups.sh
-EXTRA_DIST += tests/run/test_ranks.sh tests/run/test_rank_groups.sh
-
 TESTS += tests/run/test_progress.sh tests/run/test_provenance.sh
 EXTRA_DIST += tests/run/test_progress.sh tests/run/test_provenance.sh
 
@@ -346,7 +311,7 @@ tests_run_energy_standin_backend_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_run_energy_standin_sum_la_SOURCES = tests/run/energy/standin-sum.c
 tests_run_energy_standin_sum_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_run_energy_standin_sum_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
-tests_run_energy_standin_exchange_la_SOURCES = tests/run/ranks/exchange-sum.c tests/plugins/open_fds.h
+tests_run_energy_standin_exchange_la_SOURCES = tests/procs/ranks/exchange-sum.c tests/plugins/open_fds.h
 tests_run_energy_standin_exchange_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) \
 	-DEXCHANGE_SUM_NAME='"standin-exchange"' -DEXCHANGE_SUM_BACKEND='"standin"'
 tests_run_energy_standin_exchange_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)

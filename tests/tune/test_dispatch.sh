@@ -61,19 +61,19 @@ ok "its first entry is the fastest ok row at the smallest n ($best)" \
 { experiment_header dispatch-ranks
   printf '[data]\nop = sum\ndtype = i32\nn = 1K\nranks = 1, 2\n[run exchange]\nplugin = exchange-sum\n'
 } >"$tmp/ranks.ini"
-"$rb" -q --plugin-path "$top_builddir/tests/run/ranks/dir" -c "$tmp/ranks.ini" --format json \
+"$rb" -q --plugin-path "$top_builddir/tests/procs/ranks/dir" -c "$tmp/ranks.ini" --format json \
   -o "$tmp/ranks.json" >/dev/null 2>&1
 "$rb" dispatch "$tmp/ranks.json" >"$tmp/ranks.h" 2>"$tmp/err"
 ok "rows of 1 and 2 ranks give an entry each" \
   sh -c "grep -q '\"i32\", \"uniform\", 1u, 1024u' '$tmp/ranks.h' && grep -q '\"i32\", \"uniform\", 2u, 1024u' '$tmp/ranks.h'"
 
 # tune keeps the ranks in each data set: its map and tuned experiment
-"$rb" tune -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/ranks.ini" -m "$tmp/tuned-map.json" \
+"$rb" tune -p "$top_builddir/tests/procs/ranks/dir" -c "$tmp/ranks.ini" -m "$tmp/tuned-map.json" \
   -o "$tmp/tuned.ini" >"$tmp/tune.out" 2>&1
 is "$("$JQ" -c '[.winners[] | .ranks]' "$tmp/tuned-map.json")" "[1,2]" \
   "tune: a winner for 1 and for 2 ranks in the map"
 ok "  the tuned experiment runs the 2-rank winner on 2 ranks" \
-  sh -c "grep -q '^ranks = 2\$' '$tmp/tuned.ini' && '$rb' -p '$top_builddir/tests/run/ranks/dir' -c '$tmp/tuned.ini' --dry-run >/dev/null 2>&1"
+  sh -c "grep -q '^ranks = 2\$' '$tmp/tuned.ini' && '$rb' -p '$top_builddir/tests/procs/ranks/dir' -c '$tmp/tuned.ini' --dry-run >/dev/null 2>&1"
 "$rb" dispatch "$tmp/tuned-map.json" >"$tmp/tuned.h" 2>"$tmp/err"
 ok "  and its map makes a header with both" \
   sh -c "grep -q '\"i32\", \"uniform\", 1u, 1024u' '$tmp/tuned.h' && grep -q '\"i32\", \"uniform\", 2u, 1024u' '$tmp/tuned.h'"

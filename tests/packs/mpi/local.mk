@@ -1,7 +1,7 @@
 # tests/packs/mpi/local.mk: the mpi pack's tests. test_mpi.sh runs the pack's
 # strategies with their ranks started by mpirun, and mpi-faults.c (a plugin
 # with planted rank faults), built where configure found MPI; it also runs
-# the rank machinery's exchange-sum (tests/run/ranks/) under mpirun.
+# the rank machinery's exchange-sum (tests/procs/ranks/) under mpirun.
 if BUILD_MPI
 check_LTLIBRARIES += tests/packs/mpi/mpi-faults.la
 tests/packs/mpi/dir.stamp: tests/packs/mpi/mpi-faults.la

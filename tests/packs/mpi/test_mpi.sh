@@ -144,16 +144,16 @@ ranks = 2
 [run hub]
 plugin = exchange-sum
 INI
-mpirun --oversubscribe -np 2 "$rb" -q -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/hub.ini" \
+mpirun --oversubscribe -np 2 "$rb" -q -p "$top_builddir/tests/procs/ranks/dir" -c "$tmp/hub.ini" \
   -o "$tmp/hub.json" >"$tmp/hub.out" 2>"$tmp/hub.err"
 is "$?" 0 "mpirun -np 2 redbench: exit 0"
 is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status) \(.probes)"] | unique | join(",")' \
   "$tmp/hub.json")" "2 ok passed" "every row on the launcher's 2 processes ok and proven"
-mpirun --oversubscribe -np 3 "$rb" -q -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/hub.ini" \
+mpirun --oversubscribe -np 3 "$rb" -q -p "$top_builddir/tests/procs/ranks/dir" -c "$tmp/hub.ini" \
   -D ranks=3 -D op=sum -o "$tmp/hub3.json" >"$tmp/hub3.out" 2>"$tmp/hub3.err"
 is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status)"] | unique | join(",")' "$tmp/hub3.json")" \
   "3 ok" "mpirun -np 3: rows of 3 ranks ok"
-mpirun --oversubscribe -np 2 "$rb" -q -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/hub.ini" \
+mpirun --oversubscribe -np 2 "$rb" -q -p "$top_builddir/tests/procs/ranks/dir" -c "$tmp/hub.ini" \
   -D op=sum -D dtype=f32 -D bug=crash,none,hang,none -o "$tmp/hubf.json" \
   >"$tmp/hubf.out" 2>"$tmp/hubf.err"
 hub_status() { "$JQ" -r ".results[$1] | \"\(.status): \(.reason)\"" "$tmp/hubf.json"; }
@@ -165,7 +165,7 @@ is "$(hub_status 1 | cut -d: -f1) $(hub_status 3 | cut -d: -f1)" "ok ok" \
   "under the launcher, the rows after each fault are ok"
 port=$((20000 + $$ % 20000))
 mpirun --oversubscribe -np 2 -x REDBENCH_LEADER=127.0.0.1:$port "$rb" -q \
-  -p "$top_builddir/tests/run/ranks/dir" -c "$tmp/hub.ini" -D op=sum -o "$tmp/hubt.json" \
+  -p "$top_builddir/tests/procs/ranks/dir" -c "$tmp/hub.ini" -D op=sum -o "$tmp/hubt.json" \
   >"$tmp/hubt.out" 2>"$tmp/hubt.err"
 is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status)"] | unique | join(",")' "$tmp/hubt.json")" \
   "2 ok" "through REDBENCH_LEADER=127.0.0.1:$port (TCP, as across nodes): rows ok"

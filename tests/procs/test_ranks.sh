@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/run/test_ranks.sh: configurations run by several ranks. tests/run/ranks/
+# tests/procs/test_ranks.sh: configurations run by several ranks. tests/procs/ranks/
 # exchange-sum.c reduces each rank's slice and gathers the partial results
 # through the host; on 1, 2 and 4 ranks every row must be `ok` against the
 # reference of all ranks' data, with ranks, n_total, algbw and busbw
@@ -15,7 +15,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plugins=$top_builddir/tests/run/ranks/dir
+plugins=$top_builddir/tests/procs/ranks/dir
 plan 39
 
 cat >"$tmp/good.ini" <<INI

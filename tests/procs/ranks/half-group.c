@@ -1,4 +1,4 @@
-/* tests/run/ranks/half-group.c: broken: a strategy across ranks with a rank
+/* tests/procs/ranks/half-group.c: broken: a strategy across ranks with a rank
  * group's set-up (group_open, ABI 1.4) and no end for it (group_close
  * NULL). The host refuses it, naming both. */
 #include <stdlib.h>

@@ -1,11 +1,11 @@
-/* tests/run/ranks/slow-setup.c: a cpu strategy across ranks whose
+/* tests/procs/ranks/slow-setup.c: a cpu strategy across ranks whose
  * communicator's set-up is slow, for the tests of rank groups that stay up
  * (ABI 1.4). Its group_open sleeps a planted 0.5 s on every rank (as
  * NCCL's set-up takes about a second) and then the ranks tell each other
  * their processes through the host's exchange: that list is its
  * "communicator". Each configuration's init checks that it holds the
  * ranks' processes; run reduces the slice and gathers the partial results
- * through the exchange, as tests/run/ranks/exchange-sum.c does. On a host
+ * through the exchange, as tests/procs/ranks/exchange-sum.c does. On a host
  * without rank groups (cfg->group NULL) init does the set-up itself.
  *
  * With SLOW_SETUP_LOG set, it appends to that file one line per event:

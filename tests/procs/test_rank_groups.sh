@@ -1,16 +1,16 @@
 #!/bin/sh
-# tests/run/test_rank_groups.sh: rank groups that stay up (docs/scale-out.md).
-# tests/run/ranks/slow-setup.c sets its communicator up in group_open, with a
+# tests/procs/test_rank_groups.sh: rank groups that stay up (docs/scale-out.md).
+# tests/procs/ranks/slow-setup.c sets its communicator up in group_open, with a
 # planted 0.5 s on every rank: 24 configurations on 2 ranks must open it
 # once (one group), in well under 24 x 0.5 s, each configuration still
 # doing its own init, and close it at the end. A crashing rank fails its
 # row, naming the rank, and ends the group: the next configuration gets a
 # fresh group (a second open) and is ok. A plugin with group_open and no
-# group_close (tests/run/ranks/half-group.c) is refused, saying so.
+# group_close (tests/procs/ranks/half-group.c) is refused, saying so.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
-plugins=$top_builddir/tests/run/ranks/dir
+plugins=$top_builddir/tests/procs/ranks/dir
 plan 10
 
 cat >"$tmp/many.ini" <<INI

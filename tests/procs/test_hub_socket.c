@@ -1,4 +1,4 @@
-/* tests/run/test_hub_socket.c: the ranks' sockets (src/procs/rank_hub.c):
+/* tests/procs/test_hub_socket.c: the ranks' sockets (src/procs/rank_hub.c):
  * a TCP connection made by hub_connect, and one taken by accept with
  * hub_no_delay, send at once (TCP_NODELAY: a message's header and body are
  * two writes); a local socket is left as it is, without error. */

@@ -1,4 +1,4 @@
-/* tests/run/ranks/exchange-sum.c: a cpu strategy across ranks for the rank
+/* tests/procs/ranks/exchange-sum.c: a cpu strategy across ranks for the rank
  * machinery's tests: each rank reduces its slice, then the ranks gather
  * their partial results through the host's exchange and each combines
  * them (an all-reduce). Its `bug` parameter plants the faults a collective
