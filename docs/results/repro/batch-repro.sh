@@ -40,7 +40,7 @@ for part in ${PARTS:-repro san test speed}; do
   case $part in
   repro)
   cp conf/repro.ini $OUT/repro-twin.ini
-  printf '\n[run twin]\nplugin = repro-twin\nblock = 256, 1024\nbatch = 8\n' >> $OUT/repro-twin.ini
+  printf '\n[run twin]\nplugin = repro-twin\nblock = 256, 1024\nbatch = 8\ndistribution = signed\n' >> $OUT/repro-twin.ini
   date -u +%FT%TZ > $OUT/repro-start.txt
   timeout -s INT -k 20 200 ./redbench --plugin-path /tmp/twin -c $OUT/repro-twin.ini -o $OUT/repro.json > $OUT/repro.txt 2>&1
   echo "repro rc=$? $(( $(date +%s) - t0 )) s"
