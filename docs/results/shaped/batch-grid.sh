@@ -47,14 +47,19 @@ summary() { # RESULTS: the statuses, and the first rows that are not ok
   jq -r '"\(.wall_seconds) s: " + ([.results[] | .status] | group_by(.) | map("\(.[0]) \(length)") | join(", "))' "$1"
   jq -r '.results[] | select(.status != "ok" or .probes != "passed") | "\(.run) \(.params_text) \(.op) \(.dtype) rows=\(.rows) n=\(.n) \(.axis): \(.status) probes=\(.probes) \(.reason)"' "$1" | head -n 8
 }
+# The shortest call (docs/results/shaped/floor.ini), once, beside the grid.
+case " ${PARTS:-grid} " in *" grid"*)
+  ./redbench -q -c "$top/docs/results/shaped/floor.ini" -o "$res/floor.json" > "$res/floor.txt" 2>&1
+  echo "floor rc=$?" ;;
+esac
 for part in ${PARTS:-grid}; do
   case $part in
   grid)
     timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini -o "$res/shaped.json" > "$res/shaped.txt" 2>&1
     echo "grid rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped.json" ;;
   grid-rows|grid-columns)
-    if [ $part = grid-rows ]; then set -- -r floor -r 'segmented-[!c]*' -r 'rows-*' -r 'block-*' -r 'subwarp-*'
-    else set -- -r floor -r '*columns*'; fi
+    if [ $part = grid-rows ]; then set -- -r 'segmented-[!c]*' -r 'rows-*' -r 'block-*' -r 'subwarp-*'
+    else set -- -r '*columns*'; fi
     timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini "$@" -o "$res/shaped-${part#grid-}.json" > "$res/shaped-${part#grid-}.txt" 2>&1
     echo "$part rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped-${part#grid-}.json" ;;
   variants)

@@ -7,8 +7,8 @@
 # issue's targets (best/CUB at least 1.0 in every cell, median at least
 # 1.5; 85% of the measured peak in every cell of 256 MiB or more), and the
 # most best/CUB could be in each cell: CUB's time over the larger of the
-# launch floor (the run `floor` of conf/shaped.ini where the files have it,
-# else FLOOR_US: default 3.26 us, the one-element call of
+# launch floor (the run `floor` of docs/results/shaped/floor.ini where one of
+# the files has it: batch-grid.sh runs it beside the grid; else FLOOR_US: default 3.26 us, the one-element call of
 # docs/results/h100-1207.md's speed run) and the cell's bytes at the
 # measured peak, with the
 # median of those bounds, which no strategy's median cell can pass. A later
