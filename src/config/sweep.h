@@ -12,12 +12,10 @@
 
 #include "base/ini_writer.h"
 #include "config/experiment.h"
-#include "config/keys.h"
 #include "host/registry.h"
 
 /* Refuse sweeps larger than this, before anything runs. */
 #define RB_SWEEP_MAX_CONFIGS 100000
-
 
 typedef struct rb_configuration {
     size_t index;                  /* 0-based position in the sweep */

@@ -179,11 +179,8 @@ static struct addrinfo *resolve(const char *hostport, int passive)
 void hub_no_delay(int fd)
 {
     int on = 1;
-    struct sockaddr_storage addr;
-    socklen_t size = sizeof addr;
-    if (getsockname(fd, (struct sockaddr *)&addr, &size) == 0 &&
-        (addr.ss_family == AF_INET || addr.ss_family == AF_INET6))
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    /* refused on a local socket (EOPNOTSUPP), which stays as it was */
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
 }
 
 int hub_connect(const char *address)

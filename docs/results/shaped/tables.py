@@ -7,11 +7,11 @@
 # issue's targets (best/CUB at least 1.0 in every cell, median at least
 # 1.5; 85% of the measured peak in every cell of 256 MiB or more), and the
 # most best/CUB could be in each cell: CUB's time over the larger of the
-# launch floor (the run `floor` of docs/results/shaped/floor.ini where one of
-# the files has it: batch-grid.sh runs it beside the grid; else FLOOR_US: default 3.26 us, the one-element call of
-# docs/results/h100-1207.md's speed run) and the cell's bytes at the
-# measured peak, with the
-# median of those bounds, which no strategy's median cell can pass. A later
+# shortest call and the cell's bytes at the measured peak, with the median
+# of those bounds, which no strategy's median cell can pass. The shortest
+# call is the row of run `floor` (docs/results/shaped/floor.ini, which
+# batch-grid.sh runs beside the grid) where a file has one, else FLOOR_US
+# (default 3.26 us, docs/results/h100-1207.md's one-element call). A later
 # file's row replaces an earlier one's of the same configuration.
 import json, lzma, os, statistics, sys
 
@@ -78,14 +78,15 @@ for axis in ('row', 'column'):
                 continue
             b = min(ours, key=lambda r: r['median_ns'])
             pct = b.get('pct_measured_peak') or 0
-            big = nr * n * 4 >= 256 << 20
+            nbytes = nr * n * 4  # f32
+            big = nbytes >= 256 << 20
             if big and pct < 85:
                 short_cells.append('%s x %s at %.1f%%' % (size(nr), size(n), pct))
             if cub:
                 ratio = cub[0]['median_ns'] / b['median_ns']
                 ratios.append((ratio, '%s x %s' % (size(nr), size(n))))
                 if peak.get('cuda'):
-                    at_peak = nr * n * 4 / peak['cuda']  # bytes / (GB/s) = ns
+                    at_peak = nbytes / peak['cuda']  # bytes / (GB/s) = ns
                     bounds.append(cub[0]['median_ns'] / max(floor_ns, at_peak))
                 text = ('%.3fx' if ratio < 1 else '%.2fx') % ratio
                 line.append(('**%s**' if ratio < 1 else '%s') % text + ' (%s, %.0f%%)' % (short(b), pct))
