@@ -37,9 +37,11 @@ ok "power over the calls is the scripted 300 W (within 5%)" \
 ok "energy per call = the counter's delta / the calls = power x seconds / calls" \
   within "$(q '.results[0]|.energy_j' "$tmp/fine.json")" \
          "$(q '.results[0]|.power_w*.energy_s/.energy_calls' "$tmp/fine.json")" 1e-9
+# The mean time of the timed calls, not their median: the counter charges
+# every call of the batches, and a loaded machine's slow batches with them.
 ok "... which is average power x time per call (within 25%: back-to-back batches)" \
   within "$(q '.results[0]|.energy_j' "$tmp/fine.json")" \
-         "$(q '.results[0]|.power_w*.median_ns*1e-9' "$tmp/fine.json")" 0.25
+         "$(q '.results[0]|.power_w*.mean_ns*1e-9' "$tmp/fine.json")" 0.25
 ok "J/GB = energy per call / (n x 4 bytes / 1e9)" \
   within "$(q '.results[0].j_per_gb' "$tmp/fine.json")" \
          "$(q '.results[0].energy_j/(65536*4/1e9)' "$tmp/fine.json")" 1e-9
@@ -51,7 +53,7 @@ ok "eager timing: the energy covers the timed batches, every call of them (reps 
     .energy_calls == .reps * 2000' "$tmp/eager.json"
 ok "... and energy per call is average power x time per call (within 25%)" \
   within "$(q '.results[0]|.energy_j' "$tmp/eager.json")" \
-         "$(q '.results[0]|.power_w*.median_ns*1e-9' "$tmp/eager.json")" 0.25
+         "$(q '.results[0]|.power_w*.mean_ns*1e-9' "$tmp/eager.json")" 0.25
 
 # Single calls of microseconds with a counter moving every 50 ms: a longer
 # energy batch, said in the note; the time is still the timed calls'.
