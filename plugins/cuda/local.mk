@@ -41,13 +41,17 @@ SUFFIXES = .cu .so
 	@$(MKDIR_P) $(@D)
 	$(AM_V_GEN)$(NVCC) $(NVCC_PLUGIN_FLAGS) $(NVCCFLAGS) -o $@ $<
 
-# cub_deterministic.cu may be built against another CCCL's headers than the
-# toolkit's (CCCL 3.1 and later have determinism requirements):
+# cub_deterministic.cu and segmented.cu may be built against another
+# CCCL's headers than the toolkit's (CCCL 3.1 and later have determinism
+# requirements and fixed-size segmented reduces):
 #   make CUDA_CCCL_FLAGS="-I$CCCL/cub -I$CCCL/libcudacxx/include -I$CCCL/thrust"
 CUDA_CCCL_FLAGS =
 plugins/cuda/cub_deterministic.so: plugins/cuda/cub_deterministic.cu
 	@$(MKDIR_P) $(@D)
 	$(AM_V_GEN)$(NVCC) $(CUDA_CCCL_FLAGS) $(NVCC_PLUGIN_FLAGS) $(NVCCFLAGS) -o $@ $(srcdir)/plugins/cuda/cub_deterministic.cu
+plugins/cuda/segmented.so: plugins/cuda/segmented.cu
+	@$(MKDIR_P) $(@D)
+	$(AM_V_GEN)$(NVCC) $(CUDA_CCCL_FLAGS) $(NVCC_PLUGIN_FLAGS) $(NVCCFLAGS) -o $@ $(srcdir)/plugins/cuda/segmented.cu
 
 if BUILD_CUDA
 cudapackdir = $(pkglibdir)/cuda

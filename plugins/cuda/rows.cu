@@ -9,7 +9,11 @@
  *   blocks   `split` blocks per row (auto: enough to fill the device), each
  *            writing a partial to a workspace, and a second kernel, a warp
  *            per row, combining them (few long rows)
- * `block` is the threads per block of every strategy. Each group reads its
+ * `block` is the threads per block of every strategy. The group strategies
+ * (thread, subwarp, warp) launch a group per row (grid = rows) or one wave
+ * of the device whose groups each take every G-th row (grid = waves: no
+ * block scheduled for a handful of short rows, no last partial wave).
+ * Each group reads its
  * row with 16-byte loads from the row's first aligned address on
  * (shaped::reduce_range), so rows whose length is no multiple of 16 bytes
  * lose only their ends to single loads. f16 and bf16 are reduced in f32.
@@ -31,6 +35,10 @@ enum rows_strategy { THREAD, SUBWARP, WARP, BLOCK, BLOCKS };
 
 static const char *const strategy_words[] = {"thread", "subwarp", "warp", "block", "blocks", NULL};
 
+enum rows_grid { GRID_ROWS, GRID_WAVES };
+
+static const char *const grid_words[] = {"rows", "waves", NULL};
+
 static const rb_param_spec rows_params[] = {
     {"strategy", RB_PARAM_CHOICE, "warp", 0, 0, strategy_words, 0,
      "thread | subwarp (lanes per row) | warp | block | blocks (split blocks per row)"},
@@ -39,28 +47,36 @@ static const rb_param_spec rows_params[] = {
     {"block", RB_PARAM_INT, "256", 32, 1024, NULL, RB_PARAM_POW2, "threads per block"},
     {"split", RB_PARAM_INT, "auto", 2, 1024, NULL, RB_PARAM_AUTO,
      "strategy = blocks: blocks per row (auto: enough to fill the device)"},
+    {"grid", RB_PARAM_CHOICE, "rows", 0, 0, grid_words, 0,
+     "strategy = thread, subwarp, warp: rows (a group per row) | waves (one wave of the device, each group taking every G-th row)"},
 };
 
 /* Rows of `Lanes` lanes each (1: a thread per row; 32: a warp): group g
- * reduces row g. Lanes past the last row take nothing but join the
- * shuffles. */
+ * reduces rows g, g + stride, g + 2 stride, ... (grid = rows: stride is
+ * `rows`, and group g row g alone; grid = waves: the grid's groups). A
+ * warp goes on while its first group has a row, so that its lanes'
+ * shuffles stay together; lanes past the last row take nothing but join
+ * them. */
 template <class R, class T, int Lanes>
 __global__ void rows_group(const T *__restrict__ in, shaped::row_bounds bounds, size_t rows,
-                           typename R::answer *__restrict__ values,
+                           size_t stride, typename R::answer *__restrict__ values,
                            unsigned long long *__restrict__ indices)
 {
-    const size_t g = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / Lanes;
+    const size_t thread = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned lane = threadIdx.x % Lanes;
-    R acc = R::identity();
-    if (g < rows) {
-        unsigned long long begin, end;
-        bounds.of(g, &begin, &end);
-        shaped::reduce_range(acc, in + begin, 0, end - begin, lane, Lanes);
+    size_t g = thread / Lanes, warp_first = (thread & ~(size_t)31) / Lanes;
+    for (; warp_first < rows; g += stride, warp_first += stride) {
+        R acc = R::identity();
+        if (g < rows) {
+            unsigned long long begin, end;
+            bounds.of(g, &begin, &end);
+            shaped::reduce_range(acc, in + begin, 0, end - begin, lane, Lanes);
+        }
+        if constexpr (Lanes > 1)
+            acc = shaped::group_reduce(acc, Lanes);
+        if (lane == 0 && g < rows)
+            acc.store(values, indices, g);
     }
-    if constexpr (Lanes > 1)
-        acc = shaped::group_reduce(acc, Lanes);
-    if (lane == 0 && g < rows)
-        acc.store(values, indices, g);
 }
 
 /* `split` blocks per row (1: a block per row): block b reduces part
@@ -79,7 +95,12 @@ __global__ void rows_blocks(const T *__restrict__ in, shaped::row_bounds bounds,
     unsigned long long begin, end;
     bounds.of(r, &begin, &end);
     const unsigned long long len = end - begin;
+#ifdef ROWS_TWIN_CHUNK_DOWN
+    /* the planted bug: a part's length rounded down to whole vectors */
+    const unsigned long long chunk = len / split / V * V;
+#else
     const unsigned long long chunk = ((len + split - 1) / split + V - 1) / V * V;
+#endif
     unsigned long long from = (unsigned long long)part * chunk, to = from + chunk;
     if (from > len)
         from = len;
@@ -124,6 +145,7 @@ struct rows_state {
     unsigned lanes;  /* lanes per row: 1 (thread), 2..16, 32 (warp) */
     unsigned block;  /* threads per block */
     unsigned split;  /* blocks per row (block: 1) */
+    int grid_kind;   /* thread, subwarp, warp: GRID_ROWS or GRID_WAVES */
     unsigned grid;   /* blocks of the first kernel */
     unsigned finish_grid;
     shaped::row_bounds bounds;
@@ -134,8 +156,16 @@ struct rows_state {
 
 template <class R, class T, int Lanes> static void launch_group(rows_state *s)
 {
+    size_t stride = s->cfg->rows; /* grid = rows: one row a group */
+    if (s->grid_kind == GRID_WAVES) {
+#ifdef ROWS_TWIN_STRIDE_THREADS
+        stride = (size_t)s->grid * s->block; /* the planted bug: threads, not groups */
+#else
+        stride = (size_t)s->grid * s->block / Lanes;
+#endif
+    }
     rows_group<R, T, Lanes><<<s->grid, s->block, 0, s->stream>>>(
-        static_cast<const T *>(s->cfg->input), s->bounds, s->cfg->rows,
+        static_cast<const T *>(s->cfg->input), s->bounds, s->cfg->rows, stride,
         static_cast<typename R::answer *>(s->out.values), s->out.indices);
 }
 
@@ -213,6 +243,12 @@ static int rows_plan(rows_state *s, const rb_config *cfg)
         const int64_t split = rb_param_int(cfg, "split", 0);
         s->split = split ? (unsigned)split : auto_split(cfg, s->block);
     }
+    s->grid_kind = (int)rb_param_int(cfg, "grid", GRID_ROWS);
+    if (s->grid_kind == GRID_WAVES && !s->lanes) {
+        cfg->host->error(cfg->host, "grid = waves is the thread, subwarp and warp strategies' "
+                                    "(block and blocks: grid = rows)");
+        return RB_UNSUPPORTED;
+    }
     unsigned long long grid;
     if (s->lanes) {
         const unsigned long long per_block = s->block / s->lanes; /* rows */
@@ -221,6 +257,8 @@ static int rows_plan(rows_state *s, const rb_config *cfg)
 #else
         grid = (cfg->rows + per_block - 1) / per_block;
 #endif
+        if (s->grid_kind == GRID_WAVES)
+            grid = rb_cuda::wave_grid(cfg->device, s->block, cfg->rows, per_block);
     } else {
         grid = cfg->rows * s->split;
     }
@@ -243,10 +281,11 @@ static int rows_describe(const rb_config *cfg, rb_description *out)
     const int status = rows_plan(&s, cfg);
     if (status != RB_OK)
         return status;
+    const char *waves = s.grid_kind == GRID_WAVES ? "-waves" : "";
     switch (s.strategy) {
-    case THREAD: snprintf(out->label, sizeof out->label, "thread"); break;
-    case SUBWARP: snprintf(out->label, sizeof out->label, "subwarp-%u", s.lanes); break;
-    case WARP: snprintf(out->label, sizeof out->label, "warp"); break;
+    case THREAD: snprintf(out->label, sizeof out->label, "thread%s", waves); break;
+    case SUBWARP: snprintf(out->label, sizeof out->label, "subwarp-%u%s", s.lanes, waves); break;
+    case WARP: snprintf(out->label, sizeof out->label, "warp%s", waves); break;
     case BLOCK: snprintf(out->label, sizeof out->label, "block-%u", s.block); break;
     default: snprintf(out->label, sizeof out->label, "blocks-%ux%u", s.split, s.block); break;
     }

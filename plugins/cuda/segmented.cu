@@ -16,10 +16,15 @@
  * made relative to its row (or, for columns, the row) in verify. f16 and
  * bf16 are read through an iterator that widens each element to f32.
  *
- * variant = iterators is the above. variant = fixed would be CUB's own
- * fixed-size segments (a segment size instead of offsets): this toolkit's
- * CCCL has no such DeviceSegmentedReduce overload, so it is declined, with
- * the version, until a CCCL that has one. */
+ * variant = iterators is the above. variant = fixed is CUB's own
+ * fixed-size segments (CCCL 3.1 and later: DeviceSegmentedReduce::Reduce
+ * with a segment size instead of offsets, whose dispatch picks a thread, a
+ * warp or a block per segment by its length), for fixed rows and for
+ * columns (segments of `rows` through the same transposing iterator); it
+ * takes no offsets, so ragged rows are declined, and so is every shape
+ * where the CCCL built against is older (saying which it is). The plugin
+ * may be built against a CCCL other than the toolkit's
+ * (plugins/cuda/local.mk's CUDA_CCCL_FLAGS). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +39,13 @@
 
 #include "shaped.cuh"
 
+/* CUB's fixed-size segmented reduce: CCCL 3.1 and later. */
+#if CCCL_MAJOR_VERSION > 3 || (CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION >= 1)
+#define SEGMENTED_HAS_FIXED 1
+#else
+#define SEGMENTED_HAS_FIXED 0
+#endif
+
 #ifndef SEGMENTED_NAME
 #define SEGMENTED_NAME "segmented"
 #define SEGMENTED_SUMMARY "cub::DeviceSegmentedReduce: one segment per row or column (baseline)"
@@ -46,7 +58,7 @@ static const char *const variant_words[] = {"iterators", "fixed", NULL};
 static const rb_param_spec segmented_params[] = {
     {"variant", RB_PARAM_CHOICE, "iterators", 0, 0, variant_words, 0,
      "iterators: segments from offset iterators; fixed: CUB's fixed-size segments "
-     "(CCCL with a segment-size overload only)"},
+     "(CCCL 3.1 and later; fixed rows and columns)"},
 };
 
 typedef unsigned long long u64;
@@ -113,6 +125,7 @@ struct segmented_state {
     cudaStream_t stream;
     bool ragged;      /* segments from cfg->offsets */
     bool transposed;  /* columns */
+    bool fixed;       /* variant = fixed: CUB's fixed-size segments */
     u64 segments;     /* n_answers */
     u64 len;          /* a segment's length where fixed */
     segmented_call_fn call;
@@ -140,9 +153,12 @@ template <class T, class A, bool Transposed> static auto sequence(const segmente
         return thrust::make_transform_iterator(in, widen_to<T, A>());
 }
 
-template <class R, class T, bool Transposed, class Begin, class End>
+/* DeviceSegmentedReduce::Reduce over the segments: `bounds(...)` appends
+ * the segments' description to the call's arguments (begin and end
+ * offsets, or a fixed segment size). */
+template <class R, class T, bool Transposed, class Bounds>
 static cudaError_t segmented_reduce(segmented_state *s, void *temp, size_t *temp_bytes,
-                                    Begin begin, End end)
+                                    Bounds bounds)
 {
     typedef typename R::answer A;
     const int64_t segments = (int64_t)s->segments;
@@ -151,14 +167,18 @@ static cudaError_t segmented_reduce(segmented_state *s, void *temp, size_t *temp
         auto pairs = thrust::make_transform_iterator(
             thrust::counting_iterator<u64>(0),
             pair_at<T, A, Transposed>{{in, s->cfg->rows, s->cfg->cols}});
-        return cub::DeviceSegmentedReduce::Reduce(
-            temp, *temp_bytes, pairs, static_cast<rb_cuda::arg<A> *>(s->out), segments, begin,
-            end, argmax_fn(), rb_cuda::argmax_identity<A>(), s->stream);
+        return bounds([&](auto... segments_are) {
+            return cub::DeviceSegmentedReduce::Reduce(
+                temp, *temp_bytes, pairs, static_cast<rb_cuda::arg<A> *>(s->out), segments,
+                segments_are..., argmax_fn(), rb_cuda::argmax_identity<A>(), s->stream);
+        });
     } else {
         typedef typename R::op Op;
-        return cub::DeviceSegmentedReduce::Reduce(
-            temp, *temp_bytes, sequence<T, A, Transposed>(s), static_cast<A *>(s->out),
-            segments, begin, end, op_fn<Op>(), Op::template identity<A>(), s->stream);
+        return bounds([&](auto... segments_are) {
+            return cub::DeviceSegmentedReduce::Reduce(
+                temp, *temp_bytes, sequence<T, A, Transposed>(s), static_cast<A *>(s->out),
+                segments, segments_are..., op_fn<Op>(), Op::template identity<A>(), s->stream);
+        });
     }
 }
 
@@ -167,13 +187,26 @@ static cudaError_t segmented_call(segmented_state *s, void *temp, size_t *temp_b
 {
     if constexpr (Ragged) {
         const u64 *offsets = static_cast<const u64 *>(s->cfg->offsets);
-        return segmented_reduce<R, T, false>(s, temp, temp_bytes, offsets, offsets + 1);
+        return segmented_reduce<R, T, false>(
+            s, temp, temp_bytes, [&](auto call) { return call(offsets, offsets + 1); });
     } else {
         auto begin = thrust::make_transform_iterator(thrust::counting_iterator<u64>(0),
                                                      times_len{s->len});
-        return segmented_reduce<R, T, Transposed>(s, temp, temp_bytes, begin, begin + 1);
+        return segmented_reduce<R, T, Transposed>(
+            s, temp, temp_bytes, [&](auto call) { return call(begin, begin + 1); });
     }
 }
+
+#if SEGMENTED_HAS_FIXED
+/* variant = fixed: the segment size in place of the offsets. */
+template <class R, class T, bool Transposed>
+static cudaError_t segmented_call_fixed(segmented_state *s, void *temp, size_t *temp_bytes)
+{
+    const int len = (int)s->len;
+    return segmented_reduce<R, T, Transposed>(s, temp, temp_bytes,
+                                              [&](auto call) { return call(len); });
+}
+#endif
 
 /* argmax: each pair's value into elements, its index, less its segment's
  * begin, into indices (0 for an empty segment, which took nothing). */
@@ -194,11 +227,18 @@ static int segmented_plan(segmented_state *s, const rb_config *cfg)
     int status = shaped::check_shape(cfg, shaped::has_shape(cfg) ? cfg->axis : RB_AXIS_ROW);
     if (status != RB_OK)
         return status;
-    if (rb_param_int(cfg, "variant", VARIANT_ITERATORS) == VARIANT_FIXED) {
+    s->fixed = rb_param_int(cfg, "variant", VARIANT_ITERATORS) == VARIANT_FIXED;
+    if (s->fixed && !SEGMENTED_HAS_FIXED) {
         host->error(host,
-                    "variant = fixed: this toolkit's CCCL %d.%d.%d has no "
-                    "cub::DeviceSegmentedReduce overload taking a segment size",
+                    "variant = fixed: the CCCL this plugin was built against (%d.%d.%d) has no "
+                    "cub::DeviceSegmentedReduce overload taking a segment size (CCCL 3.1 and "
+                    "later; variant = iterators)",
                     CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
+        return RB_UNSUPPORTED;
+    }
+    if (s->fixed && cfg->ragged) {
+        host->error(host, "variant = fixed: CUB's fixed-size segments take no offsets, so no "
+                          "ragged rows (variant = iterators)");
         return RB_UNSUPPORTED;
     }
     s->cfg = cfg;
@@ -214,9 +254,20 @@ static int segmented_plan(segmented_state *s, const rb_config *cfg)
         host->error(host, "%llu segments are more than CUB's int64_t count", s->segments);
         return RB_UNSUPPORTED;
     }
+    if (s->fixed && s->len > (u64)INT32_MAX) {
+        host->error(host, "variant = fixed: segments of %llu elements are more than CUB's int "
+                          "segment size",
+                    s->len);
+        return RB_UNSUPPORTED;
+    }
     s->call = shaped::with_reducer(cfg, [&](auto r, auto t) -> segmented_call_fn {
         typedef decltype(r) R;
         typedef decltype(t) T;
+#if SEGMENTED_HAS_FIXED
+        if (s->fixed)
+            return s->transposed ? segmented_call_fixed<R, T, true>
+                                 : segmented_call_fixed<R, T, false>;
+#endif
         if (s->ragged)
             return segmented_call<R, T, false, true>;
         return s->transposed ? segmented_call<R, T, true, false>
@@ -238,8 +289,12 @@ static int segmented_describe(const rb_config *cfg, rb_description *out)
     const int status = segmented_plan(&s, cfg);
     if (status != RB_OK)
         return status;
-    snprintf(out->label, sizeof out->label, "%s",
-             s.transposed ? "cub-columns" : s.ragged ? "cub-offsets" : "cub-iterators");
+    if (s.fixed)
+        snprintf(out->label, sizeof out->label, "%s",
+                 s.transposed ? "cub-fixed-columns" : "cub-fixed");
+    else
+        snprintf(out->label, sizeof out->label, "%s",
+                 s.transposed ? "cub-columns" : s.ragged ? "cub-offsets" : "cub-iterators");
     return RB_OK;
 }
 

@@ -26,14 +26,11 @@ wait $twin
 export PATH=$top/.device-extra/bin:$PATH
 export LD_LIBRARY_PATH=$top/.device-extra/lib:$LD_LIBRARY_PATH
 cd /tmp/rb-build/redbench-*/
-# cub-deterministic against CCCL 3.1's headers, where they are carried
-# (.device-extra/cccl-3.1.4.tar.xz: git archive v3.1.4 cub/cub
-# libcudacxx/include thrust/thrust of NVIDIA/cccl, under cccl/)
+# cub-deterministic and segmented against CCCL 3.1's headers, where they
+# are carried (.device-extra/cccl-3.1.4.tar.xz: git archive v3.1.4 cub/cub
+# libcudacxx/include thrust/thrust of NVIDIA/cccl, under cccl/), once
 if [ -f $top/.device-extra/cccl-3.1.4.tar.xz ] && [ ! -d /tmp/cccl ]; then
-  tar -xJf $top/.device-extra/cccl-3.1.4.tar.xz -C /tmp && rm -f plugins/cuda/cub_deterministic.so &&
-    make CUDA_CCCL_FLAGS="-I/tmp/cccl/cub -I/tmp/cccl/libcudacxx/include -I/tmp/cccl/thrust" \
-      plugins/cuda/cub_deterministic.so > $OUT/cccl-build.txt 2>&1
-  echo "cub-deterministic against CCCL 3.1.4: rc=$?"
+  sh $top/bench/cccl_rebuild.sh $top/.device-extra/cccl-3.1.4.tar.xz
 fi
 echo "build $(( $(date +%s) - t0 )) s"; ls /tmp/twin
 for part in ${PARTS:-repro san test speed}; do

@@ -42,6 +42,12 @@ fi
 export PATH=$top/.device-extra/bin:$PATH
 export LD_LIBRARY_PATH=$top/.device-extra/lib:$LD_LIBRARY_PATH
 cd /tmp/rb-build/redbench-*/
+# segmented (and cub-deterministic) against CCCL 3.1's headers where they
+# are carried (.device-extra/cccl-3.1.4.tar.xz), once: CUB's fixed-size
+# segments (variant = fixed) and a CUB as new as the one the repro page used
+if [ -f $top/.device-extra/cccl-3.1.4.tar.xz ] && [ ! -d /tmp/cccl ]; then
+  OUT=$res sh $top/bench/cccl_rebuild.sh $top/.device-extra/cccl-3.1.4.tar.xz
+fi
 echo "build $(( $(date +%s) - t0 )) s"
 summary() { # RESULTS: the statuses, and the first rows that are not ok
   jq -r '"\(.wall_seconds) s: " + ([.results[] | .status] | group_by(.) | map("\(.[0]) \(length)") | join(", "))' "$1"
@@ -58,7 +64,7 @@ for part in ${PARTS:-grid}; do
     timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini -o "$res/shaped.json" > "$res/shaped.txt" 2>&1
     echo "grid rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped.json" ;;
   grid-rows|grid-columns)
-    if [ $part = grid-rows ]; then set -- -r 'segmented-[!c]*' -r 'rows-*' -r 'block-*' -r 'subwarp-*'
+    if [ $part = grid-rows ]; then set -- -r 'segmented-[!c]*' -r 'rows-*' -r 'block-*' -r 'subwarp-*' -r 'waves-*'
     else set -- -r '*columns*'; fi
     timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini "$@" -o "$res/shaped-${part#grid-}.json" > "$res/shaped-${part#grid-}.txt" 2>&1
     echo "$part rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped-${part#grid-}.json" ;;

@@ -2,7 +2,9 @@
 # docs/results/shaped/tables.py FILE.json[.xz]...: the tables of
 # docs/results/shaped-h100.md from results of conf/shaped.ini (or
 # hard-cells.ini): for each axis, each cell of rows x n with CUB's
-# segmented reduce (cuda/segmented) and redbench's best other strategy,
+# segmented reduce (cuda/segmented: the faster of its variants in the
+# cell, iterators or CUB's fixed-size segments) and redbench's best other
+# strategy,
 # their ratio, the winner and its share of the measured peak; then the
 # issue's targets (best/CUB at least 1.0 in every cell, median at least
 # 1.5; 85% of the measured peak in every cell of 256 MiB or more), and the
@@ -33,6 +35,10 @@ def short(r):
         s += ' %s' % p.get('lanes')
     if p.get('block') not in (None, '256') and s in ('block', 'blocks', 'tile', 'split'):
         s += ' b%s' % p['block']
+    if p.get('grid') == 'waves':
+        s += ' waves'
+    if p.get('vector') == 'no':
+        s += ' v1'
     return s
 
 floor_ns = float(os.environ.get('FLOOR_US', '3.26')) * 1000
@@ -63,7 +69,7 @@ for axis in ('row', 'column'):
     print('\n%s axis: best/CUB (winner, %% of measured peak)\n' % axis)
     print('| rows \\ n | ' + ' | '.join(size(n) for n in ns) + ' |')
     print('|---|' + '--:|' * len(ns))
-    ratios, short_cells, bounds = [], [], []
+    ratios, short_cells, bounds, cub_fixed = [], [], [], 0
     for nr in rs:
         line = []
         for n in ns:
@@ -83,6 +89,9 @@ for axis in ('row', 'column'):
             if big and pct < 85:
                 short_cells.append('%s x %s at %.1f%%' % (size(nr), size(n), pct))
             if cub:
+                cub = [min(cub, key=lambda r: r['median_ns'])]
+                if 'variant=fixed' in (cub[0].get('params_text') or ''):
+                    cub_fixed += 1
                 ratio = cub[0]['median_ns'] / b['median_ns']
                 ratios.append((ratio, '%s x %s' % (size(nr), size(n))))
                 if peak.get('cuda'):
@@ -99,6 +108,9 @@ for axis in ('row', 'column'):
               % (len(ratios), min(ratios)[0], min(ratios)[1], max(ratios)[0],
                  statistics.median(r for r, _ in ratios), len(below),
                  (': ' + ', '.join('%s %.3fx' % (c, r) for r, c in below)) if below else ''))
+    if cub_fixed:
+        print("CUB's faster variant: its fixed-size segments in %d of %d cells, iterators in the rest"
+              % (cub_fixed, len(ratios)))
     print('cells of 256 MiB or more below 85%% of the measured peak: %s'
           % (', '.join(short_cells) if short_cells else 'none'))
     if bounds:

@@ -8,8 +8,23 @@
 # The planted twins (tests/packs/cuda/*-twin.cu) `wrong`, the host naming
 # the first bad answer: rows-twin (its grid rounds down: rows 992.. of 1000
 # left out at 32 rows a block) and columns-twin (its tiles round down:
-# columns 992.. of 1000 left out at 32 a tile) name 992; segmented-twin
-# (ragged rows taken as cols long) names a row, and is `ok` on fixed rows.
+# columns 992.. of 1000 left out at 32 a tile) name 992, columns-twin's
+# thread strategy (its grid rounds down: one block of 128 threads at 4
+# columns each) names 512; rows-waves-twin (grid = waves stepping by
+# threads, not groups) names a row, and is `ok` with a thread per row;
+# rows-block-twin (a block's part rounded down to whole vectors) names a
+# row at 1001 elements a row, and is `ok` at 1000; columns-vector-twin
+# (a tile's first column counted in vectors: at 4 columns a load, columns
+# 280.. of 1000 left out) names 280, and is `ok` with vector = no;
+# segmented-twin (ragged rows taken as cols long) names a row, and is `ok`
+# on fixed rows. The column strategies run with vector loads where the
+# columns allow (auto: n = 1000) and once more without (vector = no); the
+# rows' group strategies also at grid = waves over more rows than a wave
+# has groups.
+# cuda/segmented's variant = fixed (CUB's fixed-size segments) is `ok` on
+# fixed rows and columns where the plugin was built against CCCL 3.1 or
+# later, and otherwise declined naming the older version; ragged rows are
+# declined either way.
 # Then compute-sanitizer's memcheck and racecheck over the three plugins
 # on a smaller grid: 0 errors, every row ok. Skips without jq, nvcc, the
 # cuda pack or a device (the sanitizer steps without compute-sanitizer).
@@ -22,7 +37,7 @@ cuda_probe timeout=600 seed=20261215
 [ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
 
 mkdir -p "$tmp/plugins"
-for twin in rows columns segmented; do
+for twin in rows rows-waves rows-block columns columns-vector segmented; do
   "$nvcc" -std=c++20 -O3 -shared -Xcompiler -fPIC,-fvisibility=hidden -cudart static \
     -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
     -I"$top_srcdir/sdk" "$top_srcdir/tests/packs/cuda/$twin-twin.cu" \
@@ -46,12 +61,20 @@ done
   printf 'strategy = block\nblock = 128, 1024\n'
   printf '[run rows-blocks]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
   printf 'strategy = blocks\nsplit = auto, 3\n'
+  printf '[run rows-waves]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
+  printf 'strategy = thread, warp\ngrid = waves\nrows = 600K\nn = 5, 33\n'
+  printf 'op = sum, argmax\ndtype = f32, bf16\n'
+  printf '[run rows-waves-subwarp]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
+  printf 'strategy = subwarp\nlanes = 2, 16\ngrid = waves\nrows = 600K\nn = 5, 33\n'
+  printf 'op = sum, argmax\ndtype = f32, bf16\n'
   printf '[run columns-thread]\nplugin = cuda/columns\naxis = column\nlengths = fixed\n'
   printf 'strategy = thread\n'
   printf '[run columns-tile]\nplugin = cuda/columns\naxis = column\nlengths = fixed\n'
   printf 'strategy = tile\ntile = 32, 64\nblock = 256, 1024\n'
   printf '[run columns-split]\nplugin = cuda/columns\naxis = column\nlengths = fixed\n'
   printf 'strategy = split\nsplit = auto, 5\n'
+  printf '[run columns-scalar]\nplugin = cuda/columns\naxis = column\nlengths = fixed\n'
+  printf 'strategy = thread, tile, split\nvector = no\nn = 1000\n'
 } >"$tmp/shaped.ini"
 
 # The twins, where their bugs show (and segmented-twin where it has none).
@@ -61,11 +84,36 @@ done
   printf 'strategy = subwarp\nlanes = 8\nblock = 256\n'
   printf '[run columns-twin]\nplugin = columns-twin\naxis = column\nlengths = fixed\n'
   printf 'strategy = tile, split\ntile = 32\nblock = 256\n'
+  printf '[run columns-twin-thread]\nplugin = columns-twin\naxis = column\n'
+  printf 'lengths = fixed\nstrategy = thread\nblock = 128\nvector = yes\n'
+  printf '[run rows-waves-twin]\nplugin = rows-waves-twin\naxis = row\nlengths = fixed\n'
+  printf 'strategy = subwarp\nlanes = 8\ngrid = waves\nrows = 600K\nn = 5\n'
+  printf '[run rows-waves-twin-thread]\nplugin = rows-waves-twin\naxis = row\n'
+  printf 'lengths = fixed\nstrategy = thread\ngrid = waves\nrows = 600K\nn = 5\n'
+  printf '[run rows-block-twin]\nplugin = rows-block-twin\naxis = row\nlengths = fixed\n'
+  printf 'strategy = block, blocks\nsplit = 3\nrows = 7\nn = 1001\nop = sum\n'
+  printf '[run rows-block-twin-whole]\nplugin = rows-block-twin\naxis = row\n'
+  printf 'lengths = fixed\nstrategy = block\nrows = 7\nn = 1000\n'
+  printf '[run columns-vector-twin]\nplugin = columns-vector-twin\naxis = column\n'
+  printf 'lengths = fixed\nstrategy = tile, split\ntile = 32\nblock = 256\nvector = yes\n'
+  printf '[run columns-vector-twin-scalar]\nplugin = columns-vector-twin\naxis = column\n'
+  printf 'lengths = fixed\nstrategy = tile, split\nvector = no\n'
   printf '[run segmented-twin]\nplugin = segmented-twin\naxis = row\nlengths = ragged\n'
   printf 'rows = 7, 64, 1000\n'
   printf '[run segmented-twin-fixed]\nplugin = segmented-twin\naxis = row\nlengths = fixed\n'
   printf 'rows = 7, 1000\n'
 } >"$tmp/twins.ini"
+
+# CUB's fixed-size segments, along rows and columns, and declining ragged rows.
+{ experiment_header fixed timeout=600 seed=20261215
+  printf '[data]\nop = sum, argmax\ndtype = f32, bf16\nrows = 1, 7, 1000\nn = 1, 31, 4097\n'
+  printf '[run segmented-fixed]\nplugin = cuda/segmented\nvariant = fixed\naxis = row\n'
+  printf 'lengths = fixed\n'
+  printf '[run segmented-fixed-columns]\nplugin = cuda/segmented\nvariant = fixed\n'
+  printf 'axis = column\nlengths = fixed\n'
+  printf '[run segmented-fixed-ragged]\nplugin = cuda/segmented\nvariant = fixed\naxis = row\n'
+  printf 'lengths = ragged\nrows = 7\n'
+} >"$tmp/fixed.ini"
 
 # results FILE FILTER: the rows of FILE that FILTER selects, one a line.
 results() {
@@ -87,32 +135,73 @@ every_run() { file=$1; shift
   done
 }
 
-plan 12
+plan 21
 "$rb" -q -c "$tmp/shaped.ini" --no-isolation --format json -o "$tmp/shaped.json" \
   >"$tmp/shaped.out" 2>&1
 status=$?
 ok "the grid ran and exited 0" test "$status" -eq 0
 ok "every run made rows" every_run "$tmp/shaped.json" segmented-rows segmented-columns \
-  rows-thread rows-subwarp rows-warp rows-block rows-blocks columns-thread columns-tile \
-  columns-split
+  rows-thread rows-subwarp rows-warp rows-block rows-blocks rows-waves rows-waves-subwarp \
+  columns-thread columns-tile columns-split columns-scalar
 ok "every row ok with its probes passed" \
   none "$tmp/shaped.json" '.status != "ok" or .probes != "passed"'
 
 "$rb" -q --plugin-path "$tmp/plugins" -c "$tmp/twins.ini" --no-isolation --format json \
   -o "$tmp/twins.json" >"$tmp/twins.out" 2>&1
 ok "the twins' runs made rows" every_run "$tmp/twins.json" rows-twin columns-twin \
-  segmented-twin segmented-twin-fixed
+  columns-twin-thread rows-waves-twin rows-waves-twin-thread rows-block-twin \
+  rows-block-twin-whole columns-vector-twin columns-vector-twin-scalar segmented-twin \
+  segmented-twin-fixed
 ok "rows-twin: wrong, naming row 992 (the first left out)" \
   none "$tmp/twins.json" '.run == "rows-twin" and
     (.status != "wrong" or (.reason | test("row[^0-9]*992") | not))'
 ok "columns-twin: wrong, naming column 992 (the first left out)" \
   none "$tmp/twins.json" '.run == "columns-twin" and
     (.status != "wrong" or (.reason | test("column[^0-9]*992") | not))'
+ok "columns-twin, thread: wrong, naming column 512 (the first left out)" \
+  none "$tmp/twins.json" '.run == "columns-twin-thread" and
+    (.status != "wrong" or (.reason | test("column[^0-9]*512") | not))'
+ok "rows-waves-twin: wrong, naming a row" \
+  none "$tmp/twins.json" '.run == "rows-waves-twin" and
+    (.status != "wrong" or (.reason | test("row[^0-9]*[0-9]") | not))'
+ok "rows-waves-twin: ok at a thread per row (its stride is then right)" \
+  none "$tmp/twins.json" '.run == "rows-waves-twin-thread" and .status != "ok"'
+ok "rows-block-twin: wrong at 1001 elements a row, naming a row" \
+  none "$tmp/twins.json" '.run == "rows-block-twin" and
+    (.status != "wrong" or (.reason | test("row[^0-9]*[0-9]") | not))'
+ok "rows-block-twin: ok at 1000 (whole vectors)" \
+  none "$tmp/twins.json" '.run == "rows-block-twin-whole" and .status != "ok"'
+ok "columns-vector-twin: wrong, naming column 280 (the first left out)" \
+  none "$tmp/twins.json" '.run == "columns-vector-twin" and
+    (.status != "wrong" or (.reason | test("column[^0-9]*280") | not))'
+ok "columns-vector-twin: ok without vectors (the bug is only their units)" \
+  none "$tmp/twins.json" '.run == "columns-vector-twin-scalar" and .status != "ok"'
 ok "segmented-twin: ragged rows wrong, naming a row" \
   none "$tmp/twins.json" '.run == "segmented-twin" and
     (.status != "wrong" or (.reason | test("row[^0-9]*[0-9]") | not))'
 ok "segmented-twin: fixed rows ok (the bug is only the offsets)" \
   none "$tmp/twins.json" '.run == "segmented-twin-fixed" and .status != "ok"'
+
+# Where the plugin's CCCL is older than 3.1, each fixed row says so.
+"$rb" -q -c "$tmp/fixed.ini" --no-isolation --format json -o "$tmp/fixed.json" \
+  >"$tmp/fixed.out" 2>&1
+old_cccl='.status == "unsupported" and (.reason | test("built against \\(([0-2]|3\\.0)\\."))'
+fixed_verdict() {
+  every_run "$tmp/fixed.json" segmented-fixed segmented-fixed-columns segmented-fixed-ragged ||
+    return 1
+  none "$tmp/fixed.json" "(.run == \"segmented-fixed\" or .run == \"segmented-fixed-columns\")
+    and .status != \"ok\" and (($old_cccl) | not)" || return 1
+  # all ok, or all declined for the version: not a mixture
+  kinds=$("$JQ" -r '[.results[] | select(.run != "segmented-fixed-ragged") | .status]
+    | unique | join(",")' "$tmp/fixed.json")
+  case $kinds in ok|unsupported) ;; *) echo "fixed rows: $kinds"; return 1 ;; esac
+  echo "# variant = fixed: $kinds"
+}
+ok "segmented, variant = fixed: every row ok, or every row declined naming a CCCL before 3.1" \
+  fixed_verdict
+ok "segmented, variant = fixed: ragged rows declined (no offsets, or the CCCL)" \
+  none "$tmp/fixed.json" '.run == "segmented-fixed-ragged" and
+    (.status != "unsupported" or (.reason | test("offsets|CCCL") | not))'
 
 # compute-sanitizer over the three plugins, in one process.
 sanitizer=${COMPUTE_SANITIZER:-}
@@ -129,6 +218,10 @@ fi
   printf '[run segmented-columns]\nplugin = cuda/segmented\naxis = column\nlengths = fixed\n'
   printf '[run rows]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
   printf 'strategy = thread, subwarp, warp, block, blocks\nlanes = 4\nsplit = auto, 3\n'
+  printf '[run segmented-fixed]\nplugin = cuda/segmented\nvariant = fixed\n'
+  printf 'axis = row, column\nlengths = fixed\n'
+  printf '[run rows-waves]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
+  printf 'strategy = thread, subwarp, warp\nlanes = 4\ngrid = waves\nrows = 300K\nn = 7\n'
   printf '[run columns]\nplugin = cuda/columns\naxis = column\nlengths = fixed\n'
   printf 'strategy = thread, tile, split\ntile = 32, 64\nsplit = auto, 5\n'
 } >"$tmp/sanitize.ini"
@@ -150,7 +243,8 @@ for tool in memcheck racecheck; do
   }
   ok "$tool: no errors over segmented, rows and columns" clean
   ok "$tool: every row verified under the sanitizer" \
-    none "$tmp/$tool.json" '.status != "ok"'
+    none "$tmp/$tool.json" ".status != \"ok\" and
+      (.run != \"segmented-fixed\" or (($old_cccl) | not))"
 done
 
 done_testing
