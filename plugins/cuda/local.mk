@@ -31,7 +31,8 @@ CUDA_PACK_DEPS = \
 	sdk/redbench/cuda_helpers.cuh
 # What the shaped strategies (segmented, rows, columns) share.
 CUDA_SHAPED_DEPS = plugins/cuda/shaped.cuh
-EXTRA_DIST += $(CUDA_PACK_CU) sdk/redbench/cuda_helpers.cuh $(CUDA_SHAPED_DEPS)
+EXTRA_DIST += $(CUDA_PACK_CU) sdk/redbench/cuda_helpers.cuh $(CUDA_SHAPED_DEPS) \
+	bench/cccl_rebuild.sh
 
 # NVCCFLAGS is the user's, as CFLAGS is.
 NVCC_PLUGIN_FLAGS = $(NVCC_ARCH_FLAGS) -O3 -std=c++20 -shared \
