@@ -8,6 +8,7 @@
  *                         value and its index for argmax, with the same
  *                         calls (take, take_vec, merge, shfl_down, store)
  *   shaped::with_reducer  picks a template instance by op and dtype
+ *   shaped::load_partial  a reducer another block stored, past the L1
  *   shaped::row_bounds    where row r lies (fixed lengths or offsets)
  *   shaped::reduce_range  a group of lanes over part of a row, with 16-byte
  *                         loads from the first aligned address on
@@ -129,6 +130,22 @@ template <class R> __device__ __forceinline__ R block_reduce(R r, R *scratch)
         r = group_reduce(r, 32);
     }
     __syncthreads();
+    return r;
+}
+
+/* A reducer another block stored in this kernel, read past the SM's L1
+ * (which may hold an older copy of its line): word by word with
+ * ld.global.cg. What a last-block finish reads its row's partials with. */
+template <class R> __device__ __forceinline__ R load_partial(const R *p)
+{
+    static_assert(sizeof(R) % sizeof(unsigned) == 0, "a reducer of whole 32-bit words");
+    R r;
+    unsigned words[sizeof(R) / sizeof(unsigned)];
+    const unsigned *q = reinterpret_cast<const unsigned *>(p);
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(R) / sizeof(unsigned); i++)
+        words[i] = __ldcg(q + i);
+    memcpy(&r, words, sizeof r);
     return r;
 }
 

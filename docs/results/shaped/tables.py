@@ -35,6 +35,8 @@ def short(r):
         s += ' %s' % p.get('lanes')
     if p.get('block') not in (None, '256') and s in ('block', 'blocks', 'tile', 'split'):
         s += ' b%s' % p['block']
+    if p.get('finish') == 'last-block':
+        s += ' last'
     if p.get('grid') == 'waves':
         s += ' waves'
     if p.get('vector') == 'no':

@@ -13,7 +13,10 @@
 # columns each) names 512; rows-waves-twin (grid = waves stepping by
 # threads, not groups) names a row, and is `ok` with a thread per row;
 # rows-block-twin (a block's part rounded down to whole vectors) names a
-# row at 1001 elements a row, and is `ok` at 1000; columns-vector-twin
+# row at 1001 elements a row, and is `ok` at 1000; rows-ticket-twin
+# (finish = last-block, its tickets never set back) is `wrong` (later
+# calls answer nothing: the probes' inputs get the first call's answers),
+# and `ok` at finish = kernel; columns-vector-twin
 # (a tile's first column counted in vectors: at 4 columns a load, columns
 # 280.. of 1000 left out) names 280, and is `ok` with vector = no;
 # segmented-twin (ragged rows taken as cols long) names a row, and is `ok`
@@ -37,7 +40,7 @@ cuda_probe timeout=600 seed=20261215
 [ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
 
 mkdir -p "$tmp/plugins"
-for twin in rows rows-waves rows-block columns columns-vector segmented; do
+for twin in rows rows-waves rows-block rows-ticket columns columns-vector segmented; do
   "$nvcc" -std=c++20 -O3 -shared -Xcompiler -fPIC,-fvisibility=hidden -cudart static \
     -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
     -I"$top_srcdir/sdk" "$top_srcdir/tests/packs/cuda/$twin-twin.cu" \
@@ -60,7 +63,7 @@ done
   printf '[run rows-block]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
   printf 'strategy = block\nblock = 128, 1024\n'
   printf '[run rows-blocks]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
-  printf 'strategy = blocks\nsplit = auto, 3\n'
+  printf 'strategy = blocks\nsplit = auto, 3\nfinish = kernel, last-block\n'
   printf '[run rows-waves]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
   printf 'strategy = thread, warp\ngrid = waves\nrows = 600K\nn = 5, 33\n'
   printf 'op = sum, argmax\ndtype = f32, bf16\n'
@@ -94,6 +97,10 @@ done
   printf 'strategy = block, blocks\nsplit = 3\nrows = 7\nn = 1001\nop = sum\n'
   printf '[run rows-block-twin-whole]\nplugin = rows-block-twin\naxis = row\n'
   printf 'lengths = fixed\nstrategy = block\nrows = 7\nn = 1000\n'
+  printf '[run rows-ticket-twin]\nplugin = rows-ticket-twin\naxis = row\nlengths = fixed\n'
+  printf 'strategy = blocks\nsplit = 3\nfinish = last-block\nrows = 7\n'
+  printf '[run rows-ticket-twin-kernel]\nplugin = rows-ticket-twin\naxis = row\n'
+  printf 'lengths = fixed\nstrategy = blocks\nsplit = 3\nfinish = kernel\nrows = 7\n'
   printf '[run columns-vector-twin]\nplugin = columns-vector-twin\naxis = column\n'
   printf 'lengths = fixed\nstrategy = tile, split\ntile = 32\nblock = 256\nvector = yes\n'
   printf '[run columns-vector-twin-scalar]\nplugin = columns-vector-twin\naxis = column\n'
@@ -135,7 +142,7 @@ every_run() { file=$1; shift
   done
 }
 
-plan 21
+plan 23
 "$rb" -q -c "$tmp/shaped.ini" --no-isolation --format json -o "$tmp/shaped.json" \
   >"$tmp/shaped.out" 2>&1
 status=$?
@@ -150,7 +157,7 @@ ok "every row ok with its probes passed" \
   -o "$tmp/twins.json" >"$tmp/twins.out" 2>&1
 ok "the twins' runs made rows" every_run "$tmp/twins.json" rows-twin columns-twin \
   columns-twin-thread rows-waves-twin rows-waves-twin-thread rows-block-twin \
-  rows-block-twin-whole columns-vector-twin columns-vector-twin-scalar segmented-twin \
+  rows-block-twin-whole rows-ticket-twin rows-ticket-twin-kernel columns-vector-twin columns-vector-twin-scalar segmented-twin \
   segmented-twin-fixed
 ok "rows-twin: wrong, naming row 992 (the first left out)" \
   none "$tmp/twins.json" '.run == "rows-twin" and
@@ -171,6 +178,10 @@ ok "rows-block-twin: wrong at 1001 elements a row, naming a row" \
     (.status != "wrong" or (.reason | test("row[^0-9]*[0-9]") | not))'
 ok "rows-block-twin: ok at 1000 (whole vectors)" \
   none "$tmp/twins.json" '.run == "rows-block-twin-whole" and .status != "ok"'
+ok "rows-ticket-twin: wrong (later calls leave the first call's answers)" \
+  none "$tmp/twins.json" '.run == "rows-ticket-twin" and .status != "wrong"'
+ok "rows-ticket-twin: ok at finish = kernel" \
+  none "$tmp/twins.json" '.run == "rows-ticket-twin-kernel" and .status != "ok"'
 ok "columns-vector-twin: wrong, naming column 280 (the first left out)" \
   none "$tmp/twins.json" '.run == "columns-vector-twin" and
     (.status != "wrong" or (.reason | test("column[^0-9]*280") | not))'
@@ -218,6 +229,8 @@ fi
   printf '[run segmented-columns]\nplugin = cuda/segmented\naxis = column\nlengths = fixed\n'
   printf '[run rows]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
   printf 'strategy = thread, subwarp, warp, block, blocks\nlanes = 4\nsplit = auto, 3\n'
+  printf '[run rows-last-block]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
+  printf 'strategy = blocks\nsplit = 3\nfinish = last-block\n'
   printf '[run segmented-fixed]\nplugin = cuda/segmented\nvariant = fixed\n'
   printf 'axis = row, column\nlengths = fixed\n'
   printf '[run rows-waves]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
