@@ -80,10 +80,15 @@ CLEANFILES += tests/plugins/fds.stamp tests/plugins/fds/*.so
 
 # The reproducibility levels' cpu plugins (tests/plugins/chunk-sum.h), in a
 # folder of their own so that the loader tests' folder keeps its plugins:
-# chunk-fixed (the same bits on every layout) and its planted twin
-# chunk-twin (its bits follow its parameter), for tests/plugins/test_repro.sh.
-REPRO_TEST_PLUGINS = tests/plugins/chunk-fixed.la tests/plugins/chunk-twin.la
+# chunk-fixed (the same bits on every layout), its planted twin
+# chunk-twin (its bits follow its parameter) and chunk-varies (its bits
+# change from run to run), for tests/plugins/test_repro.sh.
+REPRO_TEST_PLUGINS = tests/plugins/chunk-fixed.la tests/plugins/chunk-twin.la \
+	tests/plugins/chunk-varies.la
 check_LTLIBRARIES += $(REPRO_TEST_PLUGINS)
+tests_plugins_chunk_varies_la_SOURCES = tests/plugins/chunk-varies.c tests/plugins/chunk-sum.h
+tests_plugins_chunk_varies_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_chunk_varies_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_plugins_chunk_fixed_la_SOURCES = tests/plugins/chunk-fixed.c tests/plugins/chunk-sum.h
 tests_plugins_chunk_fixed_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_plugins_chunk_fixed_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
