@@ -2,7 +2,10 @@
  * table for a terminal, CSV, JSON and Markdown. Each shows, for every
  * configuration in both files (with its shape, rows, axis and lengths,
  * where some configuration has one), the old and new medians, the ratio new / old
- * with its interval, the p-value and the verdict, and marks a configuration
+ * with its interval, the p-value and the verdict, each side's
+ * reproducibility level where some pair has one (the table and Markdown
+ * as "old -> new", CSV and JSON as old_repro and new_repro), and marks a
+ * configuration
  * measured differently in the two files (timing mode, cache regime) with a
  * note; then the configurations found in one file only, the device
  * differences (when compared anyway) and a summary. The table and Markdown
@@ -470,8 +473,9 @@ static int csv_shaped(const rb_comparison *cmp)
 
 static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
                     const rb_compare_row *old_row, const rb_compare_row *new_row,
-                    const rb_compare_pair *pair, int energy, int shaped)
+                    const rb_compare_pair *pair, const rb_comparison *cmp, int shaped)
 {
+    int energy = cmp->energy_shown;
     const rb_sample_comparison *s = pair ? &pair->stats : NULL;
     csv_field(out, in, 1);
     fputc(',', out);
@@ -526,6 +530,12 @@ static void csv_row(FILE *out, const char *in, const rb_compare_row *row,
     if (shaped) /* a row of one reduction among shaped ones is one row */
         fprintf(out, ",%llu,%s,%s", (unsigned long long)row->rows, axis_name(row->axis),
                 lengths_name(row->lengths));
+    if (cmp->repro_shown) { /* each side's level, empty where it has none */
+        fputc(',', out);
+        csv_field(out, old_row ? old_row->repro : NULL, 1);
+        fputc(',', out);
+        csv_field(out, new_row ? new_row->repro : NULL, 1);
+    }
     fputc('\n', out);
 }
 
@@ -542,17 +552,17 @@ int compare_report_csv(FILE *out, const rb_comparison *cmp)
     int shaped = csv_shaped(cmp);
     if (shaped)
         fputs(",rows,axis,lengths", out);
+    if (cmp->repro_shown)
+        fputs(",old_repro,new_repro", out);
     fputc('\n', out);
     for (size_t k = 0; k < cmp->n_pairs; k++) {
         const rb_compare_pair *p = &cmp->pairs[k];
-        csv_row(out, "both", p->old_row, p->old_row, p->new_row, p, cmp->energy_shown, shaped);
+        csv_row(out, "both", p->old_row, p->old_row, p->new_row, p, cmp, shaped);
     }
     for (size_t k = 0; k < cmp->n_only_old; k++)
-        csv_row(out, "old", cmp->only_old[k], cmp->only_old[k], NULL, NULL, cmp->energy_shown,
-                shaped);
+        csv_row(out, "old", cmp->only_old[k], cmp->only_old[k], NULL, NULL, cmp, shaped);
     for (size_t k = 0; k < cmp->n_only_new; k++)
-        csv_row(out, "new", cmp->only_new[k], NULL, cmp->only_new[k], NULL, cmp->energy_shown,
-                shaped);
+        csv_row(out, "new", cmp->only_new[k], NULL, cmp->only_new[k], NULL, cmp, shaped);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
 

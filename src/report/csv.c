@@ -18,10 +18,13 @@
  * error in units of the tolerance), deterministic and determinism_results
  * (repeated runs gave the same bits: true or false, empty when not
  * checked), throttled and throttle_reasons (empty where the clocks could
- * not be read), ...; last, rounds_measured and rounds_asked (a row that
- * measured 1 of 3 rounds before the run was interrupted says 1 and 3). The
- * columns but the last two are fields of results/fields.c, named as in the
- * JSON report. */
+ * not be read), ...; then rounds_measured and rounds_asked (a row that
+ * measured 1 of 3 rounds before the run was interrupted says 1 and 3);
+ * then rows, axis and lengths where some row is shaped; last, repro (the
+ * reproducibility level the host judged, empty where it has none), so
+ * that every column before it keeps its place in files of either kind.
+ * The columns but rounds_measured and rounds_asked are fields of
+ * results/fields.c, named as in the JSON report. */
 #include "report/reporters.h"
 
 #include <inttypes.h>
@@ -50,6 +53,9 @@ static const char *const columns[] = {
 /* The shape's columns, after the others, when some row is shaped (a run
  * of one reduction each has the columns it always had). */
 static const char *const shape_columns[] = {"rows", "axis", "lengths"};
+
+/* The last column, after the shape's where they are. */
+static const char last_column[] = "repro";
 
 static int any_shaped(const rb_results *res)
 {
@@ -84,7 +90,7 @@ static void put_value(FILE *out, const rb_value *v, int first)
 }
 
 static void write_row(FILE *out, const rb_results *res, const rb_row *row,
-                      const rb_field *const fields[], int shaped)
+                      const rb_field *const fields[], const rb_field *last, int shaped)
 {
     rb_row_ref ref = {res, row};
     for (size_t c = 0; c < RB_ARRAY_LEN(columns); c++) {
@@ -106,6 +112,10 @@ static void write_row(FILE *out, const rb_results *res, const rb_row *row,
         csv_field(out, axis_name(cfg->axis), 0);
         csv_field(out, lengths_name(cfg->lengths), 0);
     }
+    rb_value v;
+    memset(&v, 0, sizeof v);
+    last->get(&ref, &v);
+    put_value(out, &v, 0);
     fputc('\n', out);
 }
 
@@ -120,9 +130,10 @@ static int write_csv_report(FILE *out, const rb_results *res)
     int shaped = any_shaped(res);
     for (size_t c = 0; shaped && c < RB_ARRAY_LEN(shape_columns); c++)
         fprintf(out, ",%s", shape_columns[c]);
-    fputc('\n', out);
+    fprintf(out, ",%s\n", last_column);
+    const rb_field *last = row_field(last_column);
     for (size_t k = 0; k < res->n_rows; k++)
-        write_row(out, res, &res->rows[k], fields, shaped);
+        write_row(out, res, &res->rows[k], fields, last, shaped);
     return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
 

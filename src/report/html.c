@@ -5,8 +5,9 @@
  * (results/fields.c): besides its numbers, how each row was measured and
  * how far to trust it (the timing mode, with the batch size of graph
  * timing; what stopped the repetitions; the error in units of the
- * tolerance; whether repeated runs gave the same bits; whether the device
- * was throttled); a cell is empty where the value is not known, and a
+ * tolerance; whether repeated runs gave the same bits and the
+ * reproducibility level the host judged; whether the device was
+ * throttled); a cell is empty where the value is not known, and a
  * column that no row fills is left out. The table fits a page 1,280
  * pixels wide: the main numbers have columns of their own, headed with
  * their units, each with a tooltip giving it in full with its unit; how a
@@ -301,6 +302,7 @@ static const result_column result_columns[] = {
     {"stopped_by", NULL, IN_DETAILS},
     {"error_ratio", "error / tolerance", IN_DETAILS},
     {"deterministic", "deterministic", IN_DETAILS},
+    {"repro", NULL, IN_DETAILS},
     {"throttled", NULL, IN_DETAILS},
     {"energy_note", "energy note", IN_DETAILS},
     {"reason", NULL, IN_COLUMN},
@@ -308,7 +310,8 @@ static const result_column result_columns[] = {
 
 /* Whether a field's value draws the eye: a cap that stopped the
  * repetitions before the noise target, results that differed between
- * runs, a throttled device, a row that measured fewer rounds than asked. */
+ * runs (deterministic: no, repro: varies), a throttled device, a row
+ * that measured fewer rounds than asked. */
 static int short_of_rounds(const rb_results *res, const rb_row *row);
 
 static int caution(const rb_results *res, const rb_row *row, const char *name)
@@ -320,6 +323,8 @@ static int caution(const rb_results *res, const rb_row *row, const char *name)
                                    strcmp(row->stopped_by, "timeout") == 0);
     if (strcmp(name, "deterministic") == 0)
         return row->determinism == RB_DETERMINISM_DIFFERS;
+    if (strcmp(name, "repro") == 0)
+        return row->repro.level == RB_REPRO_VARIES;
     if (strcmp(name, "throttled") == 0)
         return (row->clocks_known || row->sm_clock_max_mhz) && row->throttled;
     return 0;

@@ -2,8 +2,9 @@
  * name, a list of the run's metadata (date, host, devices and where their
  * measured peak came from, cache regime, timing mode, command), the status
  * summary, a table with one line per row (the error in units of the
- * tolerance, whether repeated runs gave the same bits, notes on caps and
- * throttling, and the reason in its last column), and the experiment file
+ * tolerance, whether repeated runs gave the same bits, the reproducibility
+ * level the host judged, notes on caps and throttling, and the reason in
+ * its last column), and the experiment file
  * as given. Text in the list
  * and the table is escaped ('|', '\', '`', '*', '<'); line breaks and tabs
  * become spaces, so that each row stays one table line, and other control
@@ -102,7 +103,8 @@ static void write_summary(FILE *out, const rb_results *res)
 static const char *const columns[] = {
     "run", "plugin", "params_text", "n", "rows", "axis", "lengths", "dtype", "op", "median_ns",
     "bandwidth_gbs",
-    "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz", "pct_measured_peak", "pct_peak", "error_ratio", "deterministic", NULL, "status", "reason",
+    "j_per_gb", "power_w", "sm_clock_min_mhz", "sm_clock_max_mhz", "pct_measured_peak", "pct_peak", "error_ratio", "deterministic", "repro", NULL, "status",
+    "reason",
 };
 
 /* What a reader should know about how a row was measured: a probe input's

@@ -40,6 +40,10 @@ typedef struct rb_repro_judged {
     int level;          /* enum rb_repro (base/names.h) */
     int bits_known;     /* the first result was verified */
     uint64_t bits;      /* rules_result_bits of that result */
+    uint64_t answer_elements; /* elements of the longest answer (n, all
+                               ranks' slices, a column's rows, the longest
+                               ragged row), at which whether it can round
+                               is judged; 0 not judged */
 } rb_repro_judged;
 
 typedef struct rb_row {

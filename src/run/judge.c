@@ -54,6 +54,7 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
         int st = shape_judge(r, cfg, result, row);
         row->repro.bits = rules_result_bits(result, cfg->op, cfg->bins);
         row->repro.bits_known = st == RB_OK;
+        row->repro.answer_elements = shape_longest_answer(&r->shape);
         return st;
     }
     if (vector_reduce(cfg, result, why, sizeof why) != 0) {
@@ -74,6 +75,8 @@ int runner_verify_and_judge(runner *r, const rb_configuration *cfg, const rb_plu
     }
     row->repro.bits = rules_result_bits(result, cfg->op, cfg->bins);
     row->repro.bits_known = 1;
+    /* the reference is of every rank's slice */
+    row->repro.answer_elements = r->place.ranks > 1 ? r->slice.n_total : cfg->n;
     rb_verdict v;
     reference_judge(&r->data.ref, &r->data.input, result, &v);
     row->error = v.error;

@@ -242,7 +242,10 @@ void rows_reproducibility(rb_results *res)
         rb_row *row = &res->rows[k];
         const rb_configuration *c = row->config;
         int ok = c && c->plugin && row->status == RB_ROW_OK && row->repro.bits_known;
-        int exact = c && rules_exact_answer(c->op, c->dtype, c->distribution, c->n);
+        /* judged at the longest answer's elements, not n: a column's
+         * answer adds rows elements, a ragged row up to about 8n */
+        int exact = ok && rules_exact_answer(c->op, c->dtype, c->distribution,
+                                             row->repro.answer_elements);
         row->repro.level = rules_repro_alone(ok, row->determinism, exact, row->error);
     }
     for (size_t k = 0; k < res->n_rows; k++) {

@@ -28,7 +28,10 @@ void rows_scaling(rb_results *res);
 /* In the parent after the run: every row's reproducibility level (enum
  * rb_repro, base/names.h): unknown unless ok with repeated runs compared;
  * varies where they differed; exact where the answer cannot round
- * (rules_exact_answer) and was found; layout-independent where at least
+ * (rules_exact_answer at the elements of its longest answer, which its
+ * judge recorded: n, all ranks' slices, a column's rows, the longest
+ * ragged row) and was found (an error of 0: every answer of a shape its
+ * reference exactly); layout-independent where at least
  * one other layout of the same plugin ran on the same data (the same op,
  * dtype, distribution, bins, ranks, n and seed, in any run section) and
  * every such layout gave the same bits and none varied; else run-to-run.

@@ -53,6 +53,17 @@ static uint64_t answer_length(const shape_state *s, uint64_t k)
     return s->axis == RB_AXIS_COLUMN ? s->rows : row_length(s, k);
 }
 
+uint64_t shape_longest_answer(const shape_state *s)
+{
+    if (s->axis == RB_AXIS_COLUMN || !s->offsets)
+        return answer_length(s, 0);
+    uint64_t longest = 0;
+    for (uint64_t r = 0; r < s->rows; r++)
+        if (row_length(s, r) > longest)
+            longest = row_length(s, r);
+    return longest;
+}
+
 /* The place in the input of element j of answer k. */
 static uint64_t element_of(const shape_state *s, uint64_t k, uint64_t j)
 {
@@ -427,20 +438,33 @@ static void judge_answer(const shape_state *s, const rb_input *in, const void *a
     v->ok = 1;
 }
 
+/* The answer of the largest error ratio among those judged right (the
+ * first of them on a tie): its error, its tolerance and that ratio. */
+typedef struct worst_answer {
+    double error, tolerance, ratio;
+} worst_answer;
+
 /* Judges every answer over `in`. Returns the number wrong; *first the
- * first wrong one's verdict and place, *worst the largest error ratio. */
+ * first wrong one's verdict and place, *worst the right answer farthest
+ * from its reference in units of its tolerance. */
 static uint64_t judge_all(const shape_state *s, const rb_input *in, const rb_result *res,
-                          uint64_t *first, answer_verdict *first_v, double *worst)
+                          uint64_t *first, answer_verdict *first_v, worst_answer *worst)
 {
     uint64_t wrong = 0;
-    *worst = 0;
+    worst->error = worst->tolerance = 0;
+    worst->ratio = -1;
     *first = s->n_answers;
     for (uint64_t k = 0; k < s->n_answers; k++) {
         answer_verdict v;
         judge_answer(s, in, res->elements, res->indices, k, &v);
         if (v.ok) {
-            if (v.tolerance > 0 && v.error / v.tolerance > *worst)
-                *worst = v.error / v.tolerance;
+            /* a right answer of tolerance 0 is exact: ratio 0 */
+            double ratio = v.tolerance > 0 ? v.error / v.tolerance : 0;
+            if (ratio > worst->ratio) {
+                worst->error = v.error;
+                worst->tolerance = v.tolerance;
+                worst->ratio = ratio;
+            }
             continue;
         }
         if (wrong++ == 0) {
@@ -494,12 +518,16 @@ int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *
     }
     uint64_t first;
     answer_verdict v;
-    double worst;
+    worst_answer worst;
     uint64_t wrong = judge_all(s, &r->data.input, res, &first, &v, &worst);
     keep_digest(s, res);
     if (!wrong) {
+        /* the row's error is its worst answer's: 0 only when every answer
+         * is its reference exactly */
         row->status = RB_ROW_OK;
-        row->error_ratio = worst;
+        row->error = worst.error;
+        row->tolerance = worst.tolerance;
+        row->error_ratio = worst.ratio > 0 ? worst.ratio : 0;
         row->error_ratio_known = 1;
         snprintf(row->result_text, sizeof row->result_text, "%" PRIu64 " answers", s->n_answers);
         snprintf(row->expected_text, sizeof row->expected_text, "%" PRIu64 " answers",
@@ -632,7 +660,7 @@ static int probe_call(runner *r, const rb_configuration *cfg, const rb_plugin *p
     }
     uint64_t first;
     answer_verdict v;
-    double worst;
+    worst_answer worst;
     if (judge_all(&r->shape, in, &res, &first, &v, &worst) == 0)
         return 1;
     char place[120];

@@ -59,8 +59,10 @@ void shape_fill_config(const runner *r, const rb_configuration *cfg, rb_config *
 void shape_offer(runner *r, const rb_configuration *cfg, rb_result *res);
 
 /* After verify: judges every answer against the current reference. The
- * row's error, tolerance, texts and status are set (ok, or wrong naming
- * the first wrong answer); res->i becomes a digest of the answers' bits,
+ * row's error, tolerance, texts and status are set (ok, with the error
+ * and tolerance of the answer of the largest error / tolerance, so that
+ * the error is 0 only when every answer is exact; or wrong, with the
+ * first wrong answer's, naming it); res->i becomes a digest of the answers' bits,
  * which the determinism check compares. Returns RB_OK, or RB_ERROR with
  * the row failed (verify handed the wrong number of answers). */
 int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *row);
@@ -70,6 +72,10 @@ int shape_judge(runner *r, const rb_configuration *cfg, rb_result *res, rb_row *
 void shape_run_probes(runner *r, const rb_configuration *cfg, const rb_plugin *p, void **state,
                       int *inited, open_backend *ob, rb_host_state *host, const rb_config *c,
                       rb_row *row);
+
+/* The elements of the current shape's longest answer: a column's rows,
+ * the longest row's (ragged: from the offsets made), else n. */
+uint64_t shape_longest_answer(const shape_state *s);
 
 /* Frees the shape's buffers (at the end of a data set). */
 void shape_drop(runner *r);

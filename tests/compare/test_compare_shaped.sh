@@ -4,7 +4,8 @@
 # ragged rows, against itself): its table and Markdown have the columns
 # rows, axis and lengths (axis where some pair reduces columns, lengths
 # where one is ragged, as the run's table), a pair of one reduction among
-# them reading 1, row, fixed; its CSV ends with rows, axis and lengths.
+# them reading 1, row, fixed; its CSV ends with rows, axis and lengths,
+# then each side's reproducibility level.
 # Results of one reduction give the table and CSV they always gave.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir" || exit 1
@@ -25,9 +26,9 @@ ok "... a pair of one reduction among them: 1, row, fixed" \
 "$rb" compare --format md "$tmp/shaped.json" "$tmp/shaped.json" >"$tmp/md" 2>/dev/null
 ok "its Markdown too" grep -q '^| # | run | plugin | params | op | dtype | n | rows | axis | lengths | old |' "$tmp/md"
 "$rb" compare --format csv "$tmp/shaped.json" "$tmp/shaped.json" >"$tmp/csv" 2>/dev/null
-ok "its CSV ends with rows, axis and lengths" \
-  sh -c "head -n 1 '$tmp/csv' | grep -q ',measured_differently,rows,axis,lengths\$' &&
-         grep -q '^both,ragged,threads,.*,64,row,ragged\$' '$tmp/csv'"
+ok "its CSV ends with rows, axis and lengths, then the levels" \
+  sh -c "head -n 1 '$tmp/csv' | grep -q ',measured_differently,rows,axis,lengths,old_repro,new_repro\$' &&
+         grep -q '^both,ragged,threads,.*,64,row,ragged,[a-z-]*,[a-z-]*\$' '$tmp/csv'"
 
 { experiment_header compare-flat
   printf '[data]\nop = sum\ndtype = f32\nn = 32\n[run serial]\nplugin = cpu/serial\n'
@@ -37,5 +38,5 @@ ok "its CSV ends with rows, axis and lengths" \
 ok "results of one reduction: the table has no shape column" \
   grep -qE '^ *#  run +plugin +params +op +dtype +n +old +new ' "$tmp/flat-table"
 "$rb" compare --format csv "$tmp/flat.json" "$tmp/flat.json" >"$tmp/flat-csv" 2>/dev/null
-ok "... nor the CSV" sh -c "head -n 1 '$tmp/flat-csv' | grep -q ',measured_differently\$'"
+ok "... nor the CSV" sh -c "head -n 1 '$tmp/flat-csv' | grep -q ',measured_differently,old_repro,new_repro\$'"
 done_testing

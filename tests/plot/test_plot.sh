@@ -3,14 +3,15 @@
 # (and PNG) files gnuplot draws, their lines and labels, the heat maps of a
 # run sweeping two parameters, the baseline, the default folder, and the
 # errors (not JSON, not a results file, nothing to draw, unknown baseline,
-# bad options); without gnuplot (PATH lacking it), the figures redbench
+# bad options); report.html with each row's reproducibility level;
+# without gnuplot (PATH lacking it), the figures redbench
 # draws itself, their heat-map labels in black or white by the cell's
 # luminance, error bars for the spread of the samples and a log axis for
 # bandwidths spanning decades. Without gnuplot
 # installed only those and the errors are checked.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir"
-plan 45
+plan 46
 f=$top_srcdir/tests/plot/fixtures
 
 # Without gnuplot, the figures are drawn by redbench itself, with a note.
@@ -20,6 +21,8 @@ is "$?" 0 "gnuplot absent from PATH: plot exits 0"
 ok "... with a note naming the Debian package to install" grep -q 'warning: plot: gnuplot.*drawn by redbench itself.*gnuplot-nox' "$tmp/err"
 ok "... and the figures drawn as SVG, the report beside them" bash -c "grep -q '<svg' '$tmp/svg/bandwidth.svg' && grep -q '<svg' '$tmp/svg/heatmap-grid-1.svg' && grep -q '<svg' '$tmp/svg/report.html' && grep -q '/svg/time.svg\$' '$tmp/list'"
 ok "... but no gnuplot script" test ! -e "$tmp/svg/time.gp"
+ok "the report's rows give their reproducibility level" \
+  grep -qE '<span>repro: (run-to-run|layout-independent|exact)</span>' "$tmp/svg/report.html"
 REDBENCH_GNUPLOT=/nonexistent/gnuplot "$rb" plot "$tmp/wide.json" -o "$tmp/svg2" >/dev/null 2>"$tmp/err"
 is "$?" 0 "REDBENCH_GNUPLOT naming nothing: the same, with a note"
 ok "... that says to unset it" grep -q 'unset REDBENCH_GNUPLOT' "$tmp/err"

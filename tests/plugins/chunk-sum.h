@@ -3,9 +3,12 @@
  * `chunk` elements, each chunk added in f32 in order, then the chunks'
  * sums in order. Built as chunk-fixed.c (CHUNK_SUM_FIXED: the chunks the
  * sum is added over are always 64 elements, whatever `chunk` says, so
- * every layout gives the same bits) and as chunk-twin.c (the chunks follow
+ * every layout gives the same bits), as chunk-twin.c (the chunks follow
  * the parameter, so the bits do too, while it calls itself reproducible:
- * the planted twin). */
+ * the planted twin) and as chunk-varies.c (CHUNK_SUM_VARIES: each run
+ * takes the next of chunks of 16, 32, 64 and 128 elements, so that the
+ * bits of a floating sum change from run to run, as floating-point
+ * atomics make them). */
 #ifndef RB_CHUNK_SUM_H
 #define RB_CHUNK_SUM_H
 
@@ -20,6 +23,7 @@ static const rb_param_spec chunk_params[] = {
 typedef struct chunk_sum {
     const rb_config *cfg;
     uint64_t chunk;
+    uint64_t runs;
     int64_t i;
     double f;
 } chunk_sum;
@@ -51,6 +55,10 @@ static int chunk_run(void *state)
         s->i = sum > INT32_MAX ? (int64_t)sum - ((int64_t)1 << 32) : (int64_t)sum;
         return RB_OK;
     }
+#ifdef CHUNK_SUM_VARIES
+    s->chunk = (uint64_t)16 << (s->runs % 4);
+#endif
+    s->runs++;
     const float *x = s->cfg->input;
     float total = 0;
     for (uint64_t first = 0; first < n; first += s->chunk) {

@@ -80,10 +80,15 @@ CLEANFILES += tests/plugins/fds.stamp tests/plugins/fds/*.so
 
 # The reproducibility levels' cpu plugins (tests/plugins/chunk-sum.h), in a
 # folder of their own so that the loader tests' folder keeps its plugins:
-# chunk-fixed (the same bits on every layout) and its planted twin
-# chunk-twin (its bits follow its parameter), for tests/plugins/test_repro.sh.
-REPRO_TEST_PLUGINS = tests/plugins/chunk-fixed.la tests/plugins/chunk-twin.la
+# chunk-fixed (the same bits on every layout), its planted twin
+# chunk-twin (its bits follow its parameter) and chunk-varies (its bits
+# change from run to run), for tests/plugins/test_repro.sh.
+REPRO_TEST_PLUGINS = tests/plugins/chunk-fixed.la tests/plugins/chunk-twin.la \
+	tests/plugins/chunk-varies.la
 check_LTLIBRARIES += $(REPRO_TEST_PLUGINS)
+tests_plugins_chunk_varies_la_SOURCES = tests/plugins/chunk-varies.c tests/plugins/chunk-sum.h
+tests_plugins_chunk_varies_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
+tests_plugins_chunk_varies_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_plugins_chunk_fixed_la_SOURCES = tests/plugins/chunk-fixed.c tests/plugins/chunk-sum.h
 tests_plugins_chunk_fixed_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS)
 tests_plugins_chunk_fixed_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
@@ -99,8 +104,10 @@ EXTRA_DIST += tests/plugins/test_repro.sh
 
 # The planted bugs of shaped reductions (tests/plugins/shaped-twin.c, one
 # plugin per bug, built with SHAPED_BUG), in shaped-dir/ for
-# tests/run/test_shaped.sh.
-SHAPED_TEST_PLUGINS = tests/plugins/shaped-right.la tests/plugins/shaped-next-row.la tests/plugins/shaped-last-row.la tests/plugins/shaped-fixed-len.la tests/plugins/shaped-empty.la tests/plugins/shaped-swapped.la tests/plugins/shaped-remembered.la
+# tests/run/test_shaped.sh (shaped-near, whose sums pass but are not
+# exact, for tests/plugins/test_repro.sh).
+SHAPED_TEST_PLUGINS = tests/plugins/shaped-right.la tests/plugins/shaped-next-row.la tests/plugins/shaped-last-row.la tests/plugins/shaped-fixed-len.la tests/plugins/shaped-empty.la tests/plugins/shaped-swapped.la tests/plugins/shaped-remembered.la \
+	tests/plugins/shaped-near.la
 check_LTLIBRARIES += $(SHAPED_TEST_PLUGINS)
 tests_plugins_shaped_right_la_SOURCES = tests/plugins/shaped-twin.c
 tests_plugins_shaped_right_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DSHAPED_BUG=0
@@ -123,6 +130,9 @@ tests_plugins_shaped_swapped_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_plugins_shaped_remembered_la_SOURCES = tests/plugins/shaped-twin.c
 tests_plugins_shaped_remembered_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DSHAPED_BUG=6
 tests_plugins_shaped_remembered_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_plugins_shaped_near_la_SOURCES = tests/plugins/shaped-twin.c
+tests_plugins_shaped_near_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DSHAPED_BUG=7
+tests_plugins_shaped_near_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests/plugins/shaped-dir.stamp: $(SHAPED_TEST_PLUGINS)
 	$(AM_V_GEN)$(gather_plugins) tests/plugins/shaped-dir $(SHAPED_TEST_PLUGINS) && touch $@
 check_DATA += tests/plugins/shaped-dir.stamp

@@ -10,13 +10,14 @@
 # plugin without a collective on two ranks, and the vector answer
 # (`result = vector`, ABI 1.4): every element judged, a rank's slice left
 # out and one element off each wrong; graph and eager timing across
-# ranks; an exchange over the host's limit, whose row names the limit; and
-# rank processes that hold no descriptor of the host's but their socket.
+# ranks; an exchange over the host's limit, whose row names the limit;
+# rank processes that hold no descriptor of the host's but their socket;
+# and the reproducibility level judged at all ranks' elements.
 . "$top_srcdir/tests/lib.sh"
 
 [ -n "${JQ:-}" ] || skip_all "jq not found"
 plugins=$top_builddir/tests/procs/ranks/dir
-plan 39
+plan 41
 
 cat >"$tmp/good.ini" <<INI
 [experiment]
@@ -200,3 +201,13 @@ is "$("$JQ" -r '[.results[] | select(.status == "failed" and (.reason | test("th
   -o "$tmp/fds.json" 7>"$tmp/seven" 2>"$tmp/fds.err"
 is "$?" 0 "ranks with descriptor 7 open in the host: exit 0"
 is "$(statuses "$tmp/fds.json")" "ok ok ok" "... on 1, 2 and 4 ranks no rank holds the host's descriptors"
+
+# The reproducibility level of an all-reduce is judged at all ranks' slices,
+# not at one rank's n: 2 x 9M ones in f32, found exactly, can round in
+# another order (one f32 accumulator stops at 2^24); 9M on one rank cannot.
+"$rb" -q -p "$plugins" -c "$tmp/good.ini" -D op=sum -D dtype=f32 -D distribution=ones \
+  -D n=9M -D ranks=1,2 -D min_reps=1 -D max_reps=2 -D timeout=20 -o "$tmp/repro.json" 2>"$tmp/repro.err"
+is "$?" 0 "9M ones in f32 on 1 and 2 ranks: exit 0"
+is "$("$JQ" -r '[.results[] | "\(.ranks) \(.status) \(.error) \(.repro)"] | join(",")' \
+    "$tmp/repro.json")" "1 ok 0 exact,2 ok 0 run-to-run" \
+  "... found exactly; exact on one rank, not on two (18M elements in all)"

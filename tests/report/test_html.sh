@@ -2,7 +2,8 @@
 # tests/report/test_html.sh: `--format html`: one self-contained page (no scripts,
 # links or external files) with the status counts, the devices, the plots as
 # inline SVG, the results table (with how each row was measured: timing
-# mode, what stopped it, err/tol, determinism, throttling, in each row's
+# mode, what stopped it, err/tol, determinism, the reproducibility level,
+# throttling, in each row's
 # details) and the
 # provenance; drawn without gnuplot;
 # a note where there is nothing to plot. Then headless Chromium loads the
@@ -31,8 +32,8 @@ is "$(grep -c '<tr class="ok">' "$tmp/r.html")" 20 "the results table has the 20
 ok "... with units in its headers, how each row was measured last, and no reason column where no row has a reason" grep -qF '<th>median time</th><th>bandwidth (GB/s)</th><th>noise (% of median)</th><th>how measured</th></tr>' "$tmp/r.html"
 # The cpu backend times each call (launch); a cap or the noise target stops
 # the repetitions; serial, unrolled and threaded sums give the same bits.
-is "$(grep -cE '<span>timing: launch</span>; <span( class="caution")?>stopped by: (noise|max_reps)</span>; <span>error / tolerance: [0-9.e+-]+</span>; <span>deterministic: yes</span>; <span( class="caution")?>throttled: (yes[^<]*|no)</span></details></td></tr>' "$tmp/r.html")" 20 \
-   "... and every row's details say launch, what stopped it, err/tol, deterministic and throttled"
+is "$(grep -cE '<span>timing: launch</span>; <span( class="caution")?>stopped by: (noise|max_reps)</span>; <span>error / tolerance: [0-9.e+-]+</span>; <span>deterministic: yes</span>; <span>repro: (run-to-run|layout-independent|exact)</span>; <span( class="caution")?>throttled: (yes[^<]*|no)</span></details></td></tr>' "$tmp/r.html")" 20 \
+   "... and every row's details say launch, what stopped it, err/tol, deterministic, repro and throttled"
 ok "the devices table names the cpu backend" grep -q '<td>cpu</td><td>0</td>' "$tmp/r.html"
 ok "the provenance holds the experiment file" grep -q 'name = plot-test' "$tmp/r.html"
 ok "self-contained: no script, link, src or href" bash -c "! grep -qiE '<script|<link|src=|href=' '$tmp/r.html'"

@@ -2,7 +2,7 @@
  * set by hand (one row of each status, a reason holding a comma, a quote and
  * a line break, rows without samples, a row whose optional plugin is absent,
  * rows timed in graph and launch mode, stopped by each cap, deterministic
- * or not, throttled or not), writes every format to a file and checks what
+ * or not, with a reproducibility level or none, throttled or not), writes every format to a file and checks what
  * is in it. The JSON report is read back with jq ($JQ); without jq those
  * checks are skipped. */
 #define _GNU_SOURCE
@@ -144,6 +144,7 @@ static void build_results(void)
     ok_row->error_ratio_known = 1;
     ok_row->determinism = RB_DETERMINISM_SAME;
     ok_row->determinism_results = 3;
+    ok_row->repro.level = RB_REPRO_LAYOUT;
     ok_row->clocks_known = 1;
 
     rb_row *wrong_row = &results.rows[1];
@@ -282,6 +283,8 @@ static const struct {
     {".results[0] | [.timing, .batch_calls, .stopped_by, .error_ratio, .deterministic, "
      ".throttled] | map(tostring) | join(\",\")",
      "graph,64,noise,0.125,true,false"},
+    {".results[0].repro", "layout-independent"},
+    {".results[1].repro", "null"},
     {".results[1] | [.timing, .stopped_by, .error_ratio, .deterministic, .throttled, "
      ".throttle_reasons] | map(tostring) | join(\",\")",
      "launch,max_reps,1.5,false,true,hw_slowdown, sw_thermal"},
@@ -458,25 +461,26 @@ static void check_csv(const char *path)
                "timing,batch_calls,stopped_by,error_ratio,deterministic,determinism_results,"
                "throttled,throttle_reasons,ranks,n_total,busbw_gbs,slowest_rank,slowest_rank_ns,"
                "fastest_rank,fastest_rank_ns,wrong_ranks,scaling,energy_source,energy_j,j_per_gb,power_w,"
-               "sm_clock_min_mhz,sm_clock_max_mhz,energy_note,rounds_measured,rounds_asked",
-               "csv: header, the measurement columns after the first 20");
+               "sm_clock_min_mhz,sm_clock_max_mhz,energy_note,rounds_measured,rounds_asked,repro",
+               "csv: header, the measurement columns after the first 20, repro last");
         is_str(lines[1],
                "main,tree,block=256 variant=sequential,sum,f32,1048576,uniform,ok,,1234.5,1200,"
                "1250.25,40.5,0.0125,5,3.5,3.5,4.375,524288.5,524288.25,graph,64,noise,0.125,true,3,"
-               "false,,1,1048576,,,,,,,,,,,,,,,1,1",
-               "csv: ok row, graph-timed, stopped by the noise target, deterministic");
+               "false,,1,1048576,,,,,,,,,,,,,,,1,1,layout-independent",
+               "csv: ok row, graph-timed, stopped by the noise target, deterministic, "
+               "layout-independent");
         is_str(lines[2],
                "main,tree,block=512 variant=divergent,sum,f32,4194304,uniform,wrong,"
                "result 1.5 outside tolerance 0.01,5000,4900,5000,100,0.03,3,3.2,3.2,4,,,launch,,"
-               "max_reps,1.5,false,3,true,\"hw_slowdown, sw_thermal\",1,4194304,,,,,,,,,,,,,,,1,1",
+               "max_reps,1.5,false,3,true,\"hw_slowdown, sw_thermal\",1,4194304,,,,,,,,,,,,,,,1,1,",
                "csv: wrong row, stopped by max_reps, not deterministic, throttled with reasons");
         is_str(lines[3],
                "main,tree,block=128 variant=sequential,sum,f32,1024,uniform,failed,"
-               "\"plugin said \"\"no\"\", then stopped\",,,,,,0,,,,,,launch,,timeout,,,,,,1,1024,,,,,,,,,,,,,,,0,1",
+               "\"plugin said \"\"no\"\", then stopped\",,,,,,0,,,,,,launch,,timeout,,,,,,1,1024,,,,,,,,,,,,,,,0,1,",
                "csv: reason with comma and quote is quoted; unknown numbers are empty");
         is_str(lines[5],
                "opt,warp_magic,,sum,f32,1024,uniform,skipped,plugin warp_magic not found,,,,,,0,,,,,"
-               ",,,,,,,,,1,1024,,,,,,,,,,,,,,,0,1",
+               ",,,,,,,,,1,1024,,,,,,,,,,,,,,,0,1,",
                "csv: row of an absent optional plugin");
     } else {
         for (int k = 0; k < 5; k++)
@@ -555,11 +559,13 @@ static void check_md(const char *path)
     size_t n = split_lines(text, &lines);
     ok(n > 0 && strcmp(lines[0], "# redbench: demo") == 0, "md: heading with the experiment name");
     size_t table_lines = 0, well_formed = 0, summary = 0, command = 0, escaped = 0, reason = 0;
-    size_t experiment_file = 0;
+    size_t experiment_file = 0, repro_head = 0, repro_cell = 0;
     for (size_t k = 0; k < n; k++) {
         if (lines[k][0] == '|') {
             table_lines++;
-            well_formed += unescaped_pipes(lines[k]) == 16;
+            repro_head += strstr(lines[k], "| err/tol | det | repro | notes |") != NULL;
+            repro_cell += strstr(lines[k], "| 0.12 | yes | layout-independent |") != NULL;
+            well_formed += unescaped_pipes(lines[k]) == 17;
             escaped += strstr(lines[k], "| declines dtype u8 \\| op histogram |") != NULL;
             reason += strstr(lines[k], "| plugin said \"no\", then stopped |") != NULL;
         }
@@ -569,12 +575,14 @@ static void check_md(const char *path)
         experiment_file += strcmp(lines[k], "[run opt]") == 0;
     }
     is_int((long long)table_lines, 2 + N_ROWS, "md: header, separator and one line per row");
-    is_int((long long)well_formed, 2 + N_ROWS, "md: every table line has 15 cells");
+    is_int((long long)well_formed, 2 + N_ROWS, "md: every table line has 16 cells");
     is_int((long long)escaped, 1, "md: '|' in a reason is escaped");
     is_int((long long)reason, 1, "md: line break in a reason is a space");
     is_int((long long)summary, 1, "md: status summary");
     is_int((long long)command, 1, "md: command line");
     is_int((long long)experiment_file, 1, "md: the experiment file is included");
+    is_int((long long)repro_head, 1, "md: a repro column after det");
+    is_int((long long)repro_cell, 1, "md: the ok row's level");
     free(lines);
     free(text);
 }
@@ -604,10 +612,11 @@ static void check_html(const char *path)
     ok(row && strstr(row, "<td class=\"more\"><details><summary>details</summary>") &&
            strstr(row, "<span>timing: graph, 64 calls per batch</span>; <span>stopped by: "
                        "noise</span>; <span>error / tolerance: 0.12</span>; <span>deterministic: "
-                       "yes</span>; <span>throttled: no</span></details></td>"
+                       "yes</span>; <span>repro: layout-independent</span>; <span>throttled: "
+                       "no</span></details></td>"
                        "<td class=\"reason\"></td></tr>"),
-       "html: ok row's details: graph timing with its batch, noise, err/tol, deterministic, not "
-       "throttled");
+       "html: ok row's details: graph timing with its batch, noise, err/tol, deterministic, its "
+       "level, not throttled");
     if (row && !strstr(row, "<span>throttled: no</span>"))
         diag("%s", row);
     row = html_line(lines, n, "<tr class=\"wrong\">");
@@ -692,7 +701,7 @@ static void check_lookup_and_counts(void)
 
 int main(void)
 {
-    plan(47 + (int)RB_ARRAY_LEN(json_checks));
+    plan(49 + (int)RB_ARRAY_LEN(json_checks));
     build_results();
 
     const char *tmpdir = getenv("TMPDIR");

@@ -2,9 +2,10 @@
  * (src/run/rules.c) on samples with known answers: which of noise, max_reps
  * and the timeout stops the repetitions; the noise of the median and the
  * bimodality check on synthetic samples of one and two groups; the size of a graph batch; bit
- * comparison of results; the error in units of the tolerance; the names of
- * timing modes and throttle reasons (src/base/names.c) and of profiler
- * ranges. */
+ * comparison of results; the error in units of the tolerance; the
+ * reproducibility levels (a row alone, whether an answer can round, and a
+ * run's rows judged together, src/run/row_finish.c); the names of timing
+ * modes and throttle reasons (src/base/names.c) and of profiler ranges. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "base/random.h"
 #include "base/stats.h"
 #include "config/sweep.h"
+#include "run/row_finish.h"
 #include "run/rules.h"
 #include "tap.h"
 
@@ -199,6 +201,98 @@ static void test_error_ratio(void)
     ok(!rules_error_ratio(NAN, 1, &r), "a NaN error: unknown");
 }
 
+static void test_repro_alone(void)
+{
+    is_int(rules_repro_alone(0, RB_DETERMINISM_SAME, 1, 0), RB_REPRO_UNKNOWN, "not ok: no level");
+    is_int(rules_repro_alone(1, RB_DETERMINISM_UNKNOWN, 1, 0), RB_REPRO_UNKNOWN,
+           "no repeated run compared: no level");
+    is_int(rules_repro_alone(1, RB_DETERMINISM_DIFFERS, 1, 0), RB_REPRO_VARIES,
+           "repeated runs differed: varies, even where the answer cannot round");
+    is_int(rules_repro_alone(1, RB_DETERMINISM_SAME, 1, 0), RB_REPRO_EXACT,
+           "the same bits, an answer that cannot round, found: exact");
+    is_int(rules_repro_alone(1, RB_DETERMINISM_SAME, 1, 0.5), RB_REPRO_RUN_TO_RUN,
+           "... but an error of 0.5: run-to-run");
+    is_int(rules_repro_alone(1, RB_DETERMINISM_SAME, 0, 0), RB_REPRO_RUN_TO_RUN,
+           "an answer that can round, error 0: run-to-run");
+
+    is_int(rules_exact_answer(RB_OP_SUM, RB_DTYPE_F32, RB_DIST_ONES, 1u << 24), 1,
+           "2^24 ones in f32: exact");
+    is_int(rules_exact_answer(RB_OP_SUM, RB_DTYPE_F32, RB_DIST_ONES, (1u << 24) + 1), 0,
+           "2^24 + 1 ones in f32: can round");
+    is_int(rules_exact_answer(RB_OP_SUM, RB_DTYPE_F32, RB_DIST_SMALL, (1u << 24) / 15), 1,
+           "2^24 / 15 small elements (up to 15) in f32: exact");
+    is_int(rules_exact_answer(RB_OP_SUM, RB_DTYPE_F32, RB_DIST_SMALL, (1u << 24) / 15 + 1), 0,
+           "one more: can round");
+    is_int(rules_exact_answer(RB_OP_SUM, RB_DTYPE_F16, RB_DIST_ONES, 2049), 0,
+           "2049 ones in f16: can round");
+    is_int(rules_exact_answer(RB_OP_SUM, RB_DTYPE_F64, RB_DIST_UNIFORM, 2), 0,
+           "uniform data: can round at any n");
+    is_int(rules_exact_answer(RB_OP_SUM, RB_DTYPE_I32, RB_DIST_UNIFORM, UINT64_C(1) << 40), 1,
+           "integer sums: exact at any n");
+    is_int(rules_exact_answer(RB_OP_MAX, RB_DTYPE_F32, RB_DIST_UNIFORM, UINT64_C(1) << 40), 1,
+           "max: exact at any n");
+}
+
+/* A run's rows judged together: a column and a ragged row judged at their
+ * longest answer, not at n; layouts of one plugin on the same data. */
+static void test_repro_rows(void)
+{
+    static const rb_plugin desc = {.name = "p"};
+    rb_loaded_plugin plugin = {.desc = &desc};
+    rb_configuration cfg[6];
+    rb_row rows[6];
+    memset(cfg, 0, sizeof cfg);
+    memset(rows, 0, sizeof rows);
+    for (int k = 0; k < 6; k++) {
+        cfg[k] = (rb_configuration){.plugin = &plugin, .op = RB_OP_SUM, .dtype = RB_DTYPE_F32,
+                                    .distribution = RB_DIST_SMALL, .n = 1, .rows = 1};
+        rows[k] = (rb_row){.config = &cfg[k], .status = RB_ROW_OK, .seed = 7,
+                           .determinism = RB_DETERMINISM_SAME};
+        rows[k].repro = (rb_repro_judged){.bits_known = 1, .bits = 100 + (uint64_t)k,
+                                          .answer_elements = 1};
+    }
+    /* 0: a column of 4M rows (n = 1): its answer adds 4M elements */
+    cfg[0].rows = 4u << 20;
+    cfg[0].axis = RB_AXIS_COLUMN;
+    rows[0].repro.answer_elements = 4u << 20;
+    /* 1: 4 ragged rows of n = 1M, the longest 2.5M long, error 0 */
+    cfg[1].rows = 4;
+    cfg[1].n = 1u << 20;
+    cfg[1].lengths = RB_LENGTHS_RAGGED;
+    rows[1].repro.answer_elements = 5u << 19;
+    /* 2: 7 rows of 1000, one answer off by a little (within its tolerance) */
+    cfg[2].rows = 7;
+    cfg[2].n = 1000;
+    rows[2].error = 0.25;
+    /* 3: the same as 2 with every answer exact */
+    cfg[3] = cfg[2];
+    cfg[3].distribution = RB_DIST_ONES;
+    /* 4 and 5: two layouts of one plugin on the same uniform data, the same
+     * bits; 5's repeated runs differed */
+    cfg[4].distribution = cfg[5].distribution = RB_DIST_UNIFORM;
+    cfg[4].n = cfg[5].n = 1000;
+    rows[4].repro.bits = rows[5].repro.bits = 42;
+    rows[5].determinism = RB_DETERMINISM_DIFFERS;
+    rb_results res = {.rows = rows, .n_rows = 6};
+    rows_reproducibility(&res);
+    is_int(rows[0].repro.level, RB_REPRO_RUN_TO_RUN,
+           "a column of 4M small f32 elements (n = 1), error 0: not exact");
+    is_int(rows[1].repro.level, RB_REPRO_RUN_TO_RUN,
+           "ragged rows of n = 1M, the longest 2.5M, error 0: not exact");
+    is_int(rows[2].repro.level, RB_REPRO_RUN_TO_RUN, "rows whose worst answer is off: not exact");
+    is_int(rows[3].repro.level, RB_REPRO_EXACT, "rows of 1000 ones, every answer found: exact");
+    is_int(rows[4].repro.level, RB_REPRO_RUN_TO_RUN,
+           "its other layout on the same data varies: run-to-run");
+    is_int(rows[5].repro.level, RB_REPRO_VARIES, "repeated runs differed: varies");
+    rows[5].determinism = RB_DETERMINISM_SAME;
+    rows_reproducibility(&res);
+    is_int(rows[4].repro.level, RB_REPRO_LAYOUT,
+           "two layouts, the same bits, neither varying: layout-independent");
+    rows[5].repro.bits = 43;
+    rows_reproducibility(&res);
+    is_int(rows[4].repro.level, RB_REPRO_RUN_TO_RUN, "two layouts, other bits: run-to-run");
+}
+
 static void test_names(void)
 {
     ok(strcmp(timing_mode_name(RB_TIMING_LAUNCH), "launch") == 0 &&
@@ -230,7 +324,7 @@ static void test_names(void)
 
 int main(void)
 {
-    plan(56);
+    plan(78);
     test_stop_rule();
     test_noise_of_two_groups();
     test_multimodal();
@@ -238,6 +332,8 @@ int main(void)
     test_batch_calls();
     test_same_result();
     test_error_ratio();
+    test_repro_alone();
+    test_repro_rows();
     test_names();
     return done();
 }

@@ -140,9 +140,9 @@ ok "-D rows=1,64 -D axis=column: --dry-run lists the shapes" \
 ok "... the table has a rows and a lengths column" \
   sh -c "head -n 1 '$tmp/cli.table' | grep -qE ' n +rows +lengths +dtype '"
 "$rb" report "$tmp/cli.json" --format csv >"$tmp/cli.csv" 2>&1
-is "$(head -n 1 "$tmp/cli.csv" | tr ',' '\n' | tail -n 3 | paste -sd' ')" "rows axis lengths" \
-  "... read back, the CSV ends with rows, axis and lengths"
-is "$(tail -n 1 "$tmp/cli.csv" | tr ',' '\n' | tail -n 3 | paste -sd' ')" "64 row ragged" \
+is "$(head -n 1 "$tmp/cli.csv" | tr ',' '\n' | tail -n 4 | paste -sd' ')" "rows axis lengths repro" \
+  "... read back, the CSV ends with rows, axis and lengths, then repro"
+is "$(tail -n 1 "$tmp/cli.csv" | tr ',' '\n' | tail -n 4 | head -n 3 | paste -sd' ')" "64 row ragged" \
   "... with the row's values"
 "$rb" report "$tmp/cli.json" --format md >"$tmp/cli.md" 2>&1
 ok "... Markdown has the rows, axis and lengths columns" \
