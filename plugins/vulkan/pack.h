@@ -400,18 +400,26 @@ static inline void pack_reset(VkCommandBuffer cmd, const rb_vulkan_buffer *b, ui
     rb_vulkan_barrier(cmd);
 }
 
-/* init's part: every byte of `b` set to 0 on the device, and waited for
- * (a counter that the shaders themselves set back to 0 at the end of each
- * call starts there). */
-static inline int pack_zero(rb_vulkan_queue *q, const rb_host *host, const rb_vulkan_buffer *b)
+/* init's part: every 32-bit word of `b` set to `pattern` on the device,
+ * and waited for (results that the shaders themselves set back between
+ * calls start there). */
+static inline int pack_fill(rb_vulkan_queue *q, const rb_host *host, const rb_vulkan_buffer *b,
+                            uint32_t pattern)
 {
     VkCommandBuffer cmd = q->begin(q, host);
     if (!cmd)
         return RB_ERROR;
-    vkCmdFillBuffer(cmd, b->buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, b->buffer, 0, VK_WHOLE_SIZE, pattern);
     if (q->submit(q, host, cmd) != RB_OK || q->wait(q, host) != RB_OK)
         return RB_ERROR;
     return RB_OK;
+}
+
+/* init's part: every byte of `b` set to 0 (a counter that the shaders
+ * themselves set back to 0 at the end of each call starts there). */
+static inline int pack_zero(rb_vulkan_queue *q, const rb_host *host, const rb_vulkan_buffer *b)
+{
+    return pack_fill(q, host, b, 0);
 }
 
 /* verify's part: the reduction's value read back from `value` into

@@ -14,6 +14,12 @@
  *             before it, no barrier and no second dispatch inside a call
  *             (the counter is zeroed once, in init, and every call leaves
  *             it at 0), and a float sum in a fixed order
+ *   atomic-epoch  atomic with no clearing before it: a call's workgroups
+ *             take tickets on a counter, and the call's number picks which
+ *             of two results its atomics go to, the call's first ticket
+ *             setting the other back for the next call (no fill, no
+ *             barrier and no last-workgroup pass inside a call); verify
+ *             reads the counter to know which result the last call made
  *   auto      atomic where the device has the atomic, else two-pass
  * `order = alternate` reads every other call's vectors (elements, without
  * `vector`) from the end: under cache = hot a call then starts on what the
@@ -29,15 +35,17 @@
  * finish's second pass is the f32 shader's. */
 #include "plugins/vulkan/pack.h"
 
-enum finish { FINISH_AUTO, FINISH_ATOMIC, FINISH_TWO_PASS, FINISH_ONE_PASS };
+enum finish { FINISH_AUTO, FINISH_ATOMIC, FINISH_TWO_PASS, FINISH_ONE_PASS, FINISH_EPOCH };
 enum order { ORDER_FORWARD, ORDER_ALTERNATE };
 
-static const char *const finish_words[] = {"auto", "atomic", "two-pass", "one-pass", NULL};
+static const char *const finish_words[] = {"auto",     "atomic",       "two-pass",
+                                           "one-pass", "atomic-epoch", NULL};
 static const char *const order_words[] = {"forward", "alternate", NULL};
 
-/* Its planted-bug twin, tests/packs/vulkan/bug-reverse-round-up, is this
- * file built with SUBGROUP_NAME and SUBGROUP_SPV, the header of
- * subgroup.comp's shaders built with -DPLANTED_REVERSE_ROUND_UP. */
+/* Its planted-bug twins, tests/packs/vulkan/bug-reverse-round-up and
+ * bug-epoch-keep, are this file built with SUBGROUP_NAME and SUBGROUP_SPV,
+ * the header of subgroup.comp's shaders built with
+ * -DPLANTED_REVERSE_ROUND_UP or -DPLANTED_EPOCH_KEEP. */
 #ifndef SUBGROUP_NAME
 #define SUBGROUP_NAME "subgroup"
 #define SUBGROUP_SPV "plugins/vulkan/subgroup_spv.h"
@@ -53,8 +61,9 @@ static const rb_param_spec subgroup_params[] = {
     {"vector", RB_PARAM_BOOL, "true", 0, 0, NULL, 0,
      "16-byte loads (4 elements of 32 bits, 2 of 64 bits, 8 halves)"},
     {"finish", RB_PARAM_CHOICE, "auto", 0, 0, finish_words, 0,
-     "auto | atomic | two-pass | one-pass (the last workgroup done joins them): how "
-     "the workgroups' values are joined"},
+     "auto | atomic | two-pass | one-pass (the last workgroup done joins them) | "
+     "atomic-epoch (atomics into one of two results, no clearing): how the workgroups' "
+     "values are joined"},
     {"order", RB_PARAM_CHOICE, "forward", 0, 0, order_words, 0,
      "forward | alternate (every other call reads from the end, starting on what the "
      "call before left in L2)"},
@@ -67,7 +76,7 @@ typedef struct subgroup_state {
     rb_vulkan_pipeline f32_pipeline; /* halves, two-pass: the second pass's */
     const rb_vulkan_pipeline *second_pipeline;
     rb_vulkan_buffer partials, counter, result, readback;
-    int atomic, one_pass, alternate;
+    int atomic, one_pass, epoch, alternate;
     uint32_t groups;
     uint64_t calls; /* runs recorded so far: alternate's parity */
     subgroup_push first, second; /* second: the two-pass finish's pass */
@@ -77,7 +86,13 @@ typedef struct subgroup_state {
 static int uses_atomic(const rb_config *cfg)
 {
     int finish = (int)rb_param_int(cfg, "finish", FINISH_AUTO);
-    return finish == FINISH_ATOMIC || (finish == FINISH_AUTO && pack_has_atomic(cfg));
+    return finish == FINISH_ATOMIC || finish == FINISH_EPOCH ||
+           (finish == FINISH_AUTO && pack_has_atomic(cfg));
+}
+
+static int uses_epoch(const rb_config *cfg)
+{
+    return rb_param_int(cfg, "finish", FINISH_AUTO) == FINISH_EPOCH;
 }
 
 static int uses_one_pass(const rb_config *cfg)
@@ -90,7 +105,10 @@ static int subgroup_describe(const rb_config *cfg, rb_description *out)
     uint32_t block = pack_block(cfg);
     int atomic = uses_atomic(cfg);
     snprintf(out->label, sizeof out->label, "subgroup-%s",
-             atomic ? "atomic" : uses_one_pass(cfg) ? "1pass" : "2pass");
+             uses_epoch(cfg) ? "epoch"
+             : atomic        ? "atomic"
+             : uses_one_pass(cfg) ? "1pass"
+                                  : "2pass");
     return pack_check(cfg, block, atomic, 1);
 }
 
@@ -136,6 +154,7 @@ static int subgroup_init(const rb_config *cfg, void **state)
     s->q = pack_queue(cfg);
     s->atomic = atomic;
     s->one_pass = uses_one_pass(cfg);
+    s->epoch = uses_epoch(cfg);
     s->alternate = alternate;
     *state = s;
     size_t size = rb_dtype_size(cfg->dtype);
@@ -143,26 +162,31 @@ static int subgroup_init(const rb_config *cfg, void **state)
     uint64_t per_load = vector ? 16 / size : half ? 2 : 1;
     s->groups = pack_groups(cfg, cfg->n, block, (uint64_t)block * items * per_load);
     size_t value_size = rb_dtype_size(pack_value_dtype(cfg->dtype));
-    uint32_t constants[4] = {block, items, vector, (uint32_t)s->one_pass};
+    uint32_t constants[5] = {block, items, vector, (uint32_t)s->one_pass, (uint32_t)s->epoch};
     s->second_pipeline = &s->pipeline;
     if (half && !atomic && !s->one_pass && s->groups > 1) {
         s->second_pipeline = &s->f32_pipeline;
         if ((st = pack_pipeline_dtype(cfg, subgroup_spirv, RB_DTYPE_F32, "",
-                                      sizeof(subgroup_push), constants, 4,
+                                      sizeof(subgroup_push), constants, 5,
                                       &s->f32_pipeline)) != RB_OK) {
             subgroup_teardown(s);
             *state = NULL;
             return st;
         }
     }
-    if ((st = pack_pipeline(cfg, subgroup_spirv, atomic, sizeof(subgroup_push), constants, 4,
+    /* atomic-epoch: two results, both where atomics start */
+    uint64_t result_bytes = s->epoch ? 2 * value_size : 8;
+    if ((st = pack_pipeline(cfg, subgroup_spirv, atomic, sizeof(subgroup_push), constants, 5,
                             &s->pipeline)) != RB_OK ||
         (st = s->q->buffer_create(s->q, cfg->host, (uint64_t)s->groups * value_size,
                                   RB_VULKAN_DEVICE_MEMORY, &s->partials)) != RB_OK ||
         (st = s->q->buffer_create(s->q, cfg->host, 4, RB_VULKAN_DEVICE_MEMORY,
                                   &s->counter)) != RB_OK ||
-        (st = pack_result_buffers(s->q, cfg->host, &s->result, &s->readback)) != RB_OK ||
-        (st = pack_zero(s->q, cfg->host, &s->counter)) != RB_OK) {
+        (st = pack_readback_buffers(s->q, cfg->host, result_bytes, &s->result, &s->readback)) !=
+            RB_OK ||
+        (st = pack_zero(s->q, cfg->host, &s->counter)) != RB_OK ||
+        (s->epoch &&
+         (st = pack_fill(s->q, cfg->host, &s->result, pack_atomic_start(cfg->op))) != RB_OK)) {
         subgroup_teardown(s);
         *state = NULL;
         return st;
@@ -184,7 +208,9 @@ static int subgroup_run(void *state)
     if (!cmd)
         return RB_ERROR;
     s->first.reverse = s->alternate && (s->calls++ & 1u);
-    if (s->atomic) {
+    if (s->epoch) {
+        pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
+    } else if (s->atomic) {
         pack_reset(cmd, &s->result, pack_atomic_start(s->cfg->op));
         pack_dispatch(s->q, cmd, &s->pipeline, &s->first, s->groups);
     } else if (s->one_pass) {
@@ -199,9 +225,37 @@ static int subgroup_run(void *state)
     return s->q->submit(s->q, s->cfg->host, cmd);
 }
 
+/* atomic-epoch: the last call's result is dst[1] where the counter is
+ * back at 0 (an odd call), dst[0] where it stands at groups (an even
+ * one); anything else is no state the shader leaves. */
+static int epoch_read(subgroup_state *s, rb_result *result)
+{
+    const rb_config *cfg = s->cfg;
+    uint32_t counter = 0;
+    if (rb_vulkan_read(s->q, cfg->host, &s->counter, 0, &s->readback, &counter,
+                       sizeof counter) != RB_OK)
+        return RB_ERROR;
+    if (counter != 0 && counter != s->groups) {
+        cfg->host->error(cfg->host, "atomic-epoch: the ticket counter reads %u after the calls, "
+                                    "neither 0 nor the %u workgroups",
+                         counter, s->groups);
+        return RB_ERROR;
+    }
+    int dtype = pack_value_dtype(cfg->dtype);
+    size_t size = rb_dtype_size(dtype);
+    unsigned char bytes[8];
+    if (rb_vulkan_read(s->q, cfg->host, &s->result, counter == 0 ? size : 0, &s->readback,
+                       bytes, size) != RB_OK)
+        return RB_ERROR;
+    pack_result(dtype, bytes, cfg->op != RB_OP_SUM, result);
+    return RB_OK;
+}
+
 static int subgroup_verify(void *state, rb_result *result)
 {
     subgroup_state *s = state;
+    if (s->epoch)
+        return epoch_read(s, result);
     return pack_read_result(s->q, s->cfg, &s->result, &s->readback,
                             s->atomic && s->cfg->op != RB_OP_SUM, result);
 }

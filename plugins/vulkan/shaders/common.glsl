@@ -137,17 +137,34 @@ ORDERED to_ordered(T x)
 #endif
 }
 
-// Joins v into the result at `target`: atomicAdd in T for sums (a float
+// Joins v into result k at `target`: atomicAdd in T for sums (a float
 // needs VK_EXT_shader_atomic_float), atomicMin / atomicMax on the ordered
-// integers otherwise (the result starts as all ones for min, zero for max).
-void atomic_combine(Values target, T v)
+// integers otherwise (the result starts as all ones for min, zero for max:
+// atomic_start_at).
+void atomic_combine_at(Values target, uint k, T v)
 {
 #if defined(OP_SUM)
-    atomicAdd(target.v[0], v);
+    atomicAdd(target.v[k], v);
 #elif defined(OP_MIN)
-    atomicMin(Ordered(target).v[0], to_ordered(v));
+    atomicMin(Ordered(target).v[k], to_ordered(v));
 #else
-    atomicMax(Ordered(target).v[0], to_ordered(v));
+    atomicMax(Ordered(target).v[k], to_ordered(v));
+#endif
+}
+
+void atomic_combine(Values target, T v)
+{
+    atomic_combine_at(target, 0u, v);
+}
+
+// Result k at `target` set to where the atomics start: 0 (a sum's zero in
+// any type, and the smallest ordered value for max), all ones for min.
+void atomic_start_at(Values target, uint k)
+{
+#if defined(OP_MIN)
+    Ordered(target).v[k] = ~ORDERED(0);
+#else
+    Ordered(target).v[k] = ORDERED(0);
 #endif
 }
 #endif

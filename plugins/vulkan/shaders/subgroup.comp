@@ -12,7 +12,16 @@
 // workgroup that counts last reduces the partials into dst[0] and sets the
 // counter back to 0 for the next call (the plugin zeroes it once, in
 // init). Built with PLANTED_KEEP_COUNT (the tests' planted bug only), the
-// counter is never set back.
+// counter is never set back. Built with ATOMIC and EPOCH (constant 4), the
+// atomic finish needs no clearing before it: the workgroups of a call
+// take tickets on `counter`, and the call's number (ticket / groups, the
+// counter set back by 2 groups at the end of every second call) picks
+// which of dst[0] and dst[1] its atomics go to; the call's first ticket
+// sets the other one to where atomics start, for the next call. The host
+// reads the last call's from the counter: groups after an even call, 0
+// after an odd one. Built with PLANTED_EPOCH_KEEP (the tests' planted bug
+// only), the other result is never set back, so every second call adds to
+// what the call two before left.
 // Halves (T_F16, T_BF16: common.glsl's HALF_INPUT) are read as 32-bit
 // words and reduced in f32 (fold_halves); their address in the push
 // constants is 2-byte aligned only. The two-pass finish's second pass
@@ -30,6 +39,7 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 1u;
 layout(constant_id = 2) const uint VECTOR = 0u;
 layout(constant_id = 3) const uint ONE_PASS = 0u;
+layout(constant_id = 4) const uint EPOCH = 0u;
 
 // The one-pass finish's partials and counter: coherent, so that the last
 // workgroup reads what the others wrote, not what its caches hold.
@@ -197,7 +207,19 @@ void main()
     bool leader = gl_SubgroupID == 0u && subgroupElect();
     if (leader) {
 #if defined(ATOMIC)
-        atomic_combine(p.dst, v);
+        if (EPOCH != 0u) {
+            uint ticket = atomicAdd(p.counter.v[0], 1u);
+            uint slot = (ticket / p.groups) & 1u;
+            atomic_combine_at(p.dst, slot, v);
+#if !defined(PLANTED_EPOCH_KEEP)
+            if (ticket % p.groups == 0u)
+                atomic_start_at(p.dst, slot ^ 1u); // the next call's, which starts after this one
+#endif
+            if (ticket == 2u * p.groups - 1u)
+                atomicAdd(p.counter.v[0], 0u - 2u * p.groups); // every ticket of the pair taken
+        } else {
+            atomic_combine(p.dst, v);
+        }
 #else
         if (one_pass) {
             p.partials.v[group] = v;

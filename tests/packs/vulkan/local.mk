@@ -8,7 +8,10 @@
 # -DPLANTED_KEEP_COUNT, planted_half_spv.h with -DPLANTED_DROP_TAIL), so
 # the pack's modules hold no planted code; and bug-reverse-round-up,
 # plugins/vulkan/subgroup.c itself built with its shaders' planted bug
-# (planted_reverse_spv.h with -DPLANTED_REVERSE_ROUND_UP).
+# (planted_reverse_spv.h with -DPLANTED_REVERSE_ROUND_UP), and
+# bug-epoch-keep, the same with its atomic shaders' planted bug
+# (planted_epoch_spv.h with -DPLANTED_EPOCH_KEEP: the atomic-epoch finish
+# never sets the other result back).
 # test_vulkan_shaped.sh: vulkan/rows over a grid of shapes, and its twin
 # rows-twin, plugins/vulkan/rows.c built with rows.comp's planted bug
 # (rows_twin_spv.h with -DPLANTED_FIXED_LENGTHS: ragged rows taken as
@@ -24,7 +27,8 @@ TESTS += tests/packs/vulkan/test_vulkan.sh tests/packs/vulkan/test_vulkan_shaped
 VULKAN_PLANTED = tests/packs/vulkan/bug-skip-tail.la tests/packs/vulkan/bug-last-byte.la \
 	tests/packs/vulkan/bug-stale.la tests/packs/vulkan/bug-one-pass-count.la \
 	tests/packs/vulkan/bug-half-tail.la tests/packs/vulkan/half-shifted.la \
-	tests/packs/vulkan/bug-reverse-round-up.la tests/packs/vulkan/rows-twin.la
+	tests/packs/vulkan/bug-reverse-round-up.la tests/packs/vulkan/bug-epoch-keep.la \
+	tests/packs/vulkan/rows-twin.la
 check_LTLIBRARIES += $(VULKAN_PLANTED)
 VULKAN_PLANTED_CPPFLAGS = -I$(top_srcdir)/sdk -I$(top_srcdir) -I$(top_builddir) $(VULKAN_CFLAGS)
 
@@ -82,6 +86,18 @@ tests_packs_vulkan_bug_reverse_round_up_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS)
 	-DSUBGROUP_NAME='"bug-reverse-round-up"' -DSUBGROUP_SPV='"tests/packs/vulkan/planted_reverse_spv.h"'
 tests_packs_vulkan_bug_reverse_round_up_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_packs_vulkan_bug_reverse_round_up_la_LIBADD = $(VULKAN_LIBS)
+tests/packs/vulkan/planted_epoch_spv.h: plugins/vulkan/shaders/subgroup.comp $(VULKAN_SPV_DEPS)
+	$(AM_V_GEN)$(MKDIR_P) tests/packs/vulkan && \
+	$(SHELL) $(srcdir)/plugins/vulkan/spirv-embed.sh '$(GLSLC)' $(VULKAN_SHADER_DIR) \
+	  subgroup.comp $@ subgroup_spirv \
+	  sum_i32_atomic:-DOP_SUM,-DT_I32,-DATOMIC,-DPLANTED_EPOCH_KEEP \
+	  max_i32_atomic:-DOP_MAX,-DT_I32,-DATOMIC,-DPLANTED_EPOCH_KEEP
+nodist_tests_packs_vulkan_bug_epoch_keep_la_SOURCES = tests/packs/vulkan/planted_epoch_spv.h
+tests_packs_vulkan_bug_epoch_keep_la_SOURCES = plugins/vulkan/subgroup.c
+tests_packs_vulkan_bug_epoch_keep_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) \
+	-DSUBGROUP_NAME='"bug-epoch-keep"' -DSUBGROUP_SPV='"tests/packs/vulkan/planted_epoch_spv.h"'
+tests_packs_vulkan_bug_epoch_keep_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests_packs_vulkan_bug_epoch_keep_la_LIBADD = $(VULKAN_LIBS)
 tests/packs/vulkan/rows_twin_spv.h: plugins/vulkan/shaders/rows.comp $(VULKAN_SPV_DEPS)
 	$(AM_V_GEN)$(MKDIR_P) tests/packs/vulkan && \
 	$(SHELL) $(srcdir)/plugins/vulkan/spirv-embed.sh '$(GLSLC)' $(VULKAN_SHADER_DIR) \
@@ -97,7 +113,8 @@ tests_packs_vulkan_rows_twin_la_CPPFLAGS = $(VULKAN_PLANTED_CPPFLAGS) \
 tests_packs_vulkan_rows_twin_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
 tests_packs_vulkan_rows_twin_la_LIBADD = $(VULKAN_LIBS)
 BUILT_SOURCES += tests/packs/vulkan/planted_spv.h tests/packs/vulkan/planted_half_spv.h \
-	tests/packs/vulkan/planted_reverse_spv.h tests/packs/vulkan/rows_twin_spv.h
+	tests/packs/vulkan/planted_reverse_spv.h tests/packs/vulkan/rows_twin_spv.h \
+	tests/packs/vulkan/planted_epoch_spv.h
 
 # The folder test_vulkan.sh points --plugin-path at.
 tests/packs/vulkan/dir.stamp: $(VULKAN_PLANTED)
@@ -106,4 +123,5 @@ check_DATA += tests/packs/vulkan/dir.stamp
 endif
 CLEANFILES += tests/packs/vulkan/dir.stamp tests/packs/vulkan/dir/*.so \
 	tests/packs/vulkan/planted_spv.h tests/packs/vulkan/planted_half_spv.h \
-	tests/packs/vulkan/planted_reverse_spv.h tests/packs/vulkan/rows_twin_spv.h
+	tests/packs/vulkan/planted_reverse_spv.h tests/packs/vulkan/rows_twin_spv.h \
+	tests/packs/vulkan/planted_epoch_spv.h

@@ -93,7 +93,7 @@ large=1000001 medium=4M
 sizes="1, 2, 3, 31, 1000, $large"
 n_sizes=6
 
-plan 25
+plan 27
 
 # 1. tree: every variant (reduce0..reduce7), op and dtype the device has,
 # at every size; grid-stride and subgroup also with 3 workgroups a pass.
@@ -168,13 +168,17 @@ n = $sizes
 [run subgroup-atomic]
 plugin = vulkan/subgroup
 finish = atomic
+[run subgroup-epoch]
+plugin = vulkan/subgroup
+finish = atomic-epoch
+grid = auto, 3
 [run atomic]
 plugin = vulkan/atomic
 scope = workgroup, thread
 EOF2
 n_atomic=$(echo "$atomic_dtypes" | tr ',' '\n' | wc -l)
-ok "subgroup (finish = atomic) and atomic (workgroup, thread): sum/min/max x $atomic_dtypes all ok" \
-  all_ok atomics $((3 * 3 * n_atomic * n_sizes))
+ok "subgroup (finish = atomic, atomic-epoch at 1 to 3 workgroups and auto) and atomic (workgroup, thread): sum/min/max x $atomic_dtypes all ok" \
+  all_ok atomics $((5 * 3 * n_atomic * n_sizes))
 
 # 4. histograms: 256, 7 and 1 bins, u8.
 header histogram >"$tmp/histogram.ini"
@@ -365,6 +369,16 @@ plugin = bug-reverse-round-up
 finish = one-pass
 order = alternate
 vector = true
+[run epoch-keep]
+plugin = bug-epoch-keep
+finish = atomic-epoch
+op = sum, max
+dtype = i32
+[run epoch-keep-control]
+plugin = bug-epoch-keep
+finish = atomic
+op = sum, max
+dtype = i32
 EOF2
 # shellcheck disable=SC2086
 "$rb" -c "$tmp/planted.ini" $paths --format json -o "$tmp/planted.json" >/dev/null 2>&1
@@ -384,6 +398,10 @@ ok "bug-one-pass-count (the one-pass finish's counter never set back to 0) is wr
 ok "bug-half-tail (f16 and bf16 without an odd last half) is wrong" wrong_rows half-tail
 ok "bug-reverse-round-up (order = alternate with the vectors counted rounded up) is wrong" \
   wrong_rows reverse-round-up
+ok "bug-epoch-keep (the atomic-epoch finish never sets the other result back) is wrong" \
+  wrong_rows epoch-keep
+is "$("$JQ" -r '[.results[] | select(.run == "epoch-keep-control") | .status] | unique | join(",")' \
+  "$tmp/planted.json")" ok "... and right with finish = atomic (the bug is the epoch's alone)"
 
 # The control of bug-reverse-round-up: subgroup in alternate order, every
 # finish, with and without 16-byte loads, right at odd sizes; halves are
