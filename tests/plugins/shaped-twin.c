@@ -14,7 +14,11 @@
  *   4 shaped-empty      an empty row's answer is 0, not the identity
  *   5 shaped-swapped    the answers of rows (or columns) 0 and 1 swapped
  *   6 shaped-remembered the answers computed once, in init, and handed
- *                       again after every run */
+ *                       again after every run
+ *
+ * Built with SHAPED_FRAGILE, the control runs on the `fragile` test backend
+ * (tests/run/crashers/fragile-backend.c: a device of 1 GiB) as
+ * shaped-fragile, for the memory checks of tests/run/test_limits.sh. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -38,8 +42,16 @@
 #define TWIN_NAME "shaped-swapped"
 #elif SHAPED_BUG == 6
 #define TWIN_NAME "shaped-remembered"
+#elif defined SHAPED_FRAGILE
+#define TWIN_NAME "shaped-fragile"
 #else
 #define TWIN_NAME "shaped-right"
+#endif
+
+#ifdef SHAPED_FRAGILE
+#define TWIN_BACKEND "fragile"
+#else
+#define TWIN_BACKEND "cpu"
 #endif
 
 typedef struct twin_state {
@@ -202,7 +214,7 @@ static const rb_plugin twin_plugin = {
     .name = TWIN_NAME,
     .summary = "a shaped reduction with one planted bug (tests/plugins/shaped-twin.c)",
     .version = "1.0",
-    .backend = "cpu",
+    .backend = TWIN_BACKEND,
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
            RB_OP_BIT(RB_OP_ARGMAX),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_F32),
