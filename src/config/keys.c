@@ -46,7 +46,8 @@ static const rb_key_spec data_rows[RB_DATA_COUNT_] = {
                       .initial = "1", .min = 1, .max = (int64_t)RB_DATA_LARGEST_ROWS,
                       .limits = "1 to 2G (2^31 rows)", .range_after_colon = 1,
                       .help = "a shaped reduction: rows of n elements, one answer per row "
-                              "(axis = row) or per column"},
+                              "(axis = row) or per column; sizes and ranges as for n "
+                              "(1..4K:x4)"},
     [RB_DATA_AXIS] = {.section = RB_SECTION_DATA, .name = "axis", .type = RB_KEY_WORD,
                       .initial = "row", .from_name = axis_from_name, .choices = axis_choices,
                       .help = "a shaped reduction: what each answer reduces, a row or a column"},

@@ -2,9 +2,9 @@
  * comma list (data keys, then the plugin's parameters in declaration order)
  * is an axis; each run's configurations are the Cartesian product of its
  * axes, the last axis varying fastest. A range of sizes (n = 1K..1G, or
- * 1K..1G:x4) is the sizes it spans. A parameter set for every run by a
- * plain -D goes to the runs whose plugin has it, with a warning naming the
- * others. All values are checked, and the size of the sweep counted,
+ * 1K..1G:x4; rows alike) is the sizes it spans. A parameter set for every
+ * run by a plain -D goes to the runs whose plugin has it, with a warning
+ * naming the others. All values are checked, and the size of the sweep counted,
  * before anything is allocated for it. The way back: a configuration's
  * [data] keys as an experiment file gives them (data_keys_write). */
 #include "config/sweep.h"
@@ -121,31 +121,32 @@ static int data_item(rb_experiment *exp, int line, int key, const char *item, in
     return 0;
 }
 
-/* One size of a range's end; reports at `line` what is wrong. */
-static int range_end(rb_experiment *exp, int line, const char *item, const char *end,
-                     uint64_t *out)
+/* One size of a range's end, within the key's limits; reports at `line`
+ * what is wrong. */
+static int range_end(rb_experiment *exp, int line, const rb_key_spec *k, const char *item,
+                     const char *end, uint64_t *out)
 {
     const char *why;
     if (parse_size(end, out, &why) != 0) {
-        setting_error(exp, line, "n = %s: '%s': %s; a range is LOW..HIGH (powers of two) or "
-                      "LOW..HIGH:xF (each size F times the one before), e.g. 1K..1G:x4", item,
-                      end, why);
+        setting_error(exp, line, "%s = %s: '%s': %s; a range is LOW..HIGH (powers of two) or "
+                      "LOW..HIGH:xF (each size F times the one before), e.g. 1K..1G:x4", k->name,
+                      item, end, why);
         return -1;
     }
-    if (*out < 1 || *out > RB_DATA_LARGEST_N) {
-        setting_error(exp, line, "n = %s: '%s' is out of range; valid: 1 to 1T (2^40 elements)",
-                      item, end);
+    if (*out < (uint64_t)k->min || *out > (uint64_t)k->max) {
+        setting_error(exp, line, "%s = %s: '%s' is out of range; valid: %s", k->name, item, end,
+                      k->limits);
         return -1;
     }
     return 0;
 }
 
-/* Expands a range of sizes, "1K..1G" (every power of two: each size twice
- * the one before) or "1K..1G:x4" (each 4 times the one before), from LOW
- * up to HIGH; appends them to *values. Returns 0, or -1 after reporting at
- * `line` what is wrong. */
-static int size_range(rb_experiment *exp, int line, const char *item, int64_t **values,
-                      size_t *count, size_t *cap)
+/* Expands a range of sizes of key `k` (n, rows), "1K..1G" (every power of
+ * two: each size twice the one before) or "1K..1G:x4" (each 4 times the
+ * one before), from LOW up to HIGH; appends them to *values. Returns 0, or
+ * -1 after reporting at `line` what is wrong. */
+static int size_range(rb_experiment *exp, int line, const rb_key_spec *k, const char *item,
+                      int64_t **values, size_t *count, size_t *cap)
 {
     const char *dots = strstr(item, "..");
     char *low_text = xstrndup(item, (size_t)(dots - item));
@@ -158,20 +159,20 @@ static int size_range(rb_experiment *exp, int line, const char *item, int64_t **
         const char *why;
         int64_t f;
         if (colon[1] != 'x' || parse_int(colon + 2, &f, &why) != 0 || f < 2 || f > 1024) {
-            setting_error(exp, line, "n = %s: the step '%s' is not valid; write :xF, F a whole "
+            setting_error(exp, line, "%s = %s: the step '%s' is not valid; write :xF, F a whole "
                           "number from 2 to 1024 (1K..1G:x4: each size 4 times the one before)",
-                          item, colon + 1);
+                          k->name, item, colon + 1);
             status = -1;
         }
         factor = (uint64_t)(status == 0 ? f : 2);
     }
     if (status == 0)
-        status = range_end(exp, line, item, trim(low_text), &low);
+        status = range_end(exp, line, k, item, trim(low_text), &low);
     if (status == 0)
-        status = range_end(exp, line, item, trim(high_text), &high);
+        status = range_end(exp, line, k, item, trim(high_text), &high);
     if (status == 0 && low > high) {
-        setting_error(exp, line, "n = %s: the range runs down; write the smaller size first "
-                      "(%s..%s)", item, trim(high_text), trim(low_text));
+        setting_error(exp, line, "%s = %s: the range runs down; write the smaller size first "
+                      "(%s..%s)", k->name, item, trim(high_text), trim(low_text));
         status = -1;
     }
     for (uint64_t v = low; status == 0 && v <= high; v *= factor) {
@@ -185,8 +186,8 @@ static int size_range(rb_experiment *exp, int line, const char *item, int64_t **
 }
 
 /* Fills an axis from a data key as written, or from its default when `s` is
- * NULL; a size range (n = 1K..1G) gives each of its sizes. Returns 0 when
- * every item is valid. */
+ * NULL; a range of a size (n = 1K..1G, rows = 1..4K:x4) gives each of its
+ * sizes. Returns 0 when every item is valid. */
 static int data_axis(rb_experiment *exp, int key, const rb_setting *s, axis *a)
 {
     size_t count = s ? s->n_values : 1, cap = 0, n = 0;
@@ -198,8 +199,8 @@ static int data_axis(rb_experiment *exp, int key, const rb_setting *s, axis *a)
         return -1;
     for (size_t k = 0; k < count; k++) {
         const char *item = s ? s->values[k] : data_row(key)->initial;
-        if (key == RB_DATA_N && strstr(item, "..")) {
-            if (size_range(exp, s ? s->line : 0, item, &a->values, &n, &cap) != 0)
+        if (data_row(key)->type == RB_KEY_SIZE && strstr(item, "..")) {
+            if (size_range(exp, s ? s->line : 0, data_row(key), item, &a->values, &n, &cap) != 0)
                 bad = 1;
             continue;
         }
@@ -264,10 +265,36 @@ static int64_t axis_largest(const axis *a)
     return largest;
 }
 
+/* How close to the run `s` of data key `key` was set: 3 on the command
+ * line (after the file), 2 in the run itself, 1 in [data], 0 not set. */
+static int setting_scope(const run_plan *plan, int key, const rb_setting *s)
+{
+    if (!s)
+        return 0;
+    if (s->line < 0)
+        return 3;
+    return plan->data[key] == &plan->overrides[key] ? 2 : 1;
+}
+
+/* The line of the conflict of lengths = ragged with axis = column: that of
+ * the key set closer to the run (a -D, a run's own key, [data]); the axis
+ * line where both are as close. */
+static int ragged_column_line(const run_plan *plan)
+{
+    const rb_setting *ax = plan->data[RB_DATA_AXIS]->setting,
+                     *lengths = plan->data[RB_DATA_LENGTHS]->setting;
+    const rb_setting *s = setting_scope(plan, RB_DATA_LENGTHS, lengths) >
+                                  setting_scope(plan, RB_DATA_AXIS, ax)
+                              ? lengths
+                              : ax;
+    return s ? s->line : plan->run->line;
+}
+
 /* Shapes (rows > 1, axis = column, lengths = ragged) reduce sums, minima,
  * maxima and argmax of numbers, on one rank, ragged rows along the row
  * axis, and at most 2^40 elements in all. The error is at the line of
- * the first shape key written. */
+ * the first shape key written; a ragged column's at the axis or lengths
+ * line that makes it (ragged_column_line). */
 static void check_shapes(rb_experiment *exp, const run_plan *plan)
 {
     const axis *rows = plan->data[RB_DATA_ROWS], *ax = plan->data[RB_DATA_AXIS],
@@ -296,8 +323,8 @@ static void check_shapes(rb_experiment *exp, const run_plan *plan)
                       "%" PRId64 "; use ranks = 1 for it", what, value, plan->run->name,
                       axis_largest(plan->data[RB_DATA_RANKS]));
     else if (column && ragged)
-        setting_error(exp, line, "lengths = ragged takes axis = row (ragged rows have no "
-                      "columns), but [run %s] has axis = column", plan->run->name);
+        setting_error(exp, ragged_column_line(plan), "lengths = ragged takes axis = row (ragged "
+                      "rows have no columns), but [run %s] has axis = column", plan->run->name);
     else if ((uint64_t)most_rows > RB_DATA_LARGEST_N / (uint64_t)axis_largest(plan->data[RB_DATA_N]))
         setting_error(exp, line, "rows = %s with n up to %" PRId64 ": rows x n is past 2^40 "
                       "elements, the most an input holds", rows->setting ? rows->setting->text

@@ -430,6 +430,10 @@ static void number_title(FILE *out, const rb_results *res, const rb_row *row, co
         free(text);
         if (f->unit == RB_UNIT_DURATION && fabs(x) >= 1000)
             sb_printf(&title, " (%.6g ns)", x);
+        else if (f->unit == RB_UNIT_SIZE && strcmp(f->name, "n") == 0 &&
+                 sweep_is_shaped(row->config))
+            sb_printf(&title, " (%.0f elements of each row, %.0f in all)", x,
+                      (double)sweep_elements(row->config));
         else if (f->unit == RB_UNIT_SIZE)
             sb_printf(&title, " (%.0f elements)", x);
     }
@@ -535,6 +539,13 @@ static int some_row_ranked(const rb_results *res)
 static int row_folded(const rb_row *row)
 {
     return row->status == RB_ROW_SKIPPED || row->status == RB_ROW_UNSUPPORTED;
+}
+
+/* n's header: the elements of each row where some row is shaped (the
+ * rows column says how many rows). */
+static const char *n_header(const rb_results *res)
+{
+    return shape_column_shown(res, "rows") ? "n (elements of each row)" : "n (elements)";
 }
 
 static void column_header(FILE *out, const rb_field *f, const char *header)
@@ -660,7 +671,7 @@ static void write_folded(FILE *out, const rb_results *res, size_t count)
             if (shown[c])
                 column_header(out, fields[c],
                               strcmp(names[c], "params_text") == 0 ? "params"
-                              : strcmp(names[c], "n") == 0        ? "n (elements)"
+                              : strcmp(names[c], "n") == 0        ? n_header(res)
                                                                   : NULL);
         fputs("</tr>\n", out);
         for (size_t j = 0; j < group->count; j++) {
@@ -718,7 +729,8 @@ static void write_results(FILE *out, const rb_results *res, const rb_html_extra 
                 continue;
             if (details && strcmp(fields[c]->name, "reason") == 0)
                 fputs("<th>how measured</th>", out);
-            column_header(out, fields[c], result_columns[c].header);
+            column_header(out, fields[c], strcmp(fields[c]->name, "n") == 0
+                                              ? n_header(res) : result_columns[c].header);
         }
         if (details && !shown[RB_ARRAY_LEN(result_columns) - 1])
             fputs("<th>how measured</th>", out);

@@ -351,7 +351,7 @@ static void get_ranks(const rb_row_ref *r, rb_value *v)
 
 static void get_n_total(const rb_row_ref *r, rb_value *v)
 {
-    uint_value(v, r->row->n_total ? r->row->n_total : r->row->config->n);
+    uint_value(v, r->row->n_total ? r->row->n_total : sweep_elements(r->row->config));
 }
 
 GET_MEASURED(busbw, has_samples(row) && row->busbw_gbs > 0, row->busbw_gbs)
@@ -400,15 +400,18 @@ const rb_field rb_row_fields[] = {
     {.name = "dtype", .get = get_dtype, .title = "dtype", .kind = RB_VALUE_TEXT, .put = fill_dtype,
      .required = 1},
     {.name = "n", .get = get_n, .title = "n", .unit = RB_UNIT_SIZE, .kind = RB_VALUE_UINT,
-     .put = fill_n, .required = 1},
+     .put = fill_n, .required = 1,
+     .valid = "elements from 1 to 1099511627776, as an experiment file allows"},
     {.name = "rows", .get = get_rows, .title = "rows", .unit = RB_UNIT_SIZE,
-     .kind = RB_VALUE_UINT, .put = fill_rows},
+     .kind = RB_VALUE_UINT, .put = fill_rows,
+     .valid = "rows from 1 to 2147483648, as an experiment file allows"},
     {.name = "axis", .get = get_axis, .title = "axis", .kind = RB_VALUE_TEXT, .put = fill_axis},
     {.name = "lengths", .get = get_lengths, .title = "lengths", .kind = RB_VALUE_TEXT,
      .put = fill_lengths},
     {.name = "distribution", .get = get_distribution, .kind = RB_VALUE_TEXT,
      .put = fill_distribution},
-    {.name = "bins", .get = get_bins, .kind = RB_VALUE_UINT, .put = fill_bins},
+    {.name = "bins", .get = get_bins, .kind = RB_VALUE_UINT, .put = fill_bins,
+     .valid = "histogram bins from 1 to 256, as an experiment file allows"},
     {.name = "seed", .get = get_seed, .wide = 1, .kind = RB_VALUE_UINT, .put = fill_seed},
     {.name = "cache", .get = get_cache, .kind = RB_VALUE_TEXT, .put = fill_cache},
     {.name = "status", .get = get_status, .title = "status", .kind = RB_VALUE_TEXT,
@@ -458,7 +461,8 @@ const rb_field rb_row_fields[] = {
     {.name = "pct_measured_peak", .get = get_pct_measured_peak, .title = "%meas",
      .unit = RB_UNIT_DECIMAL, .kind = RB_VALUE_NUMBER, .put = fill_pct_measured_peak},
     {.name = "ranks", .get = get_ranks, .title = "ranks", .unit = RB_UNIT_SIZE,
-     .kind = RB_VALUE_UINT, .put = fill_ranks},
+     .kind = RB_VALUE_UINT, .put = fill_ranks,
+     .valid = "ranks from 1 to 4096, as an experiment file allows"},
     {.name = "n_total", .get = get_n_total, .kind = RB_VALUE_UINT, .put = fill_n_total},
     {.name = "busbw_gbs", .get = get_busbw, .title = "busbw", .unit = RB_UNIT_DECIMAL,
      .kind = RB_VALUE_NUMBER, .put = fill_busbw},

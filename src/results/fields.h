@@ -69,6 +69,9 @@ typedef struct rb_field {
     int kind;
     rb_fill_fn *put;      /* results/read_fields.c */
     int required;         /* a row without it is not a results row */
+    const char *valid;    /* UINT with limits (n, rows, bins, ranks): what is
+                           * valid, as `put` says it, for a value that is not
+                           * a whole number; NULL: any whole number */
 } rb_field;
 
 /* Every field of a row, in the JSON report's order. */

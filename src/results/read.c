@@ -119,8 +119,12 @@ static int value_of(const rb_field *field, const json_value *j, rb_value *v, cha
     if (!fits) {
         char shown[64];
         shown_value(j, shown, sizeof shown);
-        snprintf(why, len, "is %s; valid: %s%s", shown, kind_words(field->kind),
-                 field->required ? "" : ", or null");
+        if (field->valid)
+            snprintf(why, len, "is %s; valid: a whole number (or a string of its digits), %s%s",
+                     shown, field->valid, field->required ? "" : "; or null");
+        else
+            snprintf(why, len, "is %s; valid: %s%s", shown, kind_words(field->kind),
+                     field->required ? "" : ", or null");
         return -1;
     }
     v->kind = field->kind == RB_VALUE_COUNT ? RB_VALUE_UINT : field->kind;
@@ -637,6 +641,10 @@ static int read_row(rows_reader *rr, const json_value *row, size_t k, rb_row_fil
         fill->device_known = 0;
     }
     rb_row *out = fill->row;
+    /* a shape's elements in all are rows x n; files written before they
+     * were counted give n there */
+    if (sweep_is_shaped(fill->config))
+        out->n_total = sweep_elements(fill->config);
     if (fill->n_samples && !fill->has_reps)
         out->stats.count = fill->n_samples;
     if (out->samples_ns && fill->n_samples != out->stats.count) {

@@ -1,5 +1,7 @@
 /* src/run/dataset.c: the data set of the configurations that read the same
- * data: the seeded input, made once, its reference, and its copy on the
+ * data: whether it fits the device's and the host's memory (the input and
+ * a shape's answers and offsets, counted before anything is allocated),
+ * the seeded input, made once, its reference, and its copy on the
  * device, uploaded once and handed read-only to each configuration (kept
  * aside while the probes overwrite it, then put back): run/dataset.h's
  * data_set, the runner's part. */
@@ -8,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run/input.h"
 #include "run/runner_state.h"
 #include "run/shape.h"
 #include "run/vector_answer.h"
@@ -41,22 +44,61 @@ void runner_drop_data(runner *r)
     d->have_ref = d->have_input = 0;
 }
 
+/* Whether the configuration fits, before anything is allocated for it:
+ * in the device's memory, its input and a shape's ragged offsets (and,
+ * where the backend's memory is the host's, the shape's references and
+ * answers too); in the host's, whatever of the input and the shape is
+ * not made yet. Returns 0, or -1 with the row unsupported, saying why. */
+static int data_fits(runner *r, const rb_configuration *cfg, open_backend *ob, int same_input,
+                     rb_row *row)
+{
+    const rb_backend *b = ob->loaded->desc;
+    const rb_device_info *dev = &r->res->info.devices[ob->record].info;
+    uint64_t input = sweep_elements(cfg) * rb_dtype_size(cfg->dtype); /* rows x n */
+    shape_bytes shape = {0, 0};
+    if (sweep_is_shaped(cfg))
+        shape_bytes_of(cfg, r->exp->probes, &shape);
+    uint64_t on_host = b->memory_kind == RB_MEMORY_HOST ? shape.answers : 0;
+    uint64_t device = input + shape.offsets + on_host;
+    char what[200];
+    if (dev->memory_bytes && device > dev->memory_bytes) {
+        if (device == input) {
+            row_set_status(row, RB_ROW_UNSUPPORTED, "needs %.1f GiB, %s device has %.1f GiB",
+                           (double)input / 1073741824.0, b->name,
+                           (double)dev->memory_bytes / 1073741824.0);
+        } else {
+            shape_bytes_text(cfg, input, on_host, shape.offsets, what, sizeof what);
+            row_set_status(row, RB_ROW_UNSUPPORTED, "needs %.1f GiB (%s), %s device has "
+                           "%.1f GiB", (double)device / 1073741824.0, what, b->name,
+                           (double)dev->memory_bytes / 1073741824.0);
+        }
+        return -1;
+    }
+    /* the input alone is checked as it is made (input_generate); a shape
+     * made already holds its memory */
+    if (!sweep_is_shaped(cfg) || (same_input && shape_made_for(r, cfg)))
+        return 0;
+    uint64_t host = shape.answers + shape.offsets + (same_input ? 0 : input);
+    shape_bytes_text(cfg, same_input ? 0 : input, shape.answers, shape.offsets, what,
+                     sizeof what);
+    char why[320];
+    if (input_host_check((long double)host, what, why, sizeof why) != 0) {
+        row_set_status(row, RB_ROW_UNSUPPORTED, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
 int runner_prepare_data(runner *r, const rb_configuration *cfg, open_backend *ob, uint64_t seed,
                         rb_row *row)
 {
     data_set *d = &r->data;
     const rb_backend *b = ob->loaded->desc;
-    const rb_device_info *dev = &r->res->info.devices[ob->record].info;
     uint64_t elements = sweep_elements(cfg); /* rows x n */
-    size_t bytes = (size_t)elements * rb_dtype_size(cfg->dtype);
-    if (dev->memory_bytes && bytes > dev->memory_bytes) {
-        row_set_status(row, RB_ROW_UNSUPPORTED, "needs %.1f GiB, %s device has %.1f GiB",
-                       (double)bytes / 1073741824.0, b->name,
-                       (double)dev->memory_bytes / 1073741824.0);
-        return -1;
-    }
     int same_input = d->have_input && d->input.dtype == cfg->dtype && d->input.n == elements &&
                      d->input.distribution == cfg->distribution && d->input.seed == seed;
+    if (data_fits(r, cfg, ob, same_input, row) != 0)
+        return -1;
     if (!same_input) {
         runner_drop_data(r);
         char why[256] = "";

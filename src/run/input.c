@@ -206,15 +206,31 @@ static uint64_t host_memory_available(void)
     return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 }
 
-static int refuse(char *why, size_t why_len, long double bytes, uint64_t available)
+/* "needs 4.0 GiB of host memory (WHAT; 2.0 GiB available)", leaving out
+ * what is not known (what NULL or "", available 0). */
+static int refuse(char *why, size_t why_len, long double bytes, uint64_t available,
+                  const char *what)
 {
-    if (available)
-        snprintf(why, why_len, "needs %.1Lf GiB of host memory (%.1f GiB available)",
-                 bytes / (1024.0L * 1024 * 1024), (double)available / (1024.0 * 1024 * 1024));
+    double need = (double)(bytes / (1024.0L * 1024 * 1024));
+    double have = (double)available / (1024.0 * 1024 * 1024);
+    if (what && *what && available)
+        snprintf(why, why_len, "needs %.1f GiB of host memory (%s; %.1f GiB available)", need,
+                 what, have);
+    else if (what && *what)
+        snprintf(why, why_len, "needs %.1f GiB of host memory (%s)", need, what);
+    else if (available)
+        snprintf(why, why_len, "needs %.1f GiB of host memory (%.1f GiB available)", need, have);
     else
-        snprintf(why, why_len, "needs %.1Lf GiB of host memory",
-                 bytes / (1024.0L * 1024 * 1024));
+        snprintf(why, why_len, "needs %.1f GiB of host memory", need);
     return -1;
+}
+
+int input_host_check(long double bytes, const char *what, char *why, size_t why_len)
+{
+    uint64_t available = host_memory_available();
+    if (bytes > (long double)SIZE_MAX || (available && bytes > (long double)available))
+        return refuse(why, why_len, bytes, available, what);
+    return 0;
 }
 
 int input_generate(rb_input *in, int dtype, int distribution, uint64_t n, uint64_t seed,
@@ -225,7 +241,7 @@ int input_generate(rb_input *in, int dtype, int distribution, uint64_t n, uint64
     long double want = (long double)n * size;
     uint64_t available = host_memory_available();
     if (size == 0 || n > SIZE_MAX / size || (available && want > (long double)available))
-        return refuse(why, why_len, want, available);
+        return refuse(why, why_len, want, available, NULL);
 
     in->dtype = dtype;
     in->distribution = distribution;
@@ -237,7 +253,7 @@ int input_generate(rb_input *in, int dtype, int distribution, uint64_t n, uint64
     size_t align = in->bytes >= HUGE_PAGE ? HUGE_PAGE : 4096;
     if (posix_memalign(&in->data, align, in->bytes ? in->bytes : 1) != 0) {
         in->data = NULL;
-        return refuse(why, why_len, want, 0);
+        return refuse(why, why_len, want, 0, NULL);
     }
 #ifdef MADV_HUGEPAGE
     if (align == HUGE_PAGE)

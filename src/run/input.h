@@ -23,6 +23,11 @@ int input_generate(rb_input *in, int dtype, int distribution, uint64_t n, uint64
                    char *why, size_t why_len);
 void input_free(rb_input *in);
 
+/* Whether `bytes` of host memory can be had (MemAvailable). Returns 0, or
+ * -1 with why "needs 56.0 GiB of host memory (WHAT; 23.4 GiB available)";
+ * `what`, NULL or "", says what they hold. */
+int input_host_check(long double bytes, const char *what, char *why, size_t why_len);
+
 /* The seed of a run's data: mixes the experiment's seed with the plugin's
  * name, so that different plugins see different data. */
 uint64_t input_seed_for(uint64_t experiment_seed, const char *plugin_name);

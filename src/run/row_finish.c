@@ -53,15 +53,19 @@ static double bus_factor(int collective, uint32_t ranks)
 }
 
 /* The row's ranks, elements in total and bus bandwidth (after its
- * bandwidth is known). */
+ * bandwidth is known). A shape (one rank) holds rows x n elements: ragged
+ * rows too, whose lengths add up to that (run/shape.c, ragged_offsets). */
 static void ranks_and_busbw(const runner *r, const rb_configuration *cfg, rb_row *row)
 {
     uint32_t ranks = cfg->ranks ? cfg->ranks : 1;
     row->ranks = ranks;
     uint64_t offset;
     row->n_total = 0;
-    for (uint32_t k = 0; k < ranks; k++)
-        row->n_total += ranks_count(r->exp, cfg->n, k, ranks, &offset);
+    if (sweep_is_shaped(cfg))
+        row->n_total = sweep_elements(cfg);
+    else
+        for (uint32_t k = 0; k < ranks; k++)
+            row->n_total += ranks_count(r->exp, cfg->n, k, ranks, &offset);
     if (cfg->plugin && cfg->plugin->desc->collective != RB_COLLECTIVE_NONE && row->bandwidth_gbs > 0)
         row->busbw_gbs = row->bandwidth_gbs * bus_factor((int)cfg->plugin->desc->collective, ranks);
 }

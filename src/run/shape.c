@@ -9,6 +9,9 @@
  * rows hold rows x n elements in all, as a fixed shape does, and the
  * memory, the bytes and the reports count the same.
  *
+ * Memory: what a shape holds beside its input (shape_bytes_of), which
+ * run/dataset.c counts with the input before anything is allocated.
+ *
  * References: sums in long double with Neumaier's compensation, each
  * answer's sum |x| for its tolerance (run/reference.h: the tolerance of
  * its own length); min, max and argmax exact, argmax's index the first of
@@ -214,6 +217,45 @@ static void reference_all(shape_state *s, const rb_input *in)
     parallel_chunks((s->n_answers + per_chunk - 1) / per_chunk, reference_chunk, &job);
 }
 
+void shape_bytes_of(const rb_configuration *cfg, int probes, shape_bytes *out)
+{
+    /* as allocate_answers and shape_run_probes allocate them */
+    uint64_t per_answer = 8 + 8; /* the reference, the answer handed */
+    uint64_t kept = 8;           /* the probes' copy of the reference */
+    if (cfg->op == RB_OP_SUM) {
+        per_answer += 8; /* sum |x| */
+        kept += 8;
+    } else if (cfg->op == RB_OP_ARGMAX) {
+        per_answer += 8 + 8; /* the index wanted, the index handed */
+        kept += 8;
+    }
+    if (probes)
+        per_answer += kept;
+    out->answers = per_answer * sweep_answers(cfg);
+    out->offsets = cfg->lengths == RB_LENGTHS_RAGGED ? (cfg->rows + 1) * sizeof(uint64_t) : 0;
+}
+
+static double gib(uint64_t bytes)
+{
+    return (double)bytes / 1073741824.0;
+}
+
+void shape_bytes_text(const rb_configuration *cfg, uint64_t input, uint64_t answers,
+                      uint64_t offsets, char *buf, size_t len)
+{
+    strbuf sb = {0};
+    if (input)
+        sb_printf(&sb, "%.1f GiB of input", gib(input));
+    if (answers)
+        sb_printf(&sb, "%s%.1f GiB for the references and answers of %" PRIu64 " %s",
+                  sb.len ? ", " : "", gib(answers), sweep_answers(cfg),
+                  cfg->axis == RB_AXIS_COLUMN ? "columns" : "rows");
+    if (offsets)
+        sb_printf(&sb, "%s%.1f GiB of row offsets", sb.len ? ", " : "", gib(offsets));
+    snprintf(buf, len, "%s", sb.data ? sb.data : "");
+    sb_free(&sb);
+}
+
 /* The buffers of the references and the answers, for n_answers. */
 static int allocate_answers(shape_state *s)
 {
@@ -231,14 +273,19 @@ static int allocate_answers(shape_state *s)
            (s->op != RB_OP_ARGMAX || (s->want_index && s->indices));
 }
 
+int shape_made_for(const runner *r, const rb_configuration *cfg)
+{
+    const shape_state *s = &r->shape;
+    return s->made && s->rows == cfg->rows && s->cols == cfg->n && s->axis == cfg->axis &&
+           s->lengths == cfg->lengths && s->dtype == cfg->dtype && s->op == cfg->op &&
+           s->distribution == cfg->distribution && s->seed == r->data.input.seed;
+}
+
 int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_row *row)
 {
     shape_state *s = &r->shape;
     const rb_backend *b = ob->loaded->desc;
-    int same = s->made && s->rows == cfg->rows && s->cols == cfg->n && s->axis == cfg->axis &&
-               s->lengths == cfg->lengths && s->dtype == cfg->dtype && s->op == cfg->op &&
-               s->distribution == cfg->distribution && s->seed == r->data.input.seed;
-    if (!same) {
+    if (!shape_made_for(r, cfg)) {
         shape_drop(r);
         s->rows = cfg->rows;
         s->cols = cfg->n;
@@ -257,10 +304,12 @@ int shape_prepare(runner *r, const rb_configuration *cfg, open_backend *ob, rb_r
             return -1;
         }
         if (!allocate_answers(s)) {
-            double gib = (double)s->n_answers * 40 / 1073741824.0;
+            shape_bytes need;
+            shape_bytes_of(cfg, r->exp->probes, &need);
             shape_drop(r);
             row_set_status(row, RB_ROW_UNSUPPORTED, "no host memory for the references of "
-                              "%" PRIu64 " answers (about %.1f GiB)", sweep_answers(cfg), gib);
+                              "%" PRIu64 " answers (%.1f GiB)", sweep_answers(cfg),
+                              gib(need.answers));
             return -1;
         }
         reference_all(s, &r->data.input);

@@ -47,6 +47,25 @@ typedef struct shape_state {
                                        but for the last probe's plants */
 } shape_state;
 
+/* What a shape holds beside its input, in bytes: the references of its
+ * answers and the buffers offered to verify (host memory, with the copies
+ * the probes keep when `probes` is on), and the ragged rows' offsets
+ * (rows + 1, on the host and in the backend's memory). */
+typedef struct shape_bytes {
+    uint64_t answers;
+    uint64_t offsets;
+} shape_bytes;
+void shape_bytes_of(const rb_configuration *cfg, int probes, shape_bytes *out);
+
+/* "8.0 GiB of input, 48.0 GiB for the references and answers of
+ * 2147483648 rows, 16.0 GiB of row offsets", for a message: the parts
+ * that are not 0. */
+void shape_bytes_text(const rb_configuration *cfg, uint64_t input, uint64_t answers,
+                      uint64_t offsets, char *buf, size_t len);
+
+/* Whether the shape of `cfg` over the current input is made already. */
+int shape_made_for(const runner *r, const rb_configuration *cfg);
+
 /* Makes the shape of `cfg` current after its input is made: the offsets
  * (ragged), their copy on the device, the reference of every answer.
  * Returns 0, or -1 with the row's reason set. */

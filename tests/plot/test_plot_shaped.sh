@@ -7,13 +7,14 @@
 # per axis and lengths, each cell in its winner's colour and labelled with
 # its GB/s, or its speedup over --baseline (a run, a plugin or
 # PACK/PLUGIN) or over cuda/segmented where it ran; drawn by redbench
-# (without gnuplot) and by gnuplot (script, SVG, PNG), and in report.html.
+# (without gnuplot) and by gnuplot (script and SVG, and PNG where this
+# gnuplot has a PNG terminal), and in report.html.
 # Results without a shape have none; the other figures split their lines
 # by shape.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir" || exit 1
 [ -n "${JQ:-}" ] || skip_all "jq not found (apt-get install jq)"
-plan 20
+plan 21
 
 { experiment_header shaped-plot
   printf '[data]\nop = sum\ndtype = f32\nrows = 1, 64, 4K\nn = 32, 512\n'
@@ -90,14 +91,23 @@ ok "results without a shape: no winner map" bash -c "[ -e '$tmp/flat/bandwidth.s
 
 gnuplot=$(command -v gnuplot || true)
 if [ -z "$gnuplot" ]; then
-  for k in 1 2 3 4 5; do skip "gnuplot not found (apt-get install gnuplot-nox)"; done
+  for k in 1 2 3 4 5 6; do skip "gnuplot not found (apt-get install gnuplot-nox)"; done
   done_testing; exit
 fi
 "$rb" plot "$tmp/known.json" -o "$tmp/gp" --baseline serial >/dev/null 2>"$tmp/gp.err"
 is "$?" 0 "with gnuplot: plot exits 0"
-ok "... the winner maps as script, SVG and PNG beside the others" \
+ok "... the winner maps as script and SVG beside the others" \
   bash -c "for f in winners-sum-f32-row-fixed winners-sum-f32-row-ragged winners-sum-f32-column-fixed; do
              [ -s '$tmp/gp/'\$f.gp ] && grep -q '<svg' '$tmp/gp/'\$f.svg || exit 1; done"
+# a PNG where this gnuplot has a PNG terminal (plot/gnuplot.c asks the same)
+if "$gnuplot" -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1 ||
+   "$gnuplot" -e 'set terminal png' </dev/null >/dev/null 2>&1; then
+  ok "... and as PNG" \
+    bash -c "for f in winners-sum-f32-row-fixed winners-sum-f32-row-ragged winners-sum-f32-column-fixed; do
+               head -c 8 '$tmp/gp/'\$f.png | od -An -c | grep -q 'P   N   G' || exit 1; done"
+else
+  skip "... and as PNG: this gnuplot has no PNG terminal"
+fi
 ok "... each cell's text and colour as data, the strategies in the key" \
   bash -c "grep -q '^1 1 \"4.62x\" 15896107 0\$' '$tmp/gp/winners-sum-f32-row-fixed.gp' &&
            grep -q \"lc rgb word(colors, 2) title 'threads'\" '$tmp/gp/winners-sum-f32-row-fixed.gp'"

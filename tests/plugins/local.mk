@@ -137,3 +137,15 @@ tests/plugins/shaped-dir.stamp: $(SHAPED_TEST_PLUGINS)
 	$(AM_V_GEN)$(gather_plugins) tests/plugins/shaped-dir $(SHAPED_TEST_PLUGINS) && touch $@
 check_DATA += tests/plugins/shaped-dir.stamp
 CLEANFILES += tests/plugins/shaped-dir.stamp tests/plugins/shaped-dir/*.so
+
+# The control on the fragile test backend (a device of 1 GiB), with that
+# backend in shaped-fragile-dir/, for tests/run/test_limits.sh.
+check_LTLIBRARIES += tests/plugins/shaped-fragile.la
+tests_plugins_shaped_fragile_la_SOURCES = tests/plugins/shaped-twin.c
+tests_plugins_shaped_fragile_la_CPPFLAGS = $(TEST_PLUGIN_CPPFLAGS) -DSHAPED_FRAGILE
+tests_plugins_shaped_fragile_la_LDFLAGS = $(TEST_PLUGIN_LINK_FLAGS)
+tests/plugins/shaped-fragile-dir.stamp: tests/plugins/shaped-fragile.la tests/run/crashers/fragile-backend.la
+	$(AM_V_GEN)$(gather_plugins) tests/plugins/shaped-fragile-dir tests/plugins/shaped-fragile.la \
+	  tests/run/crashers/fragile-backend.la && touch $@
+check_DATA += tests/plugins/shaped-fragile-dir.stamp
+CLEANFILES += tests/plugins/shaped-fragile-dir.stamp tests/plugins/shaped-fragile-dir/*.so

@@ -17,7 +17,11 @@
  *                       again after every run
  *   7 shaped-near       every f32 sum handed one step (ulp) above the
  *                       right answer: inside its tolerance, so judged ok,
- *                       but never the exact answer */
+ *                       but never the exact answer
+ *
+ * Built with SHAPED_FRAGILE, the control runs on the `fragile` test backend
+ * (tests/run/crashers/fragile-backend.c: a device of 1 GiB) as
+ * shaped-fragile, for the memory checks of tests/run/test_limits.sh. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,8 +47,16 @@
 #define TWIN_NAME "shaped-remembered"
 #elif SHAPED_BUG == 7
 #define TWIN_NAME "shaped-near"
+#elif defined SHAPED_FRAGILE
+#define TWIN_NAME "shaped-fragile"
 #else
 #define TWIN_NAME "shaped-right"
+#endif
+
+#ifdef SHAPED_FRAGILE
+#define TWIN_BACKEND "fragile"
+#else
+#define TWIN_BACKEND "cpu"
 #endif
 
 typedef struct twin_state {
@@ -224,7 +236,7 @@ static const rb_plugin twin_plugin = {
     .name = TWIN_NAME,
     .summary = "a shaped reduction with one planted bug (tests/plugins/shaped-twin.c)",
     .version = "1.0",
-    .backend = "cpu",
+    .backend = TWIN_BACKEND,
     .ops = RB_OP_BIT(RB_OP_SUM) | RB_OP_BIT(RB_OP_MIN) | RB_OP_BIT(RB_OP_MAX) |
            RB_OP_BIT(RB_OP_ARGMAX),
     .dtypes = RB_DTYPE_BIT(RB_DTYPE_I32) | RB_DTYPE_BIT(RB_DTYPE_F32),

@@ -4,12 +4,13 @@
 # would otherwise each take a different one) is refused at its line; a
 # schema_version newer than this redbench reads is refused naming both
 # versions; every number is held to what a run can write (times and rates
-# finite and not negative; n, bins and ranks within an experiment file's
-# limits). Each hostile file is made here; each error names the file, the
+# finite and not negative; n, rows, bins and ranks within an experiment
+# file's limits, and a value that is not a whole number told those limits,
+# not "0 or more"). Each hostile file is made here; each error names the file, the
 # line and what is valid, and report, compare and plot all refuse it.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_builddir" || exit 1
-plan 24
+plan 29
 
 # row JSON...: a results file whose one row is a valid row with the given
 # members put after its own (a repeated name replaces nothing: it repeats).
@@ -78,6 +79,16 @@ row '"bins": 0'
 is "$(refused '"bins": is 0; valid: histogram bins from 1 to 256, as an experiment file allows')" ok "bins = 0"
 row '"ranks": 0'
 is "$(refused '"ranks": is 0; valid: ranks from 1 to 4096')" ok "ranks = 0"
+row '"rows": 0'
+is "$(refused 'f.json:6: error: results[0]: "rows": is 0; valid: rows from 1 to 2147483648, as an experiment file allows')" ok "rows = 0"
+for v in -1 '"x"' 2.5; do
+  row "\"rows\": $v"
+  is "$(refused "\"rows\": is $v; valid: a whole number (or a string of its digits), rows from 1 to 2147483648, as an experiment file allows; or null")" ok \
+    "rows = $v: the message names the rows that are valid (not 0 or more)"
+done
+sed 's/"n": 1024/"n": -1/' "$tmp/good.json" >"$tmp/f.json"
+is "$(refused '"n": is -1; valid: a whole number (or a string of its digits), elements from 1 to 1099511627776')" ok \
+  "n = -1: the elements that are valid"
 sed 's/"peak_gbs": 10/"peak_gbs": -10/' "$tmp/good.json" >"$tmp/f.json"
 is "$(refused 'f.json:2: error: devices[0]: "peak_gbs": is negative')" ok "a device's negative peak"
 done_testing
