@@ -24,7 +24,8 @@ static const char insert_run_sql[] =
 static const char insert_row_sql[] =
     "INSERT INTO rows (run_id, position, config, run, plugin, params, op, dtype, n, "
     "distribution, device, status, reason, timing, samples, median_ns, noise, bandwidth_gbs, "
-    "energy_j) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    "energy_j, deterministic, repro) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+    "?, ?, ?, ?)";
 
 static void bind_text(sqlite3_stmt *st, int k, const char *text)
 {
@@ -156,6 +157,11 @@ static int insert_rows(rb_history *h, const rb_results *res, long long id)
             sqlite3_bind_null(st, k++);
         bind_measured(st, k++, timed ? row->bandwidth_gbs : 0);
         bind_measured(st, k++, row->energy_j);
+        if (row->determinism == RB_DETERMINISM_UNKNOWN)
+            sqlite3_bind_null(st, k++);
+        else
+            sqlite3_bind_int(st, k++, row->determinism == RB_DETERMINISM_SAME);
+        bind_text(st, k++, repro_name(row->repro.level));
         if (sqlite3_step(st) != SQLITE_DONE)
             status = history_error(h, "cannot add the run's rows");
         sqlite3_reset(st);

@@ -14,7 +14,7 @@
 /* The schema version this build writes and reads. A history of a newer
  * version is refused (never changed); an older one is migrated by
  * history_open, every step it needs in one transaction. */
-#define RB_HISTORY_SCHEMA_VERSION 2
+#define RB_HISTORY_SCHEMA_VERSION 3
 /* PRAGMA application_id of a history: "RBHI". */
 #define RB_HISTORY_APPLICATION_ID 0x52424849
 

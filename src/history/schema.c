@@ -1,4 +1,4 @@
-/* src/history/schema.c: the tables of a history (schema version 2), as
+/* src/history/schema.c: the tables of a history (schema version 3), as
  * docs/results-schema.md's "History" section describes them, and the
  * migrations that bring a history of an older version to this one. Each
  * run keeps its results document whole (runs.document: the JSON a results
@@ -59,6 +59,8 @@ const char history_schema_sql[] =
     "  noise REAL,\n"
     "  bandwidth_gbs REAL,\n"
     "  energy_j REAL,\n"
+    "  deterministic INTEGER,\n"
+    "  repro TEXT,\n"
     "  PRIMARY KEY (run_id, position)\n"
     ") WITHOUT ROWID;\n"
     "CREATE INDEX rows_by_config ON rows(config, run_id);\n"
@@ -73,7 +75,16 @@ static const char migrate_1_to_2[] =
     "CREATE INDEX runs_by_revision ON runs(coalesce(git_revision, ''), "
     "coalesce(started, added));\n";
 
+/* Version 2 to 3: each row's determinism (1 the same bits, 0 not, NULL
+ * not checked) and reproducibility level (varies, run-to-run,
+ * layout-independent, exact; NULL none), for people's own queries. Rows
+ * added before keep NULL there; their runs' documents hold both. Nothing
+ * this build reads needs them. */
+static const char migrate_2_to_3[] = "ALTER TABLE rows ADD COLUMN deterministic INTEGER;\n"
+                                     "ALTER TABLE rows ADD COLUMN repro TEXT;\n";
+
 const rb_history_migration history_migrations[] = {
     {1, migrate_1_to_2, 0},
+    {2, migrate_2_to_3, 0},
 };
 const size_t history_n_migrations = RB_ARRAY_LEN(history_migrations);

@@ -50,7 +50,7 @@ ok "... which ran nothing" grep -q "nothing was run" "$tmp/err"
 
 cp "$tmp/good.db" "$tmp/newer.db"
 sqlite3 "$tmp/newer.db" "PRAGMA user_version = 99"
-refused "history add to a newer schema" "$tmp/newer.db" "a history of schema version 99, newer than this redbench's (2)" \
+refused "history add to a newer schema" "$tmp/newer.db" "a history of schema version 99, newer than this redbench's (3)" \
   "$rb" history add "$tmp/newer.db" "$tmp/run.json"
 refused "report of a newer schema's run" "$tmp/newer.db" "a history of schema version 99" \
   "$rb" report "$tmp/newer.db@latest"
