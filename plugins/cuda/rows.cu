@@ -15,7 +15,11 @@
  * (thread, subwarp, warp) launch a group per row (grid = rows) or one wave
  * of the device whose groups each take every G-th row (grid = waves: no
  * block scheduled for a handful of short rows, no last partial wave).
- * Each group reads its
+ * `order = alternate` has every other call take the rows from the last
+ * (group or block g reduces row rows - 1 - g), so that under a hot cache a
+ * call starts on the rows the call before read last, still in L2 where
+ * the input is not much larger than it (as onepass's order = alternate);
+ * the answers are the same either way. Each group reads its
  * row with 16-byte loads from the row's first aligned address on
  * (shaped::reduce_range), so rows whose length is no multiple of 16 bytes
  * lose only their ends to single loads. f16 and bf16 are reduced in f32.
@@ -45,6 +49,10 @@ enum rows_finish { FINISH_KERNEL, FINISH_LAST_BLOCK };
 
 static const char *const finish_words[] = {"kernel", "last-block", NULL};
 
+enum rows_order { ORDER_FORWARD, ORDER_ALTERNATE };
+
+static const char *const order_words[] = {"forward", "alternate", NULL};
+
 static const rb_param_spec rows_params[] = {
     {"strategy", RB_PARAM_CHOICE, "warp", 0, 0, strategy_words, 0,
      "thread | subwarp (lanes per row) | warp | block | blocks (split blocks per row)"},
@@ -57,7 +65,29 @@ static const rb_param_spec rows_params[] = {
      "strategy = thread, subwarp, warp: rows (a group per row) | waves (one wave of the device, each group taking every G-th row)"},
     {"finish", RB_PARAM_CHOICE, "kernel", 0, 0, finish_words, 0,
      "strategy = blocks: kernel (a second kernel combines a row's partials) | last-block (the row's last block does)"},
+    {"order", RB_PARAM_CHOICE, "forward", 0, 0, order_words, 0,
+     "forward | alternate (every other call takes the rows from the last, starting on what the call before left in L2)"},
 };
+
+/* The row that group or block g reduces in a call: g, or in a reversed
+ * call (order = alternate) rows - 1 - g. */
+__device__ __forceinline__ size_t row_of(size_t g, size_t rows, bool reverse)
+{
+    return reverse ? rows - 1 - g : g;
+}
+
+/* Where a reduced row's answer goes: its row (the planted twin
+ * ROWS_TWIN_REVERSE_STORE: a reversed call's at the group's index). */
+__device__ __forceinline__ size_t answer_slot(size_t g, size_t row)
+{
+#ifdef ROWS_TWIN_REVERSE_STORE
+    (void)row;
+    return g;
+#else
+    (void)g;
+    return row;
+#endif
+}
 
 /* Rows of `Lanes` lanes each (1: a thread per row; 32: a warp): group g
  * reduces rows g, g + stride, g + 2 stride, ... (grid = rows: stride is
@@ -67,7 +97,7 @@ static const rb_param_spec rows_params[] = {
  * them. */
 template <class R, class T, int Lanes>
 __global__ void rows_group(const T *__restrict__ in, shaped::row_bounds bounds, size_t rows,
-                           size_t stride, typename R::answer *__restrict__ values,
+                           size_t stride, bool reverse, typename R::answer *__restrict__ values,
                            unsigned long long *__restrict__ indices)
 {
     const size_t thread = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -75,15 +105,16 @@ __global__ void rows_group(const T *__restrict__ in, shaped::row_bounds bounds, 
     size_t g = thread / Lanes, warp_first = (thread & ~(size_t)31) / Lanes;
     for (; warp_first < rows; g += stride, warp_first += stride) {
         R acc = R::identity();
+        const size_t row = g < rows ? row_of(g, rows, reverse) : 0;
         if (g < rows) {
             unsigned long long begin, end;
-            bounds.of(g, &begin, &end);
+            bounds.of(row, &begin, &end);
             shaped::reduce_range(acc, in + begin, 0, end - begin, lane, Lanes);
         }
         if constexpr (Lanes > 1)
             acc = shaped::group_reduce(acc, Lanes);
         if (lane == 0 && g < rows)
-            acc.store(values, indices, g);
+            acc.store(values, indices, answer_slot(g, row));
     }
 }
 
@@ -94,15 +125,17 @@ __global__ void rows_group(const T *__restrict__ in, shaped::row_bounds bounds, 
  * last of its row's tickets combines the row's partials in order into the
  * answer and sets the ticket back to 0 for the next call. */
 template <class R, class T>
-__global__ void rows_blocks(const T *__restrict__ in, shaped::row_bounds bounds, unsigned split,
-                            R *__restrict__ partials, unsigned *__restrict__ tickets,
+__global__ void rows_blocks(const T *__restrict__ in, shaped::row_bounds bounds, size_t rows,
+                            unsigned split, bool reverse, R *__restrict__ partials,
+                            unsigned *__restrict__ tickets,
                             typename R::answer *__restrict__ values,
                             unsigned long long *__restrict__ indices)
 {
     constexpr unsigned long long V = 16 / sizeof(T);
     __shared__ R scratch[32];
     __shared__ bool is_last;
-    const size_t r = blockIdx.x / split;
+    const size_t g = blockIdx.x / split;
+    const size_t r = row_of(g, rows, reverse);
     const unsigned part = blockIdx.x % split;
     unsigned long long begin, end;
     bounds.of(r, &begin, &end);
@@ -123,11 +156,11 @@ __global__ void rows_blocks(const T *__restrict__ in, shaped::row_bounds bounds,
     acc = shaped::block_reduce(acc, scratch);
     if (split == 1) {
         if (threadIdx.x == 0)
-            acc.store(values, indices, r);
+            acc.store(values, indices, answer_slot(g, r));
         return;
     }
     if (threadIdx.x == 0) {
-        partials[blockIdx.x] = acc;
+        partials[r * split + part] = acc; /* the row's parts in order, whichever call */
         if (tickets) {
             /* release: the partial above is seen by the row's last block */
             is_last = rb_cuda::take_ticket(&tickets[r]) == split - 1;
@@ -144,7 +177,7 @@ __global__ void rows_blocks(const T *__restrict__ in, shaped::row_bounds bounds,
         acc.merge(shaped::load_partial(&partials[(size_t)r * split + k]));
     acc = shaped::block_reduce(acc, scratch);
     if (threadIdx.x == 0) {
-        acc.store(values, indices, r);
+        acc.store(values, indices, answer_slot(g, r));
 #ifndef ROWS_TWIN_TICKET_KEPT
         tickets[r] = 0; /* (the planted bug leaves it: later calls write nothing) */
 #endif
@@ -181,6 +214,8 @@ struct rows_state {
     unsigned split;  /* blocks per row (block: 1) */
     int grid_kind;   /* thread, subwarp, warp: GRID_ROWS or GRID_WAVES */
     int finish;      /* blocks: FINISH_KERNEL or FINISH_LAST_BLOCK */
+    int order;       /* ORDER_FORWARD or ORDER_ALTERNATE */
+    unsigned long long calls_queued; /* alternate: the parity of the next call */
     unsigned grid;   /* blocks of the first kernel */
     unsigned finish_grid;
     shaped::row_bounds bounds;
@@ -190,7 +225,7 @@ struct rows_state {
     rows_launch_fn launch;
 };
 
-template <class R, class T, int Lanes> static void launch_group(rows_state *s)
+template <class R, class T, int Lanes> static void launch_group(rows_state *s, bool reverse)
 {
     size_t stride = s->cfg->rows; /* grid = rows: one row a group */
     if (s->grid_kind == GRID_WAVES) {
@@ -201,7 +236,7 @@ template <class R, class T, int Lanes> static void launch_group(rows_state *s)
 #endif
     }
     rows_group<R, T, Lanes><<<s->grid, s->block, 0, s->stream>>>(
-        static_cast<const T *>(s->cfg->input), s->bounds, s->cfg->rows, stride,
+        static_cast<const T *>(s->cfg->input), s->bounds, s->cfg->rows, stride, reverse,
         static_cast<typename R::answer *>(s->out.values), s->out.indices);
 }
 
@@ -209,16 +244,19 @@ template <class R, class T> static int rows_launch(rows_state *s)
 {
     typedef typename R::answer A;
     A *values = static_cast<A *>(s->out.values);
+    /* alternate: every other call queued (in a graph: captured) reversed */
+    const bool reverse = s->order == ORDER_ALTERNATE && (s->calls_queued & 1u);
+    s->calls_queued++;
     switch (s->lanes) {
-    case 1: launch_group<R, T, 1>(s); break;
-    case 2: launch_group<R, T, 2>(s); break;
-    case 4: launch_group<R, T, 4>(s); break;
-    case 8: launch_group<R, T, 8>(s); break;
-    case 16: launch_group<R, T, 16>(s); break;
-    case 32: launch_group<R, T, 32>(s); break;
+    case 1: launch_group<R, T, 1>(s, reverse); break;
+    case 2: launch_group<R, T, 2>(s, reverse); break;
+    case 4: launch_group<R, T, 4>(s, reverse); break;
+    case 8: launch_group<R, T, 8>(s, reverse); break;
+    case 16: launch_group<R, T, 16>(s, reverse); break;
+    case 32: launch_group<R, T, 32>(s, reverse); break;
     default: /* block, blocks */
         rows_blocks<R, T><<<s->grid, s->block, 0, s->stream>>>(
-            static_cast<const T *>(s->cfg->input), s->bounds, s->split,
+            static_cast<const T *>(s->cfg->input), s->bounds, s->cfg->rows, s->split, reverse,
             static_cast<R *>(s->partials), s->tickets, values, s->out.indices);
         if (s->split > 1 && !s->tickets) {
             RB_CUDA_CHECK_LAUNCH(s->cfg->host);
@@ -280,6 +318,7 @@ static int rows_plan(rows_state *s, const rb_config *cfg)
         s->split = split ? (unsigned)split : auto_split(cfg, s->block);
     }
     s->finish = (int)rb_param_int(cfg, "finish", FINISH_KERNEL);
+    s->order = (int)rb_param_int(cfg, "order", ORDER_FORWARD);
     if (s->finish == FINISH_LAST_BLOCK && s->strategy != BLOCKS) {
         cfg->host->error(cfg->host, "finish = last-block is the blocks strategy's "
                                     "(the others write each answer from one group)");
@@ -333,6 +372,10 @@ static int rows_describe(const rb_config *cfg, rb_description *out)
         snprintf(out->label, sizeof out->label, "blocks-%ux%u%s", s.split, s.block,
                  s.finish == FINISH_LAST_BLOCK && s.split > 1 ? "-last" : "");
         break;
+    }
+    if (s.order == ORDER_ALTERNATE) {
+        const size_t used = strlen(out->label);
+        snprintf(out->label + used, sizeof out->label - used, "-alt");
     }
     return RB_OK;
 }

@@ -64,7 +64,7 @@ for part in ${PARTS:-grid}; do
     timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini -o "$res/shaped.json" > "$res/shaped.txt" 2>&1
     echo "grid rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped.json" ;;
   grid-rows|grid-columns)
-    if [ $part = grid-rows ]; then set -- -r 'segmented-[!c]*' -r 'rows-*' -r 'block-*' -r 'subwarp-*' -r 'waves-*'
+    if [ $part = grid-rows ]; then set -- -r 'segmented-[!c]*' -r 'rows-*' -r 'block-*' -r 'subwarp-*' -r 'waves-*' -r 'alt-*'
     else set -- -r '*columns*'; fi
     timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini "$@" -o "$res/shaped-${part#grid-}.json" > "$res/shaped-${part#grid-}.txt" 2>&1
     echo "$part rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped-${part#grid-}.json" ;;

@@ -37,6 +37,8 @@ def short(r):
         s += ' b%s' % p['block']
     if p.get('finish') == 'last-block':
         s += ' last'
+    if p.get('order') == 'alternate':
+        s += ' alt'
     if p.get('grid') == 'waves':
         s += ' waves'
     if p.get('vector') == 'no':

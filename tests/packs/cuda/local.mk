@@ -14,6 +14,7 @@ EXTRA_DIST += tests/packs/cuda/test_gpu_correct.sh tests/packs/cuda/test_gpu_san
 	tests/packs/cuda/rows-twin.cu tests/packs/cuda/columns-twin.cu \
 	tests/packs/cuda/columns-vector-twin.cu tests/packs/cuda/rows-waves-twin.cu \
 	tests/packs/cuda/rows-block-twin.cu tests/packs/cuda/rows-ticket-twin.cu \
+	tests/packs/cuda/rows-reverse-twin.cu \
 	tests/packs/cuda/segmented-twin.cu tests/packs/cuda/cub-deterministic-twin.cu
 # test_gpu_repro.sh builds cub-deterministic's twin with the CCCL the
 # pack's plugin was built with (plugins/cuda/local.mk's CUDA_CCCL_FLAGS).

@@ -16,14 +16,16 @@
 # row at 1001 elements a row, and is `ok` at 1000; rows-ticket-twin
 # (finish = last-block, its tickets never set back) is `wrong` (later
 # calls answer nothing: the probes' inputs get the first call's answers),
-# and `ok` at finish = kernel; columns-vector-twin
+# and `ok` at finish = kernel; rows-reverse-twin (order = alternate, a
+# reversed call's answers stored at the group's index) names a row, and
+# is `ok` at order = forward; columns-vector-twin
 # (a tile's first column counted in vectors: at 4 columns a load, columns
 # 280.. of 1000 left out) names 280, and is `ok` with vector = no;
 # segmented-twin (ragged rows taken as cols long) names a row, and is `ok`
 # on fixed rows. The column strategies run with vector loads where the
 # columns allow (auto: n = 1000) and once more without (vector = no); the
 # rows' group strategies also at grid = waves over more rows than a wave
-# has groups.
+# has groups, and every rows strategy at order = alternate.
 # cuda/segmented's variant = fixed (CUB's fixed-size segments) is `ok` on
 # fixed rows and columns where the plugin was built against CCCL 3.1 or
 # later, and otherwise declined naming the older version; ragged rows are
@@ -40,7 +42,8 @@ cuda_probe timeout=600 seed=20261215
 [ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
 
 mkdir -p "$tmp/plugins"
-for twin in rows rows-waves rows-block rows-ticket columns columns-vector segmented; do
+for twin in rows rows-waves rows-block rows-ticket rows-reverse columns columns-vector \
+  segmented; do
   "$nvcc" -std=c++20 -O3 -shared -Xcompiler -fPIC,-fvisibility=hidden -cudart static \
     -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
     -I"$top_srcdir/sdk" "$top_srcdir/tests/packs/cuda/$twin-twin.cu" \
@@ -67,6 +70,9 @@ done
   printf '[run rows-waves]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
   printf 'strategy = thread, warp\ngrid = waves\nrows = 600K\nn = 5, 33\n'
   printf 'op = sum, argmax\ndtype = f32, bf16\n'
+  printf '[run rows-alternate]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
+  printf 'strategy = thread, subwarp, warp, block, blocks\nlanes = 4\nsplit = 3\n'
+  printf 'order = alternate\nrows = 7, 1000\nn = 31, 1000\n'
   printf '[run rows-waves-subwarp]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
   printf 'strategy = subwarp\nlanes = 2, 16\ngrid = waves\nrows = 600K\nn = 5, 33\n'
   printf 'op = sum, argmax\ndtype = f32, bf16\n'
@@ -101,6 +107,10 @@ done
   printf 'strategy = blocks\nsplit = 3\nfinish = last-block\nrows = 7\n'
   printf '[run rows-ticket-twin-kernel]\nplugin = rows-ticket-twin\naxis = row\n'
   printf 'lengths = fixed\nstrategy = blocks\nsplit = 3\nfinish = kernel\nrows = 7\n'
+  printf '[run rows-reverse-twin]\nplugin = rows-reverse-twin\naxis = row\nlengths = fixed\n'
+  printf 'strategy = subwarp, block\nlanes = 8\norder = alternate\n'
+  printf '[run rows-reverse-twin-forward]\nplugin = rows-reverse-twin\naxis = row\n'
+  printf 'lengths = fixed\nstrategy = subwarp, block\nlanes = 8\norder = forward\n'
   printf '[run columns-vector-twin]\nplugin = columns-vector-twin\naxis = column\n'
   printf 'lengths = fixed\nstrategy = tile, split\ntile = 32\nblock = 256\nvector = yes\n'
   printf '[run columns-vector-twin-scalar]\nplugin = columns-vector-twin\naxis = column\n'
@@ -142,13 +152,14 @@ every_run() { file=$1; shift
   done
 }
 
-plan 23
+plan 25
 "$rb" -q -c "$tmp/shaped.ini" --no-isolation --format json -o "$tmp/shaped.json" \
   >"$tmp/shaped.out" 2>&1
 status=$?
 ok "the grid ran and exited 0" test "$status" -eq 0
 ok "every run made rows" every_run "$tmp/shaped.json" segmented-rows segmented-columns \
   rows-thread rows-subwarp rows-warp rows-block rows-blocks rows-waves rows-waves-subwarp \
+  rows-alternate \
   columns-thread columns-tile columns-split columns-scalar
 ok "every row ok with its probes passed" \
   none "$tmp/shaped.json" '.status != "ok" or .probes != "passed"'
@@ -157,7 +168,8 @@ ok "every row ok with its probes passed" \
   -o "$tmp/twins.json" >"$tmp/twins.out" 2>&1
 ok "the twins' runs made rows" every_run "$tmp/twins.json" rows-twin columns-twin \
   columns-twin-thread rows-waves-twin rows-waves-twin-thread rows-block-twin \
-  rows-block-twin-whole rows-ticket-twin rows-ticket-twin-kernel columns-vector-twin columns-vector-twin-scalar segmented-twin \
+  rows-block-twin-whole rows-ticket-twin rows-ticket-twin-kernel rows-reverse-twin \
+  rows-reverse-twin-forward columns-vector-twin columns-vector-twin-scalar segmented-twin \
   segmented-twin-fixed
 ok "rows-twin: wrong, naming row 992 (the first left out)" \
   none "$tmp/twins.json" '.run == "rows-twin" and
@@ -182,6 +194,11 @@ ok "rows-ticket-twin: wrong (later calls leave the first call's answers)" \
   none "$tmp/twins.json" '.run == "rows-ticket-twin" and .status != "wrong"'
 ok "rows-ticket-twin: ok at finish = kernel" \
   none "$tmp/twins.json" '.run == "rows-ticket-twin-kernel" and .status != "ok"'
+ok "rows-reverse-twin: wrong at order = alternate, naming a row" \
+  none "$tmp/twins.json" '.run == "rows-reverse-twin" and
+    (.status != "wrong" or (.reason | test("row[^0-9]*[0-9]") | not))'
+ok "rows-reverse-twin: ok at order = forward" \
+  none "$tmp/twins.json" '.run == "rows-reverse-twin-forward" and .status != "ok"'
 ok "columns-vector-twin: wrong, naming column 280 (the first left out)" \
   none "$tmp/twins.json" '.run == "columns-vector-twin" and
     (.status != "wrong" or (.reason | test("column[^0-9]*280") | not))'
@@ -230,7 +247,7 @@ fi
   printf '[run rows]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
   printf 'strategy = thread, subwarp, warp, block, blocks\nlanes = 4\nsplit = auto, 3\n'
   printf '[run rows-last-block]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
-  printf 'strategy = blocks\nsplit = 3\nfinish = last-block\n'
+  printf 'strategy = blocks\nsplit = 3\nfinish = last-block, kernel\norder = alternate\n'
   printf '[run segmented-fixed]\nplugin = cuda/segmented\nvariant = fixed\n'
   printf 'axis = row, column\nlengths = fixed\n'
   printf '[run rows-waves]\nplugin = cuda/rows\naxis = row\nlengths = fixed, ragged\n'
