@@ -42,13 +42,18 @@ cuda_probe timeout=600 seed=20261215
 [ "$probe_status" = ok ] || skip_all "no cuda device: $probe_reason"
 
 mkdir -p "$tmp/plugins"
-for twin in rows rows-waves rows-block rows-ticket rows-reverse columns columns-vector \
-  segmented; do
+# The twins built side by side (each takes nvcc half a minute or more).
+twins="rows rows-waves rows-block rows-ticket rows-reverse columns columns-vector segmented"
+for twin in $twins; do
   "$nvcc" -std=c++20 -O3 -shared -Xcompiler -fPIC,-fvisibility=hidden -cudart static \
     -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
     -I"$top_srcdir/sdk" "$top_srcdir/tests/packs/cuda/$twin-twin.cu" \
-    -o "$tmp/plugins/$twin-twin.so" >"$tmp/nvcc.log" 2>&1 ||
-    { sed 's/^/# /' "$tmp/nvcc.log"; bail "nvcc could not build $twin-twin"; }
+    -o "$tmp/plugins/$twin-twin.so" >"$tmp/nvcc-$twin.log" 2>&1 &
+  eval "pid_$(echo "$twin" | tr - _)=$!"
+done
+for twin in $twins; do
+  eval "wait \$pid_$(echo "$twin" | tr - _)" ||
+    { sed 's/^/# /' "$tmp/nvcc-$twin.log"; bail "nvcc could not build $twin-twin"; }
 done
 
 # The grid. Each [run] names its shape; [data] holds the rest.
