@@ -9,6 +9,8 @@
 #             reduce beside every strategy (GRID_S seconds)
 #   grid-rows, grid-columns   the same by axis, each its own results file
 #             (the whole grid takes longer than one device call)
+#   grid-rows-short, grid-rows-long   the row half in two: n = 32 and
+#             128, and n = 1K and up, each with CUB's runs of its cells
 #   variants  the same grid as bf16 sums and f32 argmax, timed briefly:
 #             is every row ok and proven (VARIANTS_S seconds each)
 #   rows1     the row runs of conf/shaped.ini at rows = 1 only (one
@@ -63,9 +65,13 @@ for part in ${PARTS:-grid}; do
   grid)
     timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini -o "$res/shaped.json" > "$res/shaped.txt" 2>&1
     echo "grid rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped.json" ;;
-  grid-rows|grid-columns)
-    if [ $part = grid-rows ]; then set -- -r 'segmented-[!c]*' -r 'rows-*' -r 'block-*' -r 'subwarp-*' -r 'waves-*' -r 'alt-*'
-    else set -- -r '*columns*'; fi
+  grid-rows|grid-columns|grid-rows-short|grid-rows-long)
+    case $part in
+    grid-rows) set -- -r 'segmented-[!c]*' -r 'rows-*' -r 'block-*' -r 'subwarp-*' -r 'waves-*' -r 'alt-*' ;;
+    grid-rows-short) set -- -r 'segmented-short' -r 'rows-short' -r 'block-short' -r 'subwarp-short' -r 'waves-short' -r 'alt-short' ;;
+    grid-rows-long) set -- -r 'segmented-[0-9]*' -r 'rows-[0-9]*' -r 'block-[0-9]*' -r 'block-last-*' -r 'subwarp-[0-9]*' -r 'alt-[0-9]*' ;;
+    *) set -- -r '*columns*' ;;
+    esac
     timeout -s INT -k 10 "${GRID_S:-480}" ./redbench -q -c conf/shaped.ini "$@" -o "$res/shaped-${part#grid-}.json" > "$res/shaped-${part#grid-}.txt" 2>&1
     echo "$part rc=$? $(( $(date +%s) - t0 )) s"; summary "$res/shaped-${part#grid-}.json" ;;
   variants)
