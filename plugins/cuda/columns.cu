@@ -289,7 +289,8 @@ static int columns_plan(columns_state *s, const rb_config *cfg)
     s->block = (unsigned)rb_param_int(cfg, "block", 256);
     s->tile = (unsigned)rb_param_int(cfg, "tile", 32);
     s->parts = 1;
-    const unsigned width = (unsigned)(16 / rb_dtype_size(cfg->dtype));
+    const unsigned width = shaped::with_reducer(
+        cfg, [&](auto, auto t) -> unsigned { return vector_width<decltype(t)>; });
     const int vector = (int)rb_param_int(cfg, "vector", VECTOR_AUTO);
     const bool fits = cfg->cols % width == 0;
     if (vector == VECTOR_YES && !fits) {

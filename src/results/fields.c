@@ -13,6 +13,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "config/experiment.h"
+#include "config/keys.h"
 
 static void text(rb_value *v, const char *t)
 {
@@ -401,17 +402,17 @@ const rb_field rb_row_fields[] = {
      .required = 1},
     {.name = "n", .get = get_n, .title = "n", .unit = RB_UNIT_SIZE, .kind = RB_VALUE_UINT,
      .put = fill_n, .required = 1,
-     .valid = "elements from 1 to 1099511627776, as an experiment file allows"},
+     .counted = "elements", .largest = RB_DATA_LARGEST_N},
     {.name = "rows", .get = get_rows, .title = "rows", .unit = RB_UNIT_SIZE,
      .kind = RB_VALUE_UINT, .put = fill_rows,
-     .valid = "rows from 1 to 2147483648, as an experiment file allows"},
+     .counted = "rows", .largest = RB_DATA_LARGEST_ROWS},
     {.name = "axis", .get = get_axis, .title = "axis", .kind = RB_VALUE_TEXT, .put = fill_axis},
     {.name = "lengths", .get = get_lengths, .title = "lengths", .kind = RB_VALUE_TEXT,
      .put = fill_lengths},
     {.name = "distribution", .get = get_distribution, .kind = RB_VALUE_TEXT,
      .put = fill_distribution},
     {.name = "bins", .get = get_bins, .kind = RB_VALUE_UINT, .put = fill_bins,
-     .valid = "histogram bins from 1 to 256, as an experiment file allows"},
+     .counted = "histogram bins", .largest = RB_DATA_LARGEST_BINS},
     {.name = "seed", .get = get_seed, .wide = 1, .kind = RB_VALUE_UINT, .put = fill_seed},
     {.name = "cache", .get = get_cache, .kind = RB_VALUE_TEXT, .put = fill_cache},
     {.name = "status", .get = get_status, .title = "status", .kind = RB_VALUE_TEXT,
@@ -462,7 +463,7 @@ const rb_field rb_row_fields[] = {
      .unit = RB_UNIT_DECIMAL, .kind = RB_VALUE_NUMBER, .put = fill_pct_measured_peak},
     {.name = "ranks", .get = get_ranks, .title = "ranks", .unit = RB_UNIT_SIZE,
      .kind = RB_VALUE_UINT, .put = fill_ranks,
-     .valid = "ranks from 1 to 4096, as an experiment file allows"},
+     .counted = "ranks", .largest = RB_DATA_LARGEST_RANKS},
     {.name = "n_total", .get = get_n_total, .kind = RB_VALUE_UINT, .put = fill_n_total},
     {.name = "busbw_gbs", .get = get_busbw, .title = "busbw", .unit = RB_UNIT_DECIMAL,
      .kind = RB_VALUE_NUMBER, .put = fill_busbw},

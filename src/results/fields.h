@@ -69,9 +69,11 @@ typedef struct rb_field {
     int kind;
     rb_fill_fn *put;      /* results/read_fields.c */
     int required;         /* a row without it is not a results row */
-    const char *valid;    /* UINT with limits (n, rows, bins, ranks): what is
-                           * valid, as `put` says it, for a value that is not
-                           * a whole number; NULL: any whole number */
+    const char *counted;  /* UINT with limits (n, rows, bins, ranks): what it
+                           * counts ("rows"), from 1 to `largest` as an
+                           * experiment file allows (config/keys.h); NULL:
+                           * any whole number */
+    uint64_t largest;
 } rb_field;
 
 /* Every field of a row, in the JSON report's order. */

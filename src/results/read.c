@@ -119,9 +119,11 @@ static int value_of(const rb_field *field, const json_value *j, rb_value *v, cha
     if (!fits) {
         char shown[64];
         shown_value(j, shown, sizeof shown);
-        if (field->valid)
-            snprintf(why, len, "is %s; valid: a whole number (or a string of its digits), %s%s",
-                     shown, field->valid, field->required ? "" : "; or null");
+        if (field->counted)
+            snprintf(why, len, "is %s; valid: a whole number (or a string of its digits), %s "
+                     "from 1 to %llu, as an experiment file allows%s",
+                     shown, field->counted, (unsigned long long)field->largest,
+                     field->required ? "" : "; or null");
         else
             snprintf(why, len, "is %s; valid: %s%s", shown, kind_words(field->kind),
                      field->required ? "" : ", or null");

@@ -208,14 +208,23 @@ int fill_distribution(rb_row_fill *f, const rb_value *v, const json_value *j)
     return fill_word(f, v, &f->config->distribution, distribution_word, RB_DIST_COUNT_, 0);
 }
 
+/* A data key's whole number, held to the experiment file's limits
+ * (config/keys.h): from 1 to `largest`. */
+static int data_count(rb_row_fill *f, const rb_value *v, uint64_t largest, const char *what)
+{
+    if (known(v) && (v->u < 1 || v->u > largest))
+        return why(f, "is %llu; valid: %s from 1 to %llu, as an experiment file allows",
+                   (unsigned long long)v->u, what, (unsigned long long)largest);
+    return 0;
+}
+
 /* The shape (absent: the one reduction of n elements), held to the
  * experiment file's limits (config/keys.h). */
 int fill_rows(rb_row_fill *f, const rb_value *v, const json_value *j)
 {
     (void)j;
-    if (known(v) && (v->u < 1 || v->u > RB_DATA_LARGEST_ROWS))
-        return why(f, "is %llu; valid: rows from 1 to %llu, as an experiment file allows",
-                   (unsigned long long)v->u, (unsigned long long)RB_DATA_LARGEST_ROWS);
+    if (data_count(f, v, RB_DATA_LARGEST_ROWS, "rows") != 0)
+        return -1;
     f->config->rows = known(v) ? v->u : 1;
     return 0;
 }
@@ -231,16 +240,6 @@ int fill_lengths(rb_row_fill *f, const rb_value *v, const json_value *j)
     (void)j;
     return fill_word(f, v, &f->config->lengths, lengths_word, RB_LENGTHS_COUNT_,
                      RB_LENGTHS_FIXED);
-}
-
-/* A data key's whole number, held to the experiment file's limits
- * (config/keys.h): from 1 to `largest`. */
-static int data_count(rb_row_fill *f, const rb_value *v, uint64_t largest, const char *what)
-{
-    if (known(v) && (v->u < 1 || v->u > largest))
-        return why(f, "is %llu; valid: %s from 1 to %llu, as an experiment file allows",
-                   (unsigned long long)v->u, what, (unsigned long long)largest);
-    return 0;
 }
 
 int fill_n(rb_row_fill *f, const rb_value *v, const json_value *j)

@@ -44,16 +44,18 @@ cuda_probe timeout=600 seed=20261215
 mkdir -p "$tmp/plugins"
 # The twins built side by side (each takes nvcc half a minute or more).
 twins="rows rows-waves rows-block rows-ticket rows-reverse columns columns-vector segmented"
+pids=
 for twin in $twins; do
   "$nvcc" -std=c++20 -O3 -shared -Xcompiler -fPIC,-fvisibility=hidden -cudart static \
     -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=sm_90 \
     -I"$top_srcdir/sdk" "$top_srcdir/tests/packs/cuda/$twin-twin.cu" \
     -o "$tmp/plugins/$twin-twin.so" >"$tmp/nvcc-$twin.log" 2>&1 &
-  eval "pid_$(echo "$twin" | tr - _)=$!"
+  pids="$pids $!"
 done
+set -- $pids # waited for in the order they were started, as $twins
 for twin in $twins; do
-  eval "wait \$pid_$(echo "$twin" | tr - _)" ||
-    { sed 's/^/# /' "$tmp/nvcc-$twin.log"; bail "nvcc could not build $twin-twin"; }
+  wait "$1" || { sed 's/^/# /' "$tmp/nvcc-$twin.log"; bail "nvcc could not build $twin-twin"; }
+  shift
 done
 
 # The grid. Each [run] names its shape; [data] holds the rest.
@@ -150,6 +152,13 @@ none() {
   echo "$out" | head -n 15
   return 1
 }
+# twin_wrong RUN REGEX: every row of the twins' run RUN is wrong, its
+# reason matching REGEX (the first bad row or column it names).
+twin_wrong() {
+  none "$tmp/twins.json" ".run == \"$1\" and (.status != \"wrong\" or (.reason | test(\"$2\") | not))"
+}
+# twin_ok RUN: every row of the twins' run RUN is ok.
+twin_ok() { none "$tmp/twins.json" ".run == \"$1\" and .status != \"ok\""; }
 # every_run FILE RUNS...: each run named made rows.
 every_run() { file=$1; shift
   for r in "$@"; do
@@ -177,43 +186,35 @@ ok "the twins' runs made rows" every_run "$tmp/twins.json" rows-twin columns-twi
   rows-reverse-twin-forward columns-vector-twin columns-vector-twin-scalar segmented-twin \
   segmented-twin-fixed
 ok "rows-twin: wrong, naming row 992 (the first left out)" \
-  none "$tmp/twins.json" '.run == "rows-twin" and
-    (.status != "wrong" or (.reason | test("row[^0-9]*992") | not))'
+  twin_wrong rows-twin "row[^0-9]*992"
 ok "columns-twin: wrong, naming column 992 (the first left out)" \
-  none "$tmp/twins.json" '.run == "columns-twin" and
-    (.status != "wrong" or (.reason | test("column[^0-9]*992") | not))'
+  twin_wrong columns-twin "column[^0-9]*992"
 ok "columns-twin, thread: wrong, naming column 512 (the first left out)" \
-  none "$tmp/twins.json" '.run == "columns-twin-thread" and
-    (.status != "wrong" or (.reason | test("column[^0-9]*512") | not))'
+  twin_wrong columns-twin-thread "column[^0-9]*512"
 ok "rows-waves-twin: wrong, naming a row" \
-  none "$tmp/twins.json" '.run == "rows-waves-twin" and
-    (.status != "wrong" or (.reason | test("row[^0-9]*[0-9]") | not))'
+  twin_wrong rows-waves-twin "row[^0-9]*[0-9]"
 ok "rows-waves-twin: ok at a thread per row (its stride is then right)" \
-  none "$tmp/twins.json" '.run == "rows-waves-twin-thread" and .status != "ok"'
+  twin_ok rows-waves-twin-thread
 ok "rows-block-twin: wrong at 1001 elements a row, naming a row" \
-  none "$tmp/twins.json" '.run == "rows-block-twin" and
-    (.status != "wrong" or (.reason | test("row[^0-9]*[0-9]") | not))'
+  twin_wrong rows-block-twin "row[^0-9]*[0-9]"
 ok "rows-block-twin: ok at 1000 (whole vectors)" \
-  none "$tmp/twins.json" '.run == "rows-block-twin-whole" and .status != "ok"'
+  twin_ok rows-block-twin-whole
 ok "rows-ticket-twin: wrong (later calls leave the first call's answers)" \
-  none "$tmp/twins.json" '.run == "rows-ticket-twin" and .status != "wrong"'
+  twin_wrong rows-ticket-twin ""
 ok "rows-ticket-twin: ok at finish = kernel" \
-  none "$tmp/twins.json" '.run == "rows-ticket-twin-kernel" and .status != "ok"'
+  twin_ok rows-ticket-twin-kernel
 ok "rows-reverse-twin: wrong at order = alternate, naming a row" \
-  none "$tmp/twins.json" '.run == "rows-reverse-twin" and
-    (.status != "wrong" or (.reason | test("row[^0-9]*[0-9]") | not))'
+  twin_wrong rows-reverse-twin "row[^0-9]*[0-9]"
 ok "rows-reverse-twin: ok at order = forward" \
-  none "$tmp/twins.json" '.run == "rows-reverse-twin-forward" and .status != "ok"'
+  twin_ok rows-reverse-twin-forward
 ok "columns-vector-twin: wrong, naming column 280 (the first left out)" \
-  none "$tmp/twins.json" '.run == "columns-vector-twin" and
-    (.status != "wrong" or (.reason | test("column[^0-9]*280") | not))'
+  twin_wrong columns-vector-twin "column[^0-9]*280"
 ok "columns-vector-twin: ok without vectors (the bug is only their units)" \
-  none "$tmp/twins.json" '.run == "columns-vector-twin-scalar" and .status != "ok"'
+  twin_ok columns-vector-twin-scalar
 ok "segmented-twin: ragged rows wrong, naming a row" \
-  none "$tmp/twins.json" '.run == "segmented-twin" and
-    (.status != "wrong" or (.reason | test("row[^0-9]*[0-9]") | not))'
+  twin_wrong segmented-twin "row[^0-9]*[0-9]"
 ok "segmented-twin: fixed rows ok (the bug is only the offsets)" \
-  none "$tmp/twins.json" '.run == "segmented-twin-fixed" and .status != "ok"'
+  twin_ok segmented-twin-fixed
 
 # Where the plugin's CCCL is older than 3.1, each fixed row says so.
 "$rb" -q -c "$tmp/fixed.ini" --no-isolation --format json -o "$tmp/fixed.json" \
